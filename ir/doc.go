@@ -1,0 +1,19 @@
+// Package ir is Þund's intermediate representation: the single source of truth
+// that every frontend produces and every pass and backend consumes.
+//
+// A Pipeline holds Datasets (nodes: sources, materialized views, streaming
+// tables, temporary views, persisted views and sinks) and Flows (edges: each
+// flow targets one dataset and computes rows with a relational query, Rel,
+// over expressions, Expr). Streaming knobs (watermarks, windows, triggers,
+// output and emit modes, idle timeouts, per-edge bounds, late tables), CDC,
+// expectations and materialization are all part of the model.
+//
+// The package is also the programmatic builder: construct the structs
+// directly (see examples/gobuilder) and call Validate. It offers TopoOrder,
+// a canonical printer back to the .thund DSL (Print), and lossless, versioned
+// JSON (MarshalJSON / UnmarshalJSON). Every node keeps its source position
+// (Pos); positions are ignored by Equal.
+//
+// ir must not import any other package of this module, and it knows nothing of
+// parsing, typing or code generation.
+package ir
