@@ -1,0 +1,14 @@
+// Package thund pins the module's dependency set while the packages that use
+// it are being written; cmd/thundc imports the runtime's dependencies for
+// the same reason (a warm build cache for the first thundc build).
+package thund
+
+import (
+	_ "github.com/alecthomas/participle/v2"
+	_ "github.com/apache/arrow-go/v18/arrow"
+	_ "github.com/apache/arrow-go/v18/arrow/csv"
+	_ "github.com/apache/arrow-go/v18/arrow/ipc"
+	_ "github.com/apache/arrow-go/v18/parquet/pqarrow"
+	_ "github.com/rogpeppe/go-internal/diff"
+	_ "github.com/rogpeppe/go-internal/testscript"
+)
