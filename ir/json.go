@@ -207,7 +207,7 @@ func snake(s string) string {
 }
 
 // encode turns an IR value into a tree of maps, slices and scalars. Zero
-// fields are omitted; enums are written by name; interface values carry "kind".
+// fields are omitted; enums are written by name; interface values carry "node".
 func (c codec) encode(v reflect.Value) any {
 	switch v.Kind() {
 	case reflect.Pointer, reflect.Interface:
@@ -216,7 +216,7 @@ func (c codec) encode(v reflect.Value) any {
 		}
 		if v.Kind() == reflect.Interface {
 			m := c.encode(v.Elem()).(map[string]any)
-			m["kind"] = NodeKindName(v.Elem().Interface())
+			m["node"] = NodeKindName(v.Elem().Interface())
 			return m
 		}
 		if v.Elem().Kind() != reflect.Struct {
@@ -278,7 +278,7 @@ func decode(tree any, v reflect.Value, path string) error {
 		if !ok {
 			return fmt.Errorf("ir json: %s: want an object", path)
 		}
-		kind, _ := m["kind"].(string)
+		kind, _ := m["node"].(string)
 		for _, k := range nodeKinds {
 			if k.name == kind {
 				n := reflect.New(k.typ)
@@ -330,7 +330,7 @@ func decode(tree any, v reflect.Value, path string) error {
 		if !ok {
 			return fmt.Errorf("ir json: %s: want an object", path)
 		}
-		known := map[string]bool{"kind": true}
+		known := map[string]bool{"node": true}
 		for i := 0; i < t.NumField(); i++ {
 			f := t.Field(i)
 			name := snake(f.Name)
@@ -383,7 +383,7 @@ func decode(tree any, v reflect.Value, path string) error {
 				for i := 0; i < 64; i++ {
 					e := reflect.New(t).Elem()
 					e.SetInt(int64(i))
-					if e.Interface().(fmt.Stringer).String() == s {
+					if safeString(e.Interface().(fmt.Stringer)) == s {
 						v.SetInt(int64(i))
 						return nil
 					}
@@ -477,4 +477,15 @@ func ParseType(s string) (Type, error) {
 		}
 	}
 	return t, nil
+}
+
+// safeString calls String, treating a panic (an enum value out of its name
+// table) as no name.
+func safeString(s fmt.Stringer) (out string) {
+	defer func() {
+		if recover() != nil {
+			out = "\x00"
+		}
+	}()
+	return s.String()
 }

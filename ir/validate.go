@@ -237,7 +237,7 @@ func findCycle(p *Pipeline) []*Dataset {
 						for l, r := 0, len(cyc)-1; l < r; l, r = l+1, r-1 {
 							cyc[l], cyc[r] = cyc[r], cyc[l]
 						}
-						found = cyc
+						found = rotateToFirstDeclared(p, cyc)
 						return true
 					}
 				}
@@ -287,4 +287,20 @@ func TopoOrder(p *Pipeline) ([]*Dataset, error) {
 		visit(d)
 	}
 	return out, nil
+}
+
+// rotateToFirstDeclared rotates a cycle so that it starts at the dataset
+// declared first, so that the message does not depend on traversal order.
+func rotateToFirstDeclared(p *Pipeline, cyc []*Dataset) []*Dataset {
+	idx := map[*Dataset]int{}
+	for i, d := range p.Datasets {
+		idx[d] = i
+	}
+	best := 0
+	for i, d := range cyc {
+		if idx[d] < idx[cyc[best]] {
+			best = i
+		}
+	}
+	return append(append([]*Dataset(nil), cyc[best:]...), cyc[:best]...)
 }
