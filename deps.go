@@ -9,6 +9,7 @@ import (
 	_ "github.com/apache/arrow-go/v18/arrow/csv"
 	_ "github.com/apache/arrow-go/v18/arrow/ipc"
 	_ "github.com/apache/arrow-go/v18/parquet/pqarrow"
+	_ "github.com/dave/jennifer/jen"
 	_ "github.com/rogpeppe/go-internal/diff"
 	_ "github.com/rogpeppe/go-internal/testscript"
 )
