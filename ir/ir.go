@@ -3,6 +3,8 @@ package ir
 // Pipeline is one compilation unit: a set of datasets and the flows that fill them.
 type Pipeline struct {
 	Pos      Pos
+	Doc      Comments // comment lines before the header
+	Trailer  Comments // comment lines after the last declaration
 	Name     string
 	Catalog  string // default catalog ("" = the target's default)
 	Database string // default database / schema
@@ -11,6 +13,11 @@ type Pipeline struct {
 	Datasets []*Dataset
 	Flows    []*Flow
 }
+
+// Comments are source comment lines kept so that `thundc fmt` loses none,
+// each with its marker ("# ..." or "-- ..."). They are not semantics: Equal
+// ignores them, as it ignores positions.
+type Comments []string
 
 // KV is one ordered key/value pair (SQL conf, table properties, options).
 type KV struct {
@@ -56,6 +63,7 @@ func (m Materialization) String() string { return matNames[m] }
 // Dataset is a node of the pipeline graph.
 type Dataset struct {
 	Pos      Pos
+	Doc      Comments // comment lines before and inside the declaration
 	Kind     DatasetKind
 	Name     string // unqualified; the warehouse folder is its lower-case form
 	ID       string // stable id for state compatibility; "" = derived from Name

@@ -119,7 +119,9 @@ func TestValidateErrors(t *testing.T) {
 		code Code
 		msg  string
 	}{
-		{"dup dataset", func(p *Pipeline) { p.Datasets = append(p.Datasets, &Dataset{Pos: pos(20), Kind: KindSink, Name: "TOP"}) }, CodeDuplicateName, `dataset "TOP" is already declared at t.thund:8:1`},
+		{"dup dataset", func(p *Pipeline) {
+			p.Datasets = append(p.Datasets, &Dataset{Pos: pos(20), Kind: KindSink, Name: "TOP"})
+		}, CodeDuplicateName, `dataset "TOP" is already declared at t.thund:8:1`},
 		{"bad name", func(p *Pipeline) { p.Datasets[3].Name = "_out"; p.Flows[2].Target = "_out" }, CodeBadName, "reserved"},
 		{"dangling read", func(p *Pipeline) { p.Flows[1].Query.(*Limit).Input.(*Sort).Input.(*Filter).Input.(*Scan).Name = "nope" }, CodeDanglingRef, `"nope" is not a dataset`},
 		{"dangling target", func(p *Pipeline) { p.Flows[2].Target = "nowhere" }, CodeDanglingRef, `targets "nowhere"`},
@@ -175,7 +177,7 @@ func TestDurationText(t *testing.T) {
 			t.Errorf("%s prints as %s", s, d)
 		}
 	}
-	for _, s := range []string{"", "5", "s", "5x", "99999999999999999999s", "9999999999d"} {
+	for _, s := range []string{"", "5", "s", "5x", "99999999999999999999s", "9999999999d", "5s5s", "30m1h"} {
 		if _, err := ParseDuration(s); err == nil {
 			t.Errorf("accepted %q", s)
 		}

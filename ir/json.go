@@ -75,6 +75,7 @@ func NodeKindName(n any) string {
 
 var (
 	posType      = reflect.TypeFor[Pos]()
+	commentsType = reflect.TypeFor[Comments]()
 	typeType     = reflect.TypeFor[Type]()
 	relType      = reflect.TypeFor[Rel]()
 	exprType     = reflect.TypeFor[Expr]()
@@ -127,7 +128,7 @@ func UnmarshalJSON(data []byte) (*Pipeline, error) {
 	return p, nil
 }
 
-// Equal reports whether two pipelines are the same IR, positions aside.
+// Equal reports whether two pipelines are the same IR, positions and comments aside.
 func Equal(a, b *Pipeline) bool {
 	c := codec{}
 	return reflect.DeepEqual(c.encode(reflect.ValueOf(a)), c.encode(reflect.ValueOf(b)))
@@ -238,7 +239,7 @@ func (c codec) encode(v reflect.Value) any {
 		for i := 0; i < v.NumField(); i++ {
 			f := v.Type().Field(i)
 			fv := v.Field(i)
-			if fv.IsZero() || (f.Type == posType && !c.positions) {
+			if fv.IsZero() || ((f.Type == posType || f.Type == commentsType) && !c.positions) {
 				continue
 			}
 			m[snake(f.Name)] = c.encode(fv)

@@ -218,7 +218,8 @@ func (d Duration) String() string {
 	return b.String()
 }
 
-// ParseDuration parses the canonical form (also accepting any order of terms).
+// ParseDuration parses the canonical form: terms from the largest unit to the
+// smallest, each unit at most once (1h30m, not 30m1h or 5s5s).
 func ParseDuration(s string) (Duration, error) {
 	if s == "" {
 		return 0, fmt.Errorf("empty duration")
@@ -230,6 +231,7 @@ func ParseDuration(s string) (Duration, error) {
 		rest = rest[1:]
 	}
 	var total int64
+	lastUnit := -1
 	for rest != "" {
 		i := 0
 		for i < len(rest) && rest[i] >= '0' && rest[i] <= '9' {
@@ -250,8 +252,12 @@ func ParseDuration(s string) (Duration, error) {
 		unit := rest[:j]
 		rest = rest[j:]
 		found := false
-		for _, u := range durationUnits {
+		for ui, u := range durationUnits {
 			if u.name == unit {
+				if ui <= lastUnit {
+					return 0, fmt.Errorf("duration %q: units must go from largest to smallest, each once (d h m s ms us ns)", s)
+				}
+				lastUnit = ui
 				if n > (1<<63-1)/int64(u.d) || total > (1<<63-1)-n*int64(u.d) {
 					return 0, fmt.Errorf("duration %q overflows", s)
 				}
