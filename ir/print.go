@@ -1,6 +1,904 @@
 package ir
 
-// Print renders the pipeline in canonical .thund form (docs/dsl.md).
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// reservedWords are the .thund keywords that cannot be bare identifiers
+// (docs/dsl.md, "Reserved words"). It is the one table shared by the printer,
+// which back-quotes them, and frontend/dsl's lexer, which refuses them as
+// names. Every other word of the grammar (where, select, source, id, name,
+// window, ...) is contextual and stays usable as a bare name; a word belongs
+// here only when the grammar needs it to tell a name from a keyword:
+//   - it can start an expression: not, null, true, false, case, cast, try_cast;
+//   - it ends or continues an expression: and, or, is, in, between, like, when,
+//     then, else, end, as, on, using, except;
+//   - it is an optional modifier right before a name: stream (from stream x),
+//     all (union all x), distinct (count(distinct x));
+//   - it starts a query inside parentheses: from.
+var reservedWords = []string{
+	"all", "and", "as", "between", "case", "cast", "distinct", "else", "end", "except",
+	"false", "from", "in", "is", "like", "not", "null", "on", "or", "stream", "then",
+	"true", "try_cast", "using", "when",
+}
+
+var reservedSet = func() map[string]bool {
+	m := make(map[string]bool, len(reservedWords))
+	for _, w := range reservedWords {
+		m[w] = true
+	}
+	return m
+}()
+
+// ReservedWords returns the reserved keywords of the .thund language, lower
+// case. Keywords match case-insensitively.
+func ReservedWords() []string { return append([]string(nil), reservedWords...) }
+
+// lineWidth is the width up to which the printer keeps a column list on one line.
+const lineWidth = 100
+
+// Print renders the pipeline in canonical .thund form (docs/dsl.md). The
+// output is deterministic and depends only on what Equal compares: parsing it
+// gives back an Equal pipeline, so printing is idempotent. A flow whose Name
+// and Target are its dataset's name prints inline with the dataset
+// ("= from ..."); every other flow prints as a flow declaration.
 func Print(p *Pipeline) []byte {
-	return []byte("pipeline " + p.Name + "\n")
+	if p == nil {
+		return nil
+	}
+	var blocks []string
+	var head strings.Builder
+	if p.Name != "" {
+		fmt.Fprintf(&head, "pipeline %s\n", quoteIdent(p.Name))
+	}
+	if p.Catalog != "" {
+		fmt.Fprintf(&head, "catalog %s\n", quoteIdent(p.Catalog))
+	}
+	if p.Database != "" {
+		fmt.Fprintf(&head, "database %s\n", quoteIdent(p.Database))
+	}
+	if p.Storage != "" {
+		fmt.Fprintf(&head, "storage %s\n", strconv.Quote(p.Storage))
+	}
+	for _, kv := range p.Conf {
+		fmt.Fprintf(&head, "set %s\n", printKV(kv))
+	}
+	if head.Len() > 0 {
+		blocks = append(blocks, head.String())
+	}
+	for _, d := range declOrder(p) {
+		var b strings.Builder
+		switch {
+		case d.dataset != nil && d.dataset.Kind == KindSource:
+			printSource(&b, d.dataset)
+		case d.dataset != nil:
+			printDataset(&b, d.dataset, d.flow)
+		default:
+			printFlowDecl(&b, d.flow)
+		}
+		blocks = append(blocks, b.String())
+	}
+	return []byte(strings.Join(blocks, "\n"))
+}
+
+// decl is one top-level declaration to print: a dataset (with its inline flow,
+// if any) or a flow declaration.
+type decl struct {
+	dataset *Dataset
+	flow    *Flow
+}
+
+// declOrder interleaves datasets and flows so that parsing the printed text
+// declares both in their original order. Flow declarations follow the dataset
+// they target; a dataset takes its inline flow when that flow is next.
+func declOrder(p *Pipeline) []decl {
+	var out []decl
+	ds, fs := p.Datasets, p.Flows
+	di, fi := 0, 0
+	targetsLater := func(f *Flow) bool {
+		for _, d := range ds[di:] {
+			if d != nil && lower(d.Name) == lower(f.Target) {
+				return true
+			}
+		}
+		return false
+	}
+	for di < len(ds) || fi < len(fs) {
+		if fi < len(fs) {
+			f := fs[fi]
+			if f == nil {
+				fi++
+				continue
+			}
+			if di < len(ds) && inlineFlow(ds[di], f) {
+				out = append(out, decl{dataset: ds[di], flow: f})
+				di++
+				fi++
+				continue
+			}
+			if di == len(ds) || !targetsLater(f) {
+				out = append(out, decl{flow: f})
+				fi++
+				continue
+			}
+		}
+		d := ds[di]
+		if d == nil {
+			di++
+			continue
+		}
+		// Flows declared before d's own flow must be printed before d.
+		own := -1
+		for k := fi; k < len(fs); k++ {
+			if fs[k] != nil && inlineFlow(d, fs[k]) {
+				own = k
+				break
+			}
+		}
+		if own > fi {
+			out = append(out, decl{flow: fs[fi]})
+			fi++
+			continue
+		}
+		out = append(out, decl{dataset: d})
+		di++
+	}
+	return out
+}
+
+// inlineFlow reports whether f prints inline with d: it is d's own flow
+// (named like d, into d), d takes a query, and f has no flow-only options.
+func inlineFlow(d *Dataset, f *Flow) bool {
+	if d == nil || f == nil || f.Query == nil || f.Once || f.ByName {
+		return false
+	}
+	switch d.Kind {
+	case KindMaterializedView, KindStreamingTable, KindTemporaryView, KindView:
+	default:
+		return false
+	}
+	return f.Name == d.Name && f.Target == d.Name
+}
+
+func kindKeyword(k DatasetKind) string {
+	switch k {
+	case KindSource:
+		return "source"
+	case KindMaterializedView:
+		return "materialized view"
+	case KindStreamingTable:
+		return "streaming table"
+	case KindTemporaryView:
+		return "temporary view"
+	case KindView:
+		return "view"
+	case KindSink:
+		return "sink"
+	}
+	return fmt.Sprintf("kind(%d)", int(k))
+}
+
+func printSource(b *strings.Builder, d *Dataset) {
+	s := d.Source
+	if s == nil {
+		s = &SourceSpec{}
+	}
+	b.WriteString("source ")
+	b.WriteString(quoteIdent(d.Name))
+	if s.Unbounded {
+		b.WriteString(" stream")
+	}
+	b.WriteString(" from ")
+	b.WriteString(fileFormatName(s.Format))
+	var inputs []string
+	if s.Stdin {
+		inputs = append(inputs, "stdin")
+	}
+	for _, p := range s.Paths {
+		inputs = append(inputs, strconv.Quote(p))
+	}
+	if len(inputs) > 0 {
+		b.WriteString(" ")
+		b.WriteString(strings.Join(inputs, ", "))
+	}
+	if len(s.Options) > 0 {
+		b.WriteString(" options (")
+		b.WriteString(printKVs(s.Options))
+		b.WriteString(")")
+	}
+	b.WriteString(" {\n")
+	if len(d.Columns) > 0 {
+		cols := make([]string, len(d.Columns))
+		for i, c := range d.Columns {
+			cols[i] = printColumn(c)
+		}
+		one := "  " + strings.Join(cols, ", ")
+		if len(one) <= lineWidth {
+			b.WriteString(one)
+			b.WriteString("\n")
+		} else {
+			b.WriteString("  ")
+			b.WriteString(strings.Join(cols, ",\n  "))
+			b.WriteString("\n")
+		}
+	}
+	if d.Watermark != nil {
+		b.WriteString("  ")
+		b.WriteString(printWatermark(d.Watermark))
+		b.WriteString("\n")
+	}
+	b.WriteString("}\n")
+	for _, c := range datasetClauses(d) {
+		b.WriteString("  ")
+		b.WriteString(c)
+		b.WriteString("\n")
+	}
+}
+
+func printDataset(b *strings.Builder, d *Dataset, f *Flow) {
+	b.WriteString(kindKeyword(d.Kind))
+	b.WriteString(" ")
+	b.WriteString(quoteIdent(d.Name))
+	if len(d.Columns) > 0 {
+		cols := make([]string, len(d.Columns))
+		for i, c := range d.Columns {
+			cols[i] = printColumn(c)
+		}
+		one := " (" + strings.Join(cols, ", ") + ")"
+		if b.Len()+len(one)+2 <= lineWidth {
+			b.WriteString(one)
+		} else {
+			b.WriteString(" (\n  ")
+			b.WriteString(strings.Join(cols, ",\n  "))
+			b.WriteString("\n)")
+		}
+	}
+	clauses := datasetClauses(d)
+	if f == nil {
+		b.WriteString("\n")
+		for _, c := range clauses {
+			b.WriteString("  ")
+			b.WriteString(c)
+			b.WriteString("\n")
+		}
+		return
+	}
+	if len(clauses) == 0 {
+		b.WriteString(" =\n")
+		printQueryBlock(b, "  ", f.Query)
+	} else {
+		b.WriteString("\n")
+		for _, c := range clauses {
+			b.WriteString("  ")
+			b.WriteString(c)
+			b.WriteString("\n")
+		}
+		printQueryBlock(b, "  = ", f.Query)
+	}
+	for _, c := range flowClauses(f) {
+		b.WriteString("  ")
+		b.WriteString(c)
+		b.WriteString("\n")
+	}
+}
+
+func printFlowDecl(b *strings.Builder, f *Flow) {
+	b.WriteString("flow ")
+	b.WriteString(quoteIdent(f.Name))
+	b.WriteString(" into ")
+	b.WriteString(quoteIdent(f.Target))
+	if f.Once {
+		b.WriteString(" once")
+	}
+	if f.ByName {
+		b.WriteString(" by name")
+	}
+	if f.Query != nil {
+		b.WriteString(" =\n")
+		printQueryBlock(b, "  ", f.Query)
+	} else {
+		b.WriteString("\n")
+	}
+	for _, c := range flowClauses(f) {
+		b.WriteString("  ")
+		b.WriteString(c)
+		b.WriteString("\n")
+	}
+}
+
+// printQueryBlock writes a query one stage per line: first+"from ITEM", then
+// "  | STAGE" lines.
+func printQueryBlock(b *strings.Builder, first string, r Rel) {
+	from, stages := chain(r)
+	b.WriteString(first)
+	b.WriteString("from ")
+	b.WriteString(from)
+	b.WriteString("\n")
+	for _, s := range stages {
+		b.WriteString("  | ")
+		b.WriteString(s)
+		b.WriteString("\n")
+	}
+}
+
+func datasetClauses(d *Dataset) []string {
+	var out []string
+	if d.ID != "" {
+		out = append(out, "id "+strconv.Quote(d.ID))
+	}
+	if d.Comment != "" {
+		out = append(out, "comment "+strconv.Quote(d.Comment))
+	}
+	if d.Catalog != "" {
+		out = append(out, "catalog "+quoteIdent(d.Catalog))
+	}
+	if d.Database != "" {
+		out = append(out, "database "+quoteIdent(d.Database))
+	}
+	for _, kv := range d.Conf {
+		out = append(out, "set "+printKV(kv))
+	}
+	if d.Format != "" {
+		out = append(out, "format "+quoteIdent(d.Format))
+	}
+	if len(d.PartitionBy) > 0 {
+		out = append(out, "partitioned by ("+identList(d.PartitionBy)+")")
+	}
+	if len(d.Properties) > 0 {
+		out = append(out, "properties ("+printKVs(d.Properties)+")")
+	}
+	if len(d.SinkOptions) > 0 {
+		out = append(out, "options ("+printKVs(d.SinkOptions)+")")
+	}
+	switch d.Materialize {
+	case MatFull:
+		out = append(out, "materialize full")
+	case MatIncremental:
+		out = append(out, "materialize incremental")
+	}
+	for _, e := range d.Expectations {
+		if e == nil {
+			continue
+		}
+		s := "expect " + quoteIdent(e.Name) + ": " + printExpr(e.Cond, 0)
+		switch e.Action {
+		case ActDrop:
+			s += " on violation drop"
+		case ActFail:
+			s += " on violation fail"
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+func flowClauses(f *Flow) []string {
+	var out []string
+	if f.Comment != "" {
+		out = append(out, "comment "+strconv.Quote(f.Comment))
+	}
+	for _, kv := range f.Conf {
+		out = append(out, "set "+printKV(kv))
+	}
+	if c := f.CDC; c != nil {
+		// The first line names the keys and the sequence; each option
+		// follows on its own line, indented under it.
+		var b strings.Builder
+		b.WriteString("apply changes keys (")
+		b.WriteString(identList(c.Keys))
+		b.WriteString(") sequence by ")
+		b.WriteString(printExpr(c.SequenceBy, 0))
+		opt := func(s string) { b.WriteString("\n    " + s) }
+		if c.DeleteWhen != nil {
+			opt("delete when " + printExpr(c.DeleteWhen, 0))
+		}
+		if c.IgnoreNullUpdates {
+			opt("ignore null updates")
+		}
+		if len(c.Columns) > 0 {
+			opt("columns (" + identList(c.Columns) + ")")
+		} else if len(c.ExceptColumns) > 0 {
+			opt("columns * except (" + identList(c.ExceptColumns) + ")")
+		}
+		opt(fmt.Sprintf("scd type %d", c.SCDType))
+		if len(c.TrackHistory) > 0 {
+			opt("track history on (" + identList(c.TrackHistory) + ")")
+		} else if len(c.TrackHistoryExcept) > 0 {
+			opt("track history on * except (" + identList(c.TrackHistoryExcept) + ")")
+		}
+		out = append(out, b.String())
+	}
+	if t := f.Trigger; t != nil {
+		if t.Kind == TriggerAvailableNow {
+			out = append(out, "trigger available now")
+		} else {
+			out = append(out, "trigger every "+t.Interval.String())
+		}
+	}
+	switch f.OutputMode {
+	case OutputAppend:
+		out = append(out, "output mode append")
+	case OutputUpdate:
+		out = append(out, "output mode update")
+	case OutputComplete:
+		out = append(out, "output mode complete")
+	}
+	switch f.Emit {
+	case EmitOnWindowClose:
+		out = append(out, "emit on window close")
+	case EmitOnUpdate:
+		out = append(out, "emit on update")
+	}
+	if f.LateTable != "" {
+		out = append(out, "late table "+quoteIdent(f.LateTable))
+	}
+	return out
+}
+
+func fileFormatName(f FileFormat) string {
+	if f >= 0 && int(f) < len(formatNames) {
+		return formatNames[f]
+	}
+	return fmt.Sprintf("format%d", int(f))
+}
+
+func printColumn(c *Column) string {
+	if c == nil {
+		return "``"
+	}
+	s := quoteIdent(c.Name) + " " + c.Type.String()
+	if c.NotNull {
+		s += " not null"
+	}
+	if c.Comment != "" {
+		s += " comment " + strconv.Quote(c.Comment)
+	}
+	return s
+}
+
+func printWatermark(w *Watermark) string {
+	s := "watermark " + quoteIdent(w.Column) + " delay " + w.Delay.String()
+	if w.AllowedLateness != 0 {
+		s += " allowed lateness " + w.AllowedLateness.String()
+	}
+	if w.IdleTimeout != 0 {
+		s += " idle timeout " + w.IdleTimeout.String()
+	}
+	return s
+}
+
+func printKV(kv KV) string { return strconv.Quote(kv.Key) + " = " + strconv.Quote(kv.Value) }
+
+func printKVs(kvs []KV) string {
+	parts := make([]string, len(kvs))
+	for i, kv := range kvs {
+		parts[i] = printKV(kv)
+	}
+	return strings.Join(parts, ", ")
+}
+
+func identList(names []string) string {
+	parts := make([]string, len(names))
+	for i, n := range names {
+		parts[i] = quoteIdent(n)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// isPlainIdent reports [A-Za-z_][A-Za-z0-9_]*.
+func isPlainIdent(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
+		case c >= '0' && c <= '9' && i > 0:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// quoteIdent spells one identifier: bare when it is a plain identifier and not
+// a reserved word, else back-quoted with inner back-quotes doubled.
+func quoteIdent(s string) string {
+	if isPlainIdent(s) && !reservedSet[lower(s)] {
+		return s
+	}
+	return "`" + strings.ReplaceAll(s, "`", "``") + "`"
+}
+
+// quoteQualified spells a dotted name (catalog.db.table, t.c's qualifier)
+// part by part.
+func quoteQualified(s string) string {
+	parts := strings.Split(s, ".")
+	for i, p := range parts {
+		parts[i] = quoteIdent(p)
+	}
+	return strings.Join(parts, ".")
+}
+
+// quoteSQL spells an expression string literal: single quotes, a quote inside doubled.
+func quoteSQL(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
+
+// --- queries
+
+// chain splits a query into its FROM item and its stages, leaves first.
+func chain(r Rel) (string, []string) {
+	switch r := r.(type) {
+	case *Scan, *Range, *SubqueryRel:
+		return fromItem(r), nil
+	case *Filter:
+		from, st := chain(r.Input)
+		return from, append(st, "where "+printExpr(r.Cond, 0))
+	case *Project:
+		from, st := chain(r.Input)
+		return from, append(st, "select "+namedList(r.Items))
+	case *Aggregate:
+		from, st := chain(r.Input)
+		var s string
+		if len(r.Keys) > 0 {
+			s = "group by " + namedList(r.Keys)
+			if len(r.Aggs) > 0 {
+				s += " aggregate " + namedList(r.Aggs)
+			}
+		} else {
+			s = "aggregate " + namedList(r.Aggs)
+		}
+		return from, append(st, s)
+	case *Join:
+		from, st := chain(r.Left)
+		s := "join " + fromItem(r.Right)
+		if r.Kind != JoinInner {
+			s = joinKeyword(r.Kind) + " " + s
+		}
+		if r.On != nil {
+			s += " on " + printExpr(r.On, 0)
+		} else if len(r.Using) > 0 {
+			s += " using (" + identList(r.Using) + ")"
+		}
+		return from, append(st, s)
+	case *Window:
+		from, st := chain(r.Input)
+		var s string
+		switch r.Kind {
+		case WindowHop:
+			s = fmt.Sprintf("window hop(%s, %s, %s)", printExpr(r.Time, 0), r.Size, r.Slide)
+		case WindowSession:
+			s = fmt.Sprintf("window session(%s, %s)", printExpr(r.Time, 0), r.Gap)
+		default:
+			s = fmt.Sprintf("window tumble(%s, %s)", printExpr(r.Time, 0), r.Size)
+		}
+		return from, append(st, s)
+	case *Union:
+		if len(r.Inputs) == 0 {
+			return "()", nil
+		}
+		var from string
+		var st []string
+		// A first input that is itself a union of the same kind would
+		// flatten into this one when parsed back: keep it in parentheses.
+		if u, ok := r.Inputs[0].(*Union); ok && u.All == r.All {
+			from = "(" + inlineQuery(u) + ")"
+		} else {
+			from, st = chain(r.Inputs[0])
+		}
+		kw := "union "
+		if r.All {
+			kw = "union all "
+		}
+		for _, in := range r.Inputs[1:] {
+			st = append(st, kw+fromItem(in))
+		}
+		return from, st
+	case *Distinct:
+		from, st := chain(r.Input)
+		return from, append(st, "distinct")
+	case *Sort:
+		from, st := chain(r.Input)
+		keys := make([]string, len(r.Keys))
+		for i, k := range r.Keys {
+			keys[i] = printSortKey(k)
+		}
+		return from, append(st, "order by "+strings.Join(keys, ", "))
+	case *Limit:
+		from, st := chain(r.Input)
+		s := fmt.Sprintf("limit %d", r.N)
+		if r.Offset != 0 {
+			s += fmt.Sprintf(" offset %d", r.Offset)
+		}
+		return from, append(st, s)
+	}
+	return "()", nil
+}
+
+func joinKeyword(k JoinKind) string {
+	if k >= 0 && int(k) < len(joinNames) {
+		return joinNames[k]
+	}
+	return fmt.Sprintf("join%d", int(k))
+}
+
+func printSortKey(k *SortKey) string {
+	if k == nil {
+		return "()"
+	}
+	s := printExpr(k.Expr, 0)
+	if k.Desc {
+		s += " desc"
+	}
+	if k.NullsFirst != nil {
+		if *k.NullsFirst {
+			s += " nulls first"
+		} else {
+			s += " nulls last"
+		}
+	}
+	return s
+}
+
+// fromItem spells r where a FROM item is expected: a scan, range(...), an
+// aliased subquery, or any other query in parentheses.
+func fromItem(r Rel) string {
+	switch r := r.(type) {
+	case *Scan:
+		var b strings.Builder
+		if r.Stream {
+			b.WriteString("stream ")
+		}
+		b.WriteString(quoteQualified(r.Name))
+		if r.Alias != "" {
+			b.WriteString(" as ")
+			b.WriteString(quoteIdent(r.Alias))
+		}
+		if r.Watermark != nil {
+			b.WriteString(" ")
+			b.WriteString(printWatermark(r.Watermark))
+		}
+		if bd := r.Bounds; bd != nil {
+			if bd.Rows != 0 || bd.Bytes == 0 {
+				fmt.Fprintf(&b, " bound %d rows", bd.Rows)
+			}
+			if bd.Bytes != 0 {
+				fmt.Fprintf(&b, " bound %s bytes", printSize(bd.Bytes))
+			}
+		}
+		return b.String()
+	case *Range:
+		return printRange(r)
+	case *SubqueryRel:
+		if r.Alias == "" {
+			return "(" + inlineQuery(r.Input) + ")"
+		}
+		if rg, ok := r.Input.(*Range); ok {
+			return printRange(rg) + " as " + quoteIdent(r.Alias)
+		}
+		return "(" + inlineQuery(r.Input) + ") as " + quoteIdent(r.Alias)
+	}
+	return "(" + inlineQuery(r) + ")"
+}
+
+func printRange(r *Range) string {
+	if r.Step != 0 {
+		return fmt.Sprintf("range(%d, %d, %d)", r.Start, r.End, r.Step)
+	}
+	return fmt.Sprintf("range(%d, %d)", r.Start, r.End)
+}
+
+// printSize spells a byte count, with the largest KB/MB/GB suffix that is exact.
+func printSize(n int64) string {
+	for _, u := range []struct {
+		suffix string
+		size   int64
+	}{{"GB", 1 << 30}, {"MB", 1 << 20}, {"KB", 1 << 10}} {
+		if n != 0 && n%u.size == 0 {
+			return strconv.FormatInt(n/u.size, 10) + u.suffix
+		}
+	}
+	return strconv.FormatInt(n, 10)
+}
+
+// inlineQuery spells a query on one line: from ITEM | STAGE | STAGE.
+func inlineQuery(r Rel) string {
+	from, stages := chain(r)
+	s := "from " + from
+	for _, st := range stages {
+		s += " | " + st
+	}
+	return s
+}
+
+func namedList(items []*NamedExpr) string {
+	parts := make([]string, len(items))
+	for i, it := range items {
+		if it == nil {
+			parts[i] = "()"
+			continue
+		}
+		parts[i] = printExpr(it.Expr, 0)
+		if it.Alias != "" {
+			parts[i] += " as " + quoteIdent(it.Alias)
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// --- expressions
+
+// Expression precedence levels, loosest first (docs/dsl.md).
+const (
+	precOr = iota + 1
+	precAnd
+	precNot
+	precCmp
+	precConcat
+	precAdd
+	precMul
+	precNeg
+	precPrimary
+)
+
+func binaryPrec(op BinaryOp) int {
+	switch {
+	case op == OpOr:
+		return precOr
+	case op == OpAnd:
+		return precAnd
+	case op.IsComparison():
+		return precCmp
+	case op == OpConcat:
+		return precConcat
+	case op == OpAdd || op == OpSub:
+		return precAdd
+	}
+	return precMul
+}
+
+func exprPrec(e Expr) int {
+	switch e := e.(type) {
+	case *Binary:
+		return binaryPrec(e.Op)
+	case *Unary:
+		if e.Op == OpNot {
+			return precNot
+		}
+		return precNeg
+	case *IsNull, *In, *InSubquery, *Between, *Like:
+		return precCmp
+	}
+	return precPrimary
+}
+
+// printExpr spells e, in parentheses when it binds looser than min.
+func printExpr(e Expr, min int) string {
+	s := exprText(e)
+	if exprPrec(e) < min {
+		return "(" + s + ")"
+	}
+	return s
+}
+
+func notKw(b bool) string {
+	if b {
+		return "not "
+	}
+	return ""
+}
+
+func exprText(e Expr) string {
+	switch e := e.(type) {
+	case nil:
+		return "()"
+	case *Literal:
+		return printLiteral(e)
+	case *ColumnRef:
+		if e.Qualifier != "" {
+			return quoteQualified(e.Qualifier) + "." + quoteIdent(e.Name)
+		}
+		return quoteIdent(e.Name)
+	case *Star:
+		s := "*"
+		if e.Qualifier != "" {
+			s = quoteQualified(e.Qualifier) + ".*"
+		}
+		if len(e.Except) > 0 {
+			s += " except (" + identList(e.Except) + ")"
+		}
+		return s
+	case *Unary:
+		if e.Op == OpNot {
+			return "not " + printExpr(e.X, precNot)
+		}
+		x := printExpr(e.X, precNeg)
+		if strings.HasPrefix(x, "-") { // "--" would start a comment
+			x = "(" + x + ")"
+		}
+		return "-" + x
+	case *Binary:
+		p := binaryPrec(e.Op)
+		op := "?"
+		if e.Op >= 0 && int(e.Op) < len(binaryNames) {
+			op = binaryNames[e.Op]
+		}
+		return printExpr(e.L, p) + " " + op + " " + printExpr(e.R, p+1)
+	case *IsNull:
+		return printExpr(e.X, precCmp) + " is " + notKw(e.Not) + "null"
+	case *In:
+		items := make([]string, len(e.List))
+		for i, x := range e.List {
+			items[i] = printExpr(x, 0)
+		}
+		return printExpr(e.X, precCmp) + " " + notKw(e.Not) + "in (" + strings.Join(items, ", ") + ")"
+	case *InSubquery:
+		return printExpr(e.X, precCmp) + " " + notKw(e.Not) + "in (" + inlineQuery(e.Query) + ")"
+	case *Between:
+		return printExpr(e.X, precCmp) + " " + notKw(e.Not) + "between " + printExpr(e.Lo, precConcat) + " and " + printExpr(e.Hi, precConcat)
+	case *Like:
+		return printExpr(e.X, precCmp) + " " + notKw(e.Not) + "like " + printExpr(e.Pattern, precConcat)
+	case *Case:
+		var b strings.Builder
+		b.WriteString("case")
+		if e.Operand != nil {
+			b.WriteString(" ")
+			b.WriteString(printExpr(e.Operand, 0))
+		}
+		for _, w := range e.Whens {
+			if w == nil {
+				continue
+			}
+			b.WriteString(" when ")
+			b.WriteString(printExpr(w.Cond, 0))
+			b.WriteString(" then ")
+			b.WriteString(printExpr(w.Then, 0))
+		}
+		if e.Else != nil {
+			b.WriteString(" else ")
+			b.WriteString(printExpr(e.Else, 0))
+		}
+		b.WriteString(" end")
+		return b.String()
+	case *Cast:
+		kw := "cast"
+		if e.Try {
+			kw = "try_cast"
+		}
+		return kw + "(" + printExpr(e.X, 0) + " as " + e.To.String() + ")"
+	case *Call:
+		name := quoteIdent(e.Name)
+		if e.Star {
+			return name + "(*)"
+		}
+		args := make([]string, len(e.Args))
+		for i, a := range e.Args {
+			args[i] = printExpr(a, 0)
+		}
+		if e.Distinct {
+			return name + "(distinct " + strings.Join(args, ", ") + ")"
+		}
+		return name + "(" + strings.Join(args, ", ") + ")"
+	case *ScalarSubquery:
+		return "(" + inlineQuery(e.Query) + ")"
+	}
+	return "()"
+}
+
+func printLiteral(l *Literal) string {
+	switch l.Kind {
+	case LitNull:
+		return "null"
+	case LitBool:
+		return lower(l.Text)
+	case LitString:
+		return quoteSQL(l.Text)
+	case LitTimestamp:
+		return "timestamp " + quoteSQL(l.Text)
+	case LitDate:
+		return "date " + quoteSQL(l.Text)
+	}
+	return l.Text
 }

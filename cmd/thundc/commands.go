@@ -1,0 +1,142 @@
+package main
+
+import (
+	"fmt"
+	"runtime"
+	"runtime/debug"
+
+	"github.com/nordisk/thund/ir"
+	"github.com/nordisk/thund/passes"
+)
+
+// compile loads the input and runs the passes with opts. It returns the unit
+// (nil when the input did not load) and every diagnostic, with source lines
+// filled in; a non-nil error is a usage error or an internal one.
+func compile(path string, opts passes.Options) (*passes.Unit, ir.Diagnostics, error) {
+	in, err := openInput(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	p, diags := in.load()
+	if p != nil {
+		u, err := passes.Run(p, opts)
+		if u == nil {
+			// Run refuses only options, which parseArgs checked against
+			// the same tables.
+			return nil, diags, fmt.Errorf("internal error: %v", err)
+		}
+		diags = append(diags, u.Diags...)
+		if err != nil && !u.Diags.HasErrors() {
+			return nil, diags, fmt.Errorf("internal error: %v", err) // Verify found a broken invariant
+		}
+		addSource(diags, in.path, in.text)
+		return u, diags, nil
+	}
+	addSource(diags, in.path, in.text)
+	return nil, diags, nil
+}
+
+// runCheck implements `thundc check PATH`.
+func runCheck(c *cli, inv *invocation) int {
+	target, _ := passes.ParseTarget(inv.str("target")) // checked by parseArgs
+	_, diags, err := compile(inv.args[0], passes.Options{Target: target})
+	if err != nil {
+		return fail(c, inv.cmd, err)
+	}
+	return report(c, inv.bool("json"), diags)
+}
+
+// explainJSON is the --json output of explain.
+type explainJSON struct {
+	OK          bool       `json:"ok"`
+	Target      string     `json:"target"`
+	Ran         []string   `json:"ran"`
+	Diagnostics []diagJSON `json:"diagnostics"`
+	Plan        any        `json:"plan,omitempty"` // passes.Unit.ExplainJSON; absent on errors
+}
+
+// runExplain implements `thundc explain PATH`.
+func runExplain(c *cli, inv *invocation) int {
+	target, _ := passes.ParseTarget(inv.str("target")) // checked by parseArgs
+	u, diags, err := compile(inv.args[0], passes.Options{Target: target, StopAfter: inv.str("stop-after")})
+	if err != nil {
+		return fail(c, inv.cmd, err)
+	}
+	failed := diags.HasErrors()
+	if inv.bool("json") {
+		out := explainJSON{OK: !failed, Target: string(target), Ran: []string{}, Diagnostics: diagsJSON(diags)}
+		if u != nil {
+			out.Ran = append(out.Ran, u.Ran...)
+			if !failed {
+				out.Plan = u.ExplainJSON()
+			}
+		}
+		if st := writeJSON(c, out); st != exitOK || failed {
+			return max(st, exitDiags)
+		}
+		return exitOK
+	}
+	writeDiags(c.stderr, diags)
+	if failed {
+		return exitDiags
+	}
+	text := u.ExplainText()
+	if text != "" && text[len(text)-1] != '\n' {
+		text += "\n"
+	}
+	fmt.Fprint(c.stdout, text)
+	return exitOK
+}
+
+// runGraph implements `thundc graph PATH`.
+func runGraph(c *cli, inv *invocation) int {
+	format := inv.str("format")
+	if inv.bool("json") {
+		if inv.isSet("format") && format != "json" {
+			return fail(c, inv.cmd, usagef("--json conflicts with --format %s", format))
+		}
+		format = "json"
+	}
+	// Only the structure matters to the graph: stop once names and
+	// references are known to resolve.
+	u, diags, err := compile(inv.args[0], passes.Options{StopAfter: "validate"})
+	if err != nil {
+		return fail(c, inv.cmd, err)
+	}
+	if diags.HasErrors() {
+		return report(c, format == "json", diags)
+	}
+	writeDiags(c.stderr, diags) // warnings
+	out, err := renderGraph(u.Pipeline, format)
+	if err != nil {
+		return fail(c, inv.cmd, err)
+	}
+	c.stdout.Write(out)
+	return exitOK
+}
+
+// versionInfo is what `thundc version` reports.
+type versionInfo struct {
+	Thundc   string `json:"thundc"`   // the module version, "(devel)" from a checkout
+	Go       string `json:"go"`       // the Go release thundc was built with
+	Platform string `json:"platform"` // GOOS/GOARCH
+	IRJSON   int    `json:"ir_json"`  // ir.JSONVersion
+}
+
+func currentVersion() versionInfo {
+	v := "(devel)"
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
+		v = bi.Main.Version
+	}
+	return versionInfo{Thundc: v, Go: runtime.Version(), Platform: runtime.GOOS + "/" + runtime.GOARCH, IRJSON: ir.JSONVersion}
+}
+
+// runVersion implements `thundc version`.
+func runVersion(c *cli, inv *invocation) int {
+	v := currentVersion()
+	if inv.bool("json") {
+		return writeJSON(c, v)
+	}
+	fmt.Fprintf(c.stdout, "thundc %s (%s %s)\nir json v%d\n", v.Thundc, v.Go, v.Platform, v.IRJSON)
+	return exitOK
+}

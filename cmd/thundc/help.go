@@ -1,0 +1,343 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/nordisk/thund/passes"
+)
+
+// flagSpec is one flag of a command. The command-line parser (args.go) reads
+// these, so what help shows is what is accepted.
+type flagSpec struct {
+	name   string   // -name or --name; one letter for gofmt-style flags (-w)
+	arg    string   // the value's placeholder; "" for a boolean flag
+	values []string // the allowed values (nil: any)
+	def    string   // the default value, shown in help ("" = none)
+	defDoc string   // the default as help shows it when def is "" ("" = none)
+	usage  string   // one line
+}
+
+// command documents one subcommand.
+type command struct {
+	name    string
+	args    string // positional arguments, as in the usage line
+	minArgs int
+	maxArgs int
+	summary string // one line, for the command list
+	text    string // what it does, in paragraphs
+	flags   []flagSpec
+	example string // one or more command lines
+}
+
+// jsonFlag is the --json flag; usage says what this command prints.
+func jsonFlag(usage string) flagSpec { return flagSpec{name: "json", usage: usage} }
+
+func targetNames() []string {
+	var out []string
+	for _, t := range passes.Targets() {
+		out = append(out, string(t))
+	}
+	return out
+}
+
+var targetFlag = flagSpec{
+	name: "target", arg: "TARGET", values: targetNames(), def: string(passes.Native),
+	usage: "the backend to compile for",
+}
+
+// graphFormats are the values of graph --format; the first is the default.
+var graphFormats = []string{"dot", "mermaid", "json"}
+
+// commands is the command table: every subcommand's help text and flags, in
+// the order `thundc help` lists them. main.go's runners holds the code.
+var commands = []*command{
+	{
+		name: "check", args: "PATH", minArgs: 1, maxArgs: 1,
+		summary: "parse a pipeline and run the compiler passes, reporting diagnostics",
+		text: `Check loads the pipeline at PATH, runs every compiler pass for the target
+(` + strings.Join(passes.Names(), `, `) + `), and prints each
+diagnostic to stderr as
+
+    file:line:col: message [code]
+
+sorted by position, followed by the offending source line and a caret under
+the column when the position is known. Warnings say "warning:" before the
+message. Check prints nothing when the pipeline is clean.`,
+		flags: []flagSpec{
+			targetFlag,
+			jsonFlag(`print {"ok": bool, "diagnostics": [{file, line, col, severity, code, message}]} to stdout instead`),
+		},
+		example: `thundc check pipeline.thund
+thundc check pipeline.thund --target spark-4.1 --json`,
+	},
+	{
+		name: "fmt", args: "PATH", minArgs: 1, maxArgs: 1,
+		summary: "print a pipeline in canonical .thund form",
+		text: `Fmt parses the pipeline at PATH and prints it in canonical .thund form
+(docs/dsl.md) to stdout. Formatting canonical text leaves it unchanged.
+Comments (# and --) are not part of the pipeline and are dropped; use
+comment "..." clauses for text that must survive.
+
+-w rewrites the .thund file in place instead of printing, and only when its
+text changed; the new text is written to a temporary file that is renamed
+over the old one. -d prints a unified diff from the file to its canonical
+form (nothing when they are equal) and still exits 0. -w and -d combine.`,
+		flags: []flagSpec{
+			{name: "w", usage: "rewrite the file in place (only when it changed)"},
+			{name: "d", usage: "print a diff from the file to its canonical form"},
+			jsonFlag(`print the IR as versioned JSON ({"thund_ir": 1, "pipeline": ...}) instead; not with -w or -d`),
+		},
+		example: `thundc fmt pipeline.thund
+thundc fmt -d pipeline.thund
+thundc fmt -w pipeline.thund`,
+	},
+	{
+		name: "explain", args: "PATH", minArgs: 1, maxArgs: 1,
+		summary: "print the plan after the compiler passes",
+		text: `Explain runs the compiler passes over the pipeline at PATH for the target,
+up to and including the --stop-after pass, and prints the plan: the fused
+stages, boundedness and emission per flow, and the lowering report.
+Diagnostics go to stderr as with check; when there is an error, no plan is
+printed and the exit status is 1.`,
+		flags: []flagSpec{
+			targetFlag,
+			{name: "stop-after", arg: "PASS", values: passes.Names(), defDoc: "all", usage: "the last pass to run"},
+			jsonFlag(`print {"ok", "target", "ran": [pass], "diagnostics": [...], "plan": {...}} to stdout instead`),
+		},
+		example: `thundc explain pipeline.thund --target spark-4.1
+thundc explain pipeline.thund --stop-after resolve --json`,
+	},
+	{
+		name: "graph", args: "PATH", minArgs: 1, maxArgs: 1,
+		summary: "draw the pipeline's datasets and flows (Graphviz, Mermaid or JSON)",
+		text: `Graph checks the structure of the pipeline at PATH (the validate pass) and
+prints its dataflow graph for Graphviz (dot), Mermaid (a flowchart LR) or
+as JSON. Each dataset is a node, and so is each external table a flow reads
+(a qualified name such as catalog.db.table). Each flow draws one edge from
+every dataset it reads to its target, labelled with the flow's name when
+that differs from the target's.
+
+    kind                dot                      mermaid
+    source              parallelogram            [/ /]  parallelogram
+    materialized view   box                      [ ]    rectangle
+    streaming table     box with a double line   [[ ]]  subroutine
+    temporary view      rounded box, dashed      ( )    rounded
+    view                ellipse                  ([ ])  stadium
+    sink                invtrapezium             [\ /]  trapezoid
+    external table      cylinder                 [( )]  cylinder
+
+A stream read (from stream x) is a solid edge; a snapshot read (from x) is
+dashed (dotted in Mermaid). Nodes come in declaration order, external
+tables after them; edges in flow order, so the output is deterministic.
+
+The JSON form is {"pipeline", "nodes": [{name, kind}], "edges": [{from, to,
+flow, stream}]}, where every edge names its flow.`,
+		flags: []flagSpec{
+			{name: "format", arg: "FORMAT", values: graphFormats, def: graphFormats[0], usage: "the output format"},
+			jsonFlag(`the same as --format json`),
+		},
+		example: `thundc graph pipeline.thund | dot -Tsvg > pipeline.svg
+thundc graph pipeline.thund --format mermaid`,
+	},
+	{
+		name: "version", args: "", minArgs: 0, maxArgs: 0,
+		summary: "print the version of thundc and of the IR's JSON encoding",
+		text: `Version prints thundc's module version ("(devel)" for a build from a
+checkout), the Go version and platform it was built with, and the version of
+the IR's JSON encoding (fmt --json) that it reads and writes.`,
+		flags: []flagSpec{
+			jsonFlag(`print {"thundc", "go", "platform", "ir_json"} to stdout instead`),
+		},
+		example: `thundc version`,
+	},
+	{
+		name: "help", args: "[COMMAND]", minArgs: 0, maxArgs: 1,
+		summary: "show the commands, or one command's flags and an example",
+		text: `Help lists the commands, or documents one. "thundc COMMAND --help" (or -h)
+does the same.`,
+		flags: []flagSpec{
+			jsonFlag(`print the command table (name, usage, summary, flags) as JSON instead`),
+		},
+		example: `thundc help fmt`,
+	},
+}
+
+// lookupCommand returns the named command, or nil.
+func lookupCommand(name string) *command {
+	for _, c := range commands {
+		if c.name == name {
+			return c
+		}
+	}
+	return nil
+}
+
+// flagName renders a flag as typed: -w for one letter, --name otherwise.
+func flagName(name string) string {
+	if len(name) == 1 {
+		return "-" + name
+	}
+	return "--" + name
+}
+
+// placeholder is the flag's value in the usage line: the values themselves
+// when there are few, else the placeholder name.
+func (f *flagSpec) placeholder() string {
+	if f.values != nil && len(f.values) <= 3 {
+		return strings.Join(f.values, "|")
+	}
+	return f.arg
+}
+
+// usage is the command's one-line synopsis.
+func (c *command) usage() string {
+	parts := []string{"thundc", c.name}
+	for _, f := range c.flags {
+		s := flagName(f.name)
+		if f.arg != "" {
+			s += " " + f.placeholder()
+		}
+		parts = append(parts, "["+s+"]")
+	}
+	if c.args != "" {
+		parts = append(parts, c.args)
+	}
+	return strings.Join(parts, " ")
+}
+
+const topUsageHint = "usage: thundc COMMAND [flags] [PATH] (run 'thundc help' for the commands)"
+
+const topText = `Thundc compiles Þund data pipelines.
+
+usage: thundc COMMAND [flags] PATH
+
+commands:
+%s
+PATH is one pipeline: today, one .thund file. Flags may stand before or
+after PATH ("--" ends the flags), and every command takes --json for
+machine-readable output on stdout.
+
+exit status: 0 success; 1 diagnostics (an error in the pipeline, or an
+input that cannot be read); 2 usage.
+
+Run 'thundc help COMMAND' for a command's flags and an example.
+`
+
+func writeTopHelp(w io.Writer) {
+	var list strings.Builder
+	for _, c := range commands {
+		fmt.Fprintf(&list, "  %-8s %s\n", c.name, c.summary)
+	}
+	fmt.Fprintf(w, topText, list.String())
+}
+
+func writeCommandHelp(w io.Writer, c *command) {
+	fmt.Fprintf(w, "usage: %s\n\n%s\n\nflags:\n", c.usage(), c.text)
+	rows := [][2]string{}
+	for _, f := range c.flags {
+		left := flagName(f.name)
+		if f.arg != "" {
+			left += " " + f.arg
+		}
+		right := f.usage
+		if f.values != nil {
+			right += ": " + strings.Join(f.values, ", ")
+		}
+		if f.def != "" {
+			right += " (default " + f.def + ")"
+		} else if f.defDoc != "" {
+			right += " (default " + f.defDoc + ")"
+		}
+		rows = append(rows, [2]string{left, right})
+	}
+	rows = append(rows, [2]string{"-h, --help", "print this help"})
+	width := 0
+	for _, r := range rows {
+		width = max(width, len(r[0]))
+	}
+	for _, r := range rows {
+		fmt.Fprintf(w, "  %-*s  %s\n", width, r[0], r[1])
+	}
+	fmt.Fprintf(w, "\nexample:\n")
+	for _, line := range strings.Split(c.example, "\n") {
+		fmt.Fprintf(w, "  %s\n", line)
+	}
+}
+
+// helpJSON is the machine-readable form of one command's help.
+type helpJSON struct {
+	Name    string         `json:"name"`
+	Usage   string         `json:"usage"`
+	Summary string         `json:"summary"`
+	Flags   []helpFlagJSON `json:"flags"`
+}
+
+type helpFlagJSON struct {
+	Name    string   `json:"name"`
+	Arg     string   `json:"arg,omitempty"`
+	Values  []string `json:"values,omitempty"`
+	Default string   `json:"default,omitempty"`
+	Usage   string   `json:"usage"`
+}
+
+func commandJSON(c *command) helpJSON {
+	h := helpJSON{Name: c.name, Usage: c.usage(), Summary: c.summary, Flags: []helpFlagJSON{}}
+	for _, f := range c.flags {
+		h.Flags = append(h.Flags, helpFlagJSON{Name: flagName(f.name), Arg: f.arg, Values: f.values, Default: f.def, Usage: f.usage})
+	}
+	return h
+}
+
+// runHelp implements `thundc help [COMMAND]`.
+func runHelp(c *cli, inv *invocation) int {
+	var one *command
+	if len(inv.args) == 1 {
+		if one = lookupCommand(inv.args[0]); one == nil {
+			return fail(c, inv.cmd, usagef("unknown command %q", inv.args[0]))
+		}
+	}
+	if inv.bool("json") {
+		var v any
+		if one != nil {
+			v = commandJSON(one)
+		} else {
+			var all []helpJSON
+			for _, cmd := range commands {
+				all = append(all, commandJSON(cmd))
+			}
+			v = map[string]any{"commands": all}
+		}
+		return writeJSON(c, v)
+	}
+	if one != nil {
+		writeCommandHelp(c.stdout, one)
+	} else {
+		writeTopHelp(c.stdout)
+	}
+	return exitOK
+}
+
+// writeJSON prints v as indented JSON to stdout.
+func writeJSON(c *cli, v any) int {
+	b, err := marshalJSON(v)
+	if err != nil {
+		fmt.Fprintf(c.stderr, "thundc: %v\n", err)
+		return exitDiags
+	}
+	c.stdout.Write(b)
+	return exitOK
+}
+
+func marshalJSON(v any) ([]byte, error) {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return []byte(b.String()), nil
+}

@@ -1,0 +1,474 @@
+package sql_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/nordisk/thund/frontend/sql"
+	"github.com/nordisk/thund/ir"
+)
+
+// errorCases: each statement form that pipeline SQL refuses, or gets wrong,
+// and the exact diagnostics (file:line:col: message [code]).
+var errorCases = []struct {
+	sql  string
+	want []string
+}{
+	{
+		sql: "CREATE FUNCTION f AS 'x'",
+		want: []string{
+			"e.sql:1:1: CREATE FUNCTION is not supported in pipeline SQL [syntax]",
+		},
+	},
+	{
+		sql: "MERGE INTO t USING s ON t.id = s.id WHEN MATCHED THEN DELETE",
+		want: []string{
+			"e.sql:1:1: MERGE INTO is not supported in pipeline SQL [syntax]",
+		},
+	},
+	{
+		sql: "CREATE MATERIALIZED VIEW a AS SELECT x, row_number() OVER (PARTITION BY k ORDER BY t) AS rn FROM t",
+		want: []string{
+			"e.sql:1:54: a window function (OVER ...) is not supported in pipeline SQL [syntax]",
+		},
+	},
+	{
+		sql: "CREATE MATERIALIZED VIEW b AS SELECT * FROM t LATERAL VIEW explode(xs) e AS x",
+		want: []string{
+			"e.sql:1:47: LATERAL VIEW is not supported in pipeline SQL [syntax]",
+		},
+	},
+	{
+		sql: "CREATE STREAMING TABLE t; CREATE FLOW f2 AS AUTO CDC INTO t FROM STREAM(s) KEYS (id) APPLY AS TRUNCATE WHEN op = 'T' SEQUENCE BY seq",
+		want: []string{
+			"e.sql:1:109: APPLY AS TRUNCATE WHEN is not supported in pipeline SQL [syntax]",
+		},
+	},
+	{
+		sql: "CREATE MATERIALIZED VIEW c AS SELECT FROM t",
+		want: []string{
+			"e.sql:1:38: unexpected \"FROM\": expected an expression after SELECT [syntax]",
+		},
+	},
+	{
+		sql: "SELECT 1",
+		want: []string{
+			"e.sql:1:1: a bare query (SELECT ...) outside CREATE is not supported in pipeline SQL [syntax]",
+		},
+	},
+	{
+		sql: "CREATE TABLE x (a INT)",
+		want: []string{
+			"e.sql:1:1: CREATE TABLE is not supported in pipeline SQL: use CREATE MATERIALIZED VIEW or CREATE STREAMING TABLE [syntax]",
+		},
+	},
+	{
+		sql: "CREATE MATERIALIZED VIEW e LOCATION '/x' AS SELECT 1 AS one",
+		want: []string{
+			"e.sql:1:28: LOCATION is not supported in pipeline SQL: Spark refuses a location on a pipeline dataset [syntax]",
+		},
+	},
+	{
+		sql: "CREATE MATERIALIZED VIEW g TBLPROPERTIES ('thund.bogus' = '1') AS SELECT 1 AS one",
+		want: []string{
+			"e.sql:1:43: unknown table property \"thund.bogus\": the thund.* properties are thund.id, thund.materialize, thund.allowedLateness, thund.idleTimeout, thund.emit, thund.trigger, thund.outputMode, thund.lateTable, thund.boundRows, thund.boundBytes [syntax]",
+		},
+	},
+	{
+		sql: "CREATE MATERIALIZED VIEW h AS SELECT a FROM t GROUP BY ROLLUP(a)",
+		want: []string{
+			"e.sql:1:56: GROUP BY ROLLUP(...) is not supported in pipeline SQL [syntax]",
+		},
+	},
+	{
+		sql: "CREATE MATERIALIZED VIEW i AS SELECT a FROM t UNION SELECT b FROM u INTERSECT SELECT c FROM v",
+		want: []string{
+			"e.sql:1:69: INTERSECT is not supported in pipeline SQL [syntax]",
+		},
+	},
+	{
+		sql: "CREATE MATERIALIZED VIEW m AS SELECT a FROM t QUALIFY a > 1",
+		want: []string{
+			"e.sql:1:47: QUALIFY is not supported in pipeline SQL [syntax]",
+		},
+	},
+	{
+		sql: "CREATE MATERIALIZED VIEW p (a INT DEFAULT 1) AS SELECT 1 AS a",
+		want: []string{
+			"e.sql:1:35: a column DEFAULT value is not supported in pipeline SQL [syntax]",
+		},
+	},
+	{
+		sql: "CREATE MATERIALIZED VIEW q AS SELECT CAST(a AS ARRAY<INT>) AS b FROM t",
+		want: []string{
+			"e.sql:1:48: the type ARRAY<...> is not supported in pipeline SQL [syntax]",
+		},
+	},
+	{
+		sql: "CREATE MATERIALIZED VIEW q2 AS SELECT CAST(a AS VARIANT) AS b FROM t",
+		want: []string{
+			"e.sql:1:49: the type VARIANT is not supported in pipeline SQL [unknown-type]",
+		},
+	},
+	{
+		sql: "CREATE MATERIALIZED VIEW q3 AS SELECT CAST(a AS BOGUS) AS b FROM t",
+		want: []string{
+			"e.sql:1:49: unknown type BOGUS (want BOOLEAN, TINYINT, SMALLINT, INT, BIGINT, FLOAT, DOUBLE, DECIMAL(p,s), STRING, BINARY, DATE, TIMESTAMP or TIMESTAMP_NTZ) [unknown-type]",
+		},
+	},
+	{
+		sql: "SET foo",
+		want: []string{
+			"e.sql:1:1: SET without a value is not supported in pipeline SQL: write SET key = value [syntax]",
+		},
+	},
+	{
+		sql: "CREATE MATERIALIZED VIEW s AS SELECT a FROM t NATURAL JOIN u",
+		want: []string{
+			"e.sql:1:47: NATURAL JOIN is not supported in pipeline SQL: join with USING (...) [syntax]",
+		},
+	},
+	{
+		sql: "CREATE MATERIALIZED VIEW z AS SELECT 99999999999999999999999999999999999999999 AS x FROM t",
+		want: []string{
+			"e.sql:1:38: the integer 99999999999999999999999999999999999999999 has more than 38 digits [bad-literal]",
+		},
+	},
+	{
+		sql: "CREATE MATERIALIZED VIEW y AS SELECT 128Y AS x FROM t",
+		want: []string{
+			"e.sql:1:38: 128Y does not fit a TINYINT [bad-literal]",
+		},
+	},
+	{
+		sql: "CREATE MATERIALIZED VIEW y2 AS SELECT INTERVAL 1 MONTH AS x FROM t",
+		want: []string{
+			"e.sql:1:48: INTERVAL 1 MONTH: month intervals have no fixed length: use days, hours, minutes or seconds [bad-duration]",
+		},
+	},
+	{
+		sql: "CREATE MATERIALIZED VIEW y3 AS SELECT DATE '2024-02-30' AS x FROM t",
+		want: []string{
+			"e.sql:1:39: DATE \"2024-02-30\": no such date [bad-literal]",
+		},
+	},
+	{
+		sql: "CREATE FLOW a.b AS INSERT INTO t SELECT 1 AS x",
+		want: []string{
+			"e.sql:1:13: flow name a.b must be a single part (Spark: MULTIPART_FLOW_NAME_NOT_SUPPORTED) [syntax]",
+		},
+	},
+	{
+		sql: "CREATE FLOW f AS INSERT INTO t (a, b) SELECT 1 AS a, 2 AS b",
+		want: []string{
+			"e.sql:1:33: a column list on the flow target is not supported (Spark: column schema may not be specified for a flow target) [syntax]",
+		},
+	},
+	{
+		sql: "CREATE FLOW f AS INSERT OVERWRITE t SELECT 1 AS a",
+		want: []string{
+			"e.sql:1:18: INSERT OVERWRITE is not supported in pipeline SQL: a flow appends (Spark refuses INSERT OVERWRITE flows) [syntax]",
+		},
+	},
+	{
+		sql: "CREATE TEMPORARY VIEW db.v AS SELECT 1 AS a",
+		want: []string{
+			"e.sql:1:23: temporary view name db.v must not be qualified [syntax]",
+		},
+	},
+	{
+		sql: "CREATE MATERIALIZED VIEW mv",
+		want: []string{
+			"e.sql:1:26: materialized view mv needs a query: add AS SELECT ... [syntax]",
+		},
+	},
+	{
+		sql: "CREATE MATERIALIZED VIEW mv COMMENT 'a' COMMENT 'b' AS SELECT 1 AS a",
+		want: []string{
+			"e.sql:1:41: duplicate COMMENT clause [syntax]",
+		},
+	},
+	{
+		sql: "CREATE MATERIALIZED VIEW mv PARTITIONED BY (bucket(4, a)) AS SELECT 1 AS a",
+		want: []string{
+			"e.sql:1:45: partition transform bucket(4, a) is not supported in pipeline SQL: partition by column names (Spark allows only single-column identity partitioning) [syntax]",
+		},
+	},
+	{
+		sql: "CREATE STREAMING TABLE st TBLPROPERTIES ('thund.emit' = 'sometimes') AS SELECT * FROM STREAM(t)",
+		want: []string{
+			"e.sql:1:42: table property thund.emit = \"sometimes\": want 'on window close' or 'on update' [syntax]",
+		},
+	},
+	{
+		sql: "CREATE STREAMING TABLE st TBLPROPERTIES ('thund.allowedLateness' = '10 seconds') AS SELECT * FROM STREAM(t)",
+		want: []string{
+			"e.sql:1:42: table property thund.allowedLateness needs a watermark: add a WATERMARK clause to the query of st [bad-dataset]",
+		},
+	},
+	{
+		sql: "CREATE STREAMING TABLE st TBLPROPERTIES ('thund.trigger' = 'every 10 parsecs') AS SELECT * FROM STREAM(t)",
+		want: []string{
+			"e.sql:1:42: table property thund.trigger = \"every 10 parsecs\": want 'available now', or 'every' and a positive duration such as 'every 10 seconds' [syntax]",
+		},
+	},
+	{
+		sql: "CREATE STREAMING TABLE st TBLPROPERTIES ('thund.emit' = 'on update')",
+		want: []string{
+			"e.sql:1:42: table property thund.emit applies to the flows into streaming table \"st\", and it has none [bad-dataset]",
+		},
+	},
+	{
+		sql: "CREATE MATERIALIZED VIEW mv AS SELECT a FROM read_files('nope/*.csv', format => 'csv')",
+		want: []string{
+			"e.sql:1:46: cannot infer the schema of read_files('nope/*.csv'): no file matches nope/*.csv; declare it with schema => 'col TYPE, ...' [bad-dataset]",
+		},
+	},
+	{
+		sql: "CREATE MATERIALIZED VIEW mv AS SELECT a FROM read_files('x.avro')",
+		want: []string{
+			"e.sql:1:46: read_files('x.avro'): the format cannot be told from the path: add format => 'parquet' (or csv, json, arrow) [syntax]",
+		},
+	},
+	{
+		sql: "CREATE MATERIALIZED VIEW mv AS SELECT a FROM read_files('x.bin', format => 'avro')",
+		want: []string{
+			"e.sql:1:46: read_files format \"avro\" is not supported (want parquet, csv, json or arrow) [syntax]",
+		},
+	},
+	{
+		sql: "CREATE MATERIALIZED VIEW mv AS SELECT a FROM read_files('x.csv', schema => 'a INT,')",
+		want: []string{
+			"e.sql:1:76: schema \"a INT,\": unexpected end of the schema: want 'name TYPE [NOT NULL] [COMMENT ...], ...' [syntax]",
+		},
+	},
+	{
+		sql: "CREATE STREAMING TABLE st AS SELECT * FROM STREAM(t) WATERMARK ts + 1 DELAY OF INTERVAL 1 SECOND",
+		want: []string{
+			"e.sql:1:64: WATERMARK on an expression is not supported in pipeline SQL: name a column (compute it in a subquery) [syntax]",
+		},
+	},
+	{
+		sql: "CREATE STREAMING TABLE st AS SELECT * FROM STREAM(t) GROUP BY window(ts, '10 parsecs')",
+		want: []string{
+			"e.sql:1:74: the window duration \"10 parsecs\": unknown unit \"parsecs\" (want seconds, minutes, hours, days, ...) [bad-duration]",
+		},
+	},
+	{
+		sql: "CREATE STREAMING TABLE st AS SELECT window(ts, '10 seconds') FROM STREAM(t)",
+		want: []string{
+			"e.sql:1:37: window(...) outside GROUP BY is not supported in pipeline SQL: group by it [syntax]",
+		},
+	},
+	{
+		sql: "CREATE MATERIALIZED VIEW mv AS SELECT * FROM t WHERE count(*) > 1",
+		want: []string{
+			"e.sql:1:54: aggregate functions are not allowed in WHERE: use HAVING [bad-aggregate]",
+		},
+	},
+	{
+		sql: "CREATE MATERIALIZED VIEW mv AS SELECT a FROM t OFFSET 5",
+		want: []string{
+			"e.sql:1:55: OFFSET without LIMIT is not supported in pipeline SQL [syntax]",
+		},
+	},
+	{
+		sql: "CREATE MATERIALIZED VIEW mv AS SELECT DISTINCT a FROM t ORDER BY b",
+		want: []string{
+			"e.sql:1:66: with SELECT DISTINCT, ORDER BY may only use the selected columns [syntax]",
+		},
+	},
+	{
+		sql: "CREATE MATERIALIZED VIEW mv AS SELECT a FROM t WHERE a LIKE 'x' ESCAPE '!'",
+		want: []string{
+			"e.sql:1:72: LIKE ... ESCAPE is not supported in pipeline SQL [syntax]",
+		},
+	},
+	{
+		sql: "CREATE MATERIALIZED VIEW mv AS SELECT a & 1 AS b FROM t",
+		want: []string{
+			"e.sql:1:41: the bitwise operator & is not supported in pipeline SQL [syntax]",
+		},
+	},
+	{
+		sql: "CREATE MATERIALIZED VIEW mv AS SELECT db.f(a) AS b FROM t",
+		want: []string{
+			"e.sql:1:39: the qualified function name db.f is not supported in pipeline SQL (user-defined functions are not) [syntax]",
+		},
+	},
+	{
+		sql: "CREATE MATERIALIZED VIEW mv AS SELECT sum(*) AS b FROM t",
+		want: []string{
+			"e.sql:1:39: sum(*) is not supported: only count(*) takes * [syntax]",
+		},
+	},
+	{
+		sql: "CREATE MATERIALIZED VIEW mv AS SELECT (a, b) AS c FROM t",
+		want: []string{
+			"e.sql:1:39: a row constructor (a, b, ...) is not supported in pipeline SQL [syntax]",
+		},
+	},
+	{
+		sql: "CREATE MATERIALIZED VIEW mv AS SELECT a FROM t AS x(a)",
+		want: []string{
+			"e.sql:1:53: column aliases on a relation (AS t(a, b)) are not supported in pipeline SQL: alias the columns in a subquery [syntax]",
+		},
+	},
+	{
+		sql: "CREATE MATERIALIZED VIEW mv AS SELECT a FROM unknown_fn(1)",
+		want: []string{
+			"e.sql:1:46: table function unknown_fn(...) is not supported in pipeline SQL (want read_files, range, TUMBLE, HOP or SESSION) [syntax]",
+		},
+	},
+	{
+		sql: "CREATE MATERIALIZED VIEW mv AS WITH RECURSIVE r AS (SELECT 1 AS a) SELECT * FROM r",
+		want: []string{
+			"e.sql:1:37: WITH RECURSIVE is not supported in pipeline SQL [syntax]",
+		},
+	},
+	{
+		sql: "CREATE MATERIALIZED VIEW mv AS SELECT a FROM t GROUP BY 3",
+		want: []string{
+			"e.sql:1:57: GROUP BY position 3 is not in the select list (1 to 1) [syntax]",
+		},
+	},
+	{
+		sql: "CREATE STREAMING TABLE tgt FLOW AUTO CDC FROM STREAM(src) KEYS (id) SEQUENCE BY ts STORED AS SCD TYPE 3",
+		want: []string{
+			"e.sql:1:94: STORED AS SCD TYPE 3: want 1 or 2 [syntax]",
+		},
+	},
+	{
+		sql: "CREATE STREAMING TABLE tgt FLOW AUTO CDC FROM STREAM(src) KEYS (id) SEQUENCE BY ts STORED AS BITEMPORAL",
+		want: []string{
+			"e.sql:1:94: STORED AS BITEMPORAL is not supported in pipeline SQL [syntax]",
+		},
+	},
+	{
+		sql: "USE a.b.c",
+		want: []string{
+			"e.sql:1:5: USE a.b.c: a schema name has at most two parts (catalog.schema) [syntax]",
+		},
+	},
+	{
+		sql: "ALTER TABLE t ADD COLUMN x INT",
+		want: []string{
+			"e.sql:1:1: ALTER TABLE is not supported in pipeline SQL [syntax]",
+		},
+	},
+	{
+		sql: "DROP TABLE t",
+		want: []string{
+			"e.sql:1:1: DROP TABLE is not supported in pipeline SQL [syntax]",
+		},
+	},
+	{
+		sql: "CREATE MATERIALIZED VIEW mv AS SELECT a FROM t WHERE a = $x",
+		want: []string{
+			"e.sql:1:58: unexpected \"$\" [syntax]",
+		},
+	},
+	{
+		sql: "CREATE MATERIALIZED VIEW mv AS SELECT 1 AS a; CREATE MATERIALIZED VIEW bad AS SELECT; CREATE TABLE x (a INT)",
+		want: []string{
+			"e.sql:1:85: unexpected end of statement: expected an expression after SELECT [syntax]",
+			"e.sql:1:87: CREATE TABLE is not supported in pipeline SQL: use CREATE MATERIALIZED VIEW or CREATE STREAMING TABLE [syntax]",
+		},
+	},
+}
+
+func TestErrors(t *testing.T) {
+	for _, c := range errorCases {
+		t.Run(c.sql, func(t *testing.T) {
+			t.Chdir(t.TempDir())
+			p, diags := sql.Parse([]sql.File{{Name: "e.sql", Src: []byte(c.sql)}})
+			if p != nil {
+				t.Errorf("a pipeline despite errors")
+			}
+			var got []string
+			for _, d := range diags {
+				got = append(got, d.Error())
+			}
+			if strings.Join(got, "\n") != strings.Join(c.want, "\n") {
+				t.Errorf("got:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(c.want, "\n"))
+			}
+		})
+	}
+}
+
+// TestErrorsPerStatement: several statements' errors are all reported,
+// with their lines and columns, sorted, and each carries its source line.
+func TestErrorsPerStatement(t *testing.T) {
+	src := `-- a file with three bad statements and two good ones
+CREATE MATERIALIZED VIEW ok1 AS SELECT a FROM t;
+
+CREATE MATERIALIZED VIEW bad1 AS
+  SELECT a,
+         count(*) OVER (ORDER BY a) AS c
+  FROM t;
+CREATE FUNCTION f AS 'com.example.F';
+CREATE MATERIALIZED VIEW ok2 AS SELECT a FROM t
+  WHERE a > 1;
+  CREATE MATERIALIZED VIEW bad2 AS SELECT a FROM t WHERE a >
+`
+	_, diags := sql.Parse([]sql.File{{Name: "dir/p.sql", Src: []byte(src)}})
+	want := []string{
+		"dir/p.sql:6:19: a window function (OVER ...) is not supported in pipeline SQL [syntax]",
+		"dir/p.sql:8:1: CREATE FUNCTION is not supported in pipeline SQL [syntax]",
+		"dir/p.sql:12:1: unexpected end of statement: expected an expression after > [syntax]",
+	}
+	var got []string
+	for _, d := range diags {
+		got = append(got, d.Error())
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("got:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if diags[0].Source != "         count(*) OVER (ORDER BY a) AS c" {
+		t.Errorf("source line %q", diags[0].Source)
+	}
+	if diags[0].Pos.Offset != strings.Index(src, "OVER") {
+		t.Errorf("offset %d, want %d", diags[0].Pos.Offset, strings.Index(src, "OVER"))
+	}
+}
+
+// TestErrorsAcrossFiles: each file's statements are positioned in their file.
+func TestErrorsAcrossFiles(t *testing.T) {
+	_, diags := sql.Parse([]sql.File{
+		{Name: "b.sql", Src: []byte("CREATE MATERIALIZED VIEW x AS SELECT 1 AS one;\nSELECT 2")},
+		{Name: "a.sql", Src: []byte("\n\n  MERGE INTO t USING s ON true")},
+	})
+	want := "a.sql:3:3: MERGE INTO is not supported in pipeline SQL [syntax]\n" +
+		"b.sql:2:1: a bare query (SELECT ...) outside CREATE is not supported in pipeline SQL [syntax]"
+	if diags.Error() != want {
+		t.Fatalf("got:\n%s\nwant:\n%s", diags.Error(), want)
+	}
+	if diags.Err() == nil || !diags.HasErrors() {
+		t.Fatal("Err() is nil")
+	}
+}
+
+// TestUnterminatedString: a missing quote swallows the statements after it,
+// as in Spark; the string that did it is pointed at.
+func TestUnterminatedString(t *testing.T) {
+	src := "CREATE MATERIALIZED VIEW j AS SELECT 'oops FROM t;\nCREATE MATERIALIZED VIEW k AS SELECT a FROM t;\nCREATE MATERIALIZED VIEW l AS SELECT 'b' FROM t;\n"
+	_, diags := sql.Parse([]sql.File{{Name: "u.sql", Src: []byte(src)}})
+	want := "u.sql:1:38: this string runs on past a ';' and a line break, into the statements after it: is its closing quote missing? [syntax]\n" +
+		"u.sql:3:40: invalid character \"'\": unterminated string literal [lex]"
+	if diags.Error() != want {
+		t.Fatalf("got:\n%s\nwant:\n%s", diags.Error(), want)
+	}
+}
+
+// TestNoStatements: an empty file, or one of comments, is an empty pipeline.
+func TestNoStatements(t *testing.T) {
+	for _, src := range []string{"", "  \n", "-- nothing\n/* at /* all */ */ ;;\n"} {
+		p, diags := sql.Parse([]sql.File{{Name: "e.sql", Src: []byte(src)}})
+		if len(diags) != 0 || p == nil || len(p.Datasets) != 0 {
+			t.Errorf("%q: %v %v", src, p, diags)
+		}
+		if !ir.Equal(p, &ir.Pipeline{}) {
+			t.Errorf("%q: %s", src, ir.Diff(p, &ir.Pipeline{}))
+		}
+	}
+}

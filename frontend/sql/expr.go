@@ -1,0 +1,893 @@
+package sql
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/nordisk/thund/ir"
+)
+
+// exprItem converts a select-list item, where * and q.* are allowed.
+func (c *conv) exprItem(e *exprAST) ir.Expr {
+	if s := bareStar(e); s != nil {
+		return c.star(s)
+	}
+	return c.expr(e)
+}
+
+// bareStar returns the star of an expression that is only a star.
+func bareStar(e *exprAST) *starAST {
+	if len(e.Or) != 1 || len(e.Or[0].And) != 1 {
+		return nil
+	}
+	n := e.Or[0].And[0]
+	if n.Pred == nil || n.Pred.Tail != nil {
+		return nil
+	}
+	cmp := n.Pred.Left
+	if len(cmp.Rest) != 0 || len(cmp.Left.Rest) != 0 || len(cmp.Left.Left.Rest) != 0 || len(cmp.Left.Left.Left.Rest) != 0 {
+		return nil
+	}
+	u := cmp.Left.Left.Left.Left
+	if u.Postfix == nil || len(u.Postfix.Casts) != 0 || u.Postfix.Subscript != nil {
+		return nil
+	}
+	return u.Postfix.X.Star
+}
+
+func (c *conv) star(s *starAST) ir.Expr {
+	st := &ir.Star{Pos: pos(s.Pos)}
+	var q []string
+	for _, p := range s.Qualifier {
+		q = append(q, p.Name)
+	}
+	st.Qualifier = strings.Join(q, ".")
+	for _, e := range s.Except {
+		st.Except = append(st.Except, e.Name)
+	}
+	return st
+}
+
+// expr converts an expression; nil means an error was reported.
+func (c *conv) expr(e *exprAST) ir.Expr {
+	if e == nil {
+		return nil
+	}
+	var out ir.Expr
+	for i, a := range e.Or {
+		x := c.and(a)
+		if x == nil {
+			return nil
+		}
+		if i == 0 {
+			out = x
+		} else {
+			out = &ir.Binary{Pos: out.Position(), Op: ir.OpOr, L: out, R: x}
+		}
+	}
+	return out
+}
+
+func (c *conv) and(a *andAST) ir.Expr {
+	var out ir.Expr
+	for i, n := range a.And {
+		x := c.not(n)
+		if x == nil {
+			return nil
+		}
+		if i == 0 {
+			out = x
+		} else {
+			out = &ir.Binary{Pos: out.Position(), Op: ir.OpAnd, L: out, R: x}
+		}
+	}
+	return out
+}
+
+func (c *conv) not(n *notAST) ir.Expr {
+	if n.Not != nil {
+		x := c.not(n.Not)
+		if x == nil {
+			return nil
+		}
+		return &ir.Unary{Pos: pos(n.Pos), Op: ir.OpNot, X: x}
+	}
+	return c.predicate(n.Pred)
+}
+
+func (c *conv) predicate(p *predicateAST) ir.Expr {
+	x := c.cmp(p.Left)
+	if x == nil || p.Tail == nil {
+		return x
+	}
+	t := p.Tail
+	tp := pos(t.Pos)
+	neg := func(e ir.Expr) ir.Expr {
+		if t.Not {
+			return &ir.Unary{Pos: tp, Op: ir.OpNot, X: e}
+		}
+		return e
+	}
+	switch {
+	case t.Between != nil:
+		lo, hi := c.cmp(t.Between.Lo), c.cmp(t.Between.Hi)
+		if lo == nil || hi == nil {
+			return nil
+		}
+		return &ir.Between{Pos: tp, X: x, Lo: lo, Hi: hi, Not: t.Not}
+	case t.InQuery != nil:
+		q := c.query(t.InQuery)
+		if q == nil {
+			return nil
+		}
+		return &ir.InSubquery{Pos: tp, X: x, Query: q, Not: t.Not}
+	case t.InList != nil:
+		in := &ir.In{Pos: tp, X: x, Not: t.Not}
+		for _, e := range t.InList {
+			y := c.expr(e)
+			if y == nil {
+				return nil
+			}
+			in.List = append(in.List, y)
+		}
+		return in
+	case t.LikeQuant != "":
+		c.errorf(tp, ir.CodeSyntax, "%s is not supported in pipeline SQL", strings.ToUpper(t.LikeQuant[:len(t.LikeQuant)-3])+" "+strings.ToUpper(t.LikeQuant[len(t.LikeQuant)-3:]))
+		return nil
+	case t.Like != nil:
+		pat := c.cmp(t.Like.Pattern)
+		if pat == nil {
+			return nil
+		}
+		if t.Like.Escape != nil {
+			c.errorf(pos(t.Like.Escape.Pos), ir.CodeSyntax, "LIKE ... ESCAPE is not supported in pipeline SQL")
+			return nil
+		}
+		switch strings.ToUpper(t.Like.Op) {
+		case "LIKE":
+			return &ir.Like{Pos: tp, X: x, Pattern: pat, Not: t.Not}
+		case "ILIKE":
+			// Spark's ILIKE is LIKE over lower-cased operands.
+			lx := &ir.Call{Pos: x.Position(), Name: "lower", Args: []ir.Expr{x}}
+			lp := &ir.Call{Pos: pat.Position(), Name: "lower", Args: []ir.Expr{pat}}
+			return &ir.Like{Pos: tp, X: lx, Pattern: lp, Not: t.Not}
+		default: // RLIKE, REGEXP
+			return neg(&ir.Call{Pos: tp, Name: "rlike", Args: []ir.Expr{x, pat}})
+		}
+	default: // IS ...
+		if t.Not {
+			c.errorf(tp, ir.CodeSyntax, "NOT before IS: write IS NOT")
+			return nil
+		}
+		isNot := t.IsNot
+		wrap := func(e ir.Expr) ir.Expr {
+			if isNot {
+				return &ir.Unary{Pos: tp, Op: ir.OpNot, X: e}
+			}
+			return e
+		}
+		if t.IsDistinc != nil {
+			y := c.cmp(t.IsDistinc)
+			if y == nil {
+				return nil
+			}
+			// a IS DISTINCT FROM b is NOT (a <=> b).
+			isNot = !isNot
+			return wrap(&ir.Binary{Pos: tp, Op: ir.OpEqNullSafe, L: x, R: y})
+		}
+		switch strings.ToUpper(t.IsWhat) {
+		case "NULL", "UNKNOWN":
+			return &ir.IsNull{Pos: tp, X: x, Not: t.IsNot}
+		case "TRUE", "FALSE":
+			// x IS TRUE is x <=> TRUE: never NULL.
+			lit := &ir.Literal{Pos: tp, Kind: ir.LitBool, Text: strings.ToLower(t.IsWhat)}
+			return wrap(&ir.Binary{Pos: tp, Op: ir.OpEqNullSafe, L: x, R: lit})
+		}
+	}
+	return nil
+}
+
+var cmpOps = map[string]ir.BinaryOp{
+	"=": ir.OpEq, "==": ir.OpEq, "<>": ir.OpNe, "!=": ir.OpNe, "<": ir.OpLt, "<=": ir.OpLe,
+	">": ir.OpGt, ">=": ir.OpGe, "<=>": ir.OpEqNullSafe,
+}
+
+func (c *conv) cmp(a *cmpAST) ir.Expr {
+	out := c.bit(a.Left)
+	for _, r := range a.Rest {
+		if out == nil {
+			return nil
+		}
+		y := c.bit(r.Right)
+		if y == nil {
+			return nil
+		}
+		out = &ir.Binary{Pos: pos(r.Pos), Op: cmpOps[r.Op], L: out, R: y}
+	}
+	return out
+}
+
+func (c *conv) bit(a *bitAST) ir.Expr {
+	if len(a.Rest) > 0 {
+		c.errorf(pos(a.Rest[0].Pos), ir.CodeSyntax, "the bitwise operator %s is not supported in pipeline SQL", a.Rest[0].Op)
+		return nil
+	}
+	return c.add(a.Left)
+}
+
+var addOps = map[string]ir.BinaryOp{"+": ir.OpAdd, "-": ir.OpSub, "||": ir.OpConcat}
+
+func (c *conv) add(a *addAST) ir.Expr {
+	out := c.mul(a.Left)
+	for _, r := range a.Rest {
+		if out == nil {
+			return nil
+		}
+		y := c.mul(r.Right)
+		if y == nil {
+			return nil
+		}
+		out = &ir.Binary{Pos: pos(r.Pos), Op: addOps[r.Op], L: out, R: y}
+	}
+	return out
+}
+
+var mulOps = map[string]ir.BinaryOp{"*": ir.OpMul, "/": ir.OpDiv, "%": ir.OpMod}
+
+func (c *conv) mul(a *mulAST) ir.Expr {
+	out := c.unary(a.Left)
+	for _, r := range a.Rest {
+		if out == nil {
+			return nil
+		}
+		y := c.unary(r.Right)
+		if y == nil {
+			return nil
+		}
+		if strings.EqualFold(r.Op, "DIV") {
+			// Integral division is Spark's div(a, b).
+			out = &ir.Call{Pos: pos(r.Pos), Name: "div", Args: []ir.Expr{out, y}}
+			continue
+		}
+		out = &ir.Binary{Pos: pos(r.Pos), Op: mulOps[r.Op], L: out, R: y}
+	}
+	return out
+}
+
+func (c *conv) unary(u *unaryAST) ir.Expr {
+	if u.Postfix != nil {
+		return c.postfix(u.Postfix)
+	}
+	switch u.Op {
+	case "~":
+		c.errorf(pos(u.Pos), ir.CodeSyntax, "the bitwise operator ~ is not supported in pipeline SQL")
+		return nil
+	case "+":
+		return c.unary(u.X)
+	}
+	// -N with a type suffix is a negative literal (-128Y fits a TINYINT).
+	if n := u.X.number(); n != "" {
+		return c.number(n, pos(u.Pos), true)
+	}
+	x := c.unary(u.X)
+	if x == nil {
+		return nil
+	}
+	return &ir.Unary{Pos: pos(u.Pos), Op: ir.OpNeg, X: x}
+}
+
+// number returns the text of a unary expression that is only a number
+// with a type suffix, or "".
+func (u *unaryAST) number() string {
+	if u.Postfix == nil || len(u.Postfix.Casts) > 0 || u.Postfix.Subscript != nil || u.Postfix.X.Number == "" {
+		return ""
+	}
+	n := strings.ToLower(u.Postfix.X.Number)
+	if strings.HasSuffix(n, "l") || strings.HasSuffix(n, "s") || strings.HasSuffix(n, "y") {
+		return u.Postfix.X.Number
+	}
+	return ""
+}
+
+func (c *conv) postfix(p *postfixAST) ir.Expr {
+	x := c.primary(p.X)
+	if x == nil {
+		return nil
+	}
+	for _, t := range p.Casts {
+		to, ok := c.sparkType(t)
+		if !ok {
+			return nil
+		}
+		x = &ir.Cast{Pos: pos(t.Pos), X: x, To: to}
+	}
+	if p.Subscript != nil {
+		c.errorf(pos(p.Subscript.Pos), ir.CodeSyntax, "a subscript ([...]) is not supported in pipeline SQL")
+		return nil
+	}
+	return x
+}
+
+// niladic are the functions Spark lets you call without parentheses.
+// A bare user is left a column reference (a common column name).
+var niladic = wordSet(`current_date current_timestamp current_user session_user`)
+
+func (c *conv) primary(p *primaryAST) ir.Expr {
+	pp := pos(p.Pos)
+	switch {
+	case p.Case != nil:
+		k := &ir.Case{Pos: pp}
+		if p.Case.Operand != nil {
+			if k.Operand = c.expr(p.Case.Operand); k.Operand == nil {
+				return nil
+			}
+		}
+		for _, w := range p.Case.Whens {
+			cond, then := c.expr(w.Cond), c.expr(w.Then)
+			if cond == nil || then == nil {
+				return nil
+			}
+			k.Whens = append(k.Whens, &ir.When{Pos: pos(w.Pos), Cond: cond, Then: then})
+		}
+		if p.Case.Else != nil {
+			if k.Else = c.expr(p.Case.Else); k.Else == nil {
+				return nil
+			}
+		}
+		return k
+	case p.Cast != nil:
+		x := c.expr(p.Cast.X)
+		to, ok := c.sparkType(p.Cast.To)
+		if x == nil || !ok {
+			return nil
+		}
+		return &ir.Cast{Pos: pp, X: x, To: to, Try: strings.EqualFold(p.Cast.Kind, "TRY_CAST")}
+	case p.Exists != nil:
+		c.errorf(pp, ir.CodeSyntax, "EXISTS (subquery) is not supported in pipeline SQL: use IN (SELECT ...) or a LEFT SEMI JOIN")
+		return nil
+	case p.Interval != nil:
+		d, ok := c.interval(p.Interval)
+		if !ok {
+			return nil
+		}
+		return &ir.Literal{Pos: pp, Kind: ir.LitInterval, Text: d.String()}
+	case p.Typed != nil:
+		return c.typedLiteral(p.Typed)
+	case p.Number != "":
+		return c.number(p.Number, pp, false)
+	case p.Str != nil:
+		return &ir.Literal{Pos: pp, Kind: ir.LitString, Text: p.Str.value()}
+	case p.Bool != "":
+		return &ir.Literal{Pos: pp, Kind: ir.LitBool, Text: strings.ToLower(p.Bool)}
+	case p.Null:
+		return &ir.Literal{Pos: pp, Kind: ir.LitNull}
+	case p.Paren != nil:
+		if p.Paren.Query != nil {
+			q := c.query(p.Paren.Query)
+			if q == nil {
+				return nil
+			}
+			return &ir.ScalarSubquery{Pos: pp, Query: q}
+		}
+		if len(p.Paren.Exprs) > 1 {
+			c.errorf(pp, ir.CodeSyntax, "a row constructor (a, b, ...) is not supported in pipeline SQL")
+			return nil
+		}
+		return c.expr(p.Paren.Exprs[0])
+	case p.Star != nil:
+		c.errorf(pp, ir.CodeSyntax, "* is only allowed as a select-list item and in count(*)")
+		return nil
+	case p.Extract != nil:
+		x := c.expr(p.Extract.From)
+		if x == nil {
+			return nil
+		}
+		// EXTRACT(field FROM x) is date_part('field', x).
+		field := &ir.Literal{Pos: pos(p.Extract.Field.Pos), Kind: ir.LitString, Text: strings.ToUpper(p.Extract.Field.Name)}
+		return &ir.Call{Pos: pp, Name: "date_part", Args: []ir.Expr{field, x}}
+	case p.Position != nil:
+		sub, in := c.cmp(p.Position.Sub), c.expr(p.Position.In)
+		if sub == nil || in == nil {
+			return nil
+		}
+		return &ir.Call{Pos: pp, Name: "position", Args: []ir.Expr{sub, in}}
+	case p.Call != nil:
+		return c.call(p.Call)
+	case p.Column != nil:
+		return c.column(p.Column)
+	}
+	return nil
+}
+
+// column converts a column reference. window.start and window.end (the
+// struct Spark's window() yields; session_window.start and .end for
+// session_window()) are the window_start and window_end columns of
+// ir.Window.
+func (c *conv) column(q *qnameAST) ir.Expr {
+	parts := q.parts()
+	p := pos(q.Pos)
+	switch len(parts) {
+	case 1:
+		if !q.First.Quoted && niladic[strings.ToLower(parts[0])] {
+			return &ir.Call{Pos: p, Name: strings.ToLower(parts[0])}
+		}
+		return &ir.ColumnRef{Pos: p, Name: parts[0]}
+	case 2:
+		if (strings.EqualFold(parts[0], "window") || strings.EqualFold(parts[0], "session_window")) && !c.aliasInScope(parts[0]) {
+			switch strings.ToLower(parts[1]) {
+			case "start":
+				return &ir.ColumnRef{Pos: p, Name: "window_start"}
+			case "end":
+				return &ir.ColumnRef{Pos: p, Name: "window_end"}
+			}
+		}
+	}
+	return &ir.ColumnRef{Pos: p, Qualifier: strings.Join(parts[:len(parts)-1], "."), Name: parts[len(parts)-1]}
+}
+
+// nullsArg are the aggregates whose IGNORE NULLS is their second argument.
+var nullsArg = wordSet(`first last first_value last_value any_value`)
+
+func (c *conv) call(a *callAST) ir.Expr {
+	name := a.Name.name()
+	p := pos(a.Pos)
+	if strings.Contains(name, ".") {
+		c.errorf(p, ir.CodeSyntax, "the qualified function name %s is not supported in pipeline SQL (user-defined functions are not)", name)
+		return nil
+	}
+	call := &ir.Call{Pos: p, Name: name, Distinct: strings.EqualFold(a.Quant, "DISTINCT")}
+	if a.Star {
+		if name != "count" {
+			c.errorf(p, ir.CodeSyntax, "%s(*) is not supported: only count(*) takes *", name)
+			return nil
+		}
+		call.Star = true
+	}
+	for _, arg := range a.Args {
+		if arg.Named != nil {
+			c.errorf(pos(arg.Pos), ir.CodeSyntax, "named arguments (%s => ...) are only supported in read_files(...)", arg.Named.Key.Name)
+			return nil
+		}
+		x := c.expr(arg.Expr)
+		if x == nil {
+			return nil
+		}
+		call.Args = append(call.Args, x)
+	}
+	if a.Filter != nil {
+		c.errorf(pos(a.Filter.Pos), ir.CodeSyntax, "an aggregate FILTER (WHERE ...) is not supported in pipeline SQL: use a CASE inside the aggregate")
+		return nil
+	}
+	switch strings.ToUpper(a.Nulls) {
+	case "IGNORE":
+		if !nullsArg[name] || len(call.Args) != 1 {
+			c.errorf(p, ir.CodeSyntax, "IGNORE NULLS is not supported for %s(...) in pipeline SQL", name)
+			return nil
+		}
+		call.Args = append(call.Args, &ir.Literal{Pos: p, Kind: ir.LitBool, Text: "true"})
+	case "RESPECT":
+		if !nullsArg[name] {
+			c.errorf(p, ir.CodeSyntax, "RESPECT NULLS is not supported for %s(...) in pipeline SQL", name)
+			return nil
+		}
+	}
+	return call
+}
+
+// number converts a numeric literal with Spark's typing: 1 is INT (BIGINT
+// when it does not fit, DECIMAL beyond), 1.5 is DECIMAL(2,1) as written,
+// 1.5e0 and 1.5D are DOUBLE, 1L BIGINT, 1S SMALLINT, 1Y TINYINT, 1.5F
+// FLOAT, 1.5BD DECIMAL. The model's literal kinds are int, decimal and
+// float; the other types are a cast of one of them. neg is a leading minus
+// (for the suffixed integer kinds, whose range depends on it).
+func (c *conv) number(text string, p ir.Pos, neg bool) ir.Expr {
+	t := strings.ToLower(text)
+	suffix := ""
+	switch {
+	case strings.HasSuffix(t, "bd"):
+		suffix, t = "bd", t[:len(t)-2]
+	case strings.HasSuffix(t, "l"), strings.HasSuffix(t, "s"), strings.HasSuffix(t, "y"),
+		strings.HasSuffix(t, "d"), strings.HasSuffix(t, "f"):
+		suffix, t = t[len(t)-1:], t[:len(t)-1]
+	}
+	hasExp := strings.Contains(t, "e")
+	hasDot := strings.Contains(t, ".")
+	mantissa := t
+	if i := strings.IndexByte(t, 'e'); i >= 0 {
+		mantissa = t[:i]
+	}
+	if strings.HasPrefix(mantissa, ".") {
+		t = "0" + t
+	}
+	negate := func(e ir.Expr) ir.Expr {
+		if neg {
+			return &ir.Unary{Pos: p, Op: ir.OpNeg, X: e}
+		}
+		return e
+	}
+	bad := func(format string, args ...any) ir.Expr {
+		c.errorf(p, ir.CodeBadLiteral, format, args...)
+		return nil
+	}
+	float := func() *ir.Literal {
+		s := t
+		if i := strings.IndexByte(s, 'e'); i > 0 && s[i-1] == '.' {
+			s = s[:i] + "0" + s[i:]
+		} else if strings.HasSuffix(s, ".") {
+			s += "0"
+		}
+		if !hasExp {
+			s += "e0"
+		}
+		return &ir.Literal{Pos: p, Kind: ir.LitFloat, Text: s}
+	}
+	switch suffix {
+	case "":
+		switch {
+		case hasExp:
+			f := float()
+			if _, err := strconv.ParseFloat(f.Text, 64); err != nil {
+				return bad("the number %s does not fit a DOUBLE", text)
+			}
+			return negate(f)
+		case hasDot:
+			return negate(c.decimal(t, p, text))
+		}
+		digits := strings.TrimLeft(t, "0")
+		if digits == "" {
+			digits = "0"
+		}
+		if _, err := strconv.ParseInt(digits, 10, 64); err == nil {
+			return negate(&ir.Literal{Pos: p, Kind: ir.LitInt, Text: digits})
+		}
+		if len(digits) > 38 {
+			return bad("the integer %s has more than 38 digits", text)
+		}
+		// Beyond BIGINT Spark types the literal DECIMAL(p,0).
+		return negate(&ir.Cast{Pos: p, X: &ir.Literal{Pos: p, Kind: ir.LitDecimal, Text: digits + ".0"}, To: ir.Decimal(len(digits), 0)})
+	case "l", "s", "y":
+		if hasDot || hasExp {
+			return bad("%s: an integer type suffix needs an integer", text)
+		}
+		typ, bits := ir.Int64, 64
+		switch suffix {
+		case "s":
+			typ, bits = ir.Int16, 16
+		case "y":
+			typ, bits = ir.Int8, 8
+		}
+		digits := strings.TrimLeft(t, "0")
+		if digits == "" {
+			digits = "0"
+		}
+		s := digits
+		if neg {
+			s = "-" + digits
+		}
+		if _, err := strconv.ParseInt(s, 10, bits); err != nil {
+			return bad("%s%s does not fit a %s", map[bool]string{true: "-"}[neg], text, sparkTypeName(typ))
+		}
+		if neg {
+			return &ir.Cast{Pos: p, X: &ir.Unary{Pos: p, Op: ir.OpNeg, X: &ir.Literal{Pos: p, Kind: ir.LitInt, Text: digits}}, To: typ}
+		}
+		return &ir.Cast{Pos: p, X: &ir.Literal{Pos: p, Kind: ir.LitInt, Text: digits}, To: typ}
+	case "d", "f":
+		f := float()
+		bits := 64
+		if suffix == "f" {
+			bits = 32
+		}
+		if _, err := strconv.ParseFloat(f.Text, bits); err != nil {
+			return bad("the number %s does not fit a %s", text, map[int]string{64: "DOUBLE", 32: "FLOAT"}[bits])
+		}
+		if suffix == "f" {
+			return negate(&ir.Cast{Pos: p, X: f, To: ir.Float32})
+		}
+		return negate(f)
+	default: // bd
+		if hasExp {
+			return bad("%s: a BD literal with an exponent is not supported; write the digits", text)
+		}
+		if hasDot {
+			return negate(c.decimal(t, p, text))
+		}
+		digits := strings.TrimLeft(t, "0")
+		if digits == "" {
+			digits = "0"
+		}
+		if len(digits) > 38 {
+			return bad("the decimal %s has more than 38 digits", text)
+		}
+		return negate(&ir.Cast{Pos: p, X: &ir.Literal{Pos: p, Kind: ir.LitInt, Text: digits}, To: ir.Decimal(len(digits), 0)})
+	}
+}
+
+// decimal converts 1.50 (DECIMAL(3,2), as written); 1. is DECIMAL(1,0).
+func (c *conv) decimal(t string, p ir.Pos, text string) ir.Expr {
+	intPart, frac, _ := strings.Cut(t, ".")
+	digits := strings.TrimLeft(intPart+frac, "0")
+	prec := max(len(digits), len(frac), 1)
+	if prec > 38 {
+		c.errorf(p, ir.CodeBadLiteral, "the decimal %s has more than 38 digits", text)
+		return nil
+	}
+	if frac == "" {
+		ip := strings.TrimLeft(intPart, "0")
+		if ip == "" {
+			ip = "0"
+		}
+		return &ir.Cast{Pos: p, X: &ir.Literal{Pos: p, Kind: ir.LitInt, Text: ip}, To: ir.Decimal(max(len(ip), 1), 0)}
+	}
+	return &ir.Literal{Pos: p, Kind: ir.LitDecimal, Text: t}
+}
+
+// interval converts an INTERVAL literal to a duration.
+func (c *conv) interval(iv *intervalAST) (ir.Duration, bool) {
+	p := pos(iv.Pos)
+	if iv.To != nil {
+		c.errorf(p, ir.CodeSyntax, "INTERVAL ... TO ... is not supported in pipeline SQL: write INTERVAL 1 DAY 2 HOURS")
+		return 0, false
+	}
+	var total ir.Duration
+	for _, part := range iv.Parts {
+		var d ir.Duration
+		switch {
+		case part.Str != nil && part.Unit == "":
+			if len(iv.Parts) > 1 {
+				c.errorf(pos(part.Pos), ir.CodeBadDuration, "INTERVAL %q needs a unit", part.Str.value())
+				return 0, false
+			}
+			v, err := parseDurationText(part.Str.value())
+			if err != nil {
+				c.errorf(pos(part.Pos), ir.CodeBadDuration, "INTERVAL %q: %v", part.Str.value(), err)
+				return 0, false
+			}
+			d = v
+		case part.Unit == "":
+			c.errorf(pos(part.Pos), ir.CodeBadDuration, "INTERVAL %s needs a unit (SECONDS, MINUTES, ...)", part.Num)
+			return 0, false
+		default:
+			num := part.Num
+			if part.Str != nil {
+				num = strings.TrimSpace(part.Str.value())
+			}
+			unit, _, err := unitLength(part.Unit)
+			if err != nil {
+				c.errorf(pos(part.Pos), ir.CodeBadDuration, "INTERVAL %s %s: %v", num, part.Unit, err)
+				return 0, false
+			}
+			v, err := scaleDecimal(num, unit)
+			if err != nil {
+				c.errorf(pos(part.Pos), ir.CodeBadDuration, "INTERVAL %s %s: %v", num, part.Unit, err)
+				return 0, false
+			}
+			d = v
+		}
+		if part.Sign == "-" {
+			d = -d
+		}
+		total += d
+	}
+	return total, true
+}
+
+// typedLiteral converts DATE '...', TIMESTAMP '...' and the like.
+func (c *conv) typedLiteral(t *typedLitAST) ir.Expr {
+	p := pos(t.Pos)
+	v := unquoteString(t.Value)
+	switch strings.ToUpper(t.Type) {
+	case "DATE":
+		d, err := parseDate(v)
+		if err != nil {
+			c.errorf(p, ir.CodeBadLiteral, "DATE %q: %v", v, err)
+			return nil
+		}
+		return &ir.Literal{Pos: p, Kind: ir.LitDate, Text: d}
+	case "TIMESTAMP", "TIMESTAMP_LTZ":
+		ts, err := parseTimestamp(v, true)
+		if err != nil {
+			c.errorf(p, ir.CodeBadLiteral, "TIMESTAMP %q: %v", v, err)
+			return nil
+		}
+		return &ir.Literal{Pos: p, Kind: ir.LitTimestamp, Text: ts}
+	case "TIMESTAMP_NTZ":
+		ts, err := parseTimestamp(v, false)
+		if err != nil {
+			c.errorf(p, ir.CodeBadLiteral, "TIMESTAMP_NTZ %q: %v", v, err)
+			return nil
+		}
+		return &ir.Cast{Pos: p, X: &ir.Literal{Pos: p, Kind: ir.LitTimestamp, Text: ts}, To: ir.Timestamp(ir.Micro, "")}
+	case "X":
+		c.errorf(p, ir.CodeBadLiteral, "binary literals (X'...') are not supported in pipeline SQL")
+		return nil
+	case "TIME":
+		c.errorf(p, ir.CodeBadLiteral, "TIME literals are not supported: the model has no time-of-day type")
+		return nil
+	}
+	c.errorf(p, ir.CodeSyntax, "unexpected string after %s: typed literals are DATE, TIMESTAMP, TIMESTAMP_NTZ and INTERVAL", t.Type)
+	return nil
+}
+
+// parseDate accepts yyyy-[m]m-[d]d (Spark's date literal) and returns YYYY-MM-DD.
+func parseDate(s string) (string, error) {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexAny(s, "T "); i >= 0 {
+		s = s[:i]
+	}
+	parts := strings.Split(s, "-")
+	if len(parts) != 3 {
+		return "", fmt.Errorf("want YYYY-MM-DD")
+	}
+	y, e1 := strconv.Atoi(parts[0])
+	m, e2 := strconv.Atoi(parts[1])
+	d, e3 := strconv.Atoi(parts[2])
+	if e1 != nil || e2 != nil || e3 != nil || len(parts[0]) != 4 {
+		return "", fmt.Errorf("want YYYY-MM-DD")
+	}
+	tm := time.Date(y, time.Month(m), d, 0, 0, 0, 0, time.UTC)
+	if tm.Month() != time.Month(m) || tm.Day() != d {
+		return "", fmt.Errorf("no such date")
+	}
+	return tm.Format("2006-01-02"), nil
+}
+
+// parseTimestamp accepts 'YYYY-MM-DD[( |T)HH:MM[:SS[.f...]]][zone]' and
+// returns the canonical UTC text YYYY-MM-DD HH:MM:SS[.ffffff]. A timestamp
+// without a zone is read in UTC (the session time zone Thund assumes).
+// zoned allows a zone (Z, +HH:MM, or a name such as UTC).
+func parseTimestamp(s string, zoned bool) (string, error) {
+	s = strings.TrimSpace(s)
+	layouts := []string{
+		"2006-01-02 15:04:05.999999999Z07:00", "2006-01-02T15:04:05.999999999Z07:00",
+		"2006-01-02 15:04:05.999999999", "2006-01-02T15:04:05.999999999",
+		"2006-01-02 15:04Z07:00", "2006-01-02T15:04Z07:00",
+		"2006-01-02 15:04", "2006-01-02T15:04",
+		"2006-01-02",
+	}
+	loc := time.UTC
+	body := s
+	if i := strings.LastIndexByte(s, ' '); i > 10 {
+		if l, err := time.LoadLocation(s[i+1:]); err == nil {
+			loc, body = l, s[:i]
+		}
+	}
+	for _, l := range layouts {
+		t, err := time.ParseInLocation(l, body, loc)
+		if err != nil {
+			continue
+		}
+		if !zoned && (strings.Contains(l, "Z07") || loc != time.UTC) {
+			return "", fmt.Errorf("a TIMESTAMP_NTZ has no zone")
+		}
+		t = t.UTC()
+		out := t.Format("2006-01-02 15:04:05")
+		if t.Nanosecond()%1000 != 0 {
+			return "", fmt.Errorf("timestamps have microsecond precision")
+		}
+		if us := t.Nanosecond() / 1000; us != 0 {
+			out += fmt.Sprintf(".%06d", us)
+		}
+		return out, nil
+	}
+	return "", fmt.Errorf("want YYYY-MM-DD HH:MM:SS[.ffffff][zone]")
+}
+
+// sparkType converts a Spark SQL type name (docs: doc.go).
+func (c *conv) sparkType(t *typeAST) (ir.Type, bool) {
+	typ, err := sparkTypeOf(t.Name.Name, t.Args, t.WithoutTZ)
+	if err != nil {
+		c.errorf(pos(t.Pos), ir.CodeUnknownType, "%v", err)
+		return ir.Type{}, false
+	}
+	return typ, true
+}
+
+// sparkTypeOf maps a Spark type to the model's Arrow type.
+func sparkTypeOf(name string, args []string, withoutTZ bool) (ir.Type, error) {
+	n := strings.ToLower(name)
+	noArgs := func(t ir.Type) (ir.Type, error) {
+		if len(args) > 0 {
+			return ir.Type{}, fmt.Errorf("type %s takes no arguments", strings.ToUpper(name))
+		}
+		return t, nil
+	}
+	if withoutTZ && n != "timestamp" {
+		return ir.Type{}, fmt.Errorf("WITHOUT TIME ZONE applies to TIMESTAMP")
+	}
+	switch n {
+	case "boolean", "bool":
+		return noArgs(ir.Bool)
+	case "tinyint", "byte":
+		return noArgs(ir.Int8)
+	case "smallint", "short":
+		return noArgs(ir.Int16)
+	case "int", "integer":
+		return noArgs(ir.Int32)
+	case "bigint", "long":
+		return noArgs(ir.Int64)
+	case "float", "real":
+		return noArgs(ir.Float32)
+	case "double":
+		return noArgs(ir.Float64)
+	case "string":
+		return noArgs(ir.StringT)
+	case "varchar", "char", "character":
+		if len(args) > 1 {
+			return ir.Type{}, fmt.Errorf("type %s takes one length", strings.ToUpper(name))
+		}
+		return ir.StringT, nil
+	case "binary":
+		return noArgs(ir.BinaryT)
+	case "date":
+		return noArgs(ir.Date32)
+	case "timestamp", "timestamp_ltz":
+		if withoutTZ {
+			return noArgs(ir.Timestamp(ir.Micro, ""))
+		}
+		return noArgs(ir.Timestamp(ir.Micro, "UTC"))
+	case "timestamp_ntz":
+		return noArgs(ir.Timestamp(ir.Micro, ""))
+	case "decimal", "dec", "numeric":
+		p, s := 10, 0
+		if len(args) > 2 {
+			return ir.Type{}, fmt.Errorf("DECIMAL takes a precision and a scale")
+		}
+		var err error
+		if len(args) >= 1 {
+			if p, err = strconv.Atoi(args[0]); err != nil {
+				return ir.Type{}, fmt.Errorf("DECIMAL precision %s is not an integer", args[0])
+			}
+		}
+		if len(args) == 2 {
+			if s, err = strconv.Atoi(args[1]); err != nil {
+				return ir.Type{}, fmt.Errorf("DECIMAL scale %s is not an integer", args[1])
+			}
+		}
+		if p < 1 || p > 38 || s < 0 || s > p {
+			return ir.Type{}, fmt.Errorf("DECIMAL(%d,%d): want 1 <= precision <= 38 and 0 <= scale <= precision", p, s)
+		}
+		return ir.Decimal(p, s), nil
+	case "array", "map", "struct":
+		return ir.Type{}, fmt.Errorf("the type %s is not supported: the model has no nested types", strings.ToUpper(name))
+	case "interval", "variant", "void", "time", "geography", "geometry", "object":
+		return ir.Type{}, fmt.Errorf("the type %s is not supported in pipeline SQL", strings.ToUpper(name))
+	}
+	return ir.Type{}, fmt.Errorf("unknown type %s (want BOOLEAN, TINYINT, SMALLINT, INT, BIGINT, FLOAT, DOUBLE, DECIMAL(p,s), STRING, BINARY, DATE, TIMESTAMP or TIMESTAMP_NTZ)", name)
+}
+
+// sparkTypeName is the Spark spelling of a model type (for messages and
+// column names).
+func sparkTypeName(t ir.Type) string {
+	switch t.Kind {
+	case ir.TBool:
+		return "BOOLEAN"
+	case ir.TInt8:
+		return "TINYINT"
+	case ir.TInt16:
+		return "SMALLINT"
+	case ir.TInt32:
+		return "INT"
+	case ir.TInt64:
+		return "BIGINT"
+	case ir.TFloat32:
+		return "FLOAT"
+	case ir.TFloat64:
+		return "DOUBLE"
+	case ir.TString:
+		return "STRING"
+	case ir.TBinary:
+		return "BINARY"
+	case ir.TDate32:
+		return "DATE"
+	case ir.TDecimal:
+		return fmt.Sprintf("DECIMAL(%d,%d)", t.Precision, t.Scale)
+	case ir.TTimestamp:
+		if t.Zone == "" {
+			return "TIMESTAMP_NTZ"
+		}
+		return "TIMESTAMP"
+	}
+	return strings.ToUpper(t.String())
+}

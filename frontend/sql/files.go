@@ -1,0 +1,384 @@
+package sql
+
+import (
+	"errors"
+	"fmt"
+	"path"
+	"regexp"
+	"strings"
+
+	"github.com/alecthomas/participle/v2"
+
+	"github.com/nordisk/thund/ir"
+)
+
+// File sources: read_files(...) and parquet.`path` reads become source
+// datasets. A CREATE TEMPORARY VIEW whose query only reads files is that
+// source (named like the view); a file read anywhere else is a source
+// synthesized for it, named <flow>_files_<n> (see doc.go).
+
+// fileArgs are the parsed arguments of a file read.
+type fileArgs struct {
+	pos     ir.Pos
+	path    string
+	format  string // as written, or from the path's extension
+	schema  string // the schema => DDL, or ""
+	schemaP ir.Pos
+	infer   bool // inferColumnTypes / inferSchema (default true)
+	opts    []ir.KV
+}
+
+// readFilesArgs parses read_files('path', key => value, ...).
+func (c *conv) readFilesArgs(f *funcRelAST) (*fileArgs, bool) {
+	a := &fileArgs{pos: pos(f.Pos), infer: true}
+	for i, arg := range f.Args {
+		switch {
+		case arg.Named != nil:
+			v, ok := c.constText(arg.Named.Value)
+			if !ok {
+				return nil, false
+			}
+			k := arg.Named.Key.Name
+			switch strings.ToLower(k) {
+			case "format":
+				a.format = v
+			case "schema":
+				a.schema, a.schemaP = v, pos(arg.Named.Value.Pos)
+			case "infercolumntypes", "inferschema":
+				a.infer = !strings.EqualFold(v, "false")
+			case "schemahints", "schemalocation", "schemaevolutionmode", "rescueddatacolumn":
+				c.errorf(pos(arg.Pos), ir.CodeSyntax, "the read_files option %s is not supported in pipeline SQL: declare the schema with schema => '...'", k)
+				return nil, false
+			default:
+				a.opts = append(a.opts, ir.KV{Pos: pos(arg.Pos), Key: k, Value: v})
+			}
+		case i == 0 && arg.Expr != nil:
+			v, ok := c.constText(arg.Expr)
+			if !ok {
+				return nil, false
+			}
+			a.path = v
+		default:
+			c.errorf(pos(arg.Pos), ir.CodeSyntax, "read_files takes one path, then named options (key => value)")
+			return nil, false
+		}
+	}
+	if a.path == "" {
+		c.errorf(a.pos, ir.CodeSyntax, "read_files needs a path: read_files('data/*.csv', format => 'csv')")
+		return nil, false
+	}
+	return a, true
+}
+
+// constText reads a constant option value: a string, a number or a boolean.
+func (c *conv) constText(e *exprAST) (string, bool) {
+	x := c.expr(e)
+	if x == nil {
+		return "", false
+	}
+	if lit, ok := x.(*ir.Literal); ok {
+		switch lit.Kind {
+		case ir.LitString, ir.LitBool, ir.LitInt, ir.LitDecimal:
+			return lit.Text, true
+		}
+	}
+	if ref, ok := x.(*ir.ColumnRef); ok && ref.Qualifier == "" {
+		return ref.Name, true // format => csv
+	}
+	c.errorf(pos(e.Pos), ir.CodeSyntax, "a read_files option value must be a constant string, number or boolean")
+	return "", false
+}
+
+// extFormats maps file extensions to formats.
+var extFormats = map[string]string{
+	".parquet": "parquet", ".csv": "csv", ".json": "json", ".jsonl": "jsonl", ".ndjson": "jsonl",
+	".arrow": "arrow", ".ipc": "arrow", ".feather": "arrow", ".arrows": "arrow",
+}
+
+// fileSpec builds the source spec and columns of a file read. declared are
+// the columns the view's column list gives, if any.
+func (c *conv) fileSpec(a *fileArgs, declared []*ir.Column, stream bool) (*ir.SourceSpec, []*ir.Column, bool) {
+	fmtName := a.format
+	if fmtName == "" {
+		ext := strings.ToLower(path.Ext(strings.TrimRight(a.path, "/*")))
+		fmtName = extFormats[ext]
+		if fmtName == "" {
+			c.errorf(a.pos, ir.CodeSyntax, "read_files('%s'): the format cannot be told from the path: add format => 'parquet' (or csv, json, arrow)", a.path)
+			return nil, nil, false
+		}
+	}
+	ff, ok := ir.ParseFileFormat(fmtName)
+	if !ok {
+		c.errorf(a.pos, ir.CodeSyntax, "read_files format %q is not supported (want parquet, csv, json or arrow)", fmtName)
+		return nil, nil, false
+	}
+	spec := &ir.SourceSpec{Pos: a.pos, Format: ff, Paths: []string{a.path}, Unbounded: stream, Options: a.opts}
+	switch {
+	case len(declared) > 0 && a.schema != "":
+		c.errorf(a.schemaP, ir.CodeSyntax, "the view declares its columns and read_files declares a schema: give one")
+		return nil, nil, false
+	case len(declared) > 0:
+		return spec, declared, true
+	case a.schema != "":
+		cols, ok := c.schemaDDL(a.schema, a.schemaP)
+		return spec, cols, ok
+	}
+	cols, err := inferColumns(ff, a.path, c.fs.dir, a.opts, a.infer)
+	if err != nil {
+		c.errorf(a.pos, ir.CodeBadDataset, "cannot infer the schema of read_files('%s'): %v; declare it with schema => 'col TYPE, ...'", a.path, err)
+		return nil, nil, false
+	}
+	return spec, cols, true
+}
+
+// schemaDDL is the grammar of a schema => 'a INT, b STRING NOT NULL' string.
+type schemaDDLAST struct {
+	Cols []*colDefAST `parser:"@@ ( ',' @@ )*"`
+}
+
+var schemaParser = participle.MustBuild[schemaDDLAST](
+	participle.Lexer(sqlLexer),
+	participle.CaseInsensitive("Ident"),
+	participle.Elide("Whitespace"),
+	participle.UseLookahead(participle.MaxLookahead),
+)
+
+func (c *conv) schemaDDL(ddl string, p ir.Pos) ([]*ir.Column, bool) {
+	ast, err := schemaParser.ParseString(p.File, ddl)
+	if err != nil {
+		msg := err.Error()
+		var ute *participle.UnexpectedTokenError
+		if errors.As(err, &ute) {
+			if ute.Unexpected.EOF() {
+				msg = "unexpected end of the schema"
+			} else {
+				msg = fmt.Sprintf("unexpected %q at column %d", ute.Unexpected.Value, ute.Unexpected.Pos.Column)
+			}
+		} else if pe, ok := err.(participle.Error); ok {
+			msg = pe.Message()
+		}
+		c.errorf(p, ir.CodeSyntax, "schema %q: %s: want 'name TYPE [NOT NULL] [COMMENT ...], ...'", ddl, msg)
+		return nil, false
+	}
+	var cols []*ir.Column
+	for _, cd := range ast.Cols {
+		col := c.columnDef(cd, "read_files schema")
+		if col == nil {
+			return nil, false
+		}
+		col.Pos = p
+		cols = append(cols, col)
+	}
+	return cols, true
+}
+
+// validName turns a flow name into a dataset-name prefix.
+var invalidNameChars = regexp.MustCompile(`[^a-z0-9_-]+`)
+
+// synthName names the next source synthesized for the current flow.
+func (c *conv) synthName() string {
+	prefix := invalidNameChars.ReplaceAllString(strings.ToLower(c.flow), "_")
+	prefix = strings.TrimLeft(prefix, "_-")
+	if prefix == "" {
+		prefix = "source"
+	}
+	c.b.synth[prefix]++
+	return fmt.Sprintf("%s_files_%d", prefix, c.b.synth[prefix])
+}
+
+// readFiles converts an inline read_files(...) to a synthesized source and
+// a read of it.
+func (c *conv) readFiles(f *funcRelAST, alias string, stream bool, wm *ir.Watermark) ir.Rel {
+	a, ok := c.readFilesArgs(f)
+	if !ok {
+		return nil
+	}
+	return c.synthRead(a, alias, stream, wm)
+}
+
+// fileRead converts parquet.`path` (and csv., json., arrow.).
+func (c *conv) fileRead(q *qnameAST, format, p, alias string, stream bool, wm *ir.Watermark) ir.Rel {
+	a := &fileArgs{pos: pos(q.Pos), path: p, format: strings.ToLower(format), infer: true}
+	return c.synthRead(a, alias, stream, wm)
+}
+
+func (c *conv) synthRead(a *fileArgs, alias string, stream bool, wm *ir.Watermark) ir.Rel {
+	spec, cols, ok := c.fileSpec(a, nil, stream)
+	if !ok {
+		return nil
+	}
+	name := c.synthName()
+	d := &ir.Dataset{Pos: a.pos, Kind: ir.KindSource, Name: name, Columns: cols, Source: spec}
+	c.pending = append(c.pending, d)
+	s := &ir.Scan{Pos: a.pos, Name: name, Alias: alias, Stream: stream, Watermark: wm}
+	c.b.synthesized = append(c.b.synthesized, synthRef{d, s})
+	if alias != "" {
+		c.noteAlias(alias)
+	}
+	return s
+}
+
+// sourceView recognises CREATE TEMPORARY VIEW v [(cols)] AS SELECT * FROM
+// [STREAM] read_files(...) [WATERMARK ...] (or a parquet.`path` read) and
+// turns d into that source. handled is false for any other query.
+func (c *conv) sourceView(d *ir.Dataset, q *queryAST) (src *ir.Dataset, handled bool) {
+	if len(q.With) > 0 || len(q.OrderBy) > 0 || q.Limit != nil || q.Offset != nil || len(q.Body.Rest) > 0 {
+		return nil, false
+	}
+	sel := q.Body.Left.Select
+	if sel == nil || sel.Quant != "" || len(sel.Items) != 1 || len(sel.From) != 1 || len(sel.From[0].Joins) > 0 ||
+		sel.Where != nil || sel.GroupBy != nil || sel.GroupAll || sel.Having != nil {
+		return nil, false
+	}
+	if st := bareStar(sel.Items[0].Expr); st == nil || len(st.Qualifier) > 0 || len(st.Except) > 0 || sel.Items[0].alias() != "" {
+		return nil, false
+	}
+	p := sel.From[0].Primary
+	stream := p.Stream != nil
+	var f *funcRelAST
+	var file *qnameAST
+	switch {
+	case p.Func != nil:
+		f = p.Func
+	case p.Stream != nil && p.Stream.Func != nil:
+		f = p.Stream.Func
+	case p.Stream != nil && p.Stream.ParenFunc != nil:
+		f = p.Stream.ParenFunc
+	case p.Name != nil:
+		file = p.Name
+	case p.Stream != nil && p.Stream.Name != nil:
+		file = p.Stream.Name
+	case p.Stream != nil && p.Stream.ParenName != nil:
+		file = p.Stream.ParenName
+	}
+	var a *fileArgs
+	switch {
+	case f != nil && strings.EqualFold(f.Name.Name, "read_files"):
+		var ok bool
+		if a, ok = c.readFilesArgs(f); !ok {
+			return nil, true
+		}
+	case file != nil && len(file.Rest) == 1 && file.Rest[0].Quoted && fileFormats[strings.ToLower(file.First.Name)]:
+		a = &fileArgs{pos: pos(file.Pos), path: file.Rest[0].Name, format: strings.ToLower(file.First.Name), infer: true}
+	default:
+		return nil, false
+	}
+	spec, cols, ok := c.fileSpec(a, d.Columns, stream)
+	if !ok {
+		return nil, true
+	}
+	d.Kind = ir.KindSource
+	d.Columns = cols
+	d.Source = spec
+	d.Conf = nil // a source runs no SQL
+	if p.Watermark != nil {
+		wm, ok := c.watermark(p.Watermark)
+		if !ok {
+			return nil, true
+		}
+		d.Watermark = wm
+	}
+	return d, true
+}
+
+// synthRef is a synthesized source and its one read.
+type synthRef struct {
+	d *ir.Dataset
+	s *ir.Scan
+}
+
+// bindSources turns the spec's thund.source.<name> bindings into sources:
+// every read of <name> reads the source, named after the name's last part.
+func (b *builder) bindSources() {
+	defined := map[string]bool{}
+	for _, d := range b.p.Datasets {
+		defined[strings.ToLower(d.Name)] = true
+	}
+	for _, bind := range b.opts.Sources {
+		parts := strings.Split(bind.Name, ".")
+		name := parts[len(parts)-1]
+		if defined[strings.ToLower(name)] {
+			b.diags.Add(bind.Pos, ir.CodeDuplicateName, "thund.source.%s binds %q, which the pipeline already defines", bind.Name, name)
+			continue
+		}
+		fs := &fileState{name: bind.Pos.File, dir: bind.Dir}
+		c := &conv{b: b, fs: fs, flow: name}
+		toks, err := lexStatement(statement{text: bind.Spec, base: lexerPos(bind.Pos)})
+		if err != nil {
+			b.diags.Add(bind.Pos, ir.CodeLex, "thund.source.%s: %v", bind.Name, err)
+			continue
+		}
+		ast, err := relParser.ParseFromLexer(mustUpgrade(toks))
+		if err != nil {
+			b.diags.Add(bind.Pos, ir.CodeSyntax, "thund.source.%s: want [STREAM] read_files('path', ...) [WATERMARK col DELAY OF INTERVAL ...]: %v", bind.Name, err)
+			continue
+		}
+		var f *funcRelAST
+		stream := ast.Stream != nil
+		switch {
+		case ast.Func != nil:
+			f = ast.Func
+		case ast.Stream != nil && ast.Stream.Func != nil:
+			f = ast.Stream.Func
+		case ast.Stream != nil && ast.Stream.ParenFunc != nil:
+			f = ast.Stream.ParenFunc
+		}
+		if f == nil || !strings.EqualFold(f.Name.Name, "read_files") || ast.Alias != nil {
+			b.diags.Add(bind.Pos, ir.CodeSyntax, "thund.source.%s: want [STREAM] read_files('path', ...) [WATERMARK col DELAY OF INTERVAL ...]", bind.Name)
+			continue
+		}
+		a, ok := c.readFilesArgs(f)
+		if !ok {
+			continue
+		}
+		// The source is unbounded when written STREAM read_files(...) or
+		// when any flow reads it as a stream.
+		var reads []*ir.Scan
+		for _, r := range b.scans {
+			if strings.EqualFold(r.scan.Name, bind.Name) {
+				reads = append(reads, r.scan)
+				stream = stream || r.scan.Stream
+			}
+		}
+		spec, cols, ok := c.fileSpec(a, nil, stream)
+		if !ok {
+			continue
+		}
+		d := &ir.Dataset{Pos: bind.Pos, Kind: ir.KindSource, Name: name, Columns: cols, Source: spec}
+		if ast.Watermark != nil {
+			if d.Watermark, ok = c.watermark(ast.Watermark); !ok {
+				continue
+			}
+		}
+		b.p.Datasets = append(b.p.Datasets, d)
+		defined[strings.ToLower(name)] = true
+		for _, s := range reads {
+			s.Name = name
+		}
+	}
+	// A synthesized source never takes a declared name.
+	for _, r := range b.synthesized {
+		n := r.d.Name
+		for i := 2; b.nameTaken(n, r.d); i++ {
+			n = fmt.Sprintf("%s_%d", r.d.Name, i)
+		}
+		r.d.Name, r.s.Name = n, n
+	}
+}
+
+func (b *builder) nameTaken(name string, self *ir.Dataset) bool {
+	for _, d := range b.p.Datasets {
+		if d != self && strings.EqualFold(d.Name, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// relParser parses a thund.source binding: one FROM item.
+var relParser = participle.MustBuild[primaryRelAST](
+	participle.Lexer(sqlLexer),
+	participle.CaseInsensitive("Ident"),
+	participle.Elide("Whitespace"),
+	participle.UseLookahead(participle.MaxLookahead),
+)

@@ -1,0 +1,690 @@
+package sql
+
+import (
+	"strings"
+
+	"github.com/alecthomas/participle/v2"
+	"github.com/alecthomas/participle/v2/lexer"
+)
+
+// The grammar of one pipeline SQL statement (SET and USE aside, see
+// parse.go), as participle structs. It follows Spark 4.1's SqlBaseParser for
+// the pipeline statements and the SELECT subset, plus the Lakeflow
+// (Databricks) forms: CREATE OR REFRESH, CONSTRAINT ... EXPECT, AUTO CDC /
+// APPLY CHANGES, STREAM read_files(...). Every node keeps its position.
+//
+// Keywords are matched case-insensitively. Words listed in reserved cannot be
+// bare identifiers (back-quote them); every other keyword can.
+
+var parser = participle.MustBuild[stmtAST](
+	participle.Lexer(sqlLexer),
+	participle.CaseInsensitive("Ident"),
+	participle.Elide("Whitespace"),
+	participle.UseLookahead(participle.MaxLookahead),
+)
+
+// reserved words cannot be bare identifiers: they start or continue clauses
+// where an identifier (an implicit alias above all) would be ambiguous.
+var reserved = wordSet(`all and anti as asc between by case cast cluster cross desc distinct distribute
+	else end escape except exists false filter from full group having ilike in inner intersect interval is
+	join lateral left like limit minus natural not null nulls offset on or order outer over pivot qualify
+	right rlike regexp select semi sort table tablesample then true union unpivot using values watermark when
+	where with within`)
+
+// notAlias words are identifiers, but not implicit (AS-less) aliases.
+var notAlias = wordSet(`window keys sequence delay`)
+
+func wordSet(s string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(s) {
+		m[w] = true
+	}
+	return m
+}
+
+// ident is an identifier: a word that is not reserved, or a back-quoted name.
+type ident struct {
+	Pos    lexer.Position
+	Name   string
+	Quoted bool
+}
+
+func (i *ident) Parse(lex *lexer.PeekingLexer) error { return parseIdent(i, lex, reserved, nil) }
+
+// anyIdent is any word or back-quoted name: after AS, after a dot, as a type
+// or property key.
+type anyIdent struct{ ident }
+
+func (i *anyIdent) Parse(lex *lexer.PeekingLexer) error { return parseIdent(&i.ident, lex, nil, nil) }
+
+// typeIdent is a type name: a word that cannot start a column option.
+type typeIdent struct{ ident }
+
+var notType = wordSet(`as check collate comment constraint default generated mask not null primary references unique`)
+
+func (i *typeIdent) Parse(lex *lexer.PeekingLexer) error {
+	return parseIdent(&i.ident, lex, notType, nil)
+}
+
+// aliasIdent is an implicit alias: an ident that is not in notAlias.
+type aliasIdent struct{ ident }
+
+func (i *aliasIdent) Parse(lex *lexer.PeekingLexer) error {
+	return parseIdent(&i.ident, lex, reserved, notAlias)
+}
+
+func parseIdent(i *ident, lex *lexer.PeekingLexer, deny1, deny2 map[string]bool) error {
+	t := lex.Peek()
+	switch t.Type {
+	case tokIdent:
+		w := strings.ToLower(t.Value)
+		if deny1[w] || deny2[w] {
+			return participle.NextMatch
+		}
+		i.Name = t.Value
+	case tokQIdent:
+		i.Name = unquoteIdent(t.Value)
+		i.Quoted = true
+	default:
+		return participle.NextMatch
+	}
+	i.Pos = t.Pos
+	lex.Next()
+	return nil
+}
+
+// qnameAST is a possibly qualified name: a, db.a, cat.db.a.
+type qnameAST struct {
+	Pos   lexer.Position
+	First *ident      `parser:"@@"`
+	Rest  []*anyIdent `parser:"( '.' @@ )*"`
+}
+
+// parts returns the name's parts.
+func (q *qnameAST) parts() []string {
+	out := []string{q.First.Name}
+	for _, r := range q.Rest {
+		out = append(out, r.Name)
+	}
+	return out
+}
+
+// strLit is one or more adjacent string literals, which Spark concatenates.
+type strLit struct {
+	Pos   lexer.Position
+	Parts []string `parser:"( @String | @RawString )+"`
+}
+
+func (s *strLit) value() string {
+	var b strings.Builder
+	for _, p := range s.Parts {
+		b.WriteString(unquoteString(p))
+	}
+	return b.String()
+}
+
+// stmtAST is one statement other than SET (handled before parsing).
+type stmtAST struct {
+	Pos    lexer.Position
+	Create *createAST  `parser:"  'CREATE' @@"`
+	CDC    *cdcBodyAST `parser:"| ( 'APPLY' 'CHANGES' | 'AUTO' 'CDC' ) @@"`
+	Use    *useAST     `parser:"| 'USE' @@"`
+}
+
+// useAST is USE CATALOG c | USE [SCHEMA | DATABASE | NAMESPACE] [c.]db.
+type useAST struct {
+	Pos     lexer.Position
+	Catalog *ident    `parser:"( 'CATALOG' @@"`
+	Schema  *qnameAST `parser:"| ( 'SCHEMA' | 'DATABASE' | 'NAMESPACE' )? @@ )"`
+}
+
+// createAST is every CREATE form a pipeline accepts.
+type createAST struct {
+	Pos      lexer.Position
+	Or       string      `parser:"( 'OR' @( 'REFRESH' | 'REPLACE' ) )?"`
+	MV       *datasetAST `parser:"( 'MATERIALIZED' 'VIEW' @@"`
+	ST       *datasetAST `parser:"| 'STREAMING' 'TABLE' @@"`
+	TempView *datasetAST `parser:"| ( 'TEMPORARY' | 'TEMP' ) 'VIEW' @@"`
+	View     *datasetAST `parser:"| 'VIEW' @@"`
+	Flow     *flowAST    `parser:"| 'FLOW' @@ )"`
+}
+
+// datasetAST is the body of CREATE MATERIALIZED VIEW / STREAMING TABLE /
+// [TEMPORARY] VIEW after the keywords.
+type datasetAST struct {
+	Pos         lexer.Position
+	IfNotExists bool            `parser:"@( 'IF' 'NOT' 'EXISTS' )?"`
+	Name        *qnameAST       `parser:"@@"`
+	Elements    []*tableElemAST `parser:"( '(' @@ ( ',' @@ )* ')' )?"`
+	Clauses     []*dsClauseAST  `parser:"@@*"`
+	Query       *queryAST       `parser:"( 'AS' @@"`
+	AutoCDC     *cdcBodyAST     `parser:"| 'FLOW' ( 'AUTO' 'CDC' | 'APPLY' 'CHANGES' ) @@ )?"`
+}
+
+// tableElemAST is a column definition or a table constraint.
+type tableElemAST struct {
+	Constraint *constraintAST `parser:"  @@"`
+	Column     *colDefAST     `parser:"| @@"`
+}
+
+// constraintAST is CONSTRAINT name EXPECT (cond) [ON VIOLATION DROP ROW | FAIL UPDATE].
+type constraintAST struct {
+	Pos    lexer.Position
+	Name   *ident   `parser:"'CONSTRAINT' @@"`
+	Cond   *exprAST `parser:"'EXPECT' '(' @@ ')'"`
+	Action string   `parser:"( 'ON' 'VIOLATION' @( 'DROP' 'ROW' | 'FAIL' 'UPDATE' ) )?"`
+}
+
+// colDefAST is name [type] [NOT NULL] [COMMENT '...'] (the type is optional
+// only in a view's column list, which Spark writes without types).
+type colDefAST struct {
+	Pos  lexer.Position
+	Name *ident       `parser:"@@"`
+	Type *typeAST     `parser:"@@?"`
+	Opts []*colOptAST `parser:"@@*"`
+}
+
+type colOptAST struct {
+	Pos     lexer.Position
+	NotNull bool    `parser:"  @( 'NOT' 'NULL' )"`
+	Comment *strLit `parser:"| 'COMMENT' @@"`
+}
+
+// typeAST is a Spark type name: INT, DECIMAL(10,2), TIMESTAMP_NTZ, ...
+type typeAST struct {
+	Pos       lexer.Position
+	Name      *typeIdent `parser:"@@"`
+	Args      []string   `parser:"( '(' @Number ( ',' @Number )* ')' )?"`
+	WithoutTZ bool       `parser:"@( 'WITHOUT' 'TIME' 'ZONE' )?"`
+}
+
+// dsClauseAST is one clause of a dataset definition, in any order.
+type dsClauseAST struct {
+	Pos       lexer.Position
+	Comment   *strLit    `parser:"  'COMMENT' @@"`
+	Partition []*exprAST `parser:"| 'PARTITIONED' 'BY' '(' @@ ( ',' @@ )* ')'"`
+	Using     *qnameAST  `parser:"| 'USING' @@"`
+	Props     []*propAST `parser:"| 'TBLPROPERTIES' '(' @@ ( ',' @@ )* ')'"`
+}
+
+// propAST is one table property: key [=] value.
+type propAST struct {
+	Pos      lexer.Position
+	KeyStr   *strLit     `parser:"( @@"`
+	KeyParts []*anyIdent `parser:"| @@ ( '.' @@ )* )"`
+	Value    *propValAST `parser:"'='? @@"`
+}
+
+type propValAST struct {
+	Pos  lexer.Position
+	Str  *strLit `parser:"  @@"`
+	Num  string  `parser:"| @'-'? @Number"`
+	Bool string  `parser:"| @( 'TRUE' | 'FALSE' )"`
+}
+
+// flowAST is CREATE FLOW name [COMMENT '...'] AS INSERT INTO ... | AUTO CDC INTO ...
+type flowAST struct {
+	Pos     lexer.Position
+	Name    *qnameAST   `parser:"@@"`
+	Comment *strLit     `parser:"( 'COMMENT' @@ )?"`
+	Insert  *insertAST  `parser:"'AS' ( 'INSERT' @@"`
+	CDC     *cdcBodyAST `parser:"| ( 'AUTO' 'CDC' | 'APPLY' 'CHANGES' ) @@ )"`
+}
+
+type insertAST struct {
+	Pos    lexer.Position
+	Target *qnameAST `parser:"'INTO' 'TABLE'? @@"`
+	Cols   []*ident  `parser:"( '(' @@ ( ',' @@ )* ')' )?"`
+	ByName bool      `parser:"@( 'BY' 'NAME' )?"`
+	Query  *queryAST `parser:"@@"`
+}
+
+// cdcBodyAST is what follows AUTO CDC / APPLY CHANGES: [INTO target] FROM
+// source KEYS (...) ... (the Lakeflow order of clauses).
+type cdcBodyAST struct {
+	Pos          lexer.Position
+	Target       *qnameAST      `parser:"( 'INTO' @@ )?"`
+	Source       *cdcSourceAST  `parser:"'FROM' @@"`
+	Keys         []*ident       `parser:"'KEYS' '(' @@ ( ',' @@ )* ')'"`
+	IgnoreNull   *ignoreNullAST `parser:"@@?"`
+	DeleteWhen   *exprAST       `parser:"( 'APPLY' 'AS' 'DELETE' 'WHEN' @@ )?"`
+	TruncateWhen *exprAST       `parser:"( 'APPLY' 'AS' 'TRUNCATE' 'WHEN' @@ )?"`
+	SequenceBy   *exprAST       `parser:"'SEQUENCE' 'BY' @@"`
+	SystemSeq    *exprAST       `parser:"( 'SYSTEM' 'SEQUENCE' 'BY' @@ )?"`
+	Columns      *colSelAST     `parser:"( 'COLUMNS' @@ )?"`
+	StoredAs     *storedAsAST   `parser:"( 'STORED' 'AS' @@ )?"`
+	Track        *colSelAST     `parser:"( 'TRACK' 'HISTORY' 'ON' @@ )?"`
+	ColsToUpdate *ident         `parser:"( 'COLUMNS' 'TO' 'UPDATE' @@ )?"`
+}
+
+type ignoreNullAST struct {
+	Pos lexer.Position
+	On  *colSelAST `parser:"'IGNORE' 'NULL' 'UPDATES' ( 'ON' @@ )?"`
+}
+
+type storedAsAST struct {
+	Pos        lexer.Position
+	SCD        string `parser:"  'SCD' 'TYPE' @Number"`
+	Bitemporal bool   `parser:"| @'BITEMPORAL'"`
+}
+
+// cdcSourceAST is the change feed: STREAM(name) | STREAM name | name.
+type cdcSourceAST struct {
+	Pos    lexer.Position
+	Stream bool      `parser:"@'STREAM'?"`
+	Paren  *qnameAST `parser:"( '(' @@ ')'"`
+	Name   *qnameAST `parser:"| @@ )"`
+}
+
+// colSelAST is a column list, or * EXCEPT (list).
+type colSelAST struct {
+	Pos    lexer.Position
+	Except []*ident `parser:"( '*' 'EXCEPT' '(' @@ ( ',' @@ )* ')'"`
+	Cols   []*ident `parser:"| '('? @@ ( ',' @@ )* ')'? )"`
+}
+
+// queryAST is a full query: [WITH ctes] set-expression [ORDER BY] [LIMIT] [OFFSET].
+type queryAST struct {
+	Pos     lexer.Position
+	With    []*cteAST       `parser:"( 'WITH' @@ ( ',' @@ )* )?"`
+	Body    *setExprAST     `parser:"@@"`
+	OrderBy []*orderItemAST `parser:"( 'ORDER' 'BY' @@ ( ',' @@ )* )?"`
+	Limit   *limitAST       `parser:"( 'LIMIT' @@ )?"`
+	Offset  *numAST         `parser:"( 'OFFSET' @@ )?"`
+}
+
+type cteAST struct {
+	Pos       lexer.Position
+	Recursive bool      `parser:"@'RECURSIVE'?"`
+	Name      *ident    `parser:"@@"`
+	Cols      []*ident  `parser:"( '(' @@ ( ',' @@ )* ')' )?"`
+	Query     *queryAST `parser:"'AS'? '(' @@ ')'"`
+}
+
+type limitAST struct {
+	Pos lexer.Position
+	All bool    `parser:"  @'ALL'"`
+	N   *numAST `parser:"| @@"`
+}
+
+type numAST struct {
+	Pos lexer.Position
+	Neg bool   `parser:"@'-'?"`
+	N   string `parser:"@Number"`
+}
+
+type setExprAST struct {
+	Pos  lexer.Position
+	Left *queryTermAST `parser:"@@"`
+	Rest []*setOpAST   `parser:"@@*"`
+}
+
+type setOpAST struct {
+	Pos   lexer.Position
+	Op    string        `parser:"@'UNION'"`
+	Quant string        `parser:"@( 'ALL' | 'DISTINCT' )?"`
+	Right *queryTermAST `parser:"@@"`
+}
+
+type queryTermAST struct {
+	Pos    lexer.Position
+	Select *selectAST `parser:"  @@"`
+	Paren  *queryAST  `parser:"| '(' @@ ')'"`
+	Table  *qnameAST  `parser:"| 'TABLE' @@"`
+}
+
+type selectAST struct {
+	Pos      lexer.Position
+	Quant    string         `parser:"'SELECT' @( 'DISTINCT' | 'ALL' )?"`
+	Items    []*selItemAST  `parser:"@@ ( ',' @@ )*"`
+	From     []*relationAST `parser:"( 'FROM' @@ ( ',' @@ )* )?"`
+	Where    *exprAST       `parser:"( 'WHERE' @@ )?"`
+	GroupAll bool           `parser:"( 'GROUP' 'BY' ( @'ALL'"`
+	GroupBy  []*exprAST     `parser:"| @@ ( ',' @@ )* ) )?"`
+	Having   *exprAST       `parser:"( 'HAVING' @@ )?"`
+}
+
+type selItemAST struct {
+	Pos     lexer.Position
+	Expr    *exprAST    `parser:"@@"`
+	AsAlias *anyIdent   `parser:"( 'AS' @@"`
+	Alias   *aliasIdent `parser:"| @@ )?"`
+}
+
+func (s *selItemAST) alias() string {
+	switch {
+	case s.AsAlias != nil:
+		return s.AsAlias.Name
+	case s.Alias != nil:
+		return s.Alias.Name
+	}
+	return ""
+}
+
+type orderItemAST struct {
+	Pos   lexer.Position
+	Expr  *exprAST `parser:"@@"`
+	Dir   string   `parser:"@( 'ASC' | 'DESC' )?"`
+	Nulls string   `parser:"( 'NULLS' @( 'FIRST' | 'LAST' ) )?"`
+}
+
+// relationAST is a FROM item: a primary relation and its joins.
+type relationAST struct {
+	Pos     lexer.Position
+	Primary *primaryRelAST `parser:"@@"`
+	Joins   []*joinAST     `parser:"@@*"`
+}
+
+type joinAST struct {
+	Pos     lexer.Position
+	Natural bool           `parser:"@'NATURAL'?"`
+	Kind    string         `parser:"@( 'INNER' | 'CROSS' | 'LEFT' ( 'OUTER' | 'SEMI' | 'ANTI' )? | 'RIGHT' 'OUTER'? | 'FULL' 'OUTER'? | 'SEMI' | 'ANTI' )?"`
+	Lateral bool           `parser:"'JOIN' @'LATERAL'?"`
+	Right   *primaryRelAST `parser:"@@"`
+	On      *exprAST       `parser:"( 'ON' @@"`
+	Using   []*ident       `parser:"| 'USING' '(' @@ ( ',' @@ )* ')' )?"`
+}
+
+// primaryRelAST is one relation in FROM, with its read-level watermark and alias.
+type primaryRelAST struct {
+	Pos       lexer.Position
+	Stream    *streamRefAST `parser:"(   'STREAM' @@"`
+	TableFn   *funcRelAST   `parser:"  | 'TABLE' '(' @@ ')'"`
+	Func      *funcRelAST   `parser:"  | @@"`
+	Sub       *queryAST     `parser:"  | '(' @@ ')'"`
+	Name      *qnameAST     `parser:"  | @@ )"`
+	Watermark *watermarkAST `parser:"@@?"`
+	Alias     *aliasAST     `parser:"@@?"`
+}
+
+// streamRefAST is what follows STREAM: (name) | name | read_files(...) | (read_files(...)).
+type streamRefAST struct {
+	Pos       lexer.Position
+	ParenFunc *funcRelAST `parser:"(   '(' @@ ')'"`
+	ParenName *qnameAST   `parser:"  | '(' @@ ')'"`
+	Func      *funcRelAST `parser:"  | @@"`
+	Name      *qnameAST   `parser:"  | @@ )"`
+}
+
+// funcRelAST is a table-valued function call: read_files(...), range(...),
+// TUMBLE(TABLE t, DESCRIPTOR(ts), ...).
+type funcRelAST struct {
+	Pos  lexer.Position
+	Name *ident       `parser:"@@"`
+	Args []*relArgAST `parser:"'(' ( @@ ( ',' @@ )* )? ')'"`
+}
+
+type relArgAST struct {
+	Pos        lexer.Position
+	Table      *primaryRelAST `parser:"  'TABLE' @@"`
+	Descriptor []*ident       `parser:"| 'DESCRIPTOR' '(' @@ ( ',' @@ )* ')'"`
+	Named      *namedArgAST   `parser:"| @@"`
+	Expr       *exprAST       `parser:"| @@"`
+}
+
+type namedArgAST struct {
+	Pos   lexer.Position
+	Key   *ident    `parser:"@@ '=>'"`
+	Value *exprAST  `parser:"@@"`
+}
+
+type watermarkAST struct {
+	Pos   lexer.Position
+	Col   *exprAST     `parser:"'WATERMARK' @@"`
+	As    *anyIdent    `parser:"( 'AS' @@ )?"`
+	Delay *intervalAST `parser:"'DELAY' 'OF' @@"`
+}
+
+type aliasAST struct {
+	Pos     lexer.Position
+	AsName  *anyIdent   `parser:"( 'AS' @@"`
+	Name    *aliasIdent `parser:"| @@ )"`
+	Columns []*ident    `parser:"( '(' @@ ( ',' @@ )* ')' )?"`
+}
+
+func (a *aliasAST) name() string {
+	if a == nil {
+		return ""
+	}
+	if a.AsName != nil {
+		return a.AsName.Name
+	}
+	return a.Name.Name
+}
+
+// Expressions, loosest first: OR, AND, NOT, predicate, comparison, bitwise,
+// additive (+ - ||), multiplicative (* / % DIV), unary, :: cast, primary.
+// This is Spark's precedence (|| binds like + and -).
+
+type exprAST struct {
+	Pos lexer.Position
+	Or  []*andAST `parser:"@@ ( 'OR' @@ )*"`
+}
+
+type andAST struct {
+	Pos lexer.Position
+	And []*notAST `parser:"@@ ( 'AND' @@ )*"`
+}
+
+type notAST struct {
+	Pos  lexer.Position
+	Not  *notAST       `parser:"  ( 'NOT' | '!' ) @@"`
+	Pred *predicateAST `parser:"| @@"`
+}
+
+type predicateAST struct {
+	Pos  lexer.Position
+	Left *cmpAST   `parser:"@@"`
+	Tail *predTail `parser:"@@?"`
+}
+
+type predTail struct {
+	Pos       lexer.Position
+	Not       bool        `parser:"@( 'NOT' | '!' )?"`
+	Between   *betweenAST `parser:"(   'BETWEEN' @@"`
+	InQuery   *queryAST   `parser:"  | 'IN' '(' @@ ')'"`
+	InList    []*exprAST  `parser:"  | 'IN' '(' @@ ( ',' @@ )* ')'"`
+	LikeQuant string      `parser:"  | @( 'LIKE' | 'ILIKE' ) @( 'ANY' | 'ALL' | 'SOME' )"`
+	LikeList  []*exprAST  `parser:"    '(' ( @@ ( ',' @@ )* )? ')'"`
+	Like      *likeAST    `parser:"  | @@"`
+	IsNot     bool        `parser:"  | 'IS' @( 'NOT' | '!' )?"`
+	IsWhat    string      `parser:"    ( @( 'NULL' | 'TRUE' | 'FALSE' | 'UNKNOWN' )"`
+	IsDistinc *cmpAST     `parser:"    | 'DISTINCT' 'FROM' @@ ) )"`
+}
+
+type betweenAST struct {
+	Pos lexer.Position
+	Lo  *cmpAST `parser:"@@ 'AND'"`
+	Hi  *cmpAST `parser:"@@"`
+}
+
+type likeAST struct {
+	Pos     lexer.Position
+	Op      string  `parser:"@( 'LIKE' | 'ILIKE' | 'RLIKE' | 'REGEXP' )"`
+	Pattern *cmpAST `parser:"@@"`
+	Escape  *strLit `parser:"( 'ESCAPE' @@ )?"`
+}
+
+type cmpAST struct {
+	Pos  lexer.Position
+	Left *bitAST  `parser:"@@"`
+	Rest []*cmpOp `parser:"@@*"`
+}
+
+type cmpOp struct {
+	Pos   lexer.Position
+	Op    string  `parser:"@( '<=>' | '==' | '=' | '<>' | '!=' | '<=' | '>=' | '<' | '>' )"`
+	Right *bitAST `parser:"@@"`
+}
+
+type bitAST struct {
+	Pos  lexer.Position
+	Left *addAST  `parser:"@@"`
+	Rest []*bitOp `parser:"@@*"`
+}
+
+type bitOp struct {
+	Pos   lexer.Position
+	Op    string  `parser:"@( '&' | '|' | '^' )"`
+	Right *addAST `parser:"@@"`
+}
+
+type addAST struct {
+	Pos  lexer.Position
+	Left *mulAST  `parser:"@@"`
+	Rest []*addOp `parser:"@@*"`
+}
+
+type addOp struct {
+	Pos   lexer.Position
+	Op    string  `parser:"@( '+' | '-' | '||' )"`
+	Right *mulAST `parser:"@@"`
+}
+
+type mulAST struct {
+	Pos  lexer.Position
+	Left *unaryAST `parser:"@@"`
+	Rest []*mulOp  `parser:"@@*"`
+}
+
+type mulOp struct {
+	Pos   lexer.Position
+	Op    string    `parser:"@( '*' | '/' | '%' | 'DIV' )"`
+	Right *unaryAST `parser:"@@"`
+}
+
+type unaryAST struct {
+	Pos     lexer.Position
+	Op      string      `parser:"  @( '-' | '+' | '~' )"`
+	X       *unaryAST   `parser:"  @@"`
+	Postfix *postfixAST `parser:"| @@"`
+}
+
+type postfixAST struct {
+	Pos       lexer.Position
+	X         *primaryAST `parser:"@@"`
+	Casts     []*typeAST  `parser:"( '::' @@ )*"`
+	Subscript *exprAST    `parser:"( '[' @@ ']' )?"`
+}
+
+type primaryAST struct {
+	Pos      lexer.Position
+	Case     *caseAST     `parser:"(   'CASE' @@"`
+	Cast     *castAST     `parser:"  | @@"`
+	Exists   *queryAST    `parser:"  | 'EXISTS' '(' @@ ')'"`
+	Interval *intervalAST `parser:"  | @@"`
+	Typed    *typedLitAST `parser:"  | @@"`
+	Number   string       `parser:"  | @Number"`
+	Str      *strLit      `parser:"  | @@"`
+	Bool     string       `parser:"  | @( 'TRUE' | 'FALSE' )"`
+	Null     bool         `parser:"  | @'NULL'"`
+	Paren    *parenAST    `parser:"  | '(' @@ ')'"`
+	Star     *starAST     `parser:"  | @@"`
+	Extract  *extractAST  `parser:"  | @@"`
+	Position *positionAST `parser:"  | @@"`
+	Call     *callAST     `parser:"  | @@"`
+	Column   *qnameAST    `parser:"  | @@ )"`
+}
+
+// parenAST is ( query ) or ( expr [, expr ...] ).
+type parenAST struct {
+	Pos   lexer.Position
+	Query *queryAST  `parser:"  @@"`
+	Exprs []*exprAST `parser:"| @@ ( ',' @@ )*"`
+}
+
+type caseAST struct {
+	Pos     lexer.Position
+	Operand *exprAST   `parser:"@@?"`
+	Whens   []*whenAST `parser:"@@+"`
+	Else    *exprAST   `parser:"( 'ELSE' @@ )? 'END'"`
+}
+
+type whenAST struct {
+	Pos  lexer.Position
+	Cond *exprAST `parser:"'WHEN' @@"`
+	Then *exprAST `parser:"'THEN' @@"`
+}
+
+type castAST struct {
+	Pos  lexer.Position
+	Kind string   `parser:"@( 'CAST' | 'TRY_CAST' )"`
+	X    *exprAST `parser:"'(' @@"`
+	To   *typeAST `parser:"'AS' @@ ')'"`
+}
+
+// intervalAST is INTERVAL value unit [value unit ...], INTERVAL 'text' [unit],
+// INTERVAL value unit TO unit.
+type intervalAST struct {
+	Pos   lexer.Position
+	Parts []*intervalPartAST `parser:"'INTERVAL' @@+"`
+	To    *ident             `parser:"( 'TO' @@ )?"`
+}
+
+type intervalPartAST struct {
+	Pos  lexer.Position
+	Sign string  `parser:"@( '-' | '+' )?"`
+	Num  string  `parser:"( @Number"`
+	Str  *strLit `parser:"| @@ )"`
+	Unit string  `parser:"@( 'NANOSECOND' | 'NANOSECONDS' | 'MICROSECOND' | 'MICROSECONDS' | 'MILLISECOND' | 'MILLISECONDS' | 'SECOND' | 'SECONDS' | 'MINUTE' | 'MINUTES' | 'HOUR' | 'HOURS' | 'DAY' | 'DAYS' | 'WEEK' | 'WEEKS' | 'MONTH' | 'MONTHS' | 'YEAR' | 'YEARS' )?"`
+}
+
+// typedLitAST is DATE '...', TIMESTAMP '...', TIMESTAMP_NTZ '...', X'..'.
+type typedLitAST struct {
+	Pos   lexer.Position
+	Type  string `parser:"@( 'DATE' | 'TIMESTAMP' | 'TIMESTAMP_LTZ' | 'TIMESTAMP_NTZ' | 'TIME' | 'X' )"`
+	Value string `parser:"@String"`
+}
+
+type starAST struct {
+	Pos       lexer.Position
+	Qualifier []*ident    `parser:"( @@ '.' ( @@ '.' )* )? '*'"`
+	Except    []*ident    `parser:"( 'EXCEPT' '(' @@ ( ',' @@ )* ')' )?"`
+}
+
+type extractAST struct {
+	Pos   lexer.Position
+	Field *anyIdent `parser:"'EXTRACT' '(' @@"`
+	From  *exprAST  `parser:"'FROM' @@ ')'"`
+}
+
+type positionAST struct {
+	Pos lexer.Position
+	Sub *cmpAST  `parser:"'POSITION' '(' @@"`
+	In  *exprAST `parser:"'IN' @@ ')'"`
+}
+
+type callAST struct {
+	Pos    lexer.Position
+	Name   *funcNameAST `parser:"@@ '('"`
+	Quant  string       `parser:"@( 'DISTINCT' | 'ALL' )?"`
+	Star   bool         `parser:"( @'*'"`
+	Args   []*argAST    `parser:"| @@ ( ',' @@ )* )? ')'"`
+	Filter *exprAST     `parser:"( 'FILTER' '(' 'WHERE' @@ ')' )?"`
+	Nulls  string       `parser:"( @( 'IGNORE' | 'RESPECT' ) 'NULLS' )?"`
+}
+
+// funcNameAST is a function name: an identifier, or LEFT / RIGHT (string
+// functions), possibly qualified.
+type funcNameAST struct {
+	Pos   lexer.Position
+	Left  string   `parser:"(   @( 'LEFT' | 'RIGHT' )"`
+	Parts []*ident `parser:"  | @@ ( '.' @@ )* )"`
+}
+
+func (f *funcNameAST) name() string {
+	if f.Left != "" {
+		return strings.ToLower(f.Left)
+	}
+	var ps []string
+	for _, p := range f.Parts {
+		ps = append(ps, p.Name)
+	}
+	return strings.ToLower(strings.Join(ps, "."))
+}
+
+type argAST struct {
+	Pos   lexer.Position
+	Named *namedArgAST `parser:"  @@"`
+	Expr  *exprAST     `parser:"| @@"`
+}

@@ -1,0 +1,471 @@
+package sql
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/ipc"
+	"github.com/apache/arrow-go/v18/parquet/file"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+
+	"github.com/nordisk/thund/ir"
+)
+
+// Compile-time schema inference for read_files(...) without a schema (the
+// rules are in doc.go). Paths are read relative to the SQL file's folder.
+
+// sampleRows is how many rows of a CSV or JSON-lines file inference reads.
+const sampleRows = 1000
+
+// inferColumns infers the columns of the first file a read matches.
+func inferColumns(format ir.FileFormat, pattern, dir string, opts []ir.KV, infer bool) ([]*ir.Column, error) {
+	if strings.Contains(pattern, "://") {
+		return nil, fmt.Errorf("%s is not a local path", pattern)
+	}
+	p := filepath.FromSlash(pattern)
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(dir, p)
+	}
+	name, err := firstFile(p)
+	if err != nil {
+		return nil, err
+	}
+	switch format {
+	case ir.FormatParquet:
+		return parquetColumns(name)
+	case ir.FormatArrow:
+		return arrowColumns(name)
+	case ir.FormatCSV:
+		return csvColumns(name, opts, infer)
+	default:
+		return jsonColumns(name, infer)
+	}
+}
+
+// firstFile returns the first data file (in lexical order) that p names: p
+// itself, a file a glob matches, or a file under a folder. Files and folders
+// whose names start with '.' or '_' are skipped, as Spark skips them.
+func firstFile(p string) (string, error) {
+	var candidates []string
+	if strings.ContainsAny(p, "*?[") {
+		m, err := filepath.Glob(p)
+		if err != nil {
+			return "", fmt.Errorf("bad glob %q: %v", p, err)
+		}
+		candidates = m
+	} else {
+		candidates = []string{p}
+	}
+	sort.Strings(candidates)
+	for _, c := range candidates {
+		fi, err := os.Stat(c)
+		if err != nil {
+			continue
+		}
+		if !fi.IsDir() {
+			return c, nil
+		}
+		var found string
+		_ = filepath.WalkDir(c, func(path string, d fs.DirEntry, err error) error {
+			if err != nil || found != "" {
+				return fs.SkipDir
+			}
+			base := d.Name()
+			if path != c && (strings.HasPrefix(base, ".") || strings.HasPrefix(base, "_")) {
+				if d.IsDir() {
+					return fs.SkipDir
+				}
+				return nil
+			}
+			if !d.IsDir() && d.Type().IsRegular() {
+				found = path
+				return fs.SkipAll
+			}
+			return nil
+		})
+		if found != "" {
+			return found, nil
+		}
+	}
+	return "", fmt.Errorf("no file matches %s", filepath.ToSlash(p))
+}
+
+func parquetColumns(name string) ([]*ir.Column, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	r, err := file.NewParquetReader(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", filepath.Base(name), err)
+	}
+	defer r.Close()
+	sch, err := pqarrow.FromParquet(r.MetaData().Schema, &pqarrow.ArrowReadProperties{}, r.MetaData().KeyValueMetadata())
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", filepath.Base(name), err)
+	}
+	return arrowSchemaColumns(sch, filepath.Base(name))
+}
+
+func arrowColumns(name string) ([]*ir.Column, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if fr, err := ipc.NewFileReader(f); err == nil {
+		defer fr.Close()
+		return arrowSchemaColumns(fr.Schema(), filepath.Base(name))
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return nil, err
+	}
+	sr, err := ipc.NewReader(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s is neither an Arrow IPC file nor stream: %v", filepath.Base(name), err)
+	}
+	defer sr.Release()
+	return arrowSchemaColumns(sr.Schema(), filepath.Base(name))
+}
+
+func arrowSchemaColumns(s *arrow.Schema, file string) ([]*ir.Column, error) {
+	var cols []*ir.Column
+	for _, f := range s.Fields() {
+		t, err := arrowType(f.Type)
+		if err != nil {
+			return nil, fmt.Errorf("%s: column %s: %v", file, f.Name, err)
+		}
+		cols = append(cols, &ir.Column{Name: f.Name, Type: t, NotNull: !f.Nullable})
+	}
+	if len(cols) == 0 {
+		return nil, fmt.Errorf("%s has no columns", file)
+	}
+	return cols, nil
+}
+
+var arrowUnits = map[arrow.TimeUnit]ir.TimeUnit{
+	arrow.Second: ir.Second, arrow.Millisecond: ir.Milli, arrow.Microsecond: ir.Micro, arrow.Nanosecond: ir.Nano,
+}
+
+// arrowType maps an Arrow type of a file to the model's.
+func arrowType(dt arrow.DataType) (ir.Type, error) {
+	switch t := dt.(type) {
+	case *arrow.BooleanType:
+		return ir.Bool, nil
+	case *arrow.Int8Type:
+		return ir.Int8, nil
+	case *arrow.Int16Type:
+		return ir.Int16, nil
+	case *arrow.Int32Type:
+		return ir.Int32, nil
+	case *arrow.Int64Type:
+		return ir.Int64, nil
+	case *arrow.Uint8Type:
+		return ir.Uint8, nil
+	case *arrow.Uint16Type:
+		return ir.Uint16, nil
+	case *arrow.Uint32Type:
+		return ir.Uint32, nil
+	case *arrow.Uint64Type:
+		return ir.Uint64, nil
+	case *arrow.Float32Type:
+		return ir.Float32, nil
+	case *arrow.Float64Type:
+		return ir.Float64, nil
+	case *arrow.StringType, *arrow.LargeStringType, *arrow.StringViewType:
+		return ir.StringT, nil
+	case *arrow.BinaryType, *arrow.LargeBinaryType, *arrow.BinaryViewType, *arrow.FixedSizeBinaryType:
+		return ir.BinaryT, nil
+	case *arrow.Date32Type:
+		return ir.Date32, nil
+	case *arrow.Decimal128Type:
+		return ir.Decimal(int(t.Precision), int(t.Scale)), nil
+	case *arrow.TimestampType:
+		return ir.Timestamp(arrowUnits[t.Unit], t.TimeZone), nil
+	case *arrow.DurationType:
+		return ir.DurationType(arrowUnits[t.Unit]), nil
+	case *arrow.DictionaryType:
+		return arrowType(t.ValueType)
+	}
+	return ir.Type{}, fmt.Errorf("type %s is not one of the model's types", dt)
+}
+
+// csvColumns infers a CSV file's columns Spark's way: per column, the
+// narrowest of INT, BIGINT, DOUBLE, BOOLEAN, DATE, TIMESTAMP that every
+// non-null sampled value parses as, else STRING.
+func csvColumns(name string, opts []ir.KV, infer bool) ([]*ir.Column, error) {
+	header, sep, quote, null := false, ",", `"`, ""
+	for _, kv := range opts {
+		switch strings.ToLower(kv.Key) {
+		case "header":
+			header = strings.EqualFold(kv.Value, "true")
+		case "sep", "delimiter":
+			sep = kv.Value
+		case "quote":
+			quote = kv.Value
+		case "nullvalue":
+			null = kv.Value
+		}
+	}
+	sepRunes := []rune(unescapeSep(sep))
+	if len(sepRunes) != 1 {
+		return nil, fmt.Errorf("the separator %q is not one character", sep)
+	}
+	if quote != `"` {
+		return nil, fmt.Errorf("inference reads only the default quote character \"")
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	r := csv.NewReader(bufio.NewReader(f))
+	r.Comma = sepRunes[0]
+	r.FieldsPerRecord = -1
+	r.LazyQuotes = true
+	var names []string
+	var kinds []csvKind
+	rows := 0
+	for rows < sampleRows {
+		rec, err := r.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", filepath.Base(name), err)
+		}
+		if header && names == nil {
+			names = append([]string(nil), rec...)
+			kinds = make([]csvKind, len(names))
+			continue
+		}
+		for len(kinds) < len(rec) {
+			kinds = append(kinds, kNull)
+		}
+		for i, v := range rec {
+			if v == null {
+				continue
+			}
+			kinds[i] = mergeCSV(kinds[i], csvFieldKind(v, infer))
+		}
+		rows++
+	}
+	if len(kinds) == 0 {
+		return nil, fmt.Errorf("%s is empty", filepath.Base(name))
+	}
+	var cols []*ir.Column
+	for i, k := range kinds {
+		n := fmt.Sprintf("_c%d", i)
+		if i < len(names) && names[i] != "" {
+			n = names[i]
+		}
+		cols = append(cols, &ir.Column{Name: n, Type: k.typ()})
+	}
+	return cols, nil
+}
+
+func unescapeSep(s string) string {
+	switch s {
+	case `\t`:
+		return "\t"
+	case `\\`:
+		return `\`
+	}
+	return s
+}
+
+// csvKind is an inferred CSV column type, in Spark's widening order.
+type csvKind int
+
+const (
+	kNull csvKind = iota
+	kInt
+	kLong
+	kDouble
+	kBool
+	kDate
+	kTimestamp
+	kString
+)
+
+func (k csvKind) typ() ir.Type {
+	switch k {
+	case kInt:
+		return ir.Int32
+	case kLong:
+		return ir.Int64
+	case kDouble:
+		return ir.Float64
+	case kBool:
+		return ir.Bool
+	case kDate:
+		return ir.Date32
+	case kTimestamp:
+		return ir.Timestamp(ir.Micro, "UTC")
+	}
+	return ir.StringT // kString, and a column with no non-null value
+}
+
+func csvFieldKind(v string, infer bool) csvKind {
+	if !infer {
+		return kString
+	}
+	if _, err := strconv.ParseInt(v, 10, 32); err == nil {
+		return kInt
+	}
+	if _, err := strconv.ParseInt(v, 10, 64); err == nil {
+		return kLong
+	}
+	if isSparkDouble(v) {
+		return kDouble
+	}
+	if strings.EqualFold(v, "true") || strings.EqualFold(v, "false") {
+		return kBool
+	}
+	if _, err := parseDate(v); err == nil && len(strings.TrimSpace(v)) == 10 {
+		return kDate
+	}
+	if _, err := parseTimestamp(v, true); err == nil && len(strings.TrimSpace(v)) > 10 {
+		return kTimestamp
+	}
+	return kString
+}
+
+func isSparkDouble(v string) bool {
+	switch v {
+	case "NaN", "Inf", "-Inf", "Infinity", "-Infinity", "+Infinity":
+		return true
+	}
+	f, err := strconv.ParseFloat(v, 64)
+	return err == nil && !math.IsInf(f, 0) && !strings.ContainsAny(v, "xXpP_")
+}
+
+// mergeCSV widens two kinds as Spark's CSV inference does: numbers widen to
+// the wider number, a date and a timestamp to a timestamp, anything else
+// to a string.
+func mergeCSV(a, b csvKind) csvKind {
+	switch {
+	case a == b:
+		return a
+	case a == kNull:
+		return b
+	case b == kNull:
+		return a
+	}
+	if a > b {
+		a, b = b, a
+	}
+	switch {
+	case b <= kDouble: // both numeric
+		return b
+	case a == kDate && b == kTimestamp:
+		return kTimestamp
+	}
+	return kString
+}
+
+// jsonColumns infers a JSON-lines file's columns Spark's way: fields in
+// name order; integral numbers BIGINT, other numbers DOUBLE, booleans
+// BOOLEAN, strings STRING (no date or timestamp inference); a field that is
+// null throughout is STRING. Nested objects and arrays are refused.
+func jsonColumns(name string, infer bool) ([]*ir.Column, error) {
+	data, err := os.ReadFile(name)
+	if err != nil {
+		return nil, err
+	}
+	kinds := map[string]csvKind{}
+	rows := 0
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 1<<20), 64<<20)
+	line := 0
+	for sc.Scan() && rows < sampleRows {
+		line++
+		text := bytes.TrimSpace(sc.Bytes())
+		if len(text) == 0 {
+			continue
+		}
+		dec := json.NewDecoder(bytes.NewReader(text))
+		dec.UseNumber()
+		var obj map[string]any
+		if err := dec.Decode(&obj); err != nil {
+			return nil, fmt.Errorf("%s:%d: not a JSON object: %v", filepath.Base(name), line, err)
+		}
+		for k, v := range obj {
+			var kind csvKind
+			switch v := v.(type) {
+			case nil:
+				kind = kNull
+			case bool:
+				kind = kBool
+			case string:
+				kind = kString
+			case json.Number:
+				if _, err := strconv.ParseInt(string(v), 10, 64); err == nil {
+					kind = kLong
+				} else {
+					kind = kDouble
+				}
+			default:
+				return nil, fmt.Errorf("%s:%d: field %q is a nested %s, which the model has no type for", filepath.Base(name), line, k, jsonKind(v))
+			}
+			if !infer && kind != kNull {
+				kind = kString
+			}
+			kinds[k] = mergeJSON(kinds[k], kind)
+		}
+		rows++
+	}
+	if err := sc.Err(); err != nil {
+		return nil, err
+	}
+	if len(kinds) == 0 {
+		return nil, errors.New(filepath.Base(name) + " has no fields")
+	}
+	names := make([]string, 0, len(kinds))
+	for k := range kinds {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	var cols []*ir.Column
+	for _, n := range names {
+		cols = append(cols, &ir.Column{Name: n, Type: kinds[n].typ()})
+	}
+	return cols, nil
+}
+
+func jsonKind(v any) string {
+	if _, ok := v.([]any); ok {
+		return "array"
+	}
+	return "object"
+}
+
+// mergeJSON widens as Spark's JSON inference does: BIGINT and DOUBLE to
+// DOUBLE, anything else that differs to STRING.
+func mergeJSON(a, b csvKind) csvKind {
+	switch {
+	case a == b:
+		return a
+	case a == kNull:
+		return b
+	case b == kNull:
+		return a
+	case (a == kLong && b == kDouble) || (a == kDouble && b == kLong):
+		return kDouble
+	}
+	return kString
+}

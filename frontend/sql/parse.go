@@ -1,0 +1,410 @@
+package sql
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/alecthomas/participle/v2"
+	"github.com/alecthomas/participle/v2/lexer"
+
+	"github.com/nordisk/thund/ir"
+)
+
+// File is one pipeline SQL file. Name is used in positions and, through its
+// folder, to find the files a read_files(...) without a schema reads to infer
+// one.
+type File struct {
+	Name string
+	Src  []byte
+}
+
+// Options are the graph defaults a pipeline spec gives (spark-pipeline.yml's
+// catalog and database), and the external tables it binds to sources.
+type Options struct {
+	// Catalog and Database are the pipeline's defaults. Every file starts
+	// from them, as Spark's SqlGraphRegistrationContext does; a dataset
+	// declared where they are in force keeps Catalog and Database "".
+	Catalog  string
+	Database string
+	// Sources binds names the pipeline reads but does not define to file
+	// sources (the spec's thund.source.<name> entries).
+	Sources []SourceBinding
+}
+
+// SourceBinding binds an external table name to a source: Spec is the text
+// of a read_files(...) call, optionally preceded by STREAM and followed by a
+// WATERMARK clause. Dir is the folder that relative paths are read from
+// when the schema is inferred; Pos is where the binding was written.
+type SourceBinding struct {
+	Pos  ir.Pos
+	Name string
+	Spec string
+	Dir  string
+}
+
+// Parse parses the SQL files of one pipeline. Statements are split on
+// top-level semicolons and each is parsed and converted on its own, so that
+// every statement's errors are reported. SET and USE apply to the later
+// statements of their own file only. On any error the pipeline is nil.
+func Parse(files []File) (*ir.Pipeline, ir.Diagnostics) {
+	return ParseWith(files, Options{})
+}
+
+// ParseWith is Parse with graph defaults and source bindings.
+func ParseWith(files []File, opts Options) (p *ir.Pipeline, diags ir.Diagnostics) {
+	b := newBuilder(opts)
+	defer func() {
+		// A panic is a bug in this package; report it as a diagnostic rather
+		// than take the compiler down (FuzzParseSQL fails on it).
+		if r := recover(); r != nil {
+			b.internalError(ir.Pos{}, r)
+			b.diags.Sort()
+			p, diags = nil, b.diags
+		}
+	}()
+	for _, f := range files {
+		b.parseFile(f)
+	}
+	b.bindSources()
+	b.finish()
+	b.diags.Sort()
+	if b.diags.HasErrors() {
+		return nil, b.diags
+	}
+	return b.p, b.diags
+}
+
+// fileState is the USE / SET state of one file, as Spark keeps it per
+// DefineSqlGraphElements call.
+type fileState struct {
+	name     string
+	dir      string
+	catalog  string // "" = the pipeline's
+	database string // "" = the pipeline's
+	conf     []ir.KV
+}
+
+func (fs *fileState) setConf(kv ir.KV) {
+	for i := range fs.conf {
+		if fs.conf[i].Key == kv.Key {
+			fs.conf[i].Value = kv.Value
+			return
+		}
+	}
+	fs.conf = append(fs.conf, kv)
+}
+
+func (fs *fileState) confCopy() []ir.KV {
+	if len(fs.conf) == 0 {
+		return nil
+	}
+	return append([]ir.KV(nil), fs.conf...)
+}
+
+// builder accumulates the pipeline across files.
+type builder struct {
+	opts  Options
+	p     *ir.Pipeline
+	diags ir.Diagnostics
+
+	// scans records, per Scan of a pipeline or external name, the USE
+	// state in force where it was written (for qualified-name resolution).
+	scans []scanRef
+	// knobs are the flow knobs of each dataset, applied to every flow into
+	// it once all files are read.
+	knobs map[string]*flowKnobs
+	// synth counts the synthesized sources per flow name.
+	synth map[string]int
+	// synthesized are the sources made for inline file reads.
+	synthesized []synthRef
+}
+
+type scanRef struct {
+	scan     *ir.Scan
+	catalog  string
+	database string
+}
+
+func newBuilder(opts Options) *builder {
+	return &builder{
+		opts:  opts,
+		p:     &ir.Pipeline{Catalog: opts.Catalog, Database: opts.Database},
+		knobs: map[string]*flowKnobs{},
+		synth: map[string]int{},
+	}
+}
+
+func (b *builder) parseFile(f File) {
+	fs := &fileState{name: f.Name, dir: filepath.Dir(f.Name)}
+	for _, st := range splitStatements(f.Name, f.Src) {
+		b.statement(fs, st)
+	}
+}
+
+// lexerPos converts an IR position back.
+func lexerPos(p ir.Pos) lexer.Position {
+	line, col := p.Line, p.Col
+	if line == 0 {
+		line, col = 1, 1
+	}
+	return lexer.Position{Filename: p.File, Offset: p.Offset, Line: line, Column: col}
+}
+
+// pos converts a participle position.
+func pos(p lexer.Position) ir.Pos {
+	return ir.Pos{File: p.Filename, Offset: p.Offset, Line: p.Line, Col: p.Column}
+}
+
+// internalErrorMsg starts the message of a diagnostic for a bug in this
+// package (a recovered panic).
+const internalErrorMsg = "internal error in the SQL frontend"
+
+func (b *builder) internalError(p ir.Pos, r any) {
+	b.diags.Add(p, ir.CodeSyntax, "%s: %v", internalErrorMsg, r)
+}
+
+// statement parses and converts one statement.
+func (b *builder) statement(fs *fileState, st statement) {
+	before := len(b.diags)
+	defer func() {
+		if r := recover(); r != nil {
+			b.internalError(pos(st.base), r)
+		}
+		if len(b.diags) > before {
+		suspects:
+			for _, off := range st.suspects {
+				p := pos(advance(st.base, st.text[:off]))
+				for _, d := range b.diags[before:] {
+					if d.Pos == p {
+						continue suspects
+					}
+				}
+				b.diags.Add(p, ir.CodeSyntax, "this string runs on past a ';' and a line break, into the statements after it: is its closing quote missing?")
+			}
+		}
+	}()
+	toks, err := lexStatement(st)
+	if err != nil {
+		var le *lexer.Error
+		if errors.As(err, &le) {
+			b.diags.Add(pos(le.Pos), ir.CodeLex, "invalid character %s", describeLexError(st, le))
+		} else {
+			b.diags.Add(pos(st.base), ir.CodeLex, "%v", err)
+		}
+		return
+	}
+	if len(toks) == 0 || toks[0].EOF() {
+		return
+	}
+	first := strings.ToUpper(toks[0].Value)
+	switch {
+	case first == "SET" && toks[0].Type == tokIdent:
+		b.setStatement(fs, st, toks)
+		return
+	}
+	if name := unsupportedStatement(toks); name != "" {
+		b.add(pos(toks[0].Pos), st, "%s", refusal(name))
+		return
+	}
+	ast, err := parser.ParseFromLexer(mustUpgrade(toks))
+	if err != nil {
+		b.syntaxError(st, toks, err)
+		return
+	}
+	c := &conv{b: b, fs: fs}
+	c.stmt(ast)
+}
+
+func mustUpgrade(toks []lexer.Token) *lexer.PeekingLexer {
+	pl, err := lexer.Upgrade(&sliceLexer{toks: toks})
+	if err != nil {
+		panic(err) // sliceLexer never fails
+	}
+	return pl
+}
+
+func describeLexError(st statement, le *lexer.Error) string {
+	off := le.Pos.Offset - st.base.Offset
+	if off >= 0 && off < len(st.text) {
+		r := []rune(st.text[off:])
+		c := string(r[0])
+		if c == "'" || c == `"` {
+			return fmt.Sprintf("%q: unterminated string literal", c)
+		}
+		if c == "`" {
+			return fmt.Sprintf("%q: unterminated quoted identifier", c)
+		}
+		return fmt.Sprintf("%q", c)
+	}
+	return le.Msg
+}
+
+// syntaxError reports a participle error, naming the unsupported Spark
+// construct found where parsing stopped when there is one.
+func (b *builder) syntaxError(st statement, toks []lexer.Token, err error) {
+	var perr participle.Error
+	if !errors.As(err, &perr) {
+		b.diags.Add(pos(st.base), ir.CodeSyntax, "%v", err)
+		return
+	}
+	p := perr.Position()
+	idx := -1
+	for i, t := range toks {
+		if t.Pos.Offset == p.Offset {
+			idx = i
+			break
+		}
+	}
+	if idx >= 0 {
+		if name, at := unsupportedConstruct(toks, idx); name != "" {
+			b.add(pos(toks[at].Pos), st, "%s", refusal(name))
+			return
+		}
+		t := toks[idx]
+		hint := expecting(perr.Message())
+		if hint == "" && idx > 0 && exprIntro[strings.ToUpper(toks[idx-1].Value)] &&
+			(t.EOF() || (t.Type == tokIdent && reserved[strings.ToLower(t.Value)]) || t.Value == ")" || t.Value == ",") {
+			hint = ": expected an expression after " + strings.ToUpper(toks[idx-1].Value)
+		}
+		if t.EOF() {
+			b.add(pos(t.Pos), st, "unexpected end of statement%s", hint)
+			return
+		}
+		b.add(pos(t.Pos), st, "unexpected %s%s", describeToken(t), hint)
+		return
+	}
+	b.add(pos(p), st, "%s", perr.Message())
+}
+
+// exprIntro are the tokens an expression follows.
+var exprIntro = wordSet(`SELECT WHERE HAVING ON AND OR NOT BY WHEN THEN ELSE = <> != < <= > >= + - * / % || , ( DISTINCT EXPECT`)
+
+// add reports a syntax error with the offending line as Source.
+func (b *builder) add(p ir.Pos, st statement, format string, args ...any) {
+	b.diags.Add(p, ir.CodeSyntax, format, args...)
+	b.diags[len(b.diags)-1].Source = lineAt(st, p)
+}
+
+func lineAt(st statement, p ir.Pos) string {
+	off := p.Offset - st.base.Offset
+	if off < 0 || off > len(st.text) {
+		return ""
+	}
+	start := strings.LastIndexByte(st.text[:off], '\n') + 1
+	end := strings.IndexByte(st.text[off:], '\n')
+	if end < 0 {
+		end = len(st.text)
+	} else {
+		end += off
+	}
+	if start == 0 && st.base.Column > 1 {
+		return "" // the line starts before the statement; do not guess
+	}
+	return strings.TrimRight(st.text[start:end], " \t\r")
+}
+
+func describeToken(t lexer.Token) string {
+	switch t.Type {
+	case tokIdent:
+		return fmt.Sprintf("%q", t.Value)
+	case tokString, tokRawStr:
+		return "string " + t.Value
+	case tokNumber:
+		return "number " + t.Value
+	case tokQIdent:
+		return "identifier " + t.Value
+	}
+	return fmt.Sprintf("%q", t.Value)
+}
+
+// expectedHint matches a participle "expected" list that is only keywords
+// and punctuation ("AS" | "FLOW"), the hints worth passing on.
+var expectedHint = regexp.MustCompile(`^"[^"]+"( \| "[^"]+")*$`)
+
+// expecting extracts participle's "(expected ...)" hint when it names
+// tokens; a hint that is a piece of grammar is left out.
+func expecting(msg string) string {
+	i := strings.Index(msg, "(expected ")
+	if i < 0 {
+		return ""
+	}
+	e := strings.TrimSuffix(msg[i+len("(expected "):], ")")
+	if !expectedHint.MatchString(e) || len(e) > 80 {
+		return ""
+	}
+	return ": expected " + strings.ReplaceAll(e, `" | "`, `" or "`)
+}
+
+// setStatement handles SET key = value, SET CATALOG c and SET TIME ZONE 'z'.
+// As in Spark, the value is the raw text after '=' (trimmed).
+func (b *builder) setStatement(fs *fileState, st statement, toks []lexer.Token) {
+	if len(toks) >= 3 && strings.EqualFold(toks[1].Value, "CATALOG") && toks[1].Type == tokIdent {
+		c := &conv{b: b, fs: fs}
+		name := unquoteIdent(toks[2].Value)
+		if toks[2].Type == tokString {
+			name = unquoteString(toks[2].Value)
+		}
+		if len(toks) != 4 || !(toks[2].Type == tokIdent || toks[2].Type == tokQIdent || toks[2].Type == tokString) {
+			b.add(pos(toks[0].Pos), st, "SET CATALOG takes one catalog name")
+			return
+		}
+		c.useCatalog(name)
+		return
+	}
+	if len(toks) >= 3 && strings.EqualFold(toks[1].Value, "TIME") && strings.EqualFold(toks[2].Value, "ZONE") {
+		if len(toks) != 5 || toks[3].Type != tokString {
+			b.add(pos(toks[0].Pos), st, "SET TIME ZONE takes one zone name in quotes")
+			return
+		}
+		fs.setConf(ir.KV{Pos: pos(toks[0].Pos), Key: "spark.sql.session.timeZone", Value: unquoteString(toks[3].Value)})
+		return
+	}
+	// Find the first '=' token; the key is the text before it.
+	eq := -1
+	for i, t := range toks {
+		if t.Type == tokOperator && t.Value == "=" {
+			eq = i
+			break
+		}
+	}
+	if eq < 0 {
+		if len(toks) <= 2 {
+			b.add(pos(toks[0].Pos), st, "SET without a key and value is not supported in pipeline SQL: write SET key = value")
+		} else {
+			b.add(pos(toks[0].Pos), st, "SET without a value is not supported in pipeline SQL: write SET key = value")
+		}
+		return
+	}
+	if eq == 1 {
+		b.add(pos(toks[1].Pos), st, "SET needs a key before '='")
+		return
+	}
+	keyStart := toks[1].Pos.Offset - st.base.Offset
+	keyEnd := toks[eq].Pos.Offset - st.base.Offset
+	key := strings.TrimSpace(st.text[keyStart:keyEnd])
+	if eq == 2 {
+		switch toks[1].Type {
+		case tokQIdent:
+			key = unquoteIdent(toks[1].Value)
+		case tokString, tokRawStr:
+			key = unquoteString(toks[1].Value)
+		}
+	}
+	if strings.ContainsAny(key, " \t\n") {
+		b.add(pos(toks[1].Pos), st, "SET key %q contains spaces: quote it with back-quotes", key)
+		return
+	}
+	valStart := toks[eq].Pos.Offset - st.base.Offset + 1
+	value := strings.TrimSpace(st.text[valStart:])
+	if len(toks) == eq+3 && toks[eq+1].Type == tokQIdent {
+		value = unquoteIdent(toks[eq+1].Value)
+	}
+	if value == "" {
+		b.add(pos(toks[eq].Pos), st, "SET %s has no value after '='", key)
+		return
+	}
+	fs.setConf(ir.KV{Pos: pos(toks[0].Pos), Key: key, Value: value})
+}

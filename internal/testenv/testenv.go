@@ -1,0 +1,61 @@
+package testenv
+
+import (
+	"encoding/json"
+	"flag"
+	"os"
+	"os/exec"
+	"sync"
+)
+
+// update is the -update test flag. It is registered on the default flag set
+// when a test binary imports this package, and parsed by the testing package.
+var update = flag.Bool("update", false, "rewrite golden files from the actual output (same as THUNDC_UPDATE=1)")
+
+// Update reports whether goldens should be rewritten: the -update flag was
+// given, or THUNDC_UPDATE=1 is set. Call it after flag parsing (from a test
+// or after testing.M.Run has started), not from TestMain before m.Run.
+func Update() bool {
+	return *update || os.Getenv("THUNDC_UPDATE") == "1"
+}
+
+// goEnvNames are the Go settings a script needs for a warm `go build`.
+var goEnvNames = []string{"GOCACHE", "GOMODCACHE", "GOPATH", "GOPROXY", "GOFLAGS"}
+
+var goEnv = sync.OnceValue(func() []string {
+	vals := map[string]string{}
+	var missing []string
+	for _, k := range goEnvNames {
+		if v, ok := os.LookupEnv(k); ok {
+			vals[k] = v
+		} else {
+			missing = append(missing, k)
+		}
+	}
+	if len(missing) > 0 {
+		// Without a go command the variables stay unset, and scripts that
+		// build will say so.
+		out, err := exec.Command("go", append([]string{"env", "-json"}, missing...)...).Output()
+		var fromGo map[string]string
+		if err == nil && json.Unmarshal(out, &fromGo) == nil {
+			for _, k := range missing {
+				if v, ok := fromGo[k]; ok {
+					vals[k] = v
+				}
+			}
+		}
+	}
+	var out []string
+	for _, k := range goEnvNames {
+		if v, ok := vals[k]; ok {
+			out = append(out, k+"="+v)
+		}
+	}
+	return out
+})
+
+// GoEnv returns KEY=VALUE pairs for GOCACHE, GOMODCACHE, GOPATH, GOPROXY and
+// GOFLAGS, taken from the environment or, when unset there, from `go env`
+// (computed once). Append them to a script's environment in
+// testscript.Params.Setup; HOME stays /no-home.
+func GoEnv() []string { return goEnv() }

@@ -1,0 +1,455 @@
+package passes
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/nordisk/thund/ir"
+)
+
+// Action is what the compiler does with a feature a target does not run as
+// written.
+type Action string
+
+const (
+	ActionRefused   Action = "refused"   // the pipeline cannot be compiled for the target (a capability error)
+	ActionDropped   Action = "dropped"   // the target ignores the knob and runs on its own defaults
+	ActionConverted Action = "converted" // the target runs an equivalent or nearest form
+)
+
+// Support says whether a target runs a feature. The zero value runs it as
+// written; otherwise Action says what happens instead, and Reason (a
+// predicate: "arrives in spark-4.2") says why.
+type Support struct {
+	Action Action
+	Reason string
+}
+
+// OK reports that the target runs the feature as written.
+func (s Support) OK() bool { return s.Action == "" }
+
+func refused(why string) Support   { return Support{Action: ActionRefused, Reason: why} }
+func dropped(why string) Support   { return Support{Action: ActionDropped, Reason: why} }
+func converted(why string) Support { return Support{Action: ActionConverted, Reason: why} }
+
+// Capabilities is what one backend runs. Every feature of the IR that some
+// target does not run as written has a field here.
+type Capabilities struct {
+	Target Target
+
+	// datasets and reads
+	Sinks            Support // sink datasets
+	PersistedViews   Support // view (persisted), as opposed to temporary view
+	StdinSources     Support // a source reading an Arrow IPC stream on stdin
+	WatchedFolders   Support // a stream source (an unbounded watched folder)
+	ArrowFiles       Support // a source of Arrow IPC files
+	ExternalTables   Support // reads of qualified names outside the pipeline
+	WarnExpectations Support // expectations that only count violations
+	Expectations     Support // expectations that drop rows or fail the run
+
+	// flows
+	CDC                 Support // apply changes (keys, sequence by, SCD 1)
+	SCD2                Support // apply changes stored as SCD type 2
+	OnceFlows           Support
+	OutputUpdate        Support // output mode update on a flow with a streaming aggregate
+	OutputComplete      Support
+	EmitOnWindowClose   Support
+	EmitOnUpdate        Support // on a flow with a streaming aggregate
+	TriggerEvery        Support
+	TriggerAvailableNow Support
+	LateTables          Support
+	EdgeBounds          Support // per-edge row and byte bounds
+	IdleTimeout         Support
+	AllowedLateness     Support
+	SessionWindows      Support
+
+	// types
+	UnsignedInts   Support
+	NanoTimestamps Support // nanosecond timestamps and durations
+	Durations      Support
+}
+
+// Reasons shared by the Spark targets, with what they rest on.
+const (
+	whyNoExpect      = "is not part of OSS Spark (expectations are a Databricks Lakeflow feature): filter with a where stage, or target native"
+	whyWarnExpect    = "is not part of OSS Spark: the rows are kept, but violations are not counted"
+	whyStdin         = "is not readable by a Spark Connect server (it cannot see the client's stdin): land the stream in files and read them with a source"
+	whyArrow         = "has no Spark file reader: convert the files to parquet"
+	whyOutputMode    = "is not settable in SDP, whose streaming tables are appended to (DefineFlow has no output mode): aggregate over a window with a watermark, or target native"
+	whyStatelessMode = "is not settable in SDP; without a streaming aggregate, append writes the same rows"
+	whyEmitClose     = "is Spark's append mode over a watermarked window, which emits each window once the watermark passes its end"
+	whyTrigger       = "is not settable per flow in SDP: a pipeline run triggers its flows"
+	whyAvailableNow  = "is how a triggered SDP run already processes its input (what is available, then stop)"
+	whyLateTable     = "has no Spark counterpart: Spark drops late rows without a side output; remove it, or target native"
+	whyEdgeBounds    = "have no Spark counterpart: Spark sizes micro-batches itself (maxFilesPerTrigger, maxBytesPerTrigger)"
+	whyIdle          = "has no Spark counterpart: an idle input holds the watermark back"
+	whyLateness      = "is folded into the watermark delay (withWatermark(col, delay + lateness)): windows close, and rows count as late, at the same points"
+	whyUnsigned      = "are converted to a wider signed type (uint8 to smallint, uint16 to int, uint32 to bigint, uint64 to decimal(20,0)): Spark has no unsigned types"
+	whyNano          = "is truncated to microseconds, Spark's timestamp and interval precision"
+	whyPersistedView = "is not known to be accepted by Spark 4.1.0's pipeline server (CREATE VIEW appears in later revisions): use a temporary view, or target spark-4.2"
+	whyCDC41         = "arrives in spark-4.2"
+)
+
+// capabilities is the one table of targets and what they run.
+var capabilities = []Capabilities{
+	{
+		Target:         Native,
+		ExternalTables: refused("is outside the pipeline, and the native engine reads only the pipeline's own datasets: bind the table to a source (source NAME from parquet \"PATH\" { COLUMNS }) and read that"),
+	},
+	{
+		Target:              Spark41,
+		PersistedViews:      refused(whyPersistedView),
+		StdinSources:        refused(whyStdin),
+		ArrowFiles:          refused(whyArrow),
+		WarnExpectations:    dropped(whyWarnExpect),
+		Expectations:        refused(whyNoExpect),
+		CDC:                 refused(whyCDC41),
+		SCD2:                refused(whyCDC41),
+		OutputUpdate:        refused(whyOutputMode),
+		OutputComplete:      refused(whyOutputMode),
+		EmitOnWindowClose:   converted(whyEmitClose),
+		EmitOnUpdate:        refused(whyOutputMode),
+		TriggerEvery:        dropped(whyTrigger),
+		TriggerAvailableNow: dropped(whyAvailableNow),
+		LateTables:          refused(whyLateTable),
+		EdgeBounds:          dropped(whyEdgeBounds),
+		IdleTimeout:         dropped(whyIdle),
+		AllowedLateness:     converted(whyLateness),
+		UnsignedInts:        converted(whyUnsigned),
+		NanoTimestamps:      converted(whyNano),
+	},
+	{
+		Target:              Spark42,
+		StdinSources:        refused(whyStdin),
+		ArrowFiles:          refused(whyArrow),
+		WarnExpectations:    dropped(whyWarnExpect),
+		Expectations:        refused(whyNoExpect),
+		OutputUpdate:        refused(whyOutputMode),
+		OutputComplete:      refused(whyOutputMode),
+		EmitOnWindowClose:   converted(whyEmitClose),
+		EmitOnUpdate:        refused(whyOutputMode),
+		TriggerEvery:        dropped(whyTrigger),
+		TriggerAvailableNow: dropped(whyAvailableNow),
+		LateTables:          refused(whyLateTable),
+		EdgeBounds:          dropped(whyEdgeBounds),
+		IdleTimeout:         dropped(whyIdle),
+		AllowedLateness:     converted(whyLateness),
+		UnsignedInts:        converted(whyUnsigned),
+		NanoTimestamps:      converted(whyNano),
+	},
+}
+
+// CapabilitiesOf returns a target's capabilities.
+func CapabilitiesOf(t Target) (Capabilities, bool) {
+	for _, c := range capabilities {
+		if c.Target == t {
+			return c, true
+		}
+	}
+	return Capabilities{}, false
+}
+
+// LoweringReport records, per flow and dataset, each knob the target does
+// not run as written. sparkemit writes it beside a bundle as
+// BUNDLE.report.json.
+type LoweringReport struct {
+	Target  Target        `json:"target"`
+	Entries []ReportEntry `json:"entries"`
+}
+
+// ReportEntry is one knob of one flow or dataset.
+type ReportEntry struct {
+	Flow    string `json:"flow,omitempty"`
+	Dataset string `json:"dataset,omitempty"`
+	Knob    string `json:"knob"`
+	Action  Action `json:"action"`
+	Reason  string `json:"reason"`
+	Pos     ir.Pos `json:"pos"`
+}
+
+// MarshalJSON writes Pos as "file:line:col".
+func (e ReportEntry) MarshalJSON() ([]byte, error) {
+	type plain ReportEntry
+	return json.Marshal(struct {
+		plain
+		Pos string `json:"pos,omitempty"`
+	}{plain(e), posText(e.Pos)})
+}
+
+func posText(p ir.Pos) string {
+	if !p.IsValid() && p.File == "" {
+		return ""
+	}
+	return p.String()
+}
+
+// String renders one line of the report: "flow f into t: trigger
+// [dropped] is not settable per flow in SDP: ...".
+func (e ReportEntry) String() string {
+	who := "dataset " + e.Dataset
+	if e.Flow != "" {
+		who = "flow " + e.Flow + " into " + e.Dataset
+	}
+	return fmt.Sprintf("%s: %s [%s] %s", who, e.Knob, e.Action, e.Reason)
+}
+
+// capability checks every dataset and flow against the target's
+// capabilities: refusals are diagnostics (and report entries); knobs the
+// target drops or converts are report entries only.
+func capability(u *Unit) {
+	caps, _ := CapabilitiesOf(u.Opts.Target)
+	u.Caps = &caps
+	u.Report = &LoweringReport{Target: caps.Target, Entries: []ReportEntry{}}
+	c := &capChecker{u: u, caps: &caps}
+	for _, d := range u.Pipeline.Datasets {
+		c.dataset(d)
+	}
+	for _, f := range u.Pipeline.Flows {
+		c.flow(f)
+	}
+	u.Report.Entries = sortEntries(u.Report.Entries)
+}
+
+type capChecker struct {
+	u    *Unit
+	caps *Capabilities
+}
+
+// use is one use of a feature: by which flow (or "") of which dataset, in
+// which construct (what: `change flow "x"`), as which knob (the report's
+// stable name: "cdc") and subject (the message's words: "CDC (AUTO CDC)";
+// "" means the knob).
+type use struct {
+	pos           ir.Pos
+	flow, dataset string
+	what          string
+	knob, subject string
+	detail        string
+}
+
+// note records one use of a feature: nothing when the target runs it, a
+// report entry otherwise, and a diagnostic for a refusal.
+func (c *capChecker) note(s Support, u use) {
+	if s.OK() {
+		return
+	}
+	reason := s.Reason
+	if u.detail != "" {
+		reason += " (" + u.detail + ")"
+	}
+	if u.subject == "" {
+		u.subject = u.knob
+	}
+	c.u.Report.Entries = append(c.u.Report.Entries, ReportEntry{Flow: u.flow, Dataset: u.dataset, Knob: u.knob, Action: s.Action, Reason: reason, Pos: u.pos})
+	if s.Action == ActionRefused {
+		c.u.Diags.Add(u.pos, ir.CodeCapability, "%s cannot run %s: %s %s", c.caps.Target, u.what, u.subject, reason)
+	}
+}
+
+func (c *capChecker) dataset(d *ir.Dataset) {
+	on := use{pos: d.Pos, dataset: d.Name, what: fmt.Sprintf("%s %q", d.Kind, d.Name)}
+	with := func(pos ir.Pos, knob, subject, detail string) use {
+		u := on
+		if pos.IsValid() {
+			u.pos = pos
+		}
+		u.knob, u.subject, u.detail = knob, subject, detail
+		return u
+	}
+	switch d.Kind {
+	case ir.KindSink:
+		c.note(c.caps.Sinks, with(d.Pos, "sink", "a sink", ""))
+	case ir.KindView:
+		c.note(c.caps.PersistedViews, with(d.Pos, "persisted view", "a persisted view", ""))
+	case ir.KindSource:
+		if src := d.Source; src != nil {
+			switch {
+			case src.Stdin:
+				c.note(c.caps.StdinSources, with(src.Pos, "stdin", "an Arrow IPC stream on stdin", ""))
+			case src.Format == ir.FormatArrow:
+				c.note(c.caps.ArrowFiles, with(src.Pos, "arrow files", "a source of Arrow IPC files", ""))
+			}
+			if src.Unbounded {
+				c.note(c.caps.WatchedFolders, with(src.Pos, "watched folder", "a watched folder", ""))
+			}
+		}
+		if w := d.Watermark; w != nil {
+			c.watermark(w, on)
+		}
+	}
+	for _, e := range d.Expectations {
+		u := with(e.Pos, "expectation", fmt.Sprintf("expectation %q (on violation %s)", e.Name, e.Action), "")
+		u.what = fmt.Sprintf("%s %q", d.Kind, d.Name)
+		if e.Action == ir.ActWarn {
+			c.note(c.caps.WarnExpectations, u)
+		} else {
+			c.note(c.caps.Expectations, u)
+		}
+	}
+	c.types(c.u.Datasets[d], on)
+}
+
+// watermark notes the knobs of a watermark declaration.
+func (c *capChecker) watermark(w *ir.Watermark, on use) {
+	if w.Pos.IsValid() {
+		on.pos = w.Pos
+	}
+	if w.AllowedLateness > 0 {
+		u := on
+		u.knob, u.detail = "allowed lateness", "allowed lateness "+w.AllowedLateness.String()
+		c.note(c.caps.AllowedLateness, u)
+	}
+	if w.IdleTimeout > 0 {
+		u := on
+		u.knob, u.detail = "idle timeout", "idle timeout "+w.IdleTimeout.String()
+		c.note(c.caps.IdleTimeout, u)
+	}
+}
+
+// types notes unsigned, nanosecond and duration columns of a schema.
+func (c *capChecker) types(s Schema, on use) {
+	var unsigned, nano, dur []string
+	for _, f := range s.Visible() {
+		t := f.Type
+		switch {
+		case t.IsUnsigned():
+			unsigned = append(unsigned, f.Name+" "+t.String())
+		case (t.Kind == ir.TTimestamp || t.Kind == ir.TDuration) && t.Unit == ir.Nano:
+			nano = append(nano, f.Name+" "+t.String())
+		}
+		if t.Kind == ir.TDuration {
+			dur = append(dur, f.Name+" "+t.String())
+		}
+	}
+	note := func(s Support, knob string, cols []string) {
+		if len(cols) > 0 {
+			u := on
+			u.knob, u.detail = knob, strings.Join(cols, ", ")
+			c.note(s, u)
+		}
+	}
+	note(c.caps.UnsignedInts, "unsigned ints", unsigned)
+	note(c.caps.NanoTimestamps, "nanosecond precision", nano)
+	note(c.caps.Durations, "durations", dur)
+}
+
+func (c *capChecker) flow(f *ir.Flow) {
+	fi := c.u.Flows[f]
+	if fi == nil || f.Query == nil {
+		return
+	}
+	on := use{pos: f.Pos, flow: f.Name, dataset: f.Target, what: fmt.Sprintf("flow %q", f.Name)}
+	if f.CDC != nil {
+		on.what = fmt.Sprintf("change flow %q", f.Name)
+	}
+	at := func(pos ir.Pos, knob, subject, detail string) use {
+		u := on
+		if pos.IsValid() {
+			u.pos = pos
+		}
+		u.knob, u.subject, u.detail = knob, subject, detail
+		return u
+	}
+	if f.CDC != nil {
+		c.note(c.caps.CDC, at(f.CDC.Pos, "cdc", "CDC (AUTO CDC)", ""))
+		if f.CDC.SCDType == 2 && c.caps.CDC.OK() {
+			c.note(c.caps.SCD2, at(f.CDC.Pos, "scd type 2", "", ""))
+		}
+	}
+	if f.Once {
+		c.note(c.caps.OnceFlows, at(f.Pos, "once", "a once flow", ""))
+	}
+	// Dropping update mode is harmless when no aggregate would upsert.
+	stateless := func(s Support) Support {
+		if s.Action == ActionRefused && !fi.Aggregating {
+			return dropped(whyStatelessMode)
+		}
+		return s
+	}
+	switch {
+	case f.Emit == ir.EmitOnUpdate:
+		c.note(stateless(c.caps.EmitOnUpdate), at(f.Pos, "emit on update", "", ""))
+	case f.OutputMode == ir.OutputUpdate:
+		c.note(stateless(c.caps.OutputUpdate), at(f.Pos, "output mode update", "", ""))
+	}
+	if f.OutputMode == ir.OutputComplete {
+		c.note(c.caps.OutputComplete, at(f.Pos, "output mode complete", "", ""))
+	}
+	if f.Emit == ir.EmitOnWindowClose {
+		c.note(c.caps.EmitOnWindowClose, at(f.Pos, "emit on window close", "", ""))
+	}
+	if t := f.Trigger; t != nil {
+		if t.Kind == ir.TriggerEvery {
+			c.note(c.caps.TriggerEvery, at(t.Pos, "trigger", "trigger every "+t.Interval.String(), ""))
+		} else {
+			c.note(c.caps.TriggerAvailableNow, at(t.Pos, "trigger", "trigger available now", ""))
+		}
+	}
+	if f.LateTable != "" {
+		c.note(c.caps.LateTables, at(f.Pos, "late table", fmt.Sprintf("late table %q", f.LateTable), ""))
+	}
+	ir.WalkRel(f.Query, func(r ir.Rel) bool {
+		switch n := r.(type) {
+		case *ir.Scan:
+			if ir.IsExternalName(n.Name) {
+				c.note(c.caps.ExternalTables, at(n.Pos, "external table", fmt.Sprintf("external table %q", n.Name), ""))
+			}
+			if b := n.Bounds; b != nil && (b.Rows > 0 || b.Bytes > 0) {
+				c.note(c.caps.EdgeBounds, at(b.Pos, "edge bounds", "edge bounds", "on the read of "+n.Name))
+			}
+			if n.Watermark != nil {
+				c.watermark(n.Watermark, on)
+			}
+		case *ir.Window:
+			if n.Kind == ir.WindowSession {
+				c.note(c.caps.SessionWindows, at(n.Pos, "session windows", "", ""))
+			}
+		}
+		for _, e := range ir.RelExprs(r) {
+			ir.WalkExpr(e, func(e ir.Expr) bool {
+				if k, ok := e.(*ir.Cast); ok {
+					c.types(Schema{{Name: exprString(k), Type: k.To}}, at(k.Pos, "", "", ""))
+				}
+				return true
+			})
+		}
+		return true
+	})
+}
+
+// sortEntries orders the report by position, then flow, dataset and knob,
+// and removes exact duplicates.
+func sortEntries(es []ReportEntry) []ReportEntry {
+	sort.SliceStable(es, func(i, j int) bool {
+		a, b := es[i], es[j]
+		if a.Pos.File != b.Pos.File {
+			return a.Pos.File < b.Pos.File
+		}
+		if a.Pos.Line != b.Pos.Line {
+			return a.Pos.Line < b.Pos.Line
+		}
+		if a.Pos.Col != b.Pos.Col {
+			return a.Pos.Col < b.Pos.Col
+		}
+		if a.Flow != b.Flow {
+			return a.Flow < b.Flow
+		}
+		if a.Dataset != b.Dataset {
+			return a.Dataset < b.Dataset
+		}
+		if a.Knob != b.Knob {
+			return a.Knob < b.Knob
+		}
+		return a.Reason < b.Reason
+	})
+	out := es[:0]
+	for i, e := range es {
+		if i > 0 && e == es[i-1] {
+			continue
+		}
+		out = append(out, e)
+	}
+	return out
+}

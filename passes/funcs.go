@@ -1,0 +1,267 @@
+package passes
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/nordisk/thund/ir"
+)
+
+// argRule is what a function accepts at one argument position.
+type argRule uint8
+
+const (
+	argAny argRule = iota
+	argNumeric
+	argNumericOrDuration
+	argInteger
+	argString
+	argStringOrBinary
+	argBool
+	argTime         // date or timestamp
+	argTimeOrString // date, timestamp, or a string to parse
+	argTimestamp
+	argTruncUnit // a string naming a date_trunc unit
+)
+
+// argRules describes each argRule: the words an error uses, and the test.
+// NULL and an external table's column (TUnknown) pass every test.
+var argRules = [...]struct {
+	desc string
+	ok   func(ir.Type) bool
+}{
+	argAny:               {"any", func(ir.Type) bool { return true }},
+	argNumeric:           {"a numeric", func(t ir.Type) bool { return t.IsNumeric() }},
+	argNumericOrDuration: {"a numeric", func(t ir.Type) bool { return t.IsNumeric() || t.Kind == ir.TDuration }},
+	argInteger:           {"an integer", func(t ir.Type) bool { return t.IsInteger() }},
+	argString:            {"a string", func(t ir.Type) bool { return t.Kind == ir.TString }},
+	argStringOrBinary:    {"a string or binary", func(t ir.Type) bool { return t.Kind == ir.TString || t.Kind == ir.TBinary }},
+	argBool:              {"a bool", func(t ir.Type) bool { return t.Kind == ir.TBool }},
+	argTime:              {"a date or timestamp", isTime},
+	argTimeOrString:      {"a date, timestamp or string", func(t ir.Type) bool { return isTime(t) || t.Kind == ir.TString }},
+	argTimestamp:         {"a timestamp", func(t ir.Type) bool { return t.Kind == ir.TTimestamp }},
+	argTruncUnit:         {"a string (the unit)", func(t ir.Type) bool { return t.Kind == ir.TString }},
+}
+
+// resultRule computes a function's result type from its argument types.
+type resultRule uint8
+
+const (
+	resFixed       resultRule = iota // funcSig.ret
+	resArg0                          // the first argument's type
+	resCommon                        // the common type of every argument
+	resCommonTail                    // the common type of every argument but the first (if)
+	resSum                           // Spark's Sum.resultType
+	resAvg                           // Spark's Average.resultType
+	resRound                         // Spark's RoundBase.dataType (scale: an integer constant)
+	resFloorCeil                     // Spark's Ceil/Floor.dataType
+	resMod                           // like the % operator
+	resTrunc                         // date_trunc: the timestamp type of argument 2
+	resToTimestamp                   // a timestamp argument's type, else timestamp(us)
+)
+
+// nullRule says when a call can be NULL.
+type nullRule uint8
+
+const (
+	nullArgs    nullRule = iota // when any argument can be
+	nullNever                   // never (count)
+	nullAlways                  // always (nullif, parsing functions)
+	nullAllArgs                 // only when every argument can be (coalesce, greatest, least)
+	nullTail                    // when a result argument can be (if)
+	nullAgg                     // when the argument can be, or in a global aggregate (empty input)
+)
+
+// funcSig is one entry of the function catalogue.
+type funcSig struct {
+	name    string
+	aliases []string
+	agg     bool
+	minArgs int
+	maxArgs int       // -1: variadic
+	args    []argRule // per position; the last one repeats
+	ret     ir.Type   // for resFixed
+	result  resultRule
+	nulls   nullRule
+}
+
+// functions is the one catalogue of functions the compiler types.
+var functions = []funcSig{
+	// aggregates
+	{name: "count", agg: true, minArgs: 1, maxArgs: -1, args: []argRule{argAny}, ret: ir.Int64, result: resFixed, nulls: nullNever},
+	{name: "sum", agg: true, minArgs: 1, maxArgs: 1, args: []argRule{argNumericOrDuration}, result: resSum, nulls: nullAgg},
+	{name: "avg", aliases: []string{"mean"}, agg: true, minArgs: 1, maxArgs: 1, args: []argRule{argNumericOrDuration}, result: resAvg, nulls: nullAgg},
+	{name: "min", agg: true, minArgs: 1, maxArgs: 1, args: []argRule{argAny}, result: resArg0, nulls: nullAgg},
+	{name: "max", agg: true, minArgs: 1, maxArgs: 1, args: []argRule{argAny}, result: resArg0, nulls: nullAgg},
+	{name: "first", aliases: []string{"first_value"}, agg: true, minArgs: 1, maxArgs: 2, args: []argRule{argAny, argBool}, result: resArg0, nulls: nullAgg},
+	{name: "last", aliases: []string{"last_value"}, agg: true, minArgs: 1, maxArgs: 2, args: []argRule{argAny, argBool}, result: resArg0, nulls: nullAgg},
+	{name: "any_value", agg: true, minArgs: 1, maxArgs: 2, args: []argRule{argAny, argBool}, result: resArg0, nulls: nullAgg},
+
+	// math
+	{name: "abs", minArgs: 1, maxArgs: 1, args: []argRule{argNumericOrDuration}, result: resArg0},
+	{name: "round", minArgs: 1, maxArgs: 2, args: []argRule{argNumeric, argInteger}, result: resRound},
+	{name: "floor", minArgs: 1, maxArgs: 2, args: []argRule{argNumeric, argInteger}, result: resFloorCeil},
+	{name: "ceil", aliases: []string{"ceiling"}, minArgs: 1, maxArgs: 2, args: []argRule{argNumeric, argInteger}, result: resFloorCeil},
+	{name: "sqrt", minArgs: 1, maxArgs: 1, args: []argRule{argNumeric}, ret: ir.Float64, result: resFixed},
+	{name: "power", aliases: []string{"pow"}, minArgs: 2, maxArgs: 2, args: []argRule{argNumeric}, ret: ir.Float64, result: resFixed},
+	{name: "exp", minArgs: 1, maxArgs: 1, args: []argRule{argNumeric}, ret: ir.Float64, result: resFixed},
+	{name: "ln", minArgs: 1, maxArgs: 1, args: []argRule{argNumeric}, ret: ir.Float64, result: resFixed},
+	{name: "log10", minArgs: 1, maxArgs: 1, args: []argRule{argNumeric}, ret: ir.Float64, result: resFixed},
+	{name: "mod", minArgs: 2, maxArgs: 2, args: []argRule{argNumeric}, result: resMod},
+	{name: "greatest", minArgs: 2, maxArgs: -1, args: []argRule{argAny}, result: resCommon, nulls: nullAllArgs},
+	{name: "least", minArgs: 2, maxArgs: -1, args: []argRule{argAny}, result: resCommon, nulls: nullAllArgs},
+
+	// conditional
+	{name: "coalesce", minArgs: 1, maxArgs: -1, args: []argRule{argAny}, result: resCommon, nulls: nullAllArgs},
+	{name: "nullif", minArgs: 2, maxArgs: 2, args: []argRule{argAny}, result: resArg0, nulls: nullAlways},
+	{name: "if", minArgs: 3, maxArgs: 3, args: []argRule{argBool, argAny}, result: resCommonTail, nulls: nullTail},
+
+	// strings
+	{name: "lower", aliases: []string{"lcase"}, minArgs: 1, maxArgs: 1, args: []argRule{argString}, ret: ir.StringT, result: resFixed},
+	{name: "upper", aliases: []string{"ucase"}, minArgs: 1, maxArgs: 1, args: []argRule{argString}, ret: ir.StringT, result: resFixed},
+	{name: "length", aliases: []string{"char_length", "character_length"}, minArgs: 1, maxArgs: 1, args: []argRule{argStringOrBinary}, ret: ir.Int32, result: resFixed},
+	{name: "substring", aliases: []string{"substr"}, minArgs: 2, maxArgs: 3, args: []argRule{argString, argInteger}, ret: ir.StringT, result: resFixed},
+	{name: "concat", minArgs: 1, maxArgs: -1, args: []argRule{argString}, ret: ir.StringT, result: resFixed},
+	{name: "trim", minArgs: 1, maxArgs: 2, args: []argRule{argString}, ret: ir.StringT, result: resFixed},
+	{name: "ltrim", minArgs: 1, maxArgs: 2, args: []argRule{argString}, ret: ir.StringT, result: resFixed},
+	{name: "rtrim", minArgs: 1, maxArgs: 2, args: []argRule{argString}, ret: ir.StringT, result: resFixed},
+	{name: "replace", minArgs: 2, maxArgs: 3, args: []argRule{argString}, ret: ir.StringT, result: resFixed},
+	{name: "starts_with", aliases: []string{"startswith"}, minArgs: 2, maxArgs: 2, args: []argRule{argStringOrBinary}, ret: ir.Bool, result: resFixed},
+	{name: "ends_with", aliases: []string{"endswith"}, minArgs: 2, maxArgs: 2, args: []argRule{argStringOrBinary}, ret: ir.Bool, result: resFixed},
+	{name: "contains", minArgs: 2, maxArgs: 2, args: []argRule{argStringOrBinary}, ret: ir.Bool, result: resFixed},
+
+	// date and time
+	{name: "date_trunc", minArgs: 2, maxArgs: 2, args: []argRule{argTruncUnit, argTime}, result: resTrunc},
+	{name: "to_date", minArgs: 1, maxArgs: 2, args: []argRule{argTimeOrString, argString}, ret: ir.Date32, result: resFixed},
+	{name: "to_timestamp", minArgs: 1, maxArgs: 2, args: []argRule{argTimeOrString, argString}, result: resToTimestamp},
+	{name: "year", minArgs: 1, maxArgs: 1, args: []argRule{argTime}, ret: ir.Int32, result: resFixed},
+	{name: "month", minArgs: 1, maxArgs: 1, args: []argRule{argTime}, ret: ir.Int32, result: resFixed},
+	{name: "day", aliases: []string{"dayofmonth"}, minArgs: 1, maxArgs: 1, args: []argRule{argTime}, ret: ir.Int32, result: resFixed},
+	{name: "hour", minArgs: 1, maxArgs: 1, args: []argRule{argTime}, ret: ir.Int32, result: resFixed},
+	{name: "minute", minArgs: 1, maxArgs: 1, args: []argRule{argTime}, ret: ir.Int32, result: resFixed},
+	{name: "second", minArgs: 1, maxArgs: 1, args: []argRule{argTime}, ret: ir.Int32, result: resFixed},
+	{name: "unix_timestamp", minArgs: 0, maxArgs: 2, args: []argRule{argTimeOrString, argString}, ret: ir.Int64, result: resFixed},
+	{name: "timestamp_seconds", minArgs: 1, maxArgs: 1, args: []argRule{argNumeric}, ret: ir.Timestamp(ir.Micro, "UTC"), result: resFixed},
+	{name: "timestamp_millis", minArgs: 1, maxArgs: 1, args: []argRule{argInteger}, ret: ir.Timestamp(ir.Micro, "UTC"), result: resFixed},
+	{name: "timestamp_micros", minArgs: 1, maxArgs: 1, args: []argRule{argInteger}, ret: ir.Timestamp(ir.Micro, "UTC"), result: resFixed},
+}
+
+// funcIndex maps every name and alias to its catalogue entry.
+var funcIndex = indexFunctions(functions)
+
+func indexFunctions(list []funcSig) map[string]*funcSig {
+	m := map[string]*funcSig{}
+	for i := range list {
+		f := &list[i]
+		m[f.name] = f
+		for _, a := range f.aliases {
+			m[a] = f
+		}
+	}
+	return m
+}
+
+// lookupFunc finds a function by name, case-insensitively.
+func lookupFunc(name string) *funcSig { return funcIndex[strings.ToLower(name)] }
+
+// funcNames lists every name and alias, for suggestions.
+func funcNames() []string {
+	var out []string
+	for _, f := range functions {
+		out = append(out, f.name)
+		out = append(out, f.aliases...)
+	}
+	return out
+}
+
+// argAt is the rule for argument i.
+func (f *funcSig) argAt(i int) argRule {
+	if i < len(f.args) {
+		return f.args[i]
+	}
+	return f.args[len(f.args)-1]
+}
+
+// arityText renders the accepted argument counts: "1", "1 or 2", "2 to 3",
+// "at least 2".
+func (f *funcSig) arityText() string {
+	n := strconv.Itoa
+	switch {
+	case f.maxArgs < 0:
+		return "at least " + n(f.minArgs)
+	case f.minArgs == f.maxArgs:
+		return n(f.minArgs)
+	case f.maxArgs == f.minArgs+1:
+		return n(f.minArgs) + " or " + n(f.maxArgs)
+	}
+	return n(f.minArgs) + " to " + n(f.maxArgs)
+}
+
+// truncUnits are the units date_trunc accepts (Spark's TruncTimestamp).
+var truncUnits = []string{
+	"year", "yyyy", "yy", "quarter", "month", "mon", "mm", "week", "day", "dd",
+	"hour", "minute", "second", "millisecond", "microsecond",
+}
+
+// sumType is Spark's Sum.resultType: integers sum to int64 (a uint64 to
+// decimal(30,0)), decimal(p,s) to decimal(p+10,s), floats to float64.
+func sumType(t ir.Type) ir.Type {
+	switch {
+	case t.Kind == ir.TUint64:
+		return ir.Decimal(30, 0)
+	case t.IsInteger():
+		return ir.Int64
+	case t.Kind == ir.TDecimal:
+		return boundedDecimal(t.Precision+10, t.Scale)
+	case t.IsFloat():
+		return ir.Float64
+	}
+	return t // duration, unknown
+}
+
+// avgType is Spark's Average.resultType: decimal(p+4, s+4) for decimals,
+// float64 for other numbers.
+func avgType(t ir.Type) ir.Type {
+	switch {
+	case t.Kind == ir.TDecimal:
+		return boundedDecimal(t.Precision+4, t.Scale+4)
+	case t.IsNumeric():
+		return ir.Float64
+	}
+	return t
+}
+
+// roundType is Spark's RoundBase.dataType for scale d.
+func roundType(t ir.Type, d int) ir.Type {
+	if t.Kind != ir.TDecimal {
+		return t
+	}
+	p, s := t.Precision, t.Scale
+	intDigits := p - s + 1
+	if d < 0 {
+		return ir.Decimal(min(max(intDigits, -d+1), maxPrecision), 0)
+	}
+	ns := min(s, d)
+	return ir.Decimal(min(intDigits+ns, maxPrecision), ns)
+}
+
+// floorCeilType is Spark's Ceil/Floor.dataType: decimal(p-s+1, 0) for a
+// decimal, int64 otherwise; with a scale, like round.
+func floorCeilType(t ir.Type, d int, hasScale bool) ir.Type {
+	if hasScale {
+		if t.Kind == ir.TDecimal {
+			return roundType(t, d)
+		}
+		if t.IsFloat() {
+			return ir.Float64
+		}
+		return ir.Decimal(integerDecimal[t.Kind]+1, 0)
+	}
+	switch {
+	case t.Kind == ir.TDecimal:
+		return boundedDecimal(t.Precision-t.Scale+1, 0)
+	case t.IsNumeric():
+		return ir.Int64
+	}
+	return t
+}

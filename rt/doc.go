@@ -1,0 +1,25 @@
+// Package rt is the runtime library that every program built by thundc links.
+// The compiler embeds this tree as source and compiles it into each generated
+// pipeline program; generated code calls it for everything that is not
+// specific to one pipeline.
+//
+// The tree:
+//
+//   - rt/store: the object-store-shaped interface the warehouse lives on
+//     (whole-object reads and atomic writes, create-if-absent, compare-and-swap),
+//     a local-disk implementation and a fault-injecting wrapper for tests.
+//   - rt/format: readers (Parquet, CSV, JSON lines, Arrow IPC, with globs) that
+//     produce record batches of a declared Arrow schema, and writers for the
+//     same formats, including the CSV text contract of `read`.
+//   - rt/warehouse: the warehouse layout, versioned datasets, hive-style
+//     partitions, the one-atomic-commit-record protocol and the run lock.
+//   - rt/events: the event log (Lakeflow record shape), one file per run.
+//   - rt/run: the per-run context that generated main functions use:
+//     Begin / Commit / Fail over warehouse, lock, event log, expectation
+//     counters and the run summary.
+//
+// rt must import nothing from the rest of this module (frontend, ir, passes,
+// codegen, cmd): it is shipped alone into every generated program. It may
+// import the standard library and the module's pinned third-party
+// dependencies (arrow-go) only.
+package rt

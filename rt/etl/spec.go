@@ -1,0 +1,118 @@
+// Package etl is the command line of a generated pipeline executable (run,
+// plan, history, read, version) and the contract between generated code and
+// the runtime: a generated main builds a Pipeline value, with one Run
+// function per flow, and calls Main.
+//
+// Everything generic lives here; generated code holds only the typed loops of
+// its flows. etl imports nothing from the compiler.
+package etl
+
+import (
+	"context"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/nordisk/thund/rt/format"
+	"github.com/nordisk/thund/rt/run"
+)
+
+// Kind is a dataset's kind, as in the IR.
+type Kind int
+
+const (
+	Source Kind = iota
+	MaterializedView
+	StreamingTable
+	TemporaryView
+	View
+	Sink
+)
+
+var kindNames = [...]string{"source", "materialized view", "streaming table", "temporary view", "view", "sink"}
+
+func (k Kind) String() string { return kindNames[k] }
+
+// Pipeline is what a generated program describes.
+type Pipeline struct {
+	Name     string
+	File     string // the pipeline's source file, for messages
+	Compiler string // the thundc version that generated the program
+	// Datasets in dependency order: a dataset's inputs come before it.
+	Datasets []*Dataset
+}
+
+// Dataset is one node of the pipeline.
+type Dataset struct {
+	Name        string
+	Kind        Kind
+	Schema      *arrow.Schema
+	PartitionBy []string
+	// Format is a sink's output format (parquet, csv, jsonl, stdout).
+	Format      string
+	SinkOptions [][2]string
+	// Source says where a source's rows come from (Kind Source only).
+	Source       *FileSource
+	Flows        []*Flow
+	Expectations []Expectation
+	// Definition is the canonical text of the dataset's declaration and its
+	// flows; a change of it makes the dataset stale (its fingerprint).
+	Definition string
+}
+
+// FileSource is a source's files.
+type FileSource struct {
+	Format    string // parquet, csv, jsonl, arrow
+	Patterns  []string
+	Options   [][2]string // reader options (header, delimiter, quote, null, ...)
+	Stdin     bool        // an Arrow IPC stream on standard input
+	Unbounded bool        // a watched folder
+}
+
+// Expectation is one of a dataset's expectations; generated code evaluates
+// its condition and counts through FlowContext.Expect.
+type Expectation struct {
+	Name   string
+	Action run.Action
+}
+
+// Flow is one flow into a dataset.
+type Flow struct {
+	Name   string
+	Inputs []Input
+	Once   bool
+	// Run computes the flow: it reads its inputs with fc.Read and emits
+	// batches of the target's schema with fc.Emit.
+	Run func(fc *FlowContext) error
+}
+
+// Input is one dataset a flow reads.
+type Input struct {
+	Name   string
+	Stream bool // a stream read: only what is new since the last commit
+}
+
+// FlowContext is what a flow's Run function works with.
+type FlowContext struct {
+	Ctx     context.Context
+	Mem     memory.Allocator
+	Threads int
+	// Stats counts rows in and out, late rows and expectation results.
+	Stats *run.Flow
+
+	read   func(name string) (format.BatchReader, error)
+	emit   func(rec arrow.RecordBatch) error
+	expect []*run.Expectation
+}
+
+// Read opens an input: a source's files (for a stream read, only the files
+// not consumed by an earlier commit), or a dataset as this run sees it (the
+// version an earlier flow of this run staged, else the committed one; a
+// temporary view's rows from memory).
+func (fc *FlowContext) Read(name string) (format.BatchReader, error) { return fc.read(name) }
+
+// Emit writes one batch of the target's schema. The flow keeps ownership of
+// rec (Emit retains what it keeps).
+func (fc *FlowContext) Emit(rec arrow.RecordBatch) error { return fc.emit(rec) }
+
+// Expect returns the counters of the target's i-th expectation.
+func (fc *FlowContext) Expect(i int) *run.Expectation { return fc.expect[i] }

@@ -1,0 +1,266 @@
+package format
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/ipc"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet/file"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+	"github.com/nordisk/thund/rt/store"
+)
+
+// Parquet and Arrow IPC files carry their own schema. Declared columns are
+// found in it by name (exact, else case-insensitive), extra file columns are
+// not read, and each column is cast to its declared type when that is
+// lossless (conform.go); anything else is a SchemaError naming the file, the
+// column and both types, before any row is read.
+
+// conformReader maps batches of a file's schema onto the declared schema.
+type conformReader struct {
+	name   string
+	schema *arrow.Schema
+	src    func() (arrow.RecordBatch, error) // borrowed batch, or io.EOF
+	close  func() error
+	pos    []int // declared column -> column in the source batch
+	conv   []conformer
+	rows   int64
+	err    error
+}
+
+// plan matches the declared schema against the file's; it returns for each
+// declared column the index of the file field it reads.
+func plan(name string, fileSchema, schema *arrow.Schema, mem memory.Allocator) ([]int, []conformer, error) {
+	fields := fileSchema.Fields()
+	idx := make([]int, schema.NumFields())
+	conv := make([]conformer, schema.NumFields())
+	var have []string
+	for _, f := range fields {
+		have = append(have, f.Name)
+	}
+	for i, want := range schema.Fields() {
+		fi := -1
+		for j, f := range fields {
+			if f.Name == want.Name {
+				fi = j
+				break
+			}
+		}
+		if fi < 0 {
+			for j, f := range fields {
+				if strings.EqualFold(f.Name, want.Name) {
+					fi = j
+					break
+				}
+			}
+		}
+		if fi < 0 {
+			return nil, nil, &SchemaError{File: name, Column: want.Name, Want: TypeString(want.Type),
+				Msg: fmt.Sprintf("not in the file (file has: %s)", strings.Join(have, ", "))}
+		}
+		c, ok := conformFor(fields[fi].Type, want.Type, mem)
+		if t, has := fields[fi].Metadata.GetValue(typeKey); has && t == TypeString(want.Type) {
+			// A type our Parquet writer had to store differently (writer.go).
+			switch ft := fields[fi].Type.(type) {
+			case *arrow.Int64Type:
+				ok, c = true, relabel(want.Type)
+			case *arrow.TimestampType:
+				ok, c = true, divideInts(want.Type, unitMult(ft.Unit)/unitMult(want.Type.(*arrow.TimestampType).Unit), mem)
+			}
+		}
+		if !ok {
+			ft := TypeString(fields[fi].Type)
+			return nil, nil, &SchemaError{File: name, Column: want.Name, FileType: ft, Want: TypeString(want.Type),
+				Msg: fmt.Sprintf("file has %s, schema declares %s (not a lossless cast)", ft, TypeString(want.Type))}
+		}
+		idx[i], conv[i] = fi, c
+	}
+	return idx, conv, nil
+}
+
+func (r *conformReader) Schema() *arrow.Schema { return r.schema }
+
+func (r *conformReader) Next() (arrow.RecordBatch, error) {
+	if r.err != nil {
+		return nil, r.err
+	}
+	for {
+		src, err := r.src()
+		if err != nil {
+			if err != io.EOF {
+				err = fmt.Errorf("%s: %w", r.name, err)
+			}
+			r.err = err
+			return nil, err
+		}
+		n := src.NumRows()
+		if n == 0 {
+			continue
+		}
+		cols := make([]arrow.Array, len(r.pos))
+		release := func() {
+			for _, c := range cols {
+				if c != nil {
+					c.Release()
+				}
+			}
+		}
+		for i, p := range r.pos {
+			f := r.schema.Field(i)
+			out, row, err := r.conv[i](src.Column(p))
+			if err != nil {
+				release()
+				r.err = &DataError{File: r.name, Row: r.rows + int64(row) + 1, Column: f.Name, Msg: err.Error()}
+				return nil, r.err
+			}
+			cols[i] = out
+			if !f.Nullable && out.NullN() > 0 {
+				row := 0
+				for !out.IsNull(row) {
+					row++
+				}
+				release()
+				r.err = &DataError{File: r.name, Row: r.rows + int64(row) + 1, Column: f.Name, Msg: "NULL in a NOT NULL column"}
+				return nil, r.err
+			}
+		}
+		r.rows += n
+		rec := array.NewRecordBatch(r.schema, cols, n)
+		release()
+		return rec, nil
+	}
+}
+
+func (r *conformReader) Close() error {
+	if r.err == nil {
+		r.err = errors.New("reader closed")
+	}
+	if r.close != nil {
+		err := r.close()
+		r.close = nil
+		return err
+	}
+	return nil
+}
+
+func newParquetReader(obj store.Object, name string, schema *arrow.Schema, batch int, mem memory.Allocator) (BatchReader, error) {
+	pf, err := file.NewParquetReader(obj)
+	if err != nil {
+		return nil, fmt.Errorf("%s: not a readable Parquet file: %w", name, err)
+	}
+	fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{BatchSize: int64(batch)}, mem)
+	if err != nil {
+		pf.Close()
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	fileSchema, err := fr.Schema()
+	if err != nil {
+		pf.Close()
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	fidx, conv, err := plan(name, fileSchema, schema, mem)
+	if err != nil {
+		pf.Close()
+		return nil, err
+	}
+	// The record reader returns the selected fields in file order.
+	sel := map[int]bool{}
+	for _, fi := range fidx {
+		sel[fi] = true
+	}
+	var order []int
+	for fi := range sel {
+		order = append(order, fi)
+	}
+	sort.Ints(order)
+	var leaves []int
+	for _, fi := range order {
+		leaves = append(leaves, fr.Manifest.Fields[fi].ColIndex)
+	}
+	pos := make([]int, len(fidx))
+	for i, fi := range fidx {
+		pos[i] = sort.SearchInts(order, fi)
+	}
+	cr := &conformReader{name: name, schema: schema, pos: pos, conv: conv, close: func() error { pf.Close(); return obj.Close() }}
+	if pf.NumRows() == 0 {
+		cr.src = func() (arrow.RecordBatch, error) { return nil, io.EOF }
+		return cr, nil
+	}
+	rr, err := fr.GetRecordReader(context.Background(), leaves, nil)
+	if err != nil {
+		pf.Close()
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	cr.close = func() error { rr.Release(); pf.Close(); return obj.Close() }
+	cr.src = func() (arrow.RecordBatch, error) {
+		if rr.Next() {
+			return rr.RecordBatch(), nil
+		}
+		if err := rr.Err(); err != nil && err != io.EOF {
+			return nil, err
+		}
+		return nil, io.EOF
+	}
+	return cr, nil
+}
+
+func newIPCReader(obj store.Object, name string, schema *arrow.Schema, mem memory.Allocator) (BatchReader, error) {
+	var magic [6]byte
+	if n, _ := obj.ReadAt(magic[:], 0); n == 6 && string(magic[:]) == "ARROW1" {
+		fr, err := ipc.NewFileReader(obj, ipc.WithAllocator(mem))
+		if err != nil {
+			return nil, fmt.Errorf("%s: not a readable Arrow IPC file: %w", name, err)
+		}
+		fidx, conv, err := plan(name, fr.Schema(), schema, mem)
+		if err != nil {
+			fr.Close()
+			return nil, err
+		}
+		i := 0
+		return &conformReader{name: name, schema: schema, pos: fidx, conv: conv,
+			src: func() (arrow.RecordBatch, error) {
+				if i >= fr.NumRecords() {
+					return nil, io.EOF
+				}
+				i++
+				return fr.RecordBatch(i - 1)
+			},
+			close: func() error { fr.Close(); return obj.Close() },
+		}, nil
+	}
+	if _, err := obj.Seek(0, io.SeekStart); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return newIPCStreamReader(obj, name, schema, mem)
+}
+
+func newIPCStreamReader(r io.ReadCloser, name string, schema *arrow.Schema, mem memory.Allocator) (BatchReader, error) {
+	sr, err := ipc.NewReader(r, ipc.WithAllocator(mem))
+	if err != nil {
+		return nil, fmt.Errorf("%s: not a readable Arrow IPC file or stream: %w", name, err)
+	}
+	fidx, conv, err := plan(name, sr.Schema(), schema, mem)
+	if err != nil {
+		sr.Release()
+		return nil, err
+	}
+	return &conformReader{name: name, schema: schema, pos: fidx, conv: conv,
+		src: func() (arrow.RecordBatch, error) {
+			if sr.Next() {
+				return sr.RecordBatch(), nil
+			}
+			if err := sr.Err(); err != nil && err != io.EOF {
+				return nil, err
+			}
+			return nil, io.EOF
+		},
+		close: func() error { sr.Release(); return r.Close() },
+	}, nil
+}

@@ -1,0 +1,24 @@
+// Package format reads and writes the file formats of sources, sinks and the
+// warehouse: Parquet, CSV, JSON lines and Arrow IPC (file and stream), all
+// over arrow-go record batches.
+//
+// It owns:
+//   - readers that produce batches of a declared Arrow schema (BatchReader):
+//     Parquet and IPC files are matched by column name and cast only where
+//     lossless, else a SchemaError names file, column and both types; CSV and
+//     JSON lines are parsed by typed per-column parsers whose DataErrors name
+//     file:row:col, the column and what was expected ("want int64, got
+//     \"12x\""). Bad input is always an error, never a panic or a silently
+//     changed value (no rounding, no truncation, no guessing).
+//   - Glob: source patterns against --root, sorted and deduplicated, with
+//     "**"; a pattern that matches nothing is an error.
+//   - writers (Writer): Parquet (Snappy, ParquetRowGroupRows), CSV in the
+//     `read` contract's text forms (see text.go), JSON lines, Arrow IPC.
+//   - the text forms of values (AppendFloat, AppendTimestamp, ParseDecimal,
+//     ...) and the DSL spelling of types (TypeString, ParseType), which the
+//     warehouse's commit records use.
+//
+// It must not: know about the warehouse layout, versions or commits
+// (rt/warehouse), touch the disk except through store.Object and the source
+// files Glob finds, or import anything of the compiler.
+package format

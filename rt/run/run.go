@@ -1,0 +1,346 @@
+package run
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"sync"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/nordisk/thund/rt/events"
+	"github.com/nordisk/thund/rt/format"
+	"github.com/nordisk/thund/rt/store"
+	"github.com/nordisk/thund/rt/warehouse"
+)
+
+// Config is what a generated main knows when it starts a run.
+type Config struct {
+	Pipeline  string
+	Warehouse store.FS // the warehouse's storage (--warehouse)
+	Root      string   // where relative source paths resolve (--root)
+	Lease     time.Duration
+	Args      []string // the command line, for the event log
+	Threads   int
+	Runtime   string // the runtime's version, for the event log
+	// RunID overrides the generated id (tests).
+	RunID string
+	// Now is the clock (tests); nil means time.Now.
+	Now func() time.Time
+	// OnEvent sees every event as it is emitted (--json, progress).
+	OnEvent func(events.Event)
+}
+
+// Run is one run of a pipeline: the warehouse transaction, the lock, the
+// event log and the summary, with Begin / Commit / Fail semantics. Generated
+// code calls Flow, Source, ReadDataset and Write between Begin and Commit.
+type Run struct {
+	ID      string
+	Config  Config
+	WH      *warehouse.Warehouse
+	Lock    *warehouse.Lock
+	State   *warehouse.State
+	Txn     *warehouse.Txn
+	Log     *events.Log
+	Summary *Summary
+
+	mu       sync.Mutex
+	finished bool
+}
+
+func (c *Config) now() time.Time {
+	if c.Now != nil {
+		return c.Now()
+	}
+	return time.Now()
+}
+
+// Begin starts a run: it takes the warehouse lock (refusing, with the
+// holder's name, when another run has it; taking over a stale one, and saying
+// so in the event log), loads the latest commit, removes the garbage of failed
+// runs, and opens the transaction. On error nothing was changed, and the
+// refusal is recorded in this run's event log.
+func Begin(ctx context.Context, cfg Config) (*Run, error) {
+	start := cfg.now()
+	id := cfg.RunID
+	if id == "" {
+		id = events.NewRunID(start)
+	}
+	wh := warehouse.New(cfg.Warehouse)
+	wh.Now = cfg.Now
+	log := events.NewLog(cfg.Pipeline, id)
+	log.Now = cfg.Now
+	if cfg.OnEvent != nil {
+		log.Subscribe(cfg.OnEvent)
+	}
+	r := &Run{ID: id, Config: cfg, WH: wh, Log: log,
+		Summary: &Summary{RunID: id, Pipeline: cfg.Pipeline, Start: start, Status: "running"}}
+	startDetails := events.RunStart{Warehouse: cfg.Warehouse.Location(""), Args: cfg.Args, Threads: cfg.Threads, Runtime: cfg.Runtime}
+
+	lock, err := wh.Acquire(ctx, id, cfg.Pipeline, cfg.Lease)
+	if err != nil {
+		log.Emit(events.Info, events.TypeRunStart, "", "", startDetails)
+		return nil, r.end(ctx, err)
+	}
+	r.Lock = lock
+	lock.Keep(ctx)
+	st, err := wh.Load(ctx)
+	if err != nil {
+		log.Emit(events.Info, events.TypeRunStart, "", "", startDetails)
+		return nil, r.end(ctx, fmt.Errorf("reading the warehouse: %w", err))
+	}
+	r.State = st
+	removed, cerr := wh.Collect(ctx, st)
+	startDetails.Epoch, startDetails.Collected = st.NextEpoch, len(removed)
+	if st.Head != nil {
+		startDetails.HeadEpoch = st.Head.Epoch
+	}
+	log.Emit(events.Info, events.TypeRunStart, "", "", startDetails)
+	if t := lock.Takeover; t != nil {
+		log.Emit(events.Warn, events.TypeLockTakenOver, "", "", events.LockTakenOver{
+			PreviousRun: t.Previous.RunID, Host: t.Previous.Host, PID: t.Previous.PID, Reason: t.String()})
+	}
+	for _, inv := range st.Invalid {
+		r.Warn("ignored an invalid commit record: " + inv)
+	}
+	if cerr != nil {
+		r.Warn("removing garbage of failed runs: " + cerr.Error())
+	}
+	r.Txn = wh.Begin(st, id, cfg.Pipeline)
+	return r, nil
+}
+
+// Warn records a warning in the event log.
+func (r *Run) Warn(msg string) {
+	r.Log.Emit(events.Warn, events.TypeWarning, "", "", events.Warning{Message: msg})
+}
+
+// Flow registers a flow; call Start and End around its work.
+func (r *Run) Flow(name, target string) *Flow {
+	f := &Flow{Name: name, Target: target, run: r}
+	r.Summary.mu.Lock()
+	r.Summary.flows = append(r.Summary.flows, f)
+	r.Summary.mu.Unlock()
+	return f
+}
+
+// Start records the flow's start.
+func (f *Flow) Start() {
+	f.mu.Lock()
+	f.start, f.status = f.run.Config.now(), "running"
+	f.mu.Unlock()
+	f.run.Log.Emit(events.Info, events.TypeFlowStart, f.Target, f.Name, events.FlowStart{Target: f.Target})
+}
+
+// Progress records an intermediate count (streaming, long batches).
+func (f *Flow) Progress() {
+	f.run.Log.Emit(events.Metrics, events.TypeFlowProgress, f.Target, f.Name,
+		events.FlowProgress{Status: "running", RowsIn: f.RowsIn(), RowsOut: f.RowsOut()})
+}
+
+// End records the flow's end: its rows, expectation counts and late drops.
+// err is the flow's failure, if any. End returns the first failed Fail
+// expectation, so generated code can stop early.
+func (f *Flow) End(err error) error {
+	f.mu.Lock()
+	f.end = f.run.Config.now()
+	f.status = "completed"
+	if err != nil {
+		f.status = "failed"
+	}
+	status, dur := f.status, f.end.Sub(f.start)
+	f.mu.Unlock()
+	log := f.run.Log
+	log.Emit(events.Metrics, events.TypeRows, f.Target, f.Name, events.Rows{In: f.RowsIn(), Out: f.RowsOut()})
+	var failed error
+	for _, e := range f.Expectations() {
+		level := events.Metrics
+		if e.Failed() > 0 && e.Action == Fail {
+			level = events.Error
+		} else if e.Failed() > 0 && e.Action == Warn {
+			level = events.Warn
+		}
+		log.Emit(level, events.TypeExpectation, f.Target, f.Name, events.Expectation{Name: e.Name, Action: e.Action.String(),
+			Passed: e.Passed(), Failed: e.Failed(), Dropped: e.Dropped()})
+		if failed == nil {
+			failed = e.Err()
+		}
+	}
+	if n := f.Late(); n > 0 {
+		log.Emit(events.Warn, events.TypeLateRowsDropped, f.Target, f.Name, events.LateRowsDropped{Count: n})
+	}
+	log.Emit(events.Info, events.TypeFlowEnd, f.Target, f.Name, events.FlowEnd{Status: status,
+		RowsIn: f.RowsIn(), RowsOut: f.RowsOut(), DurationMS: dur.Milliseconds()})
+	return failed
+}
+
+// Source reads a source's files (globs against Config.Root).
+func (r *Run) Source(patterns []string, f format.Format, schema *arrow.Schema, opts format.Options) (format.BatchReader, error) {
+	return format.ReadGlobs(r.Config.Root, patterns, f, schema, opts)
+}
+
+// ReadDataset reads a dataset as this run sees it: the version staged by
+// this run if an earlier flow wrote it, else the committed one.
+func (r *Run) ReadDataset(ctx context.Context, name string, opts format.Options) (format.BatchReader, error) {
+	d, ok := r.Txn.Dataset(name)
+	if !ok {
+		return nil, fmt.Errorf("dataset %s has no committed version yet", name)
+	}
+	return r.WH.Open(ctx, d, opts)
+}
+
+// Write starts the new version of a dataset (see warehouse.Txn.Write).
+func (r *Run) Write(ctx context.Context, dataset string, schema *arrow.Schema, opts warehouse.WriteOptions) (*warehouse.DatasetWriter, error) {
+	return r.Txn.Write(ctx, dataset, schema, opts)
+}
+
+// Staleness records a staleness decision for a dataset.
+func (r *Run) Staleness(dataset, decision, reason string) {
+	r.Log.Emit(events.Info, events.TypeStaleness, dataset, "", events.Staleness{Decision: decision, Reason: reason})
+}
+
+// Commit ends the run successfully if it can: a Fail expectation that saw a
+// violation, a lost lock, or a failed commit write fails it instead, and
+// then nothing of it is committed. The event log is written either way and
+// the lock released. It returns nil, or the reason the run failed.
+func (r *Run) Commit(ctx context.Context) error {
+	for _, f := range r.Summary.Flows() {
+		for _, e := range f.Expectations() {
+			if err := e.Err(); err != nil {
+				return r.Fail(ctx, err)
+			}
+		}
+	}
+	if err := r.Lock.Renew(ctx); err != nil {
+		return r.Fail(ctx, err)
+	}
+	c, err := r.Txn.Commit(ctx)
+	if err != nil {
+		return r.Fail(ctx, err)
+	}
+	r.Summary.Epoch = c.Epoch
+	return r.end(ctx, nil)
+}
+
+// Fail ends the run as failed: nothing is committed, the staged files are
+// removed (or left for the next run's garbage collection), the error goes to
+// the event log, which is written, and the lock is released. It returns err.
+// Calling it after the run ended does nothing.
+func (r *Run) Fail(ctx context.Context, err error) error {
+	if err == nil {
+		err = errors.New("run failed")
+	}
+	if r.Txn != nil {
+		r.Txn.Abort(ctx)
+	}
+	return r.end(ctx, err)
+}
+
+// Execute runs body between Begin and Commit, turning a panic in body into
+// a failed run (the lock is released, the event log written) whose error
+// carries the stack.
+func Execute(ctx context.Context, cfg Config, body func(ctx context.Context, r *Run) error) (r *Run, err error) {
+	r, err = Begin(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			err = r.Fail(ctx, fmt.Errorf("internal error: %v\n%s", p, debug.Stack()))
+		}
+	}()
+	if err := body(ctx, r); err != nil {
+		return r, r.Fail(ctx, err)
+	}
+	return r, r.Commit(ctx)
+}
+
+// end finishes the run once: the last events, the event log, the lock.
+func (r *Run) end(ctx context.Context, runErr error) error {
+	r.mu.Lock()
+	if r.finished {
+		r.mu.Unlock()
+		return runErr
+	}
+	r.finished = true
+	r.mu.Unlock()
+	s := r.Summary
+	s.End = r.Config.now()
+	in, out := s.Rows()
+	end := events.RunEnd{DurationMS: s.End.Sub(s.Start).Milliseconds(), RowsIn: in, RowsOut: out}
+	if runErr != nil {
+		s.Status, s.Err, s.Epoch = "failed", runErr, 0
+		r.Log.Emit(events.Error, events.TypeError, errDataset(runErr), "", errorDetails(runErr))
+		end.Status, end.Error = "failed", runErr.Error()
+		r.Log.Emit(events.Error, events.TypeRunEnd, "", "", end)
+	} else {
+		s.Status = "completed"
+		end.Status, end.Epoch = "completed", s.Epoch
+		r.Log.Emit(events.Info, events.TypeRunEnd, "", "", end)
+	}
+	werr := r.Log.Write(ctx, r.Config.Warehouse)
+	if r.Lock != nil {
+		r.Lock.Release(ctx)
+	}
+	if runErr == nil && werr != nil {
+		// The data is committed; only the log is missing. Say so, but do not
+		// fail a committed run.
+		r.Summary.Err = werr
+	}
+	return runErr
+}
+
+func errDataset(err error) string {
+	var ee *ExpectationError
+	if errors.As(err, &ee) {
+		return ee.Dataset
+	}
+	return ""
+}
+
+// errorDetails classifies an error for the event log.
+func errorDetails(err error) events.ErrorDetails {
+	d := events.ErrorDetails{Message: err.Error(), Kind: "internal"}
+	var (
+		de *format.DataError
+		se *format.SchemaError
+		ee *ExpectationError
+		le *warehouse.LockedError
+		ll *warehouse.LockLostError
+		ce *warehouse.ConflictError
+	)
+	switch {
+	case errors.As(err, &de):
+		d.Kind, d.File, d.Row, d.Col, d.Column = "data", de.File, de.Row, de.Col, de.Column
+	case errors.As(err, &se):
+		d.Kind, d.File, d.Column = "schema", se.File, se.Column
+	case errors.As(err, &ee):
+		d.Kind = "expectation"
+	case errors.As(err, &le), errors.As(err, &ll):
+		d.Kind = "lock"
+	case errors.As(err, &ce):
+		d.Kind = "conflict"
+	}
+	return d
+}
+
+// ExitCode maps a run's result to the executable's exit status: 0 for
+// success, 1 for a failed pipeline (the CLI uses 2 for usage errors).
+func ExitCode(err error) int {
+	if err == nil {
+		return 0
+	}
+	return 1
+}
+
+// SetSourceOffset records a source's consumed offsets in the commit.
+func (r *Run) SetSourceOffset(source string, v any) error {
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	r.Txn.SetSourceOffset(source, raw)
+	return nil
+}

@@ -1,0 +1,214 @@
+package run
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Action is what an expectation does with a violating row.
+type Action int
+
+const (
+	Warn Action = iota // keep the row, count it
+	Drop               // drop the row, count it
+	Fail               // fail the run: nothing of it is committed
+)
+
+var actionNames = [...]string{"warn", "drop", "fail"}
+
+func (a Action) String() string { return actionNames[a] }
+
+// ParseAction parses warn, drop or fail.
+func ParseAction(s string) (Action, error) {
+	for i, n := range actionNames {
+		if strings.EqualFold(s, n) {
+			return Action(i), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown expectation action %q (want warn, drop or fail)", s)
+}
+
+// Expectation counts one expectation's rows. Generated loops call Add once
+// per batch; it is atomic, so threads may share it.
+type Expectation struct {
+	Name    string
+	Dataset string
+	Flow    string
+	Action  Action
+
+	passed, failed atomic.Int64
+}
+
+// Add counts rows that passed and rows that violated the expectation.
+func (e *Expectation) Add(passed, failed int64) {
+	e.passed.Add(passed)
+	e.failed.Add(failed)
+}
+
+// Passed is the number of rows that met the expectation.
+func (e *Expectation) Passed() int64 { return e.passed.Load() }
+
+// Failed is the number of rows that violated it (whatever the action).
+func (e *Expectation) Failed() int64 { return e.failed.Load() }
+
+// Dropped is the number of rows dropped for it (Failed, for Drop).
+func (e *Expectation) Dropped() int64 {
+	if e.Action == Drop {
+		return e.failed.Load()
+	}
+	return 0
+}
+
+// Err is an *ExpectationError when a Fail expectation saw a violation.
+func (e *Expectation) Err() error {
+	if e.Action == Fail && e.failed.Load() > 0 {
+		return &ExpectationError{Name: e.Name, Dataset: e.Dataset, Flow: e.Flow, Failed: e.failed.Load()}
+	}
+	return nil
+}
+
+// ExpectationError fails a run: an expectation with "on violation fail" saw
+// violating rows.
+type ExpectationError struct {
+	Name, Dataset, Flow string
+	Failed              int64
+}
+
+func (e *ExpectationError) Error() string {
+	rows := "rows"
+	if e.Failed == 1 {
+		rows = "row"
+	}
+	return fmt.Sprintf("expectation %s on dataset %s failed: %d %s violated it (on violation fail)", e.Name, e.Dataset, e.Failed, rows)
+}
+
+// Flow counts one flow's rows.
+type Flow struct {
+	Name   string
+	Target string
+
+	in, out, late atomic.Int64
+
+	mu           sync.Mutex
+	expectations []*Expectation
+	start, end   time.Time
+	status       string
+	run          *Run
+}
+
+// AddIn counts rows read by the flow.
+func (f *Flow) AddIn(n int64) { f.in.Add(n) }
+
+// AddOut counts rows the flow wrote to its target.
+func (f *Flow) AddOut(n int64) { f.out.Add(n) }
+
+// AddLate counts late rows dropped.
+func (f *Flow) AddLate(n int64) { f.late.Add(n) }
+
+// RowsIn, RowsOut and Late read the counters.
+func (f *Flow) RowsIn() int64  { return f.in.Load() }
+func (f *Flow) RowsOut() int64 { return f.out.Load() }
+func (f *Flow) Late() int64    { return f.late.Load() }
+
+// Status is running, completed or failed ("" before Start).
+func (f *Flow) Status() string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.status
+}
+
+// Expect registers an expectation of the flow's target (once per name).
+func (f *Flow) Expect(name string, action Action) *Expectation {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, e := range f.expectations {
+		if e.Name == name {
+			return e
+		}
+	}
+	e := &Expectation{Name: name, Dataset: f.Target, Flow: f.Name, Action: action}
+	f.expectations = append(f.expectations, e)
+	return e
+}
+
+// Expectations lists the flow's expectations in registration order.
+func (f *Flow) Expectations() []*Expectation {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]*Expectation(nil), f.expectations...)
+}
+
+// Summary is what a run did: per flow, rows in and out, expectation counts
+// and late drops. It prints a human summary and feeds the event log.
+type Summary struct {
+	RunID    string
+	Pipeline string
+	Start    time.Time
+	End      time.Time
+	Status   string // running | completed | failed
+	Epoch    int64  // committed epoch (0: nothing committed)
+	Err      error
+
+	mu    sync.Mutex
+	flows []*Flow
+}
+
+// Flows lists the flows in registration order.
+func (s *Summary) Flows() []*Flow {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]*Flow(nil), s.flows...)
+}
+
+// Rows adds up rows in and out over the flows.
+func (s *Summary) Rows() (in, out int64) {
+	for _, f := range s.Flows() {
+		in += f.RowsIn()
+		out += f.RowsOut()
+	}
+	return
+}
+
+// Print writes the human summary, for stderr.
+func (s *Summary) Print(w io.Writer) {
+	d := s.End.Sub(s.Start).Round(time.Millisecond)
+	switch s.Status {
+	case "completed":
+		fmt.Fprintf(w, "run %s of %s: completed in %s, committed epoch %d\n", s.RunID, s.Pipeline, d, s.Epoch)
+	case "failed":
+		fmt.Fprintf(w, "run %s of %s: FAILED after %s; nothing was committed\n", s.RunID, s.Pipeline, d)
+		if s.Err != nil {
+			fmt.Fprintf(w, "  error: %v\n", s.Err)
+		}
+	default:
+		fmt.Fprintf(w, "run %s of %s: %s\n", s.RunID, s.Pipeline, s.Status)
+	}
+	for _, f := range s.Flows() {
+		name := f.Name
+		if f.Target != "" && f.Target != f.Name {
+			name += " -> " + f.Target
+		}
+		status := ""
+		if st := f.Status(); st != "" && st != "completed" {
+			status = " (" + st + ")"
+		}
+		fmt.Fprintf(w, "  flow %s%s: %d rows in, %d rows out\n", name, status, f.RowsIn(), f.RowsOut())
+		for _, e := range f.Expectations() {
+			switch e.Action {
+			case Drop:
+				fmt.Fprintf(w, "    expect %s (drop): %d passed, %d dropped\n", e.Name, e.Passed(), e.Failed())
+			case Fail:
+				fmt.Fprintf(w, "    expect %s (fail): %d passed, %d failed\n", e.Name, e.Passed(), e.Failed())
+			default:
+				fmt.Fprintf(w, "    expect %s (warn): %d passed, %d violated\n", e.Name, e.Passed(), e.Failed())
+			}
+		}
+		if n := f.Late(); n > 0 {
+			fmt.Fprintf(w, "    late rows dropped: %d\n", n)
+		}
+	}
+}

@@ -1,0 +1,96 @@
+package warehouse
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"time"
+
+	"github.com/nordisk/thund/rt/store"
+)
+
+// Collect removes garbage: files a failed or interrupted run staged and no
+// commit references. Call it only while holding the lock. For each object
+// under <dataset>/v<N>/ it compares N with the dataset's version H in st.Head:
+//
+//   - no entry for the dataset, or N > H: never committed, removed;
+//   - N == H for a live dataset: removed unless the head lists it (stray
+//     files of a run that lost its lease);
+//   - N < H: an older committed version, kept (read --version N).
+//
+// Checkpoint objects of epochs after the head are removed likewise, and on
+// the local disk so are the temporary files of interrupted writes. Objects
+// outside this layout are never touched. It returns the removed names.
+func (w *Warehouse) Collect(ctx context.Context, st *State) ([]string, error) {
+	listed := map[string]bool{}
+	if st.Head != nil {
+		for _, d := range st.Head.Datasets {
+			for _, f := range d.Files {
+				listed[f.Path] = true
+			}
+		}
+	}
+	all, err := w.FS.List(ctx, "")
+	if err != nil {
+		return nil, err
+	}
+	var garbage []string
+	for _, o := range all {
+		if strings.HasPrefix(o.Name, EngineDir+"/") {
+			if rest, ok := strings.CutPrefix(o.Name, CheckpointsDir+"/"); ok {
+				ep, _, _ := strings.Cut(rest, "/")
+				if n, ok := parseEpochDir(ep); ok && (st.Head == nil || n > st.Head.Epoch) {
+					garbage = append(garbage, o.Name)
+				}
+			}
+			continue
+		}
+		ds, v, ok := parseVersionDir(o.Name)
+		if !ok {
+			continue
+		}
+		var head *Dataset
+		if st.Head != nil {
+			head = st.Head.Datasets[ds]
+		}
+		switch {
+		case head == nil || v > head.Version:
+			garbage = append(garbage, o.Name)
+		case v == head.Version && !head.Dropped && !listed[o.Name]:
+			garbage = append(garbage, o.Name)
+		}
+	}
+	var removed []string
+	var errs []error
+	for _, name := range garbage {
+		if err := w.FS.Remove(ctx, name); err != nil && !errors.Is(err, store.ErrNotExist) {
+			errs = append(errs, err)
+			continue
+		}
+		removed = append(removed, name)
+	}
+	if c, ok := w.FS.(store.TempCleaner); ok {
+		if err := c.CleanTemp(ctx, "", TempMaxAge); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return removed, errors.Join(errs...)
+}
+
+// TempMaxAge is how old a temporary file must be before Collect removes it:
+// older than any write in flight (the lock's own renewals among them).
+const TempMaxAge = 15 * time.Minute
+
+func parseEpochDir(s string) (int64, bool) {
+	if s == "" || strings.Trim(s, "0123456789") != "" {
+		return 0, false
+	}
+	var n int64
+	for _, c := range s {
+		n = n*10 + int64(c-'0')
+		if n > 1<<53 {
+			return 0, false
+		}
+	}
+	return n, true
+}
