@@ -116,3 +116,13 @@ func (fc *FlowContext) Emit(rec arrow.RecordBatch) error { return fc.emit(rec) }
 
 // Expect returns the counters of the target's i-th expectation.
 func (fc *FlowContext) Expect(i int) *run.Expectation { return fc.expect[i] }
+
+// NewFlowContext builds a FlowContext from its parts; Main uses it, and so
+// can tests that run a generated flow against in-memory inputs.
+func NewFlowContext(ctx context.Context, mem memory.Allocator, threads int, stats *run.Flow,
+	read func(name string) (format.BatchReader, error), emit func(arrow.RecordBatch) error, expect []*run.Expectation) *FlowContext {
+	if mem == nil {
+		mem = memory.DefaultAllocator
+	}
+	return &FlowContext{Ctx: ctx, Mem: mem, Threads: threads, Stats: stats, read: read, emit: emit, expect: expect}
+}
