@@ -126,3 +126,10 @@ func NewFlowContext(ctx context.Context, mem memory.Allocator, threads int, stat
 	}
 	return &FlowContext{Ctx: ctx, Mem: mem, Threads: threads, Stats: stats, read: read, emit: emit, expect: expect}
 }
+
+// CountIn counts rows read (a no-op without Stats).
+func (fc *FlowContext) CountIn(n int64) {
+	if fc.Stats != nil {
+		fc.Stats.AddIn(n)
+	}
+}
