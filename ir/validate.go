@@ -196,14 +196,20 @@ func validateTarget(f *Flow, t *Dataset, diags *Diagnostics) {
 
 // deps returns, per dataset, the datasets its flows read (pipeline datasets only).
 func deps(p *Pipeline) map[*Dataset][]*Dataset {
+	byName := make(map[string]*Dataset, len(p.Datasets))
+	for _, d := range p.Datasets {
+		if _, dup := byName[lower(d.Name)]; !dup {
+			byName[lower(d.Name)] = d
+		}
+	}
 	out := map[*Dataset][]*Dataset{}
 	for _, f := range p.Flows {
-		t := p.LookupDataset(f.Target)
+		t := byName[lower(f.Target)]
 		if t == nil {
 			continue
 		}
 		for _, in := range f.Inputs() {
-			if d := p.LookupDataset(in); d != nil {
+			if d := byName[lower(in)]; d != nil {
 				out[t] = append(out[t], d)
 			}
 		}
