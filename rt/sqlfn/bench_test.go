@@ -2,6 +2,7 @@ package sqlfn
 
 import (
 	"math/rand/v2"
+	"regexp"
 	"runtime"
 	"strconv"
 	"strings"
@@ -213,26 +214,55 @@ func benchStrings() []string {
 
 func BenchmarkLike(b *testing.B) {
 	ss := benchStrings()
-	run := func(name string, match func(string) bool) {
-		b.Run(name, func(b *testing.B) {
-			loop(b, func() {
-				n := 0
-				for _, s := range ss {
-					if match(s) {
-						n++
-					}
-				}
-				sinkInt64 = int64(n)
-			})
-		})
+	count := func(l *Like) {
+		n := 0
+		for _, s := range ss {
+			if l.Match(s) {
+				n++
+			}
+		}
+		sinkInt64 = int64(n)
 	}
+	b.Run("prefix/hasprefix", func(b *testing.B) {
+		loop(b, func() {
+			n := 0
+			for _, s := range ss {
+				if strings.HasPrefix(s, "https://") {
+					n++
+				}
+			}
+			sinkInt64 = int64(n)
+		})
+	})
 	prefix, _ := CompileLike("https://%")
-	run("prefix/hasprefix", func(s string) bool { return strings.HasPrefix(s, "https://") })
-	run("prefix/like", prefix.Match)
+	b.Run("prefix/like", func(b *testing.B) { loop(b, func() { count(prefix) }) })
 	contains, _ := CompileLike("%123%")
-	run("contains/like", contains.Match)
+	b.Run("contains/strings", func(b *testing.B) {
+		loop(b, func() {
+			n := 0
+			for _, s := range ss {
+				if strings.Contains(s, "123") {
+					n++
+				}
+			}
+			sinkInt64 = int64(n)
+		})
+	})
+	b.Run("contains/like", func(b *testing.B) { loop(b, func() { count(contains) }) })
 	general, _ := CompileLike("%a_k%4%")
-	run("general/like", general.Match)
+	b.Run("general/like", func(b *testing.B) { loop(b, func() { count(general) }) })
+	re := regexp.MustCompile(`(?s)^.*a.k.*4.*$`)
+	b.Run("general/regexp", func(b *testing.B) {
+		loop(b, func() {
+			n := 0
+			for _, s := range ss {
+				if re.MatchString(s) {
+					n++
+				}
+			}
+			sinkInt64 = int64(n)
+		})
+	})
 }
 
 func benchDecimals(n int) []decimal128.Num {

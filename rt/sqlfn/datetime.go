@@ -19,10 +19,10 @@ type TimeUnit uint8
 
 // Timestamp units.
 const (
-	Second TimeUnit = iota
-	Millisecond
-	Microsecond
-	Nanosecond
+	UnitSecond TimeUnit = iota
+	UnitMillisecond
+	UnitMicrosecond
+	UnitNanosecond
 )
 
 // Microseconds per unit of time.
@@ -49,11 +49,11 @@ func floorMod(a, b int64) int64 { return a - floorDiv(a, b)*b }
 // flooring for nanoseconds (as Spark reads nanosecond timestamps).
 func TimestampToMicros(v int64, u TimeUnit) (int64, *Error) {
 	switch u {
-	case Second:
+	case UnitSecond:
 		return mulExact(v, MicrosPerSecond)
-	case Millisecond:
+	case UnitMillisecond:
 		return mulExact(v, MicrosPerMilli)
-	case Nanosecond:
+	case UnitNanosecond:
 		return floorDiv(v, 1000), nil
 	}
 	return v, nil
@@ -64,11 +64,11 @@ func TimestampToMicros(v int64, u TimeUnit) (int64, *Error) {
 // not fit.
 func MicrosToTimestamp(us int64, u TimeUnit) (int64, *Error) {
 	switch u {
-	case Second:
+	case UnitSecond:
 		return floorDiv(us, MicrosPerSecond), nil
-	case Millisecond:
+	case UnitMillisecond:
 		return floorDiv(us, MicrosPerMilli), nil
-	case Nanosecond:
+	case UnitNanosecond:
 		return mulExact(us, 1000)
 	}
 	return us, nil
@@ -174,8 +174,8 @@ func Hour(us int64) int32 { return int32(floorMod(us, MicrosPerDay) / MicrosPerH
 // Minute is minute(timestamp), 0..59.
 func Minute(us int64) int32 { return int32(floorMod(us, MicrosPerHour) / MicrosPerMinute) }
 
-// SecondOf is second(timestamp), 0..59 (whole seconds).
-func SecondOf(us int64) int32 { return int32(floorMod(us, MicrosPerMinute) / MicrosPerSecond) }
+// Second is second(timestamp), 0..59 (whole seconds).
+func Second(us int64) int32 { return int32(floorMod(us, MicrosPerMinute) / MicrosPerSecond) }
 
 // TruncUnit is a date_trunc / trunc level.
 type TruncUnit uint8
@@ -458,6 +458,12 @@ func parseDate(s string) (int32, bool) {
 	}
 	return int32(days), true
 }
+
+// ToDate is to_date(s) without a format: the same as CAST(s AS DATE).
+func ToDate(s string) (int32, *Error) { return CastStringToDate(s) }
+
+// ToTimestamp is to_timestamp(s) without a format: CAST(s AS TIMESTAMP).
+func ToTimestamp(s string) (int64, *Error) { return CastStringToTimestamp(s) }
 
 // CastStringToTimestamp is CAST(string AS TIMESTAMP) and
 // to_timestamp(string) under ANSI (SparkDateTimeUtils.stringToTimestamp),

@@ -4,6 +4,8 @@ import (
 	"math"
 	"testing"
 	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
 )
 
 func days(y, m, d int) int32 { return int32(daysFromCivil(int64(y), m, d)) }
@@ -223,7 +225,7 @@ func TestDateFields(t *testing.T) {
 		t.Error("year/quarter")
 	}
 	us := micros(1969, 12, 31, 23, 59, 58, 500000)
-	if Hour(us) != 23 || Minute(us) != 59 || SecondOf(us) != 58 || MicrosToDate(us) != -1 {
+	if Hour(us) != 23 || Minute(us) != 59 || Second(us) != 58 || MicrosToDate(us) != -1 {
 		t.Error("negative timestamp fields")
 	}
 	if DateToMicros(-1) != -MicrosPerDay {
@@ -326,18 +328,18 @@ func TestTimestampUnits(t *testing.T) {
 		u    TimeUnit
 		want int64
 	}{
-		{1, Second, 1_000_000},
-		{-1, Millisecond, -1000},
-		{7, Microsecond, 7},
-		{1999, Nanosecond, 1},
-		{-1, Nanosecond, -1},
+		{1, UnitSecond, 1_000_000},
+		{-1, UnitMillisecond, -1000},
+		{7, UnitMicrosecond, 7},
+		{1999, UnitNanosecond, 1},
+		{-1, UnitNanosecond, -1},
 	}
 	for _, tt := range tests {
 		if got, err := TimestampToMicros(tt.v, tt.u); err != nil || got != tt.want {
 			t.Errorf("to micros(%d, %d) = %d %v", tt.v, tt.u, got, err)
 		}
 	}
-	if _, err := TimestampToMicros(math.MaxInt64/10, Second); err == nil {
+	if _, err := TimestampToMicros(math.MaxInt64/10, UnitSecond); err == nil {
 		t.Error("seconds overflow")
 	}
 	back := []struct {
@@ -345,18 +347,25 @@ func TestTimestampUnits(t *testing.T) {
 		u    TimeUnit
 		want int64
 	}{
-		{1_500_000, Second, 1},
-		{-1, Second, -1},
-		{-1, Millisecond, -1},
-		{5, Nanosecond, 5000},
-		{5, Microsecond, 5},
+		{1_500_000, UnitSecond, 1},
+		{-1, UnitSecond, -1},
+		{-1, UnitMillisecond, -1},
+		{5, UnitNanosecond, 5000},
+		{5, UnitMicrosecond, 5},
 	}
 	for _, tt := range back {
 		if got, err := MicrosToTimestamp(tt.us, tt.u); err != nil || got != tt.want {
 			t.Errorf("from micros(%d, %d) = %d %v", tt.us, tt.u, got, err)
 		}
 	}
-	if _, err := MicrosToTimestamp(math.MaxInt64/10, Nanosecond); err == nil {
+	if _, err := MicrosToTimestamp(math.MaxInt64/10, UnitNanosecond); err == nil {
 		t.Error("nanos overflow")
+	}
+}
+
+func TestTimeUnitMatchesArrow(t *testing.T) {
+	if TimeUnit(arrow.Second) != UnitSecond || TimeUnit(arrow.Millisecond) != UnitMillisecond ||
+		TimeUnit(arrow.Microsecond) != UnitMicrosecond || TimeUnit(arrow.Nanosecond) != UnitNanosecond {
+		t.Error("TimeUnit values must equal arrow.TimeUnit's")
 	}
 }

@@ -202,9 +202,13 @@ func appendPlain(dst, digits []byte, scale int) []byte {
 // DecimalAdd is a + b for a decimal(_, sa) and b decimal(_, sb), giving
 // decimal(p, s) (normally DecimalAddType).
 func DecimalAdd(a decimal128.Num, sa int32, b decimal128.Num, sb int32, p, s int32) (decimal128.Num, *Error) {
-	if sa == s && sb == s {
-		if r, ok := addSameScale(a, b, p); ok {
-			return r, nil
+	if sa == s && sb == s { // fast path: both unscaled values fit in int64
+		x, y := int64(a.LowBits()), int64(b.LowBits())
+		if a.HighBits() == x>>63 && b.HighBits() == y>>63 {
+			c := x + y
+			if (c^x)&(c^y) >= 0 && (p > 18 || (c < pow10i64[p] && c > -pow10i64[p])) {
+				return decimal128.New(c>>63, uint64(c)), nil
+			}
 		}
 	}
 	return decimalAddSlow(a, sa, b, sb, false, p, s)
@@ -213,8 +217,12 @@ func DecimalAdd(a decimal128.Num, sa int32, b decimal128.Num, sb int32, p, s int
 // DecimalSub is a - b (see DecimalAdd).
 func DecimalSub(a decimal128.Num, sa int32, b decimal128.Num, sb int32, p, s int32) (decimal128.Num, *Error) {
 	if sa == s && sb == s {
-		if r, ok := addSameScale(a, b.Negate(), p); ok {
-			return r, nil
+		x, y := int64(a.LowBits()), int64(b.LowBits())
+		if a.HighBits() == x>>63 && b.HighBits() == y>>63 {
+			c := x - y
+			if (x^y)&(c^x) >= 0 && (p > 18 || (c < pow10i64[p] && c > -pow10i64[p])) {
+				return decimal128.New(c>>63, uint64(c)), nil
+			}
 		}
 	}
 	return decimalAddSlow(a, sa, b, sb, true, p, s)
@@ -222,23 +230,6 @@ func DecimalSub(a decimal128.Num, sa int32, b decimal128.Num, sb int32, p, s int
 
 var pow10i64 = [19]int64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
 	1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18}
-
-// addSameScale adds two decimals of the result scale; ok is false when the
-// sum does not fit decimal(p, _) (the caller's slow path then reports it).
-func addSameScale(a, b decimal128.Num, p int32) (decimal128.Num, bool) {
-	x, y := int64(a.LowBits()), int64(b.LowBits())
-	if a.HighBits() == x>>63 && b.HighBits() == y>>63 { // both fit in int64
-		c := x + y
-		if (c^x)&(c^y) >= 0 && (p > 18 || (c < pow10i64[p] && c > -pow10i64[p])) {
-			return decimal128.New(c>>63, uint64(c)), true
-		}
-	}
-	// |a|, |b| < 10^38, so a wrapped 128-bit sum has magnitude > 10^38 and
-	// fails the precision check.
-	r := a.Add(b)
-	hi, lo, _ := absNum(r)
-	return r, magLessPow10(hi, lo, p)
-}
 
 func decimalAddSlow(a decimal128.Num, sa int32, b decimal128.Num, sb int32, sub bool, p, s int32) (decimal128.Num, *Error) {
 	if r, ok := addU128(a, sa, b, sb, sub, p, s); ok {
@@ -258,7 +249,9 @@ func decimalAddSlow(a decimal128.Num, sa int32, b decimal128.Num, sb int32, sub 
 
 // addU128 is the common case of decimalAddSlow in 128-bit arithmetic: the
 // aligned operands and their sum fit in 128 bits and at most 19 digits are
-// rounded off. ok is false when the wide path must decide (or report).
+// rounded off (for operands already at the result scale the sum cannot
+// leave 128 bits, since both are below 10^38). ok is false when the wide
+// path must decide (or report).
 func addU128(a decimal128.Num, sa int32, b decimal128.Num, sb int32, sub bool, p, s int32) (decimal128.Num, bool) {
 	m := max(sa, sb)
 	if m-s > 19 {

@@ -14,7 +14,9 @@
 //     formatting as Spark prints values (AppendFloat64 is Java's
 //     Double.toString; AppendTimestamp, AppendDecimal ...).
 //   - String functions with UTF8String's character semantics (Length,
-//     Substring, Upper, Trim ...), LIKE (CompileLike, then Like.Match).
+//     Substring, Upper, Trim ...), LIKE (CompileLike, then Like.Match; a
+//     generator that knows the pattern can use Like.Shape to emit
+//     strings.HasPrefix with a constant instead).
 //   - Math (RoundFloat64, Power, Ln ...), date/time fields, truncation and
 //     arithmetic on DATE (int32 days) and TIMESTAMP (int64 microseconds, UTC).
 //   - Spark's float ordering (CompareFloat64: NaN greatest, -0.0 == 0.0) and
@@ -32,8 +34,11 @@
 //     condition (ARITHMETIC_OVERFLOW, DIVIDE_BY_ZERO, CAST_INVALID_INPUT,
 //     CAST_OVERFLOW, NUMERIC_VALUE_OUT_OF_RANGE.WITH_SUGGESTION ...) and
 //     Error.Msg Spark's message. Errors are built by non-inlined constructors
-//     on the failing path only, so the checked fast paths inline into the
-//     caller's loop and cost one predictable branch.
+//     on the failing path only, so the small checked operations (AddInt64,
+//     MulInt64, NegInt32 ...) inline into the caller's loop. The price of
+//     the pointer result over a (T, ok bool) result is one extra predicted
+//     branch per call (BenchmarkAddColumns measures both); it buys errors
+//     that carry Spark's exact message without the caller recomputing it.
 //   - DECIMAL precision and scale are arguments (they are static in the
 //     generated code), scales 0..38, precisions 1..38.
 //   - Strings are Go strings (arrow-go's String.Value is a zero-copy view);

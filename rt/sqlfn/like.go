@@ -1,6 +1,7 @@
 package sqlfn
 
 import (
+	"encoding/binary"
 	"strings"
 	"unicode/utf8"
 	"unsafe"
@@ -13,25 +14,38 @@ import (
 // pattern. '_' matches exactly one character (code point), including a
 // newline. Matching is case-sensitive and byte-wise on the literals.
 type Like struct {
-	kind    likeKind
+	kind    LikeKind
 	lit     string // exact / prefix / suffix / contains literal
-	lit2    string // suffix for likePrefixSuffix
+	lit2    string // suffix for LikePrefixSuffix
 	minLen  int    // bytes a match needs at least
-	prefix  string // the literal when kind is likePrefix (tested inline)
+	prefix  string // the literal when kind is LikePrefix
+	pword   uint64 // first min(8, len(prefix)) bytes of prefix, little-endian
+	pmask   uint64 // which bytes of pword count
 	pattern []likeTok
 }
 
-type likeKind uint8
+// LikeKind is the shape of a compiled pattern.
+type LikeKind uint8
 
+// Pattern shapes with a fast path. A code generator that knows the pattern
+// at compile time can read the shape with (*Like).Shape and emit the test
+// inline with a constant literal (strings.HasPrefix(s, "abc")), which the Go
+// compiler turns into a few word compares; Match does the same at run time
+// with one call.
 const (
-	likeExact        likeKind = iota // "abc"
-	likePrefix                       // "abc%"
-	likeSuffix                       // "%abc"
-	likeContains                     // "%abc%"
-	likePrefixSuffix                 // "ab%cd"
-	likeAll                          // "%"
-	likeGeneral
+	LikeExact        LikeKind = iota // "abc": s == lit
+	LikePrefix                       // "abc%": strings.HasPrefix(s, lit)
+	LikeSuffix                       // "%abc": strings.HasSuffix(s, lit)
+	LikeContains                     // "%abc%": strings.Contains(s, lit)
+	LikePrefixSuffix                 // "ab%cd": len(s) >= len(lit)+len(lit2) && HasPrefix(s, lit) && HasSuffix(s, lit2)
+	LikeAll                          // "%": always true
+	LikeGeneral                      // anything else: use Match
 )
+
+// Shape returns the pattern's shape and its literal parts (unescaped): lit
+// for Exact, Prefix, Suffix and Contains; lit and lit2 (the suffix) for
+// PrefixSuffix.
+func (l *Like) Shape() (kind LikeKind, lit, lit2 string) { return l.kind, l.lit, l.lit2 }
 
 // likeTok is a run of the general pattern: a literal, a number of '_', or '%'.
 type likeTok struct {
@@ -90,26 +104,30 @@ func CompileLikeEscape(pattern string, escape rune) (*Like, error) {
 		}
 	}
 	flush()
-	l := &Like{pattern: toks, kind: likeGeneral}
+	l := &Like{pattern: toks, kind: LikeGeneral}
 	for _, t := range toks {
 		l.minLen += len(t.lit) + t.any
 	}
 	// Fast paths for the common shapes.
 	switch {
 	case len(toks) == 0:
-		l.kind, l.lit = likeExact, ""
+		l.kind, l.lit = LikeExact, ""
 	case len(toks) == 1 && toks[0].isLit:
-		l.kind, l.lit = likeExact, toks[0].lit
+		l.kind, l.lit = LikeExact, toks[0].lit
 	case len(toks) == 1 && toks[0].star:
-		l.kind = likeAll
+		l.kind = LikeAll
 	case len(toks) == 2 && toks[0].isLit && toks[1].star:
-		l.kind, l.lit, l.prefix = likePrefix, toks[0].lit, toks[0].lit
+		l.kind, l.lit, l.prefix = LikePrefix, toks[0].lit, toks[0].lit
+		var w [8]byte
+		n := copy(w[:], l.prefix)
+		l.pword = binary.LittleEndian.Uint64(w[:])
+		l.pmask = ^uint64(0) >> (64 - 8*n)
 	case len(toks) == 2 && toks[0].star && toks[1].isLit:
-		l.kind, l.lit = likeSuffix, toks[1].lit
+		l.kind, l.lit = LikeSuffix, toks[1].lit
 	case len(toks) == 3 && toks[0].star && toks[1].isLit && toks[2].star:
-		l.kind, l.lit = likeContains, toks[1].lit
+		l.kind, l.lit = LikeContains, toks[1].lit
 	case len(toks) == 3 && toks[0].isLit && toks[1].star && toks[2].isLit:
-		l.kind, l.lit, l.lit2 = likePrefixSuffix, toks[0].lit, toks[2].lit
+		l.kind, l.lit, l.lit2 = LikePrefixSuffix, toks[0].lit, toks[2].lit
 	}
 	return l, nil
 }
@@ -127,28 +145,30 @@ func errLikeEscapeInMiddle(pattern, c string) *Error {
 			sqlString(c) + "."}
 }
 
-// Match reports whether s matches the whole pattern. The prefix test is
-// inlined into the caller; the other shapes take one call.
+// Match reports whether s matches the whole pattern.
 func (l *Like) Match(s string) bool {
 	if p := l.prefix; p != "" {
-		return len(s) >= len(p) && s[:len(p)] == p
+		if len(s) < len(p) {
+			return false
+		}
+		if len(s) >= 8 { // compare the first 8 bytes as one word
+			w := binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(s), 8))
+			return w&l.pmask == l.pword && (len(p) <= 8 || s[8:len(p)] == p[8:])
+		}
+		return s[:len(p)] == p
 	}
-	return l.match(s)
-}
-
-func (l *Like) match(s string) bool {
 	switch l.kind {
-	case likeExact:
+	case LikeExact:
 		return s == l.lit
-	case likePrefix:
+	case LikePrefix:
 		return strings.HasPrefix(s, l.lit)
-	case likeSuffix:
+	case LikeSuffix:
 		return strings.HasSuffix(s, l.lit)
-	case likeContains:
+	case LikeContains:
 		return strings.Contains(s, l.lit)
-	case likePrefixSuffix:
+	case LikePrefixSuffix:
 		return len(s) >= len(l.lit)+len(l.lit2) && strings.HasPrefix(s, l.lit) && strings.HasSuffix(s, l.lit2)
-	case likeAll:
+	case LikeAll:
 		return true
 	}
 	if len(s) < l.minLen {

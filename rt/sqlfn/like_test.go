@@ -23,6 +23,15 @@ func TestLike(t *testing.T) {
 		{"ab%", "abc", true},
 		{"ab%", "ab", true},
 		{"ab%", "a", false},
+		{"ab%", "abcdefghijkl", true},
+		{"ab%", "aXcdefghijkl", false},
+		{"https://%", "https://x", true},
+		{"https://%", "https://", true},
+		{"https://%", "http://xx", false},
+		{"abcdefghij%", "abcdefghijk", true},
+		{"abcdefghij%", "abcdefghiX_", false},
+		{"abcdefghij%", "abcdefgXij", false},
+		{"abcdefghij%", "abcdefghi", false},
 		{"%bc", "abc", true},
 		{"%bc", "abcd", false},
 		{"%b%", "abc", true},
@@ -69,6 +78,34 @@ func TestLike(t *testing.T) {
 		}
 		if got := l.MatchBytes([]byte(tt.s)); got != tt.want {
 			t.Errorf("bytes %q LIKE %q = %v, want %v", tt.s, tt.pattern, got, tt.want)
+		}
+	}
+}
+
+func TestLikeShape(t *testing.T) {
+	tests := []struct {
+		pattern   string
+		kind      LikeKind
+		lit, lit2 string
+	}{
+		{"abc", LikeExact, "abc", ""},
+		{`a\%`, LikeExact, "a%", ""},
+		{"abc%", LikePrefix, "abc", ""},
+		{"abc%%", LikePrefix, "abc", ""},
+		{"%abc", LikeSuffix, "abc", ""},
+		{"%abc%", LikeContains, "abc", ""},
+		{"ab%cd", LikePrefixSuffix, "ab", "cd"},
+		{"%", LikeAll, "", ""},
+		{"a_c", LikeGeneral, "", ""},
+		{"%a%b%", LikeGeneral, "", ""},
+	}
+	for _, tt := range tests {
+		l, err := CompileLike(tt.pattern)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if k, a, b := l.Shape(); k != tt.kind || a != tt.lit || b != tt.lit2 {
+			t.Errorf("Shape(%q) = %d %q %q, want %d %q %q", tt.pattern, k, a, b, tt.kind, tt.lit, tt.lit2)
 		}
 	}
 }

@@ -241,15 +241,15 @@ func Signum(x float64) float64 {
 	return x
 }
 
-// ordered is what Greatest and Least accept; floats have their own
-// functions because Spark orders NaN above everything.
-type ordered interface {
+// Ordered is what Greatest and Least accept: integers and strings. Floats
+// have their own functions because Spark orders NaN above everything.
+type Ordered interface {
 	Signed | Unsigned | ~string
 }
 
 // Greatest is greatest(a, b) for integers and strings (NULL skipping is the
 // caller's). On ties the first argument wins, as in Spark.
-func Greatest[T ordered](a, b T) T {
+func Greatest[T Ordered](a, b T) T {
 	if b > a {
 		return b
 	}
@@ -257,7 +257,7 @@ func Greatest[T ordered](a, b T) T {
 }
 
 // Least is least(a, b) for integers and strings.
-func Least[T ordered](a, b T) T {
+func Least[T Ordered](a, b T) T {
 	if b < a {
 		return b
 	}

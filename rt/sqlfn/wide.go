@@ -43,9 +43,6 @@ func (x *wide) length() int {
 	return 0
 }
 
-// fitsU128 reports whether x < 2^128.
-func (x *wide) fitsU128() bool { return x.length() <= 2 }
-
 func (x *wide) cmp(y *wide) int {
 	for i := wideWords - 1; i >= 0; i-- {
 		if x.w[i] != y.w[i] {
