@@ -27,7 +27,9 @@ type conformer func(col arrow.Array) (out arrow.Array, row int, err error)
 //     32 bits to float64
 //   - integers to decimal(p,s) with p-s at least the integer's digits
 //   - decimal(p1,s1) to decimal(p2,s2) with s2 >= s1 and p2-s2 >= p1-s1
-//   - timestamp and duration to a finer unit (overflow is a per-value error)
+//   - timestamp and duration to a finer unit (overflow is a per-value error);
+//     a timestamp to a coarser unit when each value is whole in it (Spark's
+//     INT96 Parquet timestamps read as nanoseconds), else a per-value error
 //   - a timestamp to a different zone label when both have zones, or between
 //     no zone and UTC (the stored numbers mean the same instant)
 //   - Arrow's null type (an all-NULL column) to anything
@@ -74,11 +76,16 @@ func conformFor(from, to arrow.DataType, mem memory.Allocator) (conformer, bool)
 		}
 	case *arrow.TimestampType:
 		f, ok := from.(*arrow.TimestampType)
-		if !ok || !zonesCompatible(f.TimeZone, t.TimeZone) || unitMult(f.Unit) > unitMult(t.Unit) {
+		if !ok || !zonesCompatible(f.TimeZone, t.TimeZone) {
 			return nil, false
 		}
-		if f.Unit == t.Unit {
+		switch {
+		case f.Unit == t.Unit:
 			return relabel(to), true
+		case unitMult(f.Unit) > unitMult(t.Unit):
+			// Spark writes INT96 timestamps, which read as nanoseconds:
+			// accept a finer unit when every value is whole in the coarser.
+			return divideInts(to, unitMult(f.Unit)/unitMult(t.Unit), mem), true
 		}
 		return scaleInts(to, unitMult(t.Unit)/unitMult(f.Unit), mem), true
 	case *arrow.DurationType:

@@ -15,6 +15,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 	"github.com/nordisk/thund/rt/store"
 )
 
@@ -499,9 +501,14 @@ func TestSchemaMismatchAndCasts(t *testing.T) {
 		check(ints, &arrow.Decimal128Type{Precision: 12, Scale: 2}, "-3.00,NULL")
 		check(tss, &arrow.TimestampType{Unit: arrow.Microsecond, TimeZone: "UTC"}, "1970-01-01 00:00:01.5")
 		check(decs, &arrow.Decimal128Type{Precision: 10, Scale: 4}, "123.4500")
-		// Lossy: refused.
+		// A coarser unit: only whole values.
 		_, err = readBytes(oneColumn(t, f, "c", tss), "t", f, want("c", &arrow.TimestampType{Unit: arrow.Second}, true), Options{Mem: mem})
-		if err == nil || !strings.Contains(err.Error(), "file has timestamp(ms), schema declares timestamp(s)") {
+		if err == nil || err.Error() != "t:1: column c: value 1500 is not a whole number of timestamp(s)" {
+			t.Errorf("%s: %v", f, err)
+		}
+		// Lossy types: refused before reading.
+		_, err = readBytes(oneColumn(t, f, "c", decs), "d", f, want("c", &arrow.Decimal128Type{Precision: 4, Scale: 2}, true), Options{Mem: mem})
+		if err == nil || err.Error() != "d: column c: file has decimal(5,2), schema declares decimal(4,2) (not a lossless cast)" {
 			t.Errorf("%s: %v", f, err)
 		}
 		// NOT NULL declared, NULL found: the row is named.
@@ -634,3 +641,33 @@ func ExampleDataError() {
 }
 
 var _ io.Reader = memObject{}
+
+// Spark writes timestamps as INT96 by default; they read as nanoseconds and
+// fit a microsecond column when whole.
+func TestParquetInt96Timestamps(t *testing.T) {
+	us := &arrow.TimestampType{Unit: arrow.Microsecond}
+	schema := arrow.NewSchema([]arrow.Field{{Name: "ts", Type: us, Nullable: true}}, nil)
+	b := array.NewTimestampBuilder(memory.DefaultAllocator, us)
+	b.AppendValues([]arrow.Timestamp{1700000000123456, -1}, nil)
+	b.AppendNull()
+	col := b.NewArray()
+	defer col.Release()
+	rec := array.NewRecordBatch(schema, []arrow.Array{col}, 3)
+	defer rec.Release()
+	var buf bytes.Buffer
+	fw, err := pqarrow.NewFileWriter(schema, &buf, parquet.NewWriterProperties(),
+		pqarrow.NewArrowWriterProperties(pqarrow.WithDeprecatedInt96Timestamps(true)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fw.Write(rec)
+	fw.Close()
+	got, err := readBytes(buf.Bytes(), "spark.parquet", Parquet, schema, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer release(got)
+	if have := strings.Join(render(t, got), ","); have != "2023-11-14 22:13:20.123456,1969-12-31 23:59:59.999999,NULL" {
+		t.Errorf("got %s", have)
+	}
+}

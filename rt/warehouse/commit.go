@@ -1,6 +1,7 @@
 package warehouse
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -93,32 +94,45 @@ func (c *Commit) normalize() {
 	}
 }
 
-func (c *Commit) sum() (string, []byte, error) {
+// encode renders v as JSON without HTML escaping (records hold file names
+// and free-form JSON that people read), indented or compact.
+func encode(v any, indent bool) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if indent {
+		enc.SetIndent("", "  ")
+	}
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// sum is the checksum: over the compact encoding with Checksum empty, which
+// does not depend on how the stored record is indented.
+func (c *Commit) sum() (string, error) {
 	saved := c.Checksum
 	c.Checksum = ""
-	body, err := json.Marshal(c)
+	body, err := encode(c, false)
 	c.Checksum = saved
 	if err != nil {
-		return "", nil, err
+		return "", err
 	}
 	h := sha256.Sum256(body)
-	return "sha256:" + hex.EncodeToString(h[:]), body, nil
+	return "sha256:" + hex.EncodeToString(h[:]), nil
 }
 
 // Marshal returns the record's bytes with its checksum set (indented, one
 // field a line, so a person can read it).
 func (c *Commit) Marshal() ([]byte, error) {
 	c.normalize()
-	sum, _, err := c.sum()
+	sum, err := c.sum()
 	if err != nil {
 		return nil, err
 	}
 	c.Checksum = sum
-	out, err := json.MarshalIndent(c, "", "  ")
-	if err != nil {
-		return nil, err
-	}
-	return append(out, '\n'), nil
+	return encode(c, true)
 }
 
 // ParseCommit decodes and validates a commit record's bytes.
@@ -130,7 +144,7 @@ func ParseCommit(data []byte) (*Commit, error) {
 	if c.Format != RecordFormat {
 		return nil, fmt.Errorf("commit record format %d, this runtime reads %d", c.Format, RecordFormat)
 	}
-	sum, _, err := c.sum()
+	sum, err := c.sum()
 	if err != nil {
 		return nil, err
 	}
@@ -138,6 +152,14 @@ func ParseCommit(data []byte) (*Commit, error) {
 		return nil, fmt.Errorf("commit record checksum mismatch (torn or edited): recorded %q, computed %q", c.Checksum, sum)
 	}
 	c.normalize()
+	for _, m := range []map[string]json.RawMessage{c.SourceOffsets, c.State, c.Fingerprints} {
+		for k, v := range m {
+			var buf bytes.Buffer
+			if json.Compact(&buf, v) == nil {
+				m[k] = buf.Bytes()
+			}
+		}
+	}
 	return &c, nil
 }
 
