@@ -12,4 +12,6 @@ import (
 	_ "github.com/dave/jennifer/jen"
 	_ "github.com/rogpeppe/go-internal/diff"
 	_ "github.com/rogpeppe/go-internal/testscript"
+	_ "github.com/vbauerster/mpb/v8"
+	_ "github.com/vbauerster/mpb/v8/decor"
 )

@@ -15,4 +15,9 @@
 //		each script with HOME=/no-home and a stripped environment, so a
 //		script that runs `go build` would compile every dependency cold).
 //		When unset, the values come from `go env`.
+//
+//	THUND_CACHE
+//		Where build scripts keep thundc's content-addressed pipeline builds
+//		(ThundCache). Default: thund-test-cache under the system temp dir,
+//		shared across scripts and runs.
 package testenv

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"sync"
 )
 
@@ -59,3 +60,14 @@ var goEnv = sync.OnceValue(func() []string {
 // (computed once). Append them to a script's environment in
 // testscript.Params.Setup; HOME stays /no-home.
 func GoEnv() []string { return goEnv() }
+
+// ThundCache returns the THUND_CACHE setting for scripts that build
+// pipelines: $THUND_CACHE when set, else one folder under the system temp
+// dir shared by every test run, so a pipeline built by one script is a cache
+// hit for the next.
+func ThundCache() string {
+	if v := os.Getenv("THUND_CACHE"); v != "" {
+		return v
+	}
+	return filepath.Join(os.TempDir(), "thund-test-cache")
+}

@@ -1,10 +1,3 @@
-// Package etl is the command line of a generated pipeline executable (run,
-// plan, history, read, version) and the contract between generated code and
-// the runtime: a generated main builds a Pipeline value, with one Run
-// function per flow, and calls Main.
-//
-// Everything generic lives here; generated code holds only the typed loops of
-// its flows. etl imports nothing from the compiler.
 package etl
 
 import (
@@ -48,7 +41,9 @@ type Dataset struct {
 	Schema      *arrow.Schema
 	PartitionBy []string
 	// Format is a sink's output format (parquet, csv, jsonl, stdout).
-	Format      string
+	Format string
+	// SinkOptions are a sink's options; "path" is the folder its files go
+	// to, relative to --root unless absolute (not needed for stdout).
 	SinkOptions [][2]string
 	// Source says where a source's rows come from (Kind Source only).
 	Source       *FileSource
@@ -107,11 +102,18 @@ type FlowContext struct {
 // Read opens an input: a source's files (for a stream read, only the files
 // not consumed by an earlier commit), or a dataset as this run sees it (the
 // version an earlier flow of this run staged, else the committed one; a
-// temporary view's rows from memory).
+// temporary view's rows from memory). A materialized view's flows always
+// read whole inputs (it is recomputed), whatever Input.Stream says. The flow
+// closes the reader (the run closes any it forgot). Read is safe for
+// concurrent use by the flow's goroutines.
 func (fc *FlowContext) Read(name string) (format.BatchReader, error) { return fc.read(name) }
 
 // Emit writes one batch of the target's schema. The flow keeps ownership of
-// rec (Emit retains what it keeps).
+// rec (Emit retains what it keeps). Emit counts the batch's rows as the
+// flow's rows out (Stats.AddOut): generated code counts rows in (CountIn),
+// never rows out. Emit checks the batch's column types (and NOT NULL) against
+// the target's schema, and is safe for concurrent use by the flow's
+// goroutines.
 func (fc *FlowContext) Emit(rec arrow.RecordBatch) error { return fc.emit(rec) }
 
 // Expect returns the counters of the target's i-th expectation.

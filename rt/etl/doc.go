@@ -1,0 +1,35 @@
+// Package etl is the command line of a generated pipeline executable (run,
+// plan, history, read, version, help) and the contract between generated code
+// and the runtime: a generated main builds a Pipeline value, with one Run
+// function per flow, and calls Main.
+//
+// Everything generic lives here; generated code holds only the typed loops of
+// its flows.
+//
+// What it owns:
+//   - the command surface of ./etl (cli.go): flags before or after positional
+//     arguments, exit status 0 (success), 1 (the pipeline failed: an
+//     expectation, bad data, a held lock) and 2 (usage); the selection flags
+//     (select.go);
+//   - reconciliation (plan.go): a fingerprint per dataset (its definition, the
+//     versions of the datasets it reads, the files of the sources it reads,
+//     the runtime version), recorded in the commit that built it, and the
+//     fresh / stale decision with its reason, shared by `plan` and `run`;
+//   - the run itself (exec.go): flows in Pipeline.Datasets order, reads of
+//     sources (stream reads see only the files not consumed before: source
+//     offsets in the commit), of stored datasets and of temporary views
+//     (computed in memory, never stored), writes of new versions (replace for
+//     materialized views, append for streaming tables), sinks (files renamed
+//     into place after the commit, or JSON lines on stdout), expectations;
+//   - progress on stderr (progress.go): a live display on a terminal, plain
+//     lines otherwise;
+//   - history and read (inspect.go).
+//
+// Views (Kind View) are computed like temporary views: in memory, during the
+// run, when a dataset that reads them is built.
+//
+// It must not: import anything of the compiler (only rt/..., the standard
+// library and the module's pinned dependencies), write to the warehouse other
+// than through rt/run and rt/warehouse, or hold per-pipeline logic (generated
+// code does).
+package etl
