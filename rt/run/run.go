@@ -221,6 +221,7 @@ func (r *Run) Commit(ctx context.Context) error {
 		return r.Fail(ctx, err)
 	}
 	r.Summary.Epoch = c.Epoch
+	r.Log.Emit(events.Info, events.TypeCheckpointCommitted, "", "", events.CheckpointCommitted{Epoch: c.Epoch, Objects: c.Names()})
 	return r.end(ctx, nil)
 }
 
