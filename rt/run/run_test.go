@@ -181,7 +181,7 @@ func TestRunCommitAndFailures(t *testing.T) {
 	if got := readAll(t, e, "high_bids", 0); got != "auction,price\n2,50\n" {
 		t.Errorf("committed: %q", got)
 	}
-	if got := eventTypes(t, e, r.ID); got != "run_start flow_start(high_bids) rows(high_bids) expectation(high_bids) flow_end(high_bids) run_end" {
+	if got := eventTypes(t, e, r.ID); got != "run_start flow_start(high_bids) rows(high_bids) expectation(high_bids) flow_end(high_bids) checkpoint_committed run_end" {
 		t.Errorf("events: %s", got)
 	}
 
