@@ -7,7 +7,7 @@ import (
 )
 
 // reservedWords are the .thund keywords that cannot be bare identifiers
-// (docs/dsl.md, "Reserved words"). It is the one table shared by the printer,
+// (docs/dsl.md, "Lexical structure"). It is the one table shared by the printer,
 // which back-quotes them, and frontend/dsl's lexer, which refuses them as
 // names. Every other word of the grammar (where, select, source, id, name,
 // window, ...) is contextual and stays usable as a bare name; a word belongs

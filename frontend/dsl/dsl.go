@@ -27,13 +27,14 @@ func Parse(filename string, src []byte) (*ir.Pipeline, ir.Diagnostics) {
 // parse returns the syntax tree too, for Covered.
 func parse(filename string, src []byte) (*file, *ir.Pipeline, ir.Diagnostics) {
 	toks, lexErrs := lex(filename, src)
+	text := newSource(src)
 	var diags ir.Diagnostics
 	for _, e := range lexErrs {
-		diags = append(diags, &ir.Diagnostic{Pos: irPos(e.pos), Code: e.code, Msg: e.msg, Source: sourceLine(src, e.pos.Offset)})
+		diags = append(diags, &ir.Diagnostic{Pos: irPos(e.pos), Code: e.code, Msg: e.msg, Source: text.line(e.pos.Offset)})
 	}
 	if t, ok := tooDeep(toks); ok {
 		diags = append(diags, &ir.Diagnostic{
-			Pos: irPos(t.Pos), Code: ir.CodeSyntax, Source: sourceLine(src, t.Pos.Offset),
+			Pos: irPos(t.Pos), Code: ir.CodeSyntax, Source: text.line(t.Pos.Offset),
 			Msg: "too deeply nested: more than 200 levels of parentheses and case expressions",
 		})
 		diags.Sort()
@@ -41,16 +42,16 @@ func parse(filename string, src []byte) (*file, *ir.Pipeline, ir.Diagnostics) {
 	}
 	ast, err := parseTokens(toks, false)
 	if err != nil {
-		diags = append(diags, syntaxErrors(src, toks, lexErrs)...)
+		diags = append(diags, syntaxErrors(text, toks, lexErrs, err)...)
 		diags.Sort()
 		return nil, nil, diags
 	}
-	l := &lowerer{file: filename, src: src}
+	l := &lowerer{file: filename, src: text}
 	p := l.lowerFile(ast)
 	diags = append(diags, l.diags...)
 	if pos, ok := irTooDeep(p); ok {
 		diags = append(diags, &ir.Diagnostic{
-			Pos: pos, Code: ir.CodeSyntax, Source: sourceLine(src, pos.Offset),
+			Pos: pos, Code: ir.CodeSyntax, Source: text.line(pos.Offset),
 			Msg: "expression or query too deeply nested: more than 1000 levels",
 		})
 	}

@@ -3,9 +3,11 @@ package dsl
 import (
 	"errors"
 	"fmt"
+	"reflect"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/alecthomas/participle/v2"
 	"github.com/alecthomas/participle/v2/lexer"
@@ -360,11 +362,13 @@ func declChunks(toks []lexer.Token) []chunk {
 
 // syntaxErrors reports one syntax error per declaration that does not parse.
 // A declaration holding a fatal lexical error (input the lexer had to skip)
-// reports only that.
-func syntaxErrors(src []byte, toks []lexer.Token, lexErrs []lexError) ir.Diagnostics {
+// reports only that. whole is the error of the whole file, reported when the
+// cut finds none.
+func syntaxErrors(src *source, toks []lexer.Token, lexErrs []lexError, whole error) ir.Diagnostics {
 	var out ir.Diagnostics
+	syntax := 0
 	for _, c := range declChunks(toks) {
-		lo, hi := 0, len(src)+1
+		lo, hi := 0, len(src.text)+1
 		if c.start > 0 {
 			lo = toks[c.start].Pos.Offset
 		}
@@ -387,6 +391,7 @@ func syntaxErrors(src []byte, toks []lexer.Token, lexErrs []lexError) ir.Diagnos
 		ast, err := parseTokens(ct, false)
 		if err != nil {
 			out = append(out, diagnose(src, ct, next, err))
+			syntax++
 			continue
 		}
 		// The declaration parses: report its other errors too.
@@ -394,12 +399,15 @@ func syntaxErrors(src []byte, toks []lexer.Token, lexErrs []lexError) ir.Diagnos
 		l.lowerFile(ast)
 		out = append(out, l.diags...)
 	}
+	if syntax == 0 && len(lexErrs) == 0 {
+		out = append(out, diagnose(src, toks, toks[len(toks)-1], whole))
+	}
 	return out
 }
 
 // diagnose turns a participle error on the chunk toks into a diagnostic.
 // next is the token after the chunk, shown when the chunk's EOF was unexpected.
-func diagnose(src []byte, toks []lexer.Token, next lexer.Token, err error) *ir.Diagnostic {
+func diagnose(src *source, toks []lexer.Token, next lexer.Token, err error) *ir.Diagnostic {
 	d := &ir.Diagnostic{Code: ir.CodeSyntax}
 	var ute *participle.UnexpectedTokenError
 	var perr participle.Error
@@ -410,12 +418,8 @@ func diagnose(src []byte, toks []lexer.Token, next lexer.Token, err error) *ir.D
 			tok = next
 		}
 		d.Pos = irPos(tok.Pos)
-		msg := ute.Message()
-		prefix := fmt.Sprintf("unexpected token %q (expected ", ute.Unexpected)
-		var expected string
-		if strings.HasPrefix(msg, prefix) && strings.HasSuffix(msg, ")") {
-			expected = expectedFrom(msg[len(prefix) : len(msg)-1])
-		} else {
+		expected, ok := expectedOf(ute)
+		if !ok {
 			expected = expectedAfter(toks, ute.Unexpected)
 		}
 		d.Msg = "unexpected " + describeToken(tok) + ", expected " + expected
@@ -429,8 +433,34 @@ func diagnose(src []byte, toks []lexer.Token, next lexer.Token, err error) *ir.D
 	if d.Pos.Line == 0 {
 		d.Pos.Line, d.Pos.Col = 1, 1
 	}
-	d.Source = sourceLine(src, d.Pos.Offset)
+	d.Source = src.line(d.Pos.Offset)
 	return d
+}
+
+// expectations caches the described expectation of a grammar node, keyed by
+// the node's address: participle renders a node's EBNF (all of the grammar
+// it reaches) on every Message, which costs as much as parsing.
+var expectations sync.Map
+
+// expectedOf describes what the parser expected, when it said.
+func expectedOf(ute *participle.UnexpectedTokenError) (string, bool) {
+	var key uintptr
+	if f := reflect.ValueOf(ute).Elem().FieldByName("expectNode"); f.IsValid() && f.Kind() == reflect.Interface && !f.IsNil() && f.Elem().Kind() == reflect.Pointer {
+		key = f.Elem().Pointer()
+		if s, ok := expectations.Load(key); ok {
+			return s.(string), true
+		}
+	}
+	msg := ute.Message()
+	prefix := fmt.Sprintf("unexpected token %q (expected ", ute.Unexpected)
+	if !strings.HasPrefix(msg, prefix) || !strings.HasSuffix(msg, ")") {
+		return "", false
+	}
+	s := expectedFrom(msg[len(prefix) : len(msg)-1])
+	if key != 0 {
+		expectations.Store(key, s)
+	}
+	return s, true
 }
 
 const (

@@ -26,6 +26,9 @@ var errorCases = []errorCase{
 		want: []string{"e.thund:1:19: unterminated back-quoted identifier: missing closing ` [lex]"}},
 	{name: "invalid UTF-8", src: "materialized view v =\n  from s\n  | where a = '\xff'\n",
 		want: []string{`e.thund:3:16: invalid UTF-8 encoding [lex]`}},
+	{name: "one UTF-8 error per token, one per run of bad characters",
+		src:  "materialized view v =\n  from s\n  | where a = '\xe1\xe1\xe1' and b @@@ 1 # \xff\xff\n  | where !!!x\n",
+		want: []string{`e.thund:3:16: invalid UTF-8 encoding [lex]`, `e.thund:3:27: unexpected character '@' [lex]`, `e.thund:3:35: invalid UTF-8 encoding [lex]`, `e.thund:4:11: unexpected character '!' [lex]`}},
 	{name: "bad escape", src: "storage \"a\\qb\"\n",
 		want: []string{`e.thund:1:9: invalid escape in string "a\qb": use Go escapes such as \" \\ \n \t \u00e9 [bad-literal]`}},
 	{name: "bad durations", src: "materialized view v =\n  from s\n  | window tumble(ts, 10sec)\n  | where a > 1.5s\n",
@@ -169,6 +172,17 @@ func TestErrors(t *testing.T) {
 	}
 }
 
+// TestTooManyLexErrors: a binary file gives a bounded list.
+func TestTooManyLexErrors(t *testing.T) {
+	_, diags := Parse("b.bin", []byte(strings.Repeat("a @ ", 500)))
+	if len(diags) != maxLexErrors+1 {
+		t.Fatalf("%d diagnostics", len(diags))
+	}
+	if last := diags[len(diags)-1].Error(); last != "b.bin:1:403: too many lexical errors: 400 more from here on are not shown [lex]" {
+		t.Errorf("last: %s", last)
+	}
+}
+
 // TestErrorsSorted: diagnostics come sorted, and Err is nil only without errors.
 func TestErrorsSorted(t *testing.T) {
 	_, diags := Parse("e.thund", []byte("materialized view a =\n  from s | where @\n\nmaterialized view b =\n  from\n"))
@@ -191,4 +205,26 @@ func TestParseNeverReturnsBoth(t *testing.T) {
 		}
 	}
 	var _ = ir.CodeSyntax
+}
+
+// TestParseConcurrent: Parse keeps no state between calls (run with -race).
+func TestParseConcurrent(t *testing.T) {
+	srcs := [][]byte{[]byte("materialized view v =\n  from s\n  | where a > 1\n")}
+	for _, c := range errorCases[:8] {
+		srcs = append(srcs, []byte(c.src))
+	}
+	done := make(chan bool)
+	for g := 0; g < 4; g++ {
+		go func() {
+			for i := 0; i < 20; i++ {
+				for _, src := range srcs {
+					Parse("c.thund", src)
+				}
+			}
+			done <- true
+		}()
+	}
+	for g := 0; g < 4; g++ {
+		<-done
+	}
 }

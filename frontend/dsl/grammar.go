@@ -14,9 +14,11 @@ import (
 //     so that a disjunction that does not match at all says "no match" and
 //     the parent reports the whole production as expected ("a stage: ...");
 //   - an alternative never matches the empty input;
-//   - alternatives are told apart by their first token, or fail after one
-//     token at most (the parser's lookahead is 1), so that an error deeper in
-//     an alternative commits to it and is reported where it happened.
+//   - alternatives are told apart by their first token or two, so that the
+//     parser, which may back off from any failed alternative (unlimited
+//     lookahead), rarely needs to and never re-parses much. A file that does
+//     not parse reports the farthest point any alternative reached: after
+//     "a int64," that is the missing column, not the comma.
 
 // ident is a name: a bare identifier or a back-quoted one, unquoted on capture.
 type ident string
@@ -459,8 +461,8 @@ type negOp struct {
 
 type primary struct {
 	Pos      lexer.Position
-	Subquery *query      `parser:"  '(' @@ ')'"`
-	Paren    *expr       `parser:"| '(' @@ ')'"`
+	Subquery *query      `parser:"  '(' ( @@"`
+	Paren    *expr       `parser:"    | @@ ) ')'"`
 	Case     *caseExpr   `parser:"| 'case' @@"`
 	Cast     *castExpr   `parser:"| @@"`
 	Literal  *literal    `parser:"| @@"`
@@ -529,5 +531,5 @@ type starExpr struct {
 var grammar = participle.MustBuild[file](
 	participle.Lexer(lexDef{symbols: symbols}),
 	participle.CaseInsensitive("Keyword", "Ident"),
-	participle.UseLookahead(1),
+	participle.UseLookahead(participle.MaxLookahead),
 )

@@ -101,7 +101,10 @@ func slotWords() []string {
 // of name and parses it back: quoting in the printer and the contextual
 // keywords of the grammar must agree.
 func TestEveryWordInEveryNameSlot(t *testing.T) {
-	for _, w := range slotWords() {
+	for i, w := range slotWords() {
+		if testing.Short() && i%10 != 0 {
+			continue
+		}
 		t.Run(fmt.Sprintf("%q", w), func(t *testing.T) {
 			p := slotPipeline(w)
 			text := ir.Print(p)
@@ -112,7 +115,9 @@ func TestEveryWordInEveryNameSlot(t *testing.T) {
 			if !ir.Equal(p, p2) {
 				t.Fatalf("%s\n%s", ir.Diff(p, p2), text)
 			}
-			checkRoundTrip(t, "w.thund", p2)
+			if text2 := ir.Print(p2); string(text2) != string(text) {
+				t.Fatalf("not idempotent:\n%s\n%s", text, text2)
+			}
 		})
 	}
 }

@@ -100,14 +100,21 @@ type lexError struct {
 }
 
 type lexScanner struct {
-	src  []byte
-	file string
-	off  int
-	line int
-	col  int
-	toks []lexer.Token
-	errs []lexError
+	src     []byte
+	file    string
+	off     int
+	line    int
+	col     int
+	toks    []lexer.Token
+	errs    []lexError
+	dropped int            // errors beyond maxLexErrors
+	dropPos lexer.Position // where the first of them is
+	fatal   bool           // a dropped error was fatal
 }
+
+// maxLexErrors bounds the lexical errors reported for one file: a binary
+// file would otherwise give one per byte.
+const maxLexErrors = 100
 
 func (s *lexScanner) pos() lexer.Position {
 	return lexer.Position{Filename: s.file, Offset: s.off, Line: s.line, Column: s.col}
@@ -127,6 +134,14 @@ func (s *lexScanner) advance(n int) {
 }
 
 func (s *lexScanner) errorf(p lexer.Position, code ir.Code, fatal bool, format string, args ...any) {
+	if len(s.errs) >= maxLexErrors {
+		if s.dropped == 0 {
+			s.dropPos = p
+		}
+		s.dropped++
+		s.fatal = s.fatal || fatal
+		return
+	}
 	s.errs = append(s.errs, lexError{pos: p, code: code, msg: fmt.Sprintf(format, args...), fatal: fatal})
 }
 
@@ -134,14 +149,28 @@ func (s *lexScanner) emit(t lexer.TokenType, start lexer.Position) {
 	s.toks = append(s.toks, lexer.Token{Type: t, Value: string(s.src[start.Offset:s.off]), Pos: start})
 }
 
-// checkUTF8 reports an invalid encoding at the current byte and moves over
-// one rune either way.
-func (s *lexScanner) stepRune() {
+// stepRune moves over one rune of a comment or a quoted token, reporting
+// the first invalid encoding of the token (reported tracks that).
+func (s *lexScanner) stepRune(reported *bool) {
 	r, size := utf8.DecodeRune(s.src[s.off:])
-	if r == utf8.RuneError && size == 1 {
+	if r == utf8.RuneError && size == 1 && !*reported {
 		s.errorf(s.pos(), ir.CodeLex, false, "invalid UTF-8 encoding")
+		*reported = true
 	}
 	s.advance(size)
+}
+
+// startsToken reports whether a token, whitespace or a comment starts at rest.
+func startsToken(rest []byte) bool {
+	if c := rest[0]; isLetter(c) || isDigit(c) || strings.IndexByte(" \t\n\r\f\v#`'\"", c) >= 0 {
+		return true
+	}
+	for _, p := range puncts {
+		if bytes.HasPrefix(rest, []byte(p)) {
+			return true
+		}
+	}
+	return false
 }
 
 func isLetter(c byte) bool { return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
@@ -173,8 +202,9 @@ func lex(filename string, src []byte) ([]lexer.Token, []lexError) {
 		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v':
 			s.advance(1)
 		case c == '#' || c == '-' && s.off+1 < len(s.src) && s.src[s.off+1] == '-':
+			reported := false
 			for s.off < len(s.src) && s.src[s.off] != '\n' {
-				s.stepRune()
+				s.stepRune(&reported)
 			}
 		case isLetter(c):
 			for s.off < len(s.src) && (isLetter(s.src[s.off]) || isDigit(s.src[s.off])) {
@@ -206,6 +236,7 @@ func lex(filename string, src []byte) ([]lexer.Token, []lexError) {
 			if matched {
 				break
 			}
+			// One error for a run of characters that start no token.
 			r, size := utf8.DecodeRune(s.src[s.off:])
 			if r == utf8.RuneError && size == 1 {
 				s.errorf(start, ir.CodeLex, true, "invalid UTF-8 encoding")
@@ -213,9 +244,17 @@ func lex(filename string, src []byte) ([]lexer.Token, []lexError) {
 				s.errorf(start, ir.CodeLex, true, "unexpected character %q", r)
 			}
 			s.advance(size)
+			for s.off < len(s.src) && !startsToken(s.src[s.off:]) {
+				_, size := utf8.DecodeRune(s.src[s.off:])
+				s.advance(size)
+			}
 		}
 	}
 	s.toks = append(s.toks, lexer.Token{Type: lexer.EOF, Pos: s.pos()})
+	if s.dropped > 0 {
+		s.errs = append(s.errs, lexError{pos: s.dropPos, code: ir.CodeLex, fatal: s.fatal,
+			msg: fmt.Sprintf("too many lexical errors: %d more from here on are not shown", s.dropped)})
+	}
 	return s.toks, s.errs
 }
 
@@ -223,6 +262,7 @@ func lex(filename string, src []byte) ([]lexer.Token, []lexError) {
 // the quote is escaped by doubling it. Both may span lines.
 func (s *lexScanner) quoted(q byte, start lexer.Position) {
 	s.advance(1)
+	reported := false
 	for {
 		if s.off >= len(s.src) {
 			what := "string"
@@ -240,7 +280,7 @@ func (s *lexScanner) quoted(q byte, start lexer.Position) {
 			s.advance(1)
 			break
 		}
-		s.stepRune()
+		s.stepRune(&reported)
 	}
 	if q == '`' {
 		s.emit(tokIdent, start)
@@ -252,6 +292,7 @@ func (s *lexScanner) quoted(q byte, start lexer.Position) {
 // dstring scans a double-quoted string with Go escapes, on one line.
 func (s *lexScanner) dstring(start lexer.Position) {
 	s.advance(1)
+	reported := false
 	for {
 		if s.off >= len(s.src) || s.src[s.off] == '\n' {
 			s.errorf(start, ir.CodeLex, true, `unterminated string: missing closing "`)
@@ -265,7 +306,7 @@ func (s *lexScanner) dstring(start lexer.Position) {
 		if c == '\\' && s.off+1 < len(s.src) && s.src[s.off+1] != '\n' {
 			s.advance(1)
 		}
-		s.stepRune()
+		s.stepRune(&reported)
 	}
 	s.emit(tokDString, start)
 	raw := s.toks[len(s.toks)-1].Value
@@ -273,7 +314,7 @@ func (s *lexScanner) dstring(start lexer.Position) {
 	switch {
 	case err != nil:
 		s.errorf(start, ir.CodeBadLiteral, false, "invalid escape in string %s: use Go escapes such as \\\" \\\\ \\n \\t \\u00e9", raw)
-	case !utf8.ValidString(v):
+	case !utf8.ValidString(v) && !reported: // \x escapes
 		s.errorf(start, ir.CodeBadLiteral, false, "string %s is not valid UTF-8", raw)
 	}
 }

@@ -17,7 +17,7 @@ import (
 // grammar cannot express (duplicate clauses, bad literals, unknown types).
 type lowerer struct {
 	file  string
-	src   []byte
+	src   *source
 	diags ir.Diagnostics
 }
 
@@ -30,7 +30,7 @@ func (l *lowerer) errorf(p lexer.Position, code ir.Code, format string, args ...
 		Pos:    l.pos(p),
 		Code:   code,
 		Msg:    fmt.Sprintf(format, args...),
-		Source: sourceLine(l.src, p.Offset),
+		Source: l.src.line(p.Offset),
 	})
 }
 
@@ -598,13 +598,10 @@ func (l *lowerer) selectItems(ns []*namedExpr) []*ir.NamedExpr {
 		if n.Alias != nil {
 			ne.Alias = string(*n.Alias)
 		}
-		if st, ok := e.(*ir.Star); ok {
-			if n.Alias != nil {
-				l.errorf(n.Pos, ir.CodeSyntax, "a star cannot take an alias: it stands for several columns")
-			}
-			_ = st
-		} else {
+		if _, ok := e.(*ir.Star); !ok {
 			l.noStars(e)
+		} else if n.Alias != nil {
+			l.errorf(n.Pos, ir.CodeSyntax, "a star cannot take an alias: it stands for several columns")
 		}
 		out = append(out, ne)
 	}
@@ -626,7 +623,7 @@ func (l *lowerer) noStars(e ir.Expr) {
 				Pos:    p,
 				Code:   ir.CodeSyntax,
 				Msg:    "* is only allowed as a whole select item (or in count(*))",
-				Source: sourceLine(l.src, p.Offset),
+				Source: l.src.line(p.Offset),
 			})
 		}
 		return true
@@ -908,27 +905,33 @@ func canonicalTimestamp(s string) (string, string) {
 	return out, ""
 }
 
-// sourceLine returns the text of the line holding offset, for the caret.
-func sourceLine(src []byte, offset int) string {
-	if offset > len(src) {
-		offset = len(src)
+// source hands out the text of source lines for Diagnostic.Source. Lines are
+// substrings of one copy of the file, each made once, so that many
+// diagnostics on one long line do not copy it many times.
+type source struct {
+	text  string
+	lines map[int]string // by the offset where the line starts
+}
+
+func newSource(src []byte) *source { return &source{text: string(src), lines: map[int]string{}} }
+
+// line returns the text of the line holding offset, for the caret.
+func (s *source) line(offset int) string {
+	offset = max(0, min(offset, len(s.text)))
+	start := strings.LastIndexByte(s.text[:offset], '\n') + 1
+	if l, ok := s.lines[start]; ok {
+		return l
 	}
-	if offset < 0 {
-		offset = 0
+	end := strings.IndexByte(s.text[start:], '\n')
+	if end < 0 {
+		end = len(s.text) - start
 	}
-	start := offset
-	for start > 0 && src[start-1] != '\n' {
-		start--
+	l := strings.TrimSuffix(s.text[start:start+end], "\r")
+	if !utf8.ValidString(l) {
+		l = strings.ToValidUTF8(l, "\uFFFD")
 	}
-	end := offset
-	for end < len(src) && src[end] != '\n' {
-		end++
-	}
-	line := strings.TrimSuffix(string(src[start:end]), "\r")
-	if !utf8.ValidString(line) {
-		line = strings.ToValidUTF8(line, "\uFFFD")
-	}
-	return line
+	s.lines[start] = l
+	return l
 }
 
 // quoteName spells a name as the printer does, for messages.
