@@ -118,9 +118,10 @@
 // WATERMARK stays on the read (Scan.Watermark).
 //
 // Schema inference, at compile time, reads the first file (in lexical
-// order) that the path names, relative to the SQL file's folder: the file
-// itself, a glob's matches, or the files under a folder, skipping names that
-// start with '.' or '_' (as Spark does). Parquet and Arrow IPC (file or
+// order) that the path names, relative to the SQL file's folder (or to
+// Options.Root: a spec project reads from its spec's folder, where the
+// pipeline runs): the file itself, a glob's matches, or the files under a
+// folder, skipping names that start with '.' or '_' (as Spark does). Parquet and Arrow IPC (file or
 // stream format) give their file schema: Arrow types map one to one
 // (dictionaries to their values, large and view strings to string); a
 // non-nullable field is NOT NULL. CSV (header => true names the columns,
@@ -164,7 +165,8 @@
 // session_window.start / .end; the bare window struct is both) are the
 // window_start / window_end columns: a grouping by window(...) groups by the
 // window columns the select list names (both when it names none). The Flink
-// TVFs give the same ir.Window over their TABLE argument.
+// TVFs give the same ir.Window over their TABLE argument, which is read as
+// written (TABLE STREAM(t) for a stream read).
 //
 // ORDER BY is over the select list's output (ordinals and expressions equal
 // to a select item become references to it). A sort key that needs a column
@@ -181,8 +183,9 @@
 // int (bigint when it does not fit, decimal(p,0) beyond), 1.50 decimal as
 // written, 1.5e0 and 1.5D double (ir float text, with an exponent), 1L, 1S,
 // 1Y and 1.5F casts of an int or float literal, 1.5BD decimal. Strings take
-// Spark's backslash escapes, and adjacent strings concatenate ('it''s' is
-// "its", as in Spark). INTERVAL 5 SECONDS, INTERVAL '5' SECOND, INTERVAL '1
+// Spark's backslash escapes (\' is a quote), and adjacent strings
+// concatenate, so a doubled quote inside a string is not a quote but two
+// strings, as in Spark. INTERVAL 5 SECONDS, INTERVAL '5' SECOND, INTERVAL '1
 // hour 30 minutes' and multi-unit intervals are durations (no months or
 // years). TIMESTAMP '...' is read in UTC, a zone suffix converted.
 //

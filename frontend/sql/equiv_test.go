@@ -176,6 +176,11 @@ var equivCases = []struct {
 		thund: `materialized view m = from t | group by k aggregate count(*) as n | select n, k`,
 	},
 	{
+		name:  "qualified grouping keys",
+		sql:   `CREATE MATERIALIZED VIEW m AS SELECT a.k, b.k AS k2, count(*) AS n FROM a JOIN b USING (id) GROUP BY b.k, a.k`,
+		thund: "materialized view m = from a | join b using (id) | group by a.k, b.k as k2 aggregate count(*) as n",
+	},
+	{
 		name:  "group by ordinal, alias, ALL",
 		sql:   `CREATE MATERIALIZED VIEW m1 AS SELECT upper(k) AS u, count(*) AS n FROM t GROUP BY 1; CREATE MATERIALIZED VIEW m2 AS SELECT upper(k) AS u, count(*) AS n FROM t GROUP BY u; CREATE MATERIALIZED VIEW m3 AS SELECT upper(k) AS u, count(*) AS n FROM t GROUP BY ALL`,
 		thund: `materialized view m1 = from t | group by upper(k) as u aggregate count(*) as n materialized view m2 = from t | group by upper(k) as u aggregate count(*) as n materialized view m3 = from t | group by upper(k) as u aggregate count(*) as n`,
@@ -199,6 +204,11 @@ var equivCases = []struct {
 		name:  "Spark window struct selected whole",
 		sql:   `CREATE STREAMING TABLE w AS SELECT window, k, count(*) AS n FROM STREAM t GROUP BY window(ts, '1 minute'), k`,
 		thund: `streaming table w = from stream t | window tumble(ts, 1m) | group by window_start, window_end, k aggregate count(*) as n`,
+	},
+	{
+		name:  "Spark window call selected again",
+		sql:   `CREATE STREAMING TABLE w AS SELECT window(ts, '1 minute'), count(*) AS n FROM STREAM t GROUP BY window(ts, '1 minute')`,
+		thund: `streaming table w = from stream t | window tumble(ts, 1m) | group by window_start, window_end aggregate count(*) as n`,
 	},
 	{
 		name:  "Flink tumble TVF",

@@ -15,6 +15,60 @@ var errorCases = []struct {
 	want []string
 }{
 	{
+		sql: "CREATE STREAMING TABLE a AS SELECT * FROM STREAM(t) AS x WATERMARK ts DELAY OF INTERVAL 5 SECONDS",
+		want: []string{
+			"e.sql:1:58: unexpected \"WATERMARK\": WATERMARK col DELAY OF INTERVAL ... comes right after the table it reads, before AS alias [syntax]",
+		},
+	},
+	{
+		sql: "CREATE STREAMING TABLE b AS SELECT * FROM STREAM(t) WATERMARK ts DELAY INTERVAL 5 SECONDS",
+		want: []string{
+			"e.sql:1:72: unexpected \"INTERVAL\": expected \"OF\" [syntax]",
+		},
+	},
+	{
+		sql: "CREATE MATERIALIZED VIEW c AS SELECT a, FROM t",
+		want: []string{
+			"e.sql:1:41: unexpected \"FROM\": expected an expression after , [syntax]",
+		},
+	},
+	{
+		sql: "CREATE MATERIALIZED VIEW d AS SELECT a FROM t WHERE a = 1 GROUP k",
+		want: []string{
+			"e.sql:1:65: unexpected \"k\": expected \"BY\" [syntax]",
+		},
+	},
+	{
+		sql: "CREATE MATERIALIZED VIEW g AS SELECT a FROM t LIMIT x",
+		want: []string{
+			"e.sql:1:53: unexpected \"x\": expected a number [syntax]",
+		},
+	},
+	{
+		sql: "CREATE MATERIALIZED VIEW h (a INT, CONSTRAINT c EXPECT a > 0) AS SELECT 1 AS a",
+		want: []string{
+			"e.sql:1:56: unexpected \"a\": expected \"(\" [syntax]",
+		},
+	},
+	{
+		sql: "SET a b = c",
+		want: []string{
+			"e.sql:1:5: invalid SET key \"a b\": quote a key with other characters than letters, digits, _ . and : in back-quotes [syntax]",
+		},
+	},
+	{
+		sql: "CREATE MATERIALIZED VIEW n AS SELECT a FROM t WHERE a IN ()",
+		want: []string{
+			"e.sql:1:59: unexpected \")\": expected an expression after ( [syntax]",
+		},
+	},
+	{
+		sql: "CREATE MATERIALIZED VIEW m1 AS SELECT 1 AS a; CREATE VIEW m1 AS SELECT 2 AS b; CREATE MATERIALIZED VIEW w AS SELECT window.start, count(*) AS n FROM t GROUP BY window(ts, '1 second'), session_window(ts, '1 second')",
+		want: []string{
+			"e.sql:1:185: only one window(...) or session_window(...) may appear in GROUP BY [syntax]",
+		},
+	},
+	{
 		sql: "CREATE FUNCTION f AS 'x'",
 		want: []string{
 			"e.sql:1:1: CREATE FUNCTION is not supported in pipeline SQL [syntax]",

@@ -134,7 +134,7 @@ func (c *conv) predicate(p *predicateAST) ir.Expr {
 		}
 		return in
 	case t.LikeQuant != "":
-		c.errorf(tp, ir.CodeSyntax, "%s is not supported in pipeline SQL", strings.ToUpper(t.LikeQuant[:len(t.LikeQuant)-3])+" "+strings.ToUpper(t.LikeQuant[len(t.LikeQuant)-3:]))
+		c.errorf(tp, ir.CodeSyntax, "%s %s is not supported in pipeline SQL", strings.ToUpper(t.LikeQOp), strings.ToUpper(t.LikeQuant))
 		return nil
 	case t.Like != nil:
 		pat := c.cmp(t.Like.Pattern)

@@ -193,25 +193,33 @@ func (c *conv) readFiles(f *funcRelAST, alias string, stream bool, wm *ir.Waterm
 	if !ok {
 		return nil
 	}
-	return c.synthRead(a, alias, stream, wm)
+	return c.synthRead(f, a, alias, stream, wm)
 }
 
 // fileRead converts parquet.`path` (and csv., json., arrow.).
 func (c *conv) fileRead(q *qnameAST, format, p, alias string, stream bool, wm *ir.Watermark) ir.Rel {
 	a := &fileArgs{pos: pos(q.Pos), path: p, format: strings.ToLower(format), infer: true}
-	return c.synthRead(a, alias, stream, wm)
+	return c.synthRead(q, a, alias, stream, wm)
 }
 
-func (c *conv) synthRead(a *fileArgs, alias string, stream bool, wm *ir.Watermark) ir.Rel {
-	spec, cols, ok := c.fileSpec(a, nil, stream)
-	if !ok {
-		return nil
+// synthRead reads the source synthesized for the file read at node. A node
+// converted again (a WITH query read twice) reads the same source.
+func (c *conv) synthRead(node any, a *fileArgs, alias string, stream bool, wm *ir.Watermark) ir.Rel {
+	key := synthKey{node, stream}
+	src := c.b.synthMemo[key]
+	if src == nil {
+		spec, cols, ok := c.fileSpec(a, nil, stream)
+		if !ok {
+			return nil
+		}
+		name := c.synthName()
+		src = &synthSource{d: &ir.Dataset{Pos: a.pos, Kind: ir.KindSource, Name: name, Columns: cols, Source: spec}}
+		c.pending = append(c.pending, src.d)
+		c.b.synthesized = append(c.b.synthesized, src)
+		c.b.synthMemo[key] = src
 	}
-	name := c.synthName()
-	d := &ir.Dataset{Pos: a.pos, Kind: ir.KindSource, Name: name, Columns: cols, Source: spec}
-	c.pending = append(c.pending, d)
-	s := &ir.Scan{Pos: a.pos, Name: name, Alias: alias, Stream: stream, Watermark: wm}
-	c.b.synthesized = append(c.b.synthesized, synthRef{d, s})
+	s := &ir.Scan{Pos: a.pos, Name: src.d.Name, Alias: alias, Stream: stream, Watermark: wm}
+	src.scans = append(src.scans, s)
 	if alias != "" {
 		c.noteAlias(alias)
 	}
@@ -281,10 +289,15 @@ func (c *conv) sourceView(d *ir.Dataset, q *queryAST) (src *ir.Dataset, handled 
 	return d, true
 }
 
-// synthRef is a synthesized source and its one read.
-type synthRef struct {
-	d *ir.Dataset
-	s *ir.Scan
+// synthSource is a synthesized source and its reads.
+type synthSource struct {
+	d     *ir.Dataset
+	scans []*ir.Scan
+}
+
+type synthKey struct {
+	node   any // the AST node of the file read
+	stream bool
 }
 
 // bindSources turns the spec's thund.source.<name> bindings into sources:
@@ -362,7 +375,10 @@ func (b *builder) bindSources() {
 		for i := 2; b.nameTaken(n, r.d); i++ {
 			n = fmt.Sprintf("%s_%d", r.d.Name, i)
 		}
-		r.d.Name, r.s.Name = n, n
+		r.d.Name = n
+		for _, s := range r.scans {
+			s.Name = n
+		}
 	}
 }
 

@@ -3,6 +3,7 @@ package sql_test
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/nordisk/thund/frontend/sql"
 	"github.com/nordisk/thund/ir"
@@ -75,4 +76,28 @@ func FuzzParseSQL(f *testing.F) {
 			})
 		}
 	})
+}
+
+// TestDeepNesting: deeply nested input stays fast (the grammar backtracks,
+// but never exponentially).
+func TestDeepNesting(t *testing.T) {
+	const n = 200
+	shapes := []string{
+		"CREATE MATERIALIZED VIEW m AS SELECT " + strings.Repeat("(", n) + "1" + strings.Repeat(")", n) + " AS x",
+		"CREATE MATERIALIZED VIEW m AS SELECT " + strings.Repeat("(", n) + "1",
+		"CREATE MATERIALIZED VIEW m AS SELECT " + strings.Repeat("f(", n) + "1",
+		"CREATE MATERIALIZED VIEW m AS SELECT * FROM " + strings.Repeat("(SELECT * FROM ", n) + "t",
+		"CREATE MATERIALIZED VIEW m AS SELECT * FROM t WHERE " + strings.Repeat("a IN (", n) + "1",
+		"CREATE MATERIALIZED VIEW m AS SELECT " + strings.Repeat("CASE WHEN ", n) + "1",
+		"CREATE MATERIALIZED VIEW m AS SELECT " + strings.Repeat("CAST(", n) + "1",
+		"CREATE MATERIALIZED VIEW m AS " + strings.Repeat("(", n) + "SELECT 1",
+		"CREATE MATERIALIZED VIEW m AS " + strings.Repeat("WITH a AS (", n) + "SELECT 1",
+	}
+	for _, src := range shapes {
+		start := time.Now()
+		sql.Parse([]sql.File{{Name: "deep.sql", Src: []byte(src)}})
+		if d := time.Since(start); d > 5*time.Second {
+			t.Errorf("%.60s...: %v", src, d)
+		}
+	}
 }

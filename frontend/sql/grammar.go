@@ -424,8 +424,8 @@ type relArgAST struct {
 
 type namedArgAST struct {
 	Pos   lexer.Position
-	Key   *ident    `parser:"@@ '=>'"`
-	Value *exprAST  `parser:"@@"`
+	Key   *ident   `parser:"@@ '=>'"`
+	Value *exprAST `parser:"@@"`
 }
 
 type watermarkAST struct {
@@ -484,7 +484,8 @@ type predTail struct {
 	Between   *betweenAST `parser:"(   'BETWEEN' @@"`
 	InQuery   *queryAST   `parser:"  | 'IN' '(' @@ ')'"`
 	InList    []*exprAST  `parser:"  | 'IN' '(' @@ ( ',' @@ )* ')'"`
-	LikeQuant string      `parser:"  | @( 'LIKE' | 'ILIKE' ) @( 'ANY' | 'ALL' | 'SOME' )"`
+	LikeQOp   string      `parser:"  | @( 'LIKE' | 'ILIKE' )"`
+	LikeQuant string      `parser:"    @( 'ANY' | 'ALL' | 'SOME' )"`
 	LikeList  []*exprAST  `parser:"    '(' ( @@ ( ',' @@ )* )? ')'"`
 	Like      *likeAST    `parser:"  | @@"`
 	IsNot     bool        `parser:"  | 'IS' @( 'NOT' | '!' )?"`
@@ -638,8 +639,8 @@ type typedLitAST struct {
 
 type starAST struct {
 	Pos       lexer.Position
-	Qualifier []*ident    `parser:"( @@ '.' ( @@ '.' )* )? '*'"`
-	Except    []*ident    `parser:"( 'EXCEPT' '(' @@ ( ',' @@ )* ')' )?"`
+	Qualifier []*ident `parser:"( @@ '.' ( @@ '.' )* )? '*'"`
+	Except    []*ident `parser:"( 'EXCEPT' '(' @@ ( ',' @@ )* ')' )?"`
 }
 
 type extractAST struct {

@@ -27,8 +27,12 @@ import (
 // Compile-time schema inference for read_files(...) without a schema (the
 // rules are in doc.go). Paths are read relative to the SQL file's folder.
 
-// sampleRows is how many rows of a CSV or JSON-lines file inference reads.
-const sampleRows = 1000
+// sampleRows is how many rows of a CSV or JSON-lines file inference reads,
+// and sampleBytes how many bytes at most.
+const (
+	sampleRows  = 1000
+	sampleBytes = 64 << 20
+)
 
 // inferColumns infers the columns of the first file a read matches.
 func inferColumns(format ir.FileFormat, pattern, dir string, opts []ir.KV, infer bool) ([]*ir.Column, error) {
@@ -75,8 +79,11 @@ func firstFile(p string) (string, error) {
 		if err != nil {
 			continue
 		}
-		if !fi.IsDir() {
+		if fi.Mode().IsRegular() {
 			return c, nil
+		}
+		if !fi.IsDir() {
+			continue // a device, a pipe: not a data file
 		}
 		var found string
 		_ = filepath.WalkDir(c, func(path string, d fs.DirEntry, err error) error {
@@ -233,7 +240,7 @@ func csvColumns(name string, opts []ir.KV, infer bool) ([]*ir.Column, error) {
 		return nil, err
 	}
 	defer f.Close()
-	r := csv.NewReader(bufio.NewReader(f))
+	r := csv.NewReader(bufio.NewReader(io.LimitReader(f, sampleBytes)))
 	r.Comma = sepRunes[0]
 	r.FieldsPerRecord = -1
 	r.LazyQuotes = true
@@ -383,13 +390,14 @@ func mergeCSV(a, b csvKind) csvKind {
 // BOOLEAN, strings STRING (no date or timestamp inference); a field that is
 // null throughout is STRING. Nested objects and arrays are refused.
 func jsonColumns(name string, infer bool) ([]*ir.Column, error) {
-	data, err := os.ReadFile(name)
+	f, err := os.Open(name)
 	if err != nil {
 		return nil, err
 	}
+	defer f.Close()
 	kinds := map[string]csvKind{}
 	rows := 0
-	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc := bufio.NewScanner(io.LimitReader(f, sampleBytes))
 	sc.Buffer(make([]byte, 1<<20), 64<<20)
 	line := 0
 	for sc.Scan() && rows < sampleRows {

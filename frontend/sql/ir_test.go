@@ -235,6 +235,11 @@ func TestSynthesizedNames(t *testing.T) {
 	if got := strings.Join(reads, " "); got != "my_flow_files_1 my_flow_files_2_2" {
 		t.Errorf("reads %s", got)
 	}
+	// A WITH query read twice reads one source.
+	p = parseSQL(t, "CREATE MATERIALIZED VIEW m AS WITH src AS (SELECT * FROM parquet.`in/`) SELECT * FROM src AS a JOIN src AS b USING (v)")
+	if len(p.Datasets) != 2 || p.Datasets[0].Name != "m_files_1" {
+		t.Errorf("datasets %s", ir.Print(p))
+	}
 }
 
 // TestInference: schemas of Parquet, Arrow IPC (file and stream), CSV and
@@ -321,6 +326,24 @@ func TestKnobKeys(t *testing.T) {
 	for _, k := range keys {
 		if !strings.Contains(string(doc), "\t"+k+" ") {
 			t.Errorf("the knob table of doc.go does not document %s", k)
+		}
+	}
+}
+
+// TestComments: the comments before a statement are its dataset's Doc
+// (kept by fmt, ignored by Equal); a comment after a ';' on the same line
+// belongs to the statement before.
+func TestComments(t *testing.T) {
+	p := parseSQL(t, `-- The bronze layer.
+/* Raw clicks,
+ * as they arrive. */
+CREATE STREAMING TABLE a AS SELECT * FROM STREAM(t); -- about a, not b
+-- About b
+CREATE MATERIALIZED VIEW b AS SELECT * FROM a`)
+	want := [][]string{{"-- The bronze layer.", "-- Raw clicks,", "-- as they arrive."}, {"-- About b"}}
+	for i, d := range p.Datasets {
+		if strings.Join(d.Doc, "|") != strings.Join(want[i], "|") {
+			t.Errorf("%s: doc %q, want %q", d.Name, d.Doc, want[i])
 		}
 	}
 }

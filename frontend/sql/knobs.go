@@ -53,20 +53,19 @@ func KnobKeys() []string {
 type flowKnobs struct {
 	dataset *ir.Dataset
 
-	lateness, idle         *ir.Duration
-	latenessPos, idlePos   ir.Pos
-	emit                   ir.EmitMode
-	trigger                *ir.Trigger
-	output                 ir.OutputMode
-	lateTable              string
-	latePos                ir.Pos
-	boundRows, boundBytes  int64
-	boundsPos              ir.Pos
-	anyFlowKnob            bool
-	flowKnobPos            ir.Pos
-	flowKnobKey            string
-	anyWatermarkKnobKey    string
-	anyWatermarkKnobKeyPos ir.Pos
+	lateness, idle *ir.Duration
+	emit           ir.EmitMode
+	trigger        *ir.Trigger
+	output         ir.OutputMode
+	lateTable      string
+	latePos        ir.Pos
+
+	boundRows, boundBytes int64
+	boundsPos             ir.Pos
+
+	// The first flow knob and the first watermark knob, for errors that
+	// concern them all.
+	flowKey, watermarkKey ir.KV
 }
 
 // takeKnobs splits the thund.* properties off props, applies the dataset
@@ -125,11 +124,13 @@ func (c *conv) knob(k *flowKnobs, d *ir.Dataset, key string, kv ir.KV) {
 			return
 		}
 		if key == "allowedLateness" {
-			k.lateness, k.latenessPos = &dur, kv.Pos
+			k.lateness = &dur
 		} else {
-			k.idle, k.idlePos = &dur, kv.Pos
+			k.idle = &dur
 		}
-		k.anyWatermarkKnobKey, k.anyWatermarkKnobKeyPos = kv.Key, kv.Pos
+		if k.watermarkKey.Key == "" {
+			k.watermarkKey = kv
+		}
 	case "emit":
 		switch normWords(v) {
 		case "on window close", "window close":
@@ -197,8 +198,8 @@ func (c *conv) knob(k *flowKnobs, d *ir.Dataset, key string, kv ir.KV) {
 }
 
 func (k *flowKnobs) flowKnob(kv ir.KV) {
-	if !k.anyFlowKnob {
-		k.anyFlowKnob, k.flowKnobPos, k.flowKnobKey = true, kv.Pos, kv.Key
+	if k.flowKey.Key == "" {
+		k.flowKey = kv
 	}
 }
 
@@ -237,8 +238,8 @@ func (b *builder) applyKnobs() {
 			continue
 		}
 		flows := b.p.FlowsInto(d.Name)
-		if k.anyFlowKnob && len(flows) == 0 {
-			b.diags.Add(k.flowKnobPos, ir.CodeBadDataset, "table property %s applies to the flows into %s %q, and it has none", k.flowKnobKey, d.Kind, d.Name)
+		if k.flowKey.Key != "" && len(flows) == 0 {
+			b.diags.Add(k.flowKey.Pos, ir.CodeBadDataset, "table property %s applies to the flows into %s %q, and it has none", k.flowKey.Key, d.Kind, d.Name)
 		}
 		if k.lateTable != "" && len(flows) > 1 {
 			b.diags.Add(k.latePos, ir.CodeBadDataset, "table property thund.lateTable applies to one flow, and %d flows write %q: a late table belongs to one flow", len(flows), d.Name)
@@ -285,7 +286,7 @@ func (b *builder) applyKnobs() {
 			if d.Kind == ir.KindSource {
 				what = "source " + d.Name
 			}
-			b.diags.Add(k.anyWatermarkKnobKeyPos, ir.CodeBadDataset, "table property %s needs a watermark: add a WATERMARK clause to %s", k.anyWatermarkKnobKey, what)
+			b.diags.Add(k.watermarkKey.Pos, ir.CodeBadDataset, "table property %s needs a watermark: add a WATERMARK clause to %s", k.watermarkKey.Key, what)
 			continue
 		}
 		for _, w := range wms {

@@ -46,6 +46,9 @@ type statement struct {
 	// suspects are the offsets in text of quoted strings that run on past a
 	// ';' and a line break: likely a missing closing quote.
 	suspects []int
+	// doc are the comment lines before the statement's first token, each
+	// with its "--" marker (a block comment's lines get one).
+	doc []string
 }
 
 // splitStatements splits a file on the semicolons that are outside quotes and
@@ -118,7 +121,7 @@ func splitStatements(filename string, src []byte) []statement {
 	emit := func(end int) {
 		text := string(clean[start:end])
 		if strings.TrimSpace(text) != "" {
-			st := statement{text: text, base: pos}
+			st := statement{text: text, base: pos, doc: leadingComments(src[start:end], clean[start:end], start > 0)}
 			for _, s := range suspects {
 				if s >= start && s < end {
 					st.suspects = append(st.suspects, s-start)
@@ -133,6 +136,64 @@ func splitStatements(filename string, src []byte) []statement {
 		start = cut + 1
 	}
 	emit(len(src))
+	return out
+}
+
+// leadingComments returns the comments of a statement's text before its
+// first token (clean is the text with comments blanked), each line with a
+// "--" marker. After a ';' (afterSemi), comments on the rest of that line
+// belong to the statement before and are left out.
+func leadingComments(orig, clean []byte, afterSemi bool) []string {
+	first := len(clean) - len(bytes.TrimLeft(clean, " \t\r\n"))
+	head := orig[:first]
+	var out []string
+	line := 0
+	for i := 0; i < len(head); {
+		switch {
+		case head[i] == '\n':
+			line++
+			i++
+		case head[i] == '-' && i+1 < len(head) && head[i+1] == '-':
+			j := i
+			for j < len(head) && head[j] != '\n' {
+				j++
+			}
+			if !afterSemi || line > 0 {
+				out = append(out, strings.TrimRight(string(head[i:j]), " \t\r"))
+			}
+			i = j
+		case head[i] == '/' && i+1 < len(head) && head[i+1] == '*':
+			depth, j := 0, i
+			for j < len(head) {
+				if head[j] == '/' && j+1 < len(head) && head[j+1] == '*' {
+					depth++
+					j += 2
+				} else if head[j] == '*' && j+1 < len(head) && head[j+1] == '/' {
+					depth--
+					j += 2
+					if depth == 0 {
+						break
+					}
+				} else {
+					j++
+				}
+			}
+			body := string(head[i:j])
+			if !afterSemi || line > 0 {
+				body = strings.TrimSuffix(strings.TrimPrefix(body, "/*"), "*/")
+				for _, l := range strings.Split(body, "\n") {
+					l = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(l), "*"))
+					if l != "" {
+						out = append(out, "-- "+l)
+					}
+				}
+			}
+			line += strings.Count(body, "\n")
+			i = j
+		default:
+			i++
+		}
+	}
 	return out
 }
 

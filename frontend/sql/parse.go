@@ -32,6 +32,10 @@ type Options struct {
 	// Sources binds names the pipeline reads but does not define to file
 	// sources (the spec's thund.source.<name> entries).
 	Sources []SourceBinding
+	// Root is the folder relative file paths are read from to infer a
+	// schema: the pipeline's folder, where it runs. "" means each SQL
+	// file's own folder (right for SQL files given alone).
+	Root string
 }
 
 // SourceBinding binds an external table name to a source: Spec is the text
@@ -60,7 +64,11 @@ func ParseWith(files []File, opts Options) (p *ir.Pipeline, diags ir.Diagnostics
 		// A panic is a bug in this package; report it as a diagnostic rather
 		// than take the compiler down (FuzzParseSQL fails on it).
 		if r := recover(); r != nil {
-			b.internalError(ir.Pos{}, r)
+			at := ir.Pos{File: "<sql>"}
+			if len(files) > 0 {
+				at.File = files[0].Name
+			}
+			b.internalError(at, r)
 			b.diags.Sort()
 			p, diags = nil, b.diags
 		}
@@ -118,8 +126,10 @@ type builder struct {
 	knobs map[string]*flowKnobs
 	// synth counts the synthesized sources per flow name.
 	synth map[string]int
-	// synthesized are the sources made for inline file reads.
-	synthesized []synthRef
+	// synthesized are the sources made for inline file reads, and
+	// synthMemo finds them by the read's AST node.
+	synthesized []*synthSource
+	synthMemo   map[synthKey]*synthSource
 }
 
 type scanRef struct {
@@ -130,15 +140,20 @@ type scanRef struct {
 
 func newBuilder(opts Options) *builder {
 	return &builder{
-		opts:  opts,
-		p:     &ir.Pipeline{Catalog: opts.Catalog, Database: opts.Database},
-		knobs: map[string]*flowKnobs{},
-		synth: map[string]int{},
+		opts:      opts,
+		p:         &ir.Pipeline{Catalog: opts.Catalog, Database: opts.Database},
+		knobs:     map[string]*flowKnobs{},
+		synth:     map[string]int{},
+		synthMemo: map[synthKey]*synthSource{},
 	}
 }
 
 func (b *builder) parseFile(f File) {
-	fs := &fileState{name: f.Name, dir: filepath.Dir(f.Name)}
+	dir := b.opts.Root
+	if dir == "" {
+		dir = filepath.Dir(f.Name)
+	}
+	fs := &fileState{name: f.Name, dir: dir}
 	for _, st := range splitStatements(f.Name, f.Src) {
 		b.statement(fs, st)
 	}
@@ -215,7 +230,7 @@ func (b *builder) statement(fs *fileState, st statement) {
 		return
 	}
 	c := &conv{b: b, fs: fs}
-	c.stmt(ast)
+	c.stmt(ast, st.doc)
 }
 
 func mustUpgrade(toks []lexer.Token) *lexer.PeekingLexer {
@@ -265,6 +280,9 @@ func (b *builder) syntaxError(st statement, toks []lexer.Token, err error) {
 		}
 		t := toks[idx]
 		hint := expecting(perr.Message())
+		if strings.EqualFold(t.Value, "WATERMARK") && t.Type == tokIdent {
+			hint = ": WATERMARK col DELAY OF INTERVAL ... comes right after the table it reads, before AS alias"
+		}
 		if hint == "" && idx > 0 && exprIntro[strings.ToUpper(toks[idx-1].Value)] &&
 			(t.EOF() || (t.Type == tokIdent && reserved[strings.ToLower(t.Value)]) || t.Value == ")" || t.Value == ",") {
 			hint = ": expected an expression after " + strings.ToUpper(toks[idx-1].Value)
@@ -320,23 +338,33 @@ func describeToken(t lexer.Token) string {
 	return fmt.Sprintf("%q", t.Value)
 }
 
-// expectedHint matches a participle "expected" list that is only keywords
-// and punctuation ("AS" | "FLOW"), the hints worth passing on.
-var expectedHint = regexp.MustCompile(`^"[^"]+"( \| "[^"]+")*$`)
+// expectedHead matches the start of participle's "expected" grammar: its
+// first token, a literal or a token class.
+var expectedHead = regexp.MustCompile(`^("[^"]+"|<[a-z]+>)`)
 
-// expecting extracts participle's "(expected ...)" hint when it names
-// tokens; a hint that is a piece of grammar is left out.
+// expecting turns participle's "(expected ...)" into a hint naming the
+// first token that would have fitted, when the grammar starts with one.
 func expecting(msg string) string {
 	i := strings.Index(msg, "(expected ")
 	if i < 0 {
 		return ""
 	}
-	e := strings.TrimSuffix(msg[i+len("(expected "):], ")")
-	if !expectedHint.MatchString(e) || len(e) > 80 {
+	m := expectedHead.FindString(msg[i+len("(expected "):])
+	switch m {
+	case "", `"*"`: // "*" is the select-list star: the grammar wanted an expression
 		return ""
+	case "<number>":
+		return ": expected a number"
+	case "<string>":
+		return ": expected a string"
+	case "<ident>":
+		return ": expected a name"
 	}
-	return ": expected " + strings.ReplaceAll(e, `" | "`, `" or "`)
+	return ": expected " + m
 }
+
+// setKey is the form of an unquoted SET key (Spark's configKeyValueDef).
+var setKey = regexp.MustCompile(`^[A-Za-z0-9_.:]+$`)
 
 // setStatement handles SET key = value, SET CATALOG c and SET TIME ZONE 'z'.
 // As in Spark, the value is the raw text after '=' (trimmed).
@@ -393,8 +421,8 @@ func (b *builder) setStatement(fs *fileState, st statement, toks []lexer.Token) 
 			key = unquoteString(toks[1].Value)
 		}
 	}
-	if strings.ContainsAny(key, " \t\n") {
-		b.add(pos(toks[1].Pos), st, "SET key %q contains spaces: quote it with back-quotes", key)
+	if quotedKey := eq == 2 && toks[1].Type != tokIdent; !quotedKey && !setKey.MatchString(key) {
+		b.add(pos(toks[1].Pos), st, "invalid SET key %q: quote a key with other characters than letters, digits, _ . and : in back-quotes", key)
 		return
 	}
 	valStart := toks[eq].Pos.Offset - st.base.Offset + 1

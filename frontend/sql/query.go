@@ -183,6 +183,7 @@ func (c *conv) selectBlock(sel *selectAST, order []*orderItemAST) ir.Rel {
 	// Spark window() call taken out.
 	var keys []ir.Expr
 	var win *ir.Window
+	var winCall *ir.Call
 	winSlot := -1
 	groupBy := sel.GroupBy
 	if sel.GroupAll {
@@ -210,7 +211,7 @@ func (c *conv) selectBlock(sel *selectAST, order []*orderItemAST) ir.Rel {
 				c.errorf(call.Pos, ir.CodeSyntax, "only one window(...) or session_window(...) may appear in GROUP BY")
 				return nil
 			}
-			win = c.sparkWindow(call)
+			win, winCall = c.sparkWindow(call), call
 			if win == nil {
 				return nil
 			}
@@ -232,11 +233,21 @@ func (c *conv) selectBlock(sel *selectAST, order []*orderItemAST) ir.Rel {
 		win.Input = in
 		in = win
 	}
-	for _, it := range items {
-		if call := findWindowCall(it.expr); call != nil && win == nil {
+	for i, it := range items {
+		call := findWindowCall(it.expr)
+		if call == nil {
+			continue
+		}
+		if win == nil {
 			c.errorf(call.Pos, ir.CodeSyntax, "%s(...) outside GROUP BY is not supported in pipeline SQL: group by it", call.Name)
 			return nil
 		}
+		if call != it.expr || exprKey(call, false) != exprKey(winCall, false) {
+			c.errorf(call.Pos, ir.CodeSyntax, "%s(...) in the select list must be the GROUP BY's window, selected whole", call.Name)
+			return nil
+		}
+		// The GROUP BY's window selected again is the window struct.
+		items[i].expr = &ir.ColumnRef{Pos: call.Pos, Name: winCall.Name}
 	}
 	var having ir.Expr
 	if sel.Having != nil {
@@ -366,11 +377,12 @@ func (c *conv) outputKey(k *ir.SortKey, items []selItem) (ir.Expr, bool) {
 		}
 		return it.expr, true
 	}
-	key := exprKey(k.Expr, true)
-	for _, it := range items {
-		if it.name() != "" && exprKey(it.expr, true) == key {
-			return &ir.ColumnRef{Pos: k.Expr.Position(), Name: it.name()}, true
-		}
+	exprs := make([]ir.Expr, len(items))
+	for i, it := range items {
+		exprs[i] = it.expr
+	}
+	if i := matchExpr(k.Expr, exprs); i >= 0 && items[i].name() != "" {
+		return &ir.ColumnRef{Pos: k.Expr.Position(), Name: items[i].name()}, true
 	}
 	return k.Expr, true
 }
@@ -499,24 +511,39 @@ func (a *aggShape) aggName(i int) string {
 	return x.Alias
 }
 
-func (a *aggShape) matchKey(e ir.Expr) int {
-	k := exprKey(e, true)
-	for i, x := range a.keys {
-		if exprKey(x.Expr, true) == k {
-			return i
-		}
+func (a *aggShape) matchKey(e ir.Expr) int { return matchExpr(e, namedExprs(a.keys)) }
+
+func (a *aggShape) matchAgg(e ir.Expr) int { return matchExpr(e, namedExprs(a.aggs)) }
+
+func namedExprs(ns []*ir.NamedExpr) []ir.Expr {
+	out := make([]ir.Expr, len(ns))
+	for i, n := range ns {
+		out[i] = n.Expr
 	}
-	return -1
+	return out
 }
 
-func (a *aggShape) matchAgg(e ir.Expr) int {
-	k := exprKey(e, true)
-	for i, x := range a.aggs {
-		if exprKey(x.Expr, true) == k {
+// matchExpr returns the index of the expression of list equal to e: the
+// same expression, qualifiers included, or else the one expression that is
+// the same once qualifiers are dropped (t.k and k). -1 when none is.
+func matchExpr(e ir.Expr, list []ir.Expr) int {
+	k := exprKey(e, false)
+	for i, x := range list {
+		if exprKey(x, false) == k {
 			return i
 		}
 	}
-	return -1
+	k = exprKey(e, true)
+	found := -1
+	for i, x := range list {
+		if exprKey(x, true) == k {
+			if found >= 0 {
+				return -1 // ambiguous
+			}
+			found = i
+		}
+	}
+	return found
 }
 
 // rewrite expresses e over the Aggregate's output: grouping expressions and
@@ -608,14 +635,7 @@ func (c *conv) aggregateBlock(sel *selectAST, in ir.Rel, items []selItem, keys [
 			c.errorf(s.Pos, ir.CodeBadAggregate, "* in the select list of an aggregating query is not supported: list the grouping columns")
 			return nil
 		}
-		keyOf[i] = -1
-		k := exprKey(it.expr, true)
-		for j, key := range keys {
-			if exprKey(key, true) == k {
-				keyOf[i] = j
-				break
-			}
-		}
+		keyOf[i] = matchExpr(it.expr, keys)
 		switch {
 		case keyOf[i] >= 0:
 			kinds[i] = kindKey

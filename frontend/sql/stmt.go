@@ -21,13 +21,16 @@ type conv struct {
 	pending []*ir.Dataset
 	// relAliases are the relation aliases in scope (for window.start).
 	relAliases []map[string]bool
+	// doc are the comment lines before the statement.
+	doc ir.Comments
 }
 
 func (c *conv) errorf(p ir.Pos, code ir.Code, format string, args ...any) {
 	c.b.diags.Add(p, code, format, args...)
 }
 
-func (c *conv) stmt(s *stmtAST) {
+func (c *conv) stmt(s *stmtAST, doc []string) {
+	c.doc = doc
 	switch {
 	case s.Use != nil:
 		c.use(s.Use)
@@ -139,6 +142,7 @@ func (c *conv) dataset(a *datasetAST, kind ir.DatasetKind) {
 		d.Name, d.Catalog, d.Database = name, cat, db
 	}
 	d.Conf = c.fs.confCopy()
+	d.Doc = c.doc
 	c.flow = d.Name
 
 	// Column definitions and constraints.
@@ -493,7 +497,7 @@ func (b *builder) finish() {
 	}
 	// resolve returns the pipeline dataset a possibly qualified name
 	// designates, or nil.
-	resolve := func(name, fileCat, fileDB string) *ir.Dataset {
+	resolve := func(name string) *ir.Dataset {
 		parts := strings.Split(name, ".")
 		d := byName[strings.ToLower(parts[len(parts)-1])]
 		if d == nil {
@@ -522,8 +526,10 @@ func (b *builder) finish() {
 	}
 	for _, r := range b.scans {
 		s := r.scan
-		if d := resolve(s.Name, r.catalog, r.database); d != nil {
-			s.Name = d.Name
+		if d := resolve(s.Name); d != nil {
+			if strings.Contains(s.Name, ".") {
+				s.Name = d.Name // a plain name stays as written
+			}
 			continue
 		}
 		if !strings.Contains(s.Name, ".") && (r.catalog != "" || r.database != "") {
@@ -538,7 +544,7 @@ func (b *builder) finish() {
 	}
 	for _, f := range b.p.Flows {
 		if strings.Contains(f.Target, ".") {
-			if d := resolve(f.Target, "", ""); d != nil {
+			if d := resolve(f.Target); d != nil {
 				f.Target = d.Name
 			}
 		}
