@@ -143,6 +143,40 @@ flow, stream}]}, where every edge names its flow.`,
 thundc graph pipeline.thund --format mermaid`,
 	},
 	{
+		name: "build", args: "PATH", minArgs: 1, maxArgs: 1,
+		summary: "compile a pipeline into a standalone executable",
+		text: `Build compiles the pipeline at PATH for the native target: it runs every
+pass, generates one Go program (a specialized loop per fused operator chain,
+calling the runtime embedded in thundc), and builds it with the go command
+into BIN. Builds are cached by content under $THUND_CACHE (default: the user
+cache directory's thund folder), and the Go build cache is shared, so a
+rebuild of an unchanged pipeline is a copy.
+
+The executable's commands are run, plan, history, read and version; run it
+with --help.`,
+		flags: []flagSpec{
+			{name: "o", arg: "BIN", usage: "the executable to write (required)"},
+			{name: "emit-go", arg: "DIR", usage: "also write the generated Go module to DIR"},
+			jsonFlag(`print {"ok", "binary", "cached", "key", "diagnostics"} to stdout instead of diagnostics on stderr`),
+		},
+		example: `thundc build pipeline.thund -o etl && ./etl run && ./etl read top_products`,
+	},
+	{
+		name: "run", args: "PATH [-- ETL-ARGS]", minArgs: 1, maxArgs: 1 << 20,
+		summary: "build (cached) and run a pipeline's executable",
+		text: `Run builds the pipeline at PATH as build does (cached), then runs the
+executable from the pipeline's folder with ETL-ARGS (default: run), so that
+relative source paths and the default ./warehouse are the pipeline's. Its
+exit status is the executable's. Interrupts are passed on, and the
+executable stops cleanly at a commit point.`,
+		flags: []flagSpec{
+			{name: "emit-go", arg: "DIR", usage: "also write the generated Go module to DIR"},
+			jsonFlag(`print build diagnostics as JSON, and pass --json to the executable (its event records go to stdout)`),
+		},
+		example: `thundc run examples/quickstart/pipeline.thund
+thundc run examples/quickstart/pipeline.thund -- read top_products`,
+	},
+	{
 		name: "version", args: "", minArgs: 0, maxArgs: 0,
 		summary: "print the version of thundc and of the IR's JSON encoding",
 		text: `Version prints thundc's module version ("(devel)" for a build from a

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/nordisk/thund/frontend/dsl"
+	"github.com/nordisk/thund/frontend/spec"
+	"github.com/nordisk/thund/frontend/sql"
 	"github.com/nordisk/thund/ir"
 )
 
@@ -31,6 +33,46 @@ type frontend struct {
 // isText: fmt prints their canonical .thund form but -w and -d refuse them.
 var frontends = []*frontend{
 	{what: "a .thund file", match: hasExt(".thund"), read: readThund, isText: true},
+	{what: "a .sql file", match: hasExt(".sql"), read: readSQL},
+	{what: "a folder holding spark-pipeline.yml", match: isSpecProject, read: readSpec},
+}
+
+// isSpecProject accepts a spark-pipeline.yml / .yaml file, or a folder that
+// holds one.
+func isSpecProject(path string) bool {
+	base := filepath.Base(path)
+	for _, n := range spec.FileNames {
+		if base == n {
+			return true
+		}
+	}
+	st, err := os.Stat(path)
+	if err != nil || !st.IsDir() {
+		return false
+	}
+	for _, n := range spec.FileNames {
+		if _, err := os.Stat(filepath.Join(path, n)); err == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// readSQL reads one pipeline SQL file; relative read_files paths resolve
+// against its folder.
+func readSQL(path string) (*ir.Pipeline, []byte, ir.Diagnostics) {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return nil, nil, readFailure(path, err)
+	}
+	p, diags := sql.Parse([]sql.File{{Name: path, Src: src}})
+	return p, nil, diags
+}
+
+// readSpec reads a spark-pipeline.yml project and its SQL libraries.
+func readSpec(path string) (*ir.Pipeline, []byte, ir.Diagnostics) {
+	p, diags := spec.LoadPipeline(path)
+	return p, nil, diags
 }
 
 func hasExt(ext string) func(string) bool {

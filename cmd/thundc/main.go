@@ -33,6 +33,8 @@ var runners = map[string]func(c *cli, inv *invocation) int{
 	"fmt":     runFmt,
 	"explain": runExplain,
 	"graph":   runGraph,
+	"build":   runBuild,
+	"run":     runRun,
 	"version": runVersion,
 	"help":    runHelp,
 }

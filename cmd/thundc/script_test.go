@@ -30,6 +30,7 @@ func TestScripts(t *testing.T) {
 			// HOME stays /no-home; keep the Go caches warm for scripts
 			// that build (see internal/testenv).
 			env.Vars = append(env.Vars, testenv.GoEnv()...)
+			env.Vars = append(env.Vars, "THUND_CACHE="+testenv.ThundCache())
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){

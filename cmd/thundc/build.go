@@ -1,0 +1,165 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+
+	thund "github.com/nordisk/thund"
+	"github.com/nordisk/thund/codegen"
+	"github.com/nordisk/thund/internal/gobuild"
+	"github.com/nordisk/thund/ir"
+	"github.com/nordisk/thund/passes"
+)
+
+// generate compiles the input for the native target and returns the
+// generated program's files. A nil map with exitDiags means diagnostics were
+// printed.
+func generate(c *cli, inv *invocation, path string) (map[string][]byte, int) {
+	u, diags, err := compile(path, passes.Options{Target: passes.Native})
+	if err != nil {
+		return nil, fail(c, inv.cmd, err)
+	}
+	asJSON := inv.bool("json")
+	if diags.HasErrors() {
+		return nil, report(c, asJSON, diags)
+	}
+	if !asJSON {
+		writeDiags(c.stderr, diags) // warnings
+	}
+	files, err := codegen.Generate(u, codegen.Options{SourceFile: filepath.Base(path), Compiler: compilerVersion()})
+	if err != nil {
+		var list ir.Diagnostics
+		if errors.As(err, &list) {
+			addSource(list, path, nil)
+			return nil, report(c, asJSON, list)
+		}
+		fmt.Fprintf(c.stderr, "thundc %s: %v\n", inv.cmd.name, err)
+		return nil, exitDiags
+	}
+	return files, exitOK
+}
+
+// compilerVersion names thundc and the runtime it embeds.
+func compilerVersion() string {
+	return currentVersion().Thundc + " runtime " + thund.RuntimeVersion()
+}
+
+// buildProgram generates and builds the program for path into out.
+func buildProgram(c *cli, inv *invocation, path, out string) (*gobuild.Result, int) {
+	files, st := generate(c, inv, path)
+	if files == nil {
+		return nil, st
+	}
+	if dir := inv.str("emit-go"); dir != "" {
+		mod, err := gobuild.ModuleFiles(files, thund.Runtime)
+		if err == nil {
+			err = gobuild.WriteFiles(dir, mod)
+		}
+		if err != nil {
+			fmt.Fprintf(c.stderr, "thundc %s: --emit-go %s: %v\n", inv.cmd.name, dir, err)
+			return nil, exitDiags
+		}
+	}
+	res, err := gobuild.Build(context.Background(), gobuild.Request{Files: files, Runtime: thund.Runtime, Out: out, Stderr: nil})
+	if err != nil {
+		fmt.Fprintf(c.stderr, "thundc %s: %v\n", inv.cmd.name, err)
+		return nil, exitDiags
+	}
+	return res, exitOK
+}
+
+// runBuild implements `thundc build PATH -o BIN [--emit-go DIR]`.
+func runBuild(c *cli, inv *invocation) int {
+	out := inv.str("o")
+	if out == "" {
+		return fail(c, inv.cmd, usagef("missing -o BIN: the executable to write"))
+	}
+	res, st := buildProgram(c, inv, inv.args[0], out)
+	if st == exitOK && inv.bool("json") {
+		return writeJSON(c, buildJSON{OK: true, Binary: out, Cached: res.Cached, Key: res.Key, Diagnostics: []diagJSON{}})
+	}
+	return st
+}
+
+// buildJSON is the --json output of a successful build.
+type buildJSON struct {
+	OK          bool       `json:"ok"`
+	Binary      string     `json:"binary"`
+	Cached      bool       `json:"cached"` // the executable came from thundc's build cache
+	Key         string     `json:"key"`    // the content hash of the build
+	Diagnostics []diagJSON `json:"diagnostics"`
+}
+
+// runRun implements `thundc run PATH [-- ETL-ARGS]`: it builds (cached) and
+// runs the executable from the pipeline's folder, with ETL-ARGS (default
+// "run"). The executable's exit status is thundc's.
+func runRun(c *cli, inv *invocation) int {
+	path := inv.args[0]
+	cache, err := gobuild.DefaultCacheDir()
+	if err == nil {
+		cache, err = filepath.Abs(cache)
+	}
+	if err != nil {
+		fmt.Fprintf(c.stderr, "thundc run: %v\n", err)
+		return exitDiags
+	}
+	if err := os.MkdirAll(filepath.Join(cache, "bin"), 0o755); err != nil {
+		fmt.Fprintf(c.stderr, "thundc run: %v\n", err)
+		return exitDiags
+	}
+	bin, err := os.CreateTemp(filepath.Join(cache, "bin"), "etl-*")
+	if err != nil {
+		fmt.Fprintf(c.stderr, "thundc run: %v\n", err)
+		return exitDiags
+	}
+	bin.Close()
+	defer os.Remove(bin.Name())
+	if _, st := buildProgram(c, inv, path, bin.Name()); st != exitOK {
+		return st
+	}
+	args := inv.args[1:]
+	if len(args) == 0 {
+		args = []string{"run"}
+	}
+	if inv.bool("json") {
+		args = append(args, "--json")
+	}
+	cmd := exec.Command(bin.Name(), args...)
+	cmd.Dir = filepath.Dir(path)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = c.stdin, c.stdout, c.stderr
+	// Interrupts go to the executable, which stops cleanly at a commit point;
+	// thundc waits for it.
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sig)
+	if err := cmd.Start(); err != nil {
+		fmt.Fprintf(c.stderr, "thundc run: %v\n", err)
+		return exitDiags
+	}
+	go func() {
+		for s := range sig {
+			if cmd.Process != nil {
+				cmd.Process.Signal(s)
+			}
+		}
+	}()
+	err = cmd.Wait()
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		if code := ee.ExitCode(); code >= 0 {
+			return code
+		}
+		return exitDiags
+	}
+	if err != nil {
+		fmt.Fprintf(c.stderr, "thundc run: %v\n", err)
+		return exitDiags
+	}
+	return exitOK
+}
