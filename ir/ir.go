@@ -180,7 +180,8 @@ type Expectation struct {
 // Flow is an edge: a query whose rows go into Target.
 type Flow struct {
 	Pos     Pos
-	Name    string // a dataset's own flow has the dataset's name
+	Doc     Comments // comment lines before and inside a flow declaration
+	Name    string   // a dataset's own flow has the dataset's name
 	Target  string
 	Once    bool // runs once per full refresh (a backfill), not per update
 	ByName  bool // insert by column name rather than position (SQL INSERT INTO ... BY NAME)
