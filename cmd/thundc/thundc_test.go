@@ -264,7 +264,7 @@ func TestRunExitCodes(t *testing.T) {
 		{[]string{"--help"}, exitOK},
 		{[]string{"version", "--json"}, exitOK},
 		{[]string{"check"}, exitUsage},
-		{[]string{"check", "p.sql"}, exitUsage},
+		{[]string{"check", "p.txt"}, exitUsage},
 		{[]string{"check", "-h"}, exitOK},
 		{[]string{"check", "testdata-does-not-exist.thund"}, exitDiags},
 		{[]string{"graph", "--json", "--format", "dot", "p.thund"}, exitUsage},
