@@ -40,8 +40,12 @@ func ReservedWords() []string { return append([]string(nil), reservedWords...) }
 const lineWidth = 100
 
 // Print renders the pipeline in canonical .thund form (docs/dsl.md). The
-// output is deterministic and depends only on what Equal compares: parsing it
-// gives back an Equal pipeline, so printing is idempotent. A flow whose Name
+// output is deterministic and depends only on what Equal compares and on the
+// comments: parsing it gives back an Equal pipeline with the same comments
+// (a Doc printed before a declaration reads back as that declaration's, or
+// the pipeline's before the first one), so printing is idempotent. Comment
+// lines print as written: Pipeline.Doc before the first line, a dataset's
+// or flow's Doc right before its declaration, Pipeline.Trailer at the end. A flow whose Name
 // and Target are its dataset's name prints inline with the dataset
 // ("= from ..."); every other flow prints as a flow declaration.
 func Print(p *Pipeline) []byte {
@@ -70,6 +74,12 @@ func Print(p *Pipeline) []byte {
 	}
 	for _, d := range declOrder(p) {
 		var b strings.Builder
+		if d.dataset != nil {
+			printComments(&b, d.dataset.Doc)
+		}
+		if d.flow != nil {
+			printComments(&b, d.flow.Doc)
+		}
 		switch {
 		case d.dataset != nil && d.dataset.Kind == KindSource:
 			printSource(&b, d.dataset)
@@ -80,7 +90,39 @@ func Print(p *Pipeline) []byte {
 		}
 		blocks = append(blocks, b.String())
 	}
+	// The pipeline's Doc comments go right before its first line and its
+	// Trailer after a blank line at the end; a file of comments alone is
+	// just its lines.
+	var doc, trailer strings.Builder
+	printComments(&doc, p.Doc)
+	printComments(&trailer, p.Trailer)
+	if len(blocks) == 0 {
+		return []byte(doc.String() + trailer.String())
+	}
+	blocks[0] = doc.String() + blocks[0]
+	if trailer.Len() > 0 {
+		blocks = append(blocks, trailer.String())
+	}
 	return []byte(strings.Join(blocks, "\n"))
+}
+
+// printComments writes comment lines, one per line. A line is printed as
+// written, trailing whitespace trimmed; one that would not read back as a
+// comment (it lacks the "#" or "--" marker, or spans lines) is made one.
+func printComments(b *strings.Builder, cs Comments) {
+	for _, c := range cs {
+		for _, line := range strings.Split(c, "\n") {
+			line = strings.Trim(line, " \t\r\f\v")
+			if line == "" {
+				continue
+			}
+			if !strings.HasPrefix(line, "#") && !strings.HasPrefix(line, "--") {
+				line = "# " + line
+			}
+			b.WriteString(line)
+			b.WriteString("\n")
+		}
+	}
 }
 
 // decl is one top-level declaration to print: a dataset (with its inline flow,

@@ -249,3 +249,61 @@ func TestPrintOddIR(t *testing.T) {
 		t.Errorf("empty pipeline printed %q", got)
 	}
 }
+
+// TestPrintComments: Doc lines print right before their declaration (an
+// inline flow's with its dataset's), the pipeline's before the header, the
+// Trailer after a blank line at the end; a line that would not read back as
+// one comment line is made one.
+func TestPrintComments(t *testing.T) {
+	q := &Scan{Name: "s"}
+	p := &Pipeline{
+		Name:    "p",
+		Doc:     Comments{"# file doc", "-- more  "},
+		Trailer: Comments{"# the end"},
+		Datasets: []*Dataset{
+			{Kind: KindSource, Name: "s", Doc: Comments{"# a source"},
+				Source: &SourceSpec{Format: FormatCSV, Stdin: true}, Columns: []*Column{{Name: "a", Type: Int64}}},
+			{Kind: KindMaterializedView, Name: "v", Doc: Comments{"# the view"}},
+		},
+		Flows: []*Flow{
+			{Name: "v", Target: "v", Query: q, Doc: Comments{"-- its query"}},
+			{Name: "f", Target: "v", Once: true, Query: q, Doc: Comments{"no marker", "# two\n# lines", "", "  # indented"}},
+		},
+	}
+	want := `# file doc
+-- more
+pipeline p
+
+# a source
+source s from csv stdin {
+  a int64
+}
+
+# the view
+-- its query
+materialized view v =
+  from s
+
+# no marker
+# two
+# lines
+# indented
+flow f into v once =
+  from s
+
+# the end
+`
+	if got := string(Print(p)); got != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+	// Without a header the pipeline's Doc runs into the first declaration's.
+	p = &Pipeline{Doc: Comments{"# doc"}, Datasets: []*Dataset{{Kind: KindView, Name: "w", Doc: Comments{"# w"}}}}
+	if got, want := string(Print(p)), "# doc\n# w\nview w\n"; got != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+	// A file of comments alone is its lines.
+	p = &Pipeline{Doc: Comments{"# a"}, Trailer: Comments{"-- b"}}
+	if got, want := string(Print(p)), "# a\n-- b\n"; got != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+}

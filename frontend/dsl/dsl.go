@@ -48,6 +48,7 @@ func parse(filename string, src []byte) (*file, *ir.Pipeline, ir.Diagnostics) {
 	}
 	l := &lowerer{file: filename, src: text}
 	p := l.lowerFile(ast)
+	attachComments(p, ast, l.owners, src, toks)
 	diags = append(diags, l.diags...)
 	if pos, ok := irTooDeep(p); ok {
 		diags = append(diags, &ir.Diagnostic{

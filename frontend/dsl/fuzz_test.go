@@ -54,7 +54,8 @@ func fuzzSeeds(t testing.TB) [][]byte {
 // FuzzParse checks that Parse never panics, that it returns either a
 // pipeline or errors (all positioned), and that every accepted input
 // round-trips: Parse -> Print -> Parse gives an Equal pipeline and the same
-// text, and MarshalJSON -> UnmarshalJSON gives an Equal pipeline.
+// text, keeping every comment of the input, and MarshalJSON -> UnmarshalJSON
+// gives an Equal pipeline.
 func FuzzParse(f *testing.F) {
 	for _, s := range fuzzSeeds(f) {
 		f.Add(s)
@@ -76,6 +77,9 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("a pipeline and diagnostics: %v", diags)
 		}
 		if err := roundTrip("fuzz.thund", p); err != nil {
+			t.Fatal(err)
+		}
+		if err := checkComments(src, p); err != nil {
 			t.Fatal(err)
 		}
 	})

@@ -19,6 +19,9 @@ type lowerer struct {
 	file  string
 	src   *source
 	diags ir.Diagnostics
+	// owners[i] is the node that file.Decls[i] lowered to (a *ir.Dataset,
+	// a *ir.Flow, or nil), for attachComments.
+	owners []any
 }
 
 func (l *lowerer) pos(p lexer.Position) ir.Pos {
@@ -76,7 +79,16 @@ func (l *lowerer) lowerFile(f *file) *ir.Pipeline {
 		}
 	}
 	for _, d := range f.Decls {
+		nd, nf := len(p.Datasets), len(p.Flows)
 		l.decl(p, d)
+		var owner any
+		switch {
+		case len(p.Datasets) > nd:
+			owner = p.Datasets[nd]
+		case len(p.Flows) > nf:
+			owner = p.Flows[nf]
+		}
+		l.owners = append(l.owners, owner)
 	}
 	return p
 }

@@ -24,7 +24,7 @@ func mv(query string) string { return "materialized view v =\n  " + query + "\n"
 var constructCases = []constructCase{
 	// --- file header
 	{name: "empty file", src: ""},
-	{name: "comments", src: "# a comment\n-- another\nsink s # trailing\n  format csv -- also trailing\n", want: "sink s\n  format csv\n"},
+	{name: "comments", src: "# a comment\n-- another\nsink s # trailing\n  format csv -- also trailing\n", want: "# a comment\n-- another\n# trailing\n-- also trailing\nsink s\n  format csv\n"},
 	{name: "header", src: "pipeline p\ncatalog c\ndatabase d\nstorage \"s3://b/root\"\nset \"k\" = \"v\"\nset \"k2\" = \"v2\"\n",
 		check: func(t *testing.T, p *ir.Pipeline) {
 			if p.Name != "p" || p.Catalog != "c" || p.Database != "d" || p.Storage != "s3://b/root" || len(p.Conf) != 2 || p.Conf[1].Key != "k2" {
