@@ -16,6 +16,16 @@ func col(name string) ir.Expr { return &ir.ColumnRef{Name: name} }
 func lit(kind ir.LitKind, text string) ir.Expr { return &ir.Literal{Kind: kind, Text: text} }
 
 func main() {
+	p := build()
+	if diags := ir.Validate(p); diags.HasErrors() {
+		fmt.Fprintln(os.Stderr, diags)
+		os.Exit(1)
+	}
+	os.Stdout.Write(ir.Print(p))
+}
+
+// build constructs the pipeline.
+func build() *ir.Pipeline {
 	p := &ir.Pipeline{Name: "clicks"}
 
 	// A watched folder of JSON-lines click events with an event-time watermark.
@@ -60,9 +70,5 @@ func main() {
 		},
 	})
 
-	if diags := ir.Validate(p); diags.HasErrors() {
-		fmt.Fprintln(os.Stderr, diags)
-		os.Exit(1)
-	}
-	os.Stdout.Write(ir.Print(p))
+	return p
 }
