@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/nordisk/thund/frontend/dsl"
 	"github.com/nordisk/thund/ir"
 )
 
@@ -100,5 +101,20 @@ func BenchmarkCheck200Passes(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// BenchmarkCheck200Text is `thundc check` on a generated 200-dataset
+// pipeline, as text: parse, then every pass. It must stay under 100 ms per op.
+func BenchmarkCheck200Text(b *testing.B) {
+	src := ir.Print(big(200))
+	for b.Loop() {
+		p, diags := dsl.Parse("big.thund", src)
+		if diags.HasErrors() {
+			b.Fatal(diags)
+		}
+		if _, err := Run(p, Options{}); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

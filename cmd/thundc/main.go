@@ -16,6 +16,11 @@ const (
 )
 
 func main() {
+	// thundc is short-lived and allocates mostly parse trees: trade a little
+	// memory for less collection, unless the user set GOGC.
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(400)
+	}
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 

@@ -40,7 +40,7 @@ func parse(filename string, src []byte) (*file, *ir.Pipeline, ir.Diagnostics) {
 		diags.Sort()
 		return nil, nil, diags
 	}
-	ast, err := parseTokens(toks, false)
+	ast, err := parseFile(toks)
 	if err != nil {
 		diags = append(diags, syntaxErrors(text, toks, lexErrs, err)...)
 		diags.Sort()
