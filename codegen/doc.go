@@ -1,5 +1,32 @@
 // Package codegen writes one Go program per pipeline with jennifer: a
-// monomorphized function per fused operator chain, typed to the concrete Arrow
-// column types, and a main that wires sources, flows and sinks through rt.
-// It is a pure function of the resolved plan; it never touches the disk.
+// monomorphized function per flow, typed to the concrete Arrow column types,
+// and a main that hands the pipeline (datasets, schemas, sources, flows,
+// expectations) to rt/etl.Main.
+//
+// Generate is a pure function of the resolved plan (*passes.Unit after every
+// pass): it returns the program's files and never touches the disk or runs
+// the go command (cmd/thundc and internal/gobuild do).
+//
+// A flow's query is compiled produce/consume (HyPer-style): each fused chain
+// of stateless operators becomes one loop over the Arrow batches of its
+// input, with row values in typed Go locals (a value and a validity per
+// column, loaded only when read); pipeline breakers (hash aggregation, hash
+// join build, sort) end a loop and start another. Expressions compile to Go
+// with Spark 4 ANSI semantics through rt/sqlfn. Constructs the native backend
+// cannot run yet are refused with ir.CodeCapability diagnostics.
+//
+// The files:
+//
+//   - generate.go: Generate, rendering and formatting errors;
+//   - pipeline.go: main.go and pipeline.go (genMain, genPipeline, genDataset);
+//   - flow.go: one flow's function (genFlow), its output and expectations;
+//   - rel.go, agg.go, join.go, sort.go, subquery.go: the operators;
+//   - expr.go, arith.go, cast.go, funcs.go: expressions;
+//   - values.go, keys.go, konst.go, demand.go: the compile-time model;
+//   - types.go: the physical type table that drives specialization;
+//   - helpers.go: the generic helpers generated once per program (they
+//     belong in rt and will move there).
+//
+// codegen must not import rt (generated code does; the compiler only embeds
+// rt's source), and it must not change the IR or the passes' results.
 package codegen

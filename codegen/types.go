@@ -16,6 +16,19 @@ const (
 	decimalPkg = "github.com/apache/arrow-go/v18/arrow/decimal128"
 	rtPkg      = "github.com/nordisk/thund/rt"
 	sqlfnPkg   = "github.com/nordisk/thund/rt/sqlfn"
+	etlPkg     = "github.com/nordisk/thund/rt/etl"
+	runPkg     = "github.com/nordisk/thund/rt/run"
+
+	// standard library
+	bytesPkg   = "bytes"
+	cmpPkg     = "cmp"
+	errorsPkg  = "errors"
+	fmtPkg     = "fmt"
+	ioPkg      = "io"
+	mathPkg    = "math"
+	slicesPkg  = "slices"
+	strconvPkg = "strconv"
+	stringsPkg = "strings"
 )
 
 // physType says how one IR type is held in generated code: the Arrow array
@@ -25,32 +38,47 @@ type physType struct {
 	kind    ir.TypeKind
 	array   string // array.X
 	builder string // array.XBuilder
-	goType  func() *jen.Statement
+	// goType is the Go type of one value in generated code (a local, a
+	// struct field, a map key). Dates are int32 days and timestamps and
+	// durations int64 in the column's unit, so that sqlfn's functions take
+	// them as they are.
+	goType func() *jen.Statement
 	// values: the array has a typed Values() slice (fixed width); otherwise
 	// values are read with Value(i).
 	values bool
+	// elem is the Arrow element type of Values() and of the builder's
+	// Append when it differs from goType (arrow.Date32, arrow.Timestamp,
+	// arrow.Duration); loads and appends convert.
+	elem string
+	// sqlName is Spark's name of the type in error messages.
+	sqlName string
+	// bits is the width of an integer kind.
+	bits int
+	// ordered: Go's < and == compare two values as SQL does.
+	ordered bool
 }
 
 var physTypes = []physType{
-	{ir.TBool, "Boolean", "BooleanBuilder", func() *jen.Statement { return jen.Bool() }, false},
-	{ir.TInt8, "Int8", "Int8Builder", func() *jen.Statement { return jen.Int8() }, true},
-	{ir.TInt16, "Int16", "Int16Builder", func() *jen.Statement { return jen.Int16() }, true},
-	{ir.TInt32, "Int32", "Int32Builder", func() *jen.Statement { return jen.Int32() }, true},
-	{ir.TInt64, "Int64", "Int64Builder", func() *jen.Statement { return jen.Int64() }, true},
-	{ir.TUint8, "Uint8", "Uint8Builder", func() *jen.Statement { return jen.Uint8() }, true},
-	{ir.TUint16, "Uint16", "Uint16Builder", func() *jen.Statement { return jen.Uint16() }, true},
-	{ir.TUint32, "Uint32", "Uint32Builder", func() *jen.Statement { return jen.Uint32() }, true},
-	{ir.TUint64, "Uint64", "Uint64Builder", func() *jen.Statement { return jen.Uint64() }, true},
-	{ir.TFloat32, "Float32", "Float32Builder", func() *jen.Statement { return jen.Float32() }, true},
-	{ir.TFloat64, "Float64", "Float64Builder", func() *jen.Statement { return jen.Float64() }, true},
-	{ir.TDecimal, "Decimal128", "Decimal128Builder", func() *jen.Statement { return jen.Qual(decimalPkg, "Num") }, true},
-	{ir.TString, "String", "StringBuilder", func() *jen.Statement { return jen.String() }, false},
-	{ir.TBinary, "Binary", "BinaryBuilder", func() *jen.Statement { return jen.Index().Byte() }, false},
-	{ir.TDate32, "Date32", "Date32Builder", func() *jen.Statement { return jen.Qual(arrowPkg, "Date32") }, true},
-	{ir.TTimestamp, "Timestamp", "TimestampBuilder", func() *jen.Statement { return jen.Qual(arrowPkg, "Timestamp") }, true},
-	{ir.TDuration, "Duration", "DurationBuilder", func() *jen.Statement { return jen.Qual(arrowPkg, "Duration") }, true},
+	{kind: ir.TBool, array: "Boolean", builder: "BooleanBuilder", goType: func() *jen.Statement { return jen.Bool() }, sqlName: "BOOLEAN"},
+	{kind: ir.TInt8, array: "Int8", builder: "Int8Builder", goType: func() *jen.Statement { return jen.Int8() }, values: true, sqlName: "TINYINT", bits: 8, ordered: true},
+	{kind: ir.TInt16, array: "Int16", builder: "Int16Builder", goType: func() *jen.Statement { return jen.Int16() }, values: true, sqlName: "SMALLINT", bits: 16, ordered: true},
+	{kind: ir.TInt32, array: "Int32", builder: "Int32Builder", goType: func() *jen.Statement { return jen.Int32() }, values: true, sqlName: "INT", bits: 32, ordered: true},
+	{kind: ir.TInt64, array: "Int64", builder: "Int64Builder", goType: func() *jen.Statement { return jen.Int64() }, values: true, sqlName: "BIGINT", bits: 64, ordered: true},
+	{kind: ir.TUint8, array: "Uint8", builder: "Uint8Builder", goType: func() *jen.Statement { return jen.Uint8() }, values: true, sqlName: "TINYINT UNSIGNED", bits: 8, ordered: true},
+	{kind: ir.TUint16, array: "Uint16", builder: "Uint16Builder", goType: func() *jen.Statement { return jen.Uint16() }, values: true, sqlName: "SMALLINT UNSIGNED", bits: 16, ordered: true},
+	{kind: ir.TUint32, array: "Uint32", builder: "Uint32Builder", goType: func() *jen.Statement { return jen.Uint32() }, values: true, sqlName: "INT UNSIGNED", bits: 32, ordered: true},
+	{kind: ir.TUint64, array: "Uint64", builder: "Uint64Builder", goType: func() *jen.Statement { return jen.Uint64() }, values: true, sqlName: "BIGINT UNSIGNED", bits: 64, ordered: true},
+	{kind: ir.TFloat32, array: "Float32", builder: "Float32Builder", goType: func() *jen.Statement { return jen.Float32() }, values: true, sqlName: "FLOAT"},
+	{kind: ir.TFloat64, array: "Float64", builder: "Float64Builder", goType: func() *jen.Statement { return jen.Float64() }, values: true, sqlName: "DOUBLE"},
+	{kind: ir.TDecimal, array: "Decimal128", builder: "Decimal128Builder", goType: func() *jen.Statement { return jen.Qual(decimalPkg, "Num") }, values: true, sqlName: "DECIMAL"},
+	{kind: ir.TString, array: "String", builder: "StringBuilder", goType: func() *jen.Statement { return jen.String() }, sqlName: "STRING", ordered: true},
+	{kind: ir.TBinary, array: "Binary", builder: "BinaryBuilder", goType: func() *jen.Statement { return jen.Index().Byte() }, sqlName: "BINARY"},
+	{kind: ir.TDate32, array: "Date32", builder: "Date32Builder", goType: func() *jen.Statement { return jen.Int32() }, values: true, elem: "Date32", sqlName: "DATE", ordered: true},
+	{kind: ir.TTimestamp, array: "Timestamp", builder: "TimestampBuilder", goType: func() *jen.Statement { return jen.Int64() }, values: true, elem: "Timestamp", sqlName: "TIMESTAMP", ordered: true},
+	{kind: ir.TDuration, array: "Duration", builder: "DurationBuilder", goType: func() *jen.Statement { return jen.Int64() }, values: true, elem: "Duration", sqlName: "INTERVAL", ordered: true},
 }
 
+// phys looks t up in the physical type table.
 func phys(t ir.Type) (physType, error) {
 	for _, p := range physTypes {
 		if p.kind == t.Kind {
@@ -60,7 +88,37 @@ func phys(t ir.Type) (physType, error) {
 	return physType{}, fmt.Errorf("codegen: no physical representation for type %s", t)
 }
 
+// mustPhys is phys for types the passes have already checked; a miss is an
+// internal error.
+func mustPhys(t ir.Type) physType {
+	p, err := phys(t)
+	if err != nil {
+		panic(err)
+	}
+	return p
+}
+
+// goType is the Go type of a value of t in generated code.
+func goType(t ir.Type) *jen.Statement { return mustPhys(t).goType() }
+
+// sqlTypeName is Spark's name of t in messages: INT, DECIMAL(10,2), ...
+func sqlTypeName(t ir.Type) string {
+	if t.Kind == ir.TDecimal {
+		return fmt.Sprintf("DECIMAL(%d,%d)", t.Precision, t.Scale)
+	}
+	if t.Kind == ir.TUnknown {
+		return "VOID"
+	}
+	return mustPhys(t).sqlName
+}
+
 var arrowUnits = [...]string{ir.Second: "Second", ir.Milli: "Millisecond", ir.Micro: "Microsecond", ir.Nano: "Nanosecond"}
+
+// sqlfnUnits names sqlfn's TimeUnit constants (equal to arrow.TimeUnit's).
+var sqlfnUnits = [...]string{ir.Second: "UnitSecond", ir.Milli: "UnitMillisecond", ir.Micro: "UnitMicrosecond", ir.Nano: "UnitNanosecond"}
+
+// unitsPerSecond is the number of ticks of u in one second.
+var unitsPerSecond = [...]int64{ir.Second: 1, ir.Milli: 1e3, ir.Micro: 1e6, ir.Nano: 1e9}
 
 // arrowType returns an expression that builds the arrow.DataType of t.
 func arrowType(t ir.Type) *jen.Statement {
@@ -71,10 +129,7 @@ func arrowType(t ir.Type) *jen.Statement {
 		p, _ := phys(t)
 		return jen.Qual(arrowPkg, "PrimitiveTypes").Dot(p.array)
 	case ir.TDecimal:
-		return jen.Op("&").Qual(arrowPkg, "Decimal128Type").Values(jen.Dict{
-			jen.Id("Precision"): jen.Lit(int32(t.Precision)),
-			jen.Id("Scale"):     jen.Lit(int32(t.Scale)),
-		})
+		return jen.Op("&").Qual(arrowPkg, "Decimal128Type").Add(fields(false, field{"Precision", jen.Lit(t.Precision)}, field{"Scale", jen.Lit(t.Scale)}))
 	case ir.TString:
 		return jen.Qual(arrowPkg, "BinaryTypes").Dot("String")
 	case ir.TBinary:
@@ -82,13 +137,133 @@ func arrowType(t ir.Type) *jen.Statement {
 	case ir.TDate32:
 		return jen.Qual(arrowPkg, "FixedWidthTypes").Dot("Date32")
 	case ir.TTimestamp:
-		d := jen.Dict{jen.Id("Unit"): jen.Qual(arrowPkg, arrowUnits[t.Unit])}
+		fs := []field{{"Unit", jen.Qual(arrowPkg, arrowUnits[t.Unit])}}
 		if t.Zone != "" {
-			d[jen.Id("TimeZone")] = jen.Lit(t.Zone)
+			fs = append(fs, field{"TimeZone", jen.Lit(t.Zone)})
 		}
-		return jen.Op("&").Qual(arrowPkg, "TimestampType").Values(d)
+		return jen.Op("&").Qual(arrowPkg, "TimestampType").Add(fields(false, fs...))
 	case ir.TDuration:
-		return jen.Op("&").Qual(arrowPkg, "DurationType").Values(jen.Dict{jen.Id("Unit"): jen.Qual(arrowPkg, arrowUnits[t.Unit])})
+		return jen.Op("&").Qual(arrowPkg, "DurationType").Add(fields(false, field{"Unit", jen.Qual(arrowPkg, arrowUnits[t.Unit])}))
 	}
 	return jen.Qual(arrowPkg, "Null")
+}
+
+// The typing rules below are the codegen's copy of Spark's implicit
+// widening, used to coerce the operands of an operation to the type it is
+// computed in. They agree with passes/types.go, which records only result
+// types.
+
+// intDecimalPrecision is the decimal precision an integer kind widens to
+// (sqlfn.DecimalTypeOfInt; unsigned kinds by their range).
+var intDecimalPrecision = map[ir.TypeKind]int{
+	ir.TInt8: 3, ir.TInt16: 5, ir.TInt32: 10, ir.TInt64: 20,
+	ir.TUint8: 3, ir.TUint16: 5, ir.TUint32: 10, ir.TUint64: 20,
+}
+
+var signedOfBits = map[int]ir.Type{8: ir.Int8, 16: ir.Int16, 32: ir.Int32, 64: ir.Int64}
+var unsignedOfBits = map[int]ir.Type{8: ir.Uint8, 16: ir.Uint16, 32: ir.Uint32, 64: ir.Uint64}
+
+// bitsOf is the width of an integer type.
+func bitsOf(t ir.Type) int { return mustPhys(t).bits }
+
+// asDecimal is the decimal an integer or decimal type widens to.
+func asDecimal(t ir.Type) ir.Type {
+	if t.Kind == ir.TDecimal {
+		return t
+	}
+	return ir.Decimal(intDecimalPrecision[t.Kind], 0)
+}
+
+// intCommon is the narrowest type holding every value of two integer types.
+func intCommon(a, b ir.Type) ir.Type {
+	ba, bb := bitsOf(a), bitsOf(b)
+	switch {
+	case a.IsSigned() && b.IsSigned():
+		return signedOfBits[max(ba, bb)]
+	case a.IsUnsigned() && b.IsUnsigned():
+		return unsignedOfBits[max(ba, bb)]
+	}
+	s, u := a, b
+	if a.IsUnsigned() {
+		s, u = b, a
+	}
+	need := bitsOf(u) * 2
+	if need > 64 {
+		return ir.Decimal(20, 0)
+	}
+	return signedOfBits[max(need, bitsOf(s))]
+}
+
+// numCommon widens two numeric types (Spark's findWiderTypeForTwo).
+func numCommon(a, b ir.Type) ir.Type {
+	switch {
+	case a == b:
+		return a
+	case a.Kind == ir.TFloat64 || b.Kind == ir.TFloat64:
+		return ir.Float64
+	case a.Kind == ir.TFloat32 || b.Kind == ir.TFloat32:
+		if a.Kind == ir.TDecimal || b.Kind == ir.TDecimal {
+			return ir.Float64
+		}
+		return ir.Float32
+	case a.Kind == ir.TDecimal || b.Kind == ir.TDecimal:
+		da, db := asDecimal(a), asDecimal(b)
+		s := max(da.Scale, db.Scale)
+		r := max(da.Precision-da.Scale, db.Precision-db.Scale)
+		return ir.Decimal(min(r+s, 38), min(s, 38))
+	}
+	return intCommon(a, b)
+}
+
+// commonType is the type two values meet at (comparison, CASE, COALESCE,
+// IN, UNION, join keys); false when there is none.
+func commonType(a, b ir.Type) (ir.Type, bool) {
+	switch {
+	case a.Kind == ir.TUnknown:
+		return b, true
+	case b.Kind == ir.TUnknown:
+		return a, true
+	case a == b:
+		return a, true
+	case a.IsNumeric() && b.IsNumeric():
+		return numCommon(a, b), true
+	case a.Kind == ir.TTimestamp && b.Kind == ir.TTimestamp:
+		z := a.Zone
+		if z != b.Zone {
+			switch {
+			case a.Zone == "":
+				z = b.Zone
+			case b.Zone == "":
+				z = a.Zone
+			default:
+				z = "UTC"
+			}
+		}
+		return ir.Timestamp(max(a.Unit, b.Unit), z), true
+	case a.Kind == ir.TTimestamp && b.Kind == ir.TDate32:
+		return a, true
+	case a.Kind == ir.TDate32 && b.Kind == ir.TTimestamp:
+		return b, true
+	case a.Kind == ir.TDuration && b.Kind == ir.TDuration:
+		return ir.DurationType(max(a.Unit, b.Unit)), true
+	case a.Kind == b.Kind && a.Kind == ir.TDecimal:
+		return numCommon(a, b), true
+	}
+	return ir.Type{}, false
+}
+
+// sameRep reports whether two types hold values the same way in generated
+// code, so that a value of one is a value of the other (decimals need the
+// same scale; timestamps the same unit; the zone is only a label).
+func sameRep(a, b ir.Type) bool {
+	if a.Kind != b.Kind {
+		return false
+	}
+	switch a.Kind {
+	case ir.TDecimal:
+		return a.Scale == b.Scale
+	case ir.TTimestamp, ir.TDuration:
+		return a.Unit == b.Unit
+	}
+	return true
 }

@@ -1,0 +1,475 @@
+package codegen
+
+import (
+	"fmt"
+
+	"github.com/dave/jennifer/jen"
+	"github.com/nordisk/thund/ir"
+)
+
+// structDecl is a generated struct type (a group's state, a build-side
+// row, a sort row) whose fields are added while the code that fills it is
+// generated, and which is declared at package level afterwards.
+type structDecl struct {
+	name   string
+	doc    string
+	fields []structField
+	index  map[string]bool
+}
+
+type structField struct {
+	name string
+	typ  jen.Code
+}
+
+// newStruct starts a generated struct type of the flow.
+func (g *flowGen) newStruct(stem, doc string) *structDecl {
+	s := &structDecl{name: g.global(stem+"_", g.flow.Name), doc: doc, index: map[string]bool{}}
+	g.typeDecls = append(g.typeDecls, s.decl)
+	return s
+}
+
+// add declares a field (once).
+func (s *structDecl) add(name string, typ jen.Code) string {
+	if !s.index[name] {
+		s.index[name] = true
+		s.fields = append(s.fields, structField{name, typ})
+	}
+	return name
+}
+
+// decl declares the struct with the fields added so far.
+func (s *structDecl) decl() jen.Code {
+	fs := make([]jen.Code, len(s.fields))
+	for i, f := range s.fields {
+		fs[i] = jen.Id(f.name).Add(f.typ)
+	}
+	return jen.Commentf("%s %s", s.name, s.doc).Line().Type().Id(s.name).Struct(fs...)
+}
+
+// accum is one aggregate call's accumulator in a group's state.
+type accum struct {
+	call        *ir.Call
+	name        string // canonical function name
+	field       string // base field name
+	argT        ir.Type
+	resT        ir.Type
+	distinct    *keyType // count(distinct ...)
+	ignoreNulls bool
+}
+
+// genAggregate generates hash aggregation: the input's pipeline ends in
+// the build of a hash table from the group key (a generated key struct,
+// or the key's own Go type for a single key) to an index into a slice of
+// generated state structs (the keys and one accumulator per aggregate call);
+// a new pipeline then replays the groups in first-seen order into the
+// consumer, computing the aggregate items from the accumulators. A global
+// aggregate (no keys) has one state and yields one row even over empty
+// input (count 0, other aggregates NULL).
+func (g *flowGen) genAggregate(n *ir.Aggregate, c consumer) {
+	if streaming(n) {
+		g.refuseStreaming(n.Pos, "an aggregate")
+		return
+	}
+	st := g.newStruct("aggState", "is the state of one group of an aggregate.")
+	var accs []*accum
+	for i, call := range g.u.AggCalls[n] {
+		a := &accum{call: call, name: canonicalFunc(call.Name), field: fmt.Sprintf("a%d", i), resT: g.typeOf(call)}
+		if len(call.Args) > 0 {
+			a.argT = g.typeOf(call.Args[0])
+		}
+		if g.planAccum(st, a) {
+			accs = append(accs, a)
+		}
+	}
+	keyTypes := make([]ir.Type, len(n.Keys))
+	for i, k := range n.Keys {
+		keyTypes[i] = g.typeOf(k.Expr)
+		st.add(fmt.Sprintf("k%d", i), goType(keyTypes[i]))
+		st.add(fmt.Sprintf("k%dok", i), jen.Bool())
+	}
+	keyNullable := make([]bool, len(n.Keys))
+	global := len(n.Keys) == 0
+	groups := g.name("groups")
+	var ht, nullGroup string
+	var nullDecl *local
+	var kt *keyType
+	if global {
+		g.emit(jen.Var().Id(groups).Index(jen.Lit(1)).Id(st.name))
+	} else {
+		ht = g.name("ht")
+		kt = g.newKeyType("group", keyTypes, false)
+		kt.stateName = st.name
+		g.emit(jen.Id(groups).Op(":=").Index().Id(st.name).Values(),
+			jen.Id(ht).Op(":=").Map(kt.goType()).Int32().Values())
+		if kt.name == "" {
+			nullGroup = g.name("nullGroup")
+			g.declare([]string{nullGroup}, jen.Int32().Call(jen.Lit(-1)))[0].used = true
+			nullDecl = g.locals[len(g.locals)-1]
+			nullDecl.used = false
+		}
+	}
+	g.produce(n.Input, func(r *row) {
+		e := g.envOf(n.Input, r)
+		var gs *local
+		if global {
+			gs = g.declare([]string{g.name("gs")}, jen.Op("&").Id(groups).Index(jen.Lit(0)))[0]
+		} else {
+			vals := make([]*value, len(n.Keys))
+			for i, k := range n.Keys {
+				vals[i] = g.bind(g.genExpr(k.Expr, e), "key")
+			}
+			gs = g.groupLookup(kt, groups, ht, nullGroup, nullDecl, vals, keyNullable)
+		}
+		for _, a := range accs {
+			g.genAccumulate(a, use(gs), e)
+		}
+	})
+	// the groups, in first-seen order
+	out := func(gs *local) {
+		schema := g.u.Schemas[n]
+		ae := &aggEnv{calls: map[*ir.Call]*column{}}
+		o := &row{cols: make([]*column, len(schema))}
+		for i, k := range n.Keys {
+			t := keyTypes[i]
+			field := fmt.Sprintf("k%d", i)
+			nullable := keyNullable[i]
+			col := &column{t: t, load: func() *value {
+				x := &value{t: t, v: use(gs).Dot(field)}
+				if nullable {
+					x.ok = use(gs).Dot(field + "ok")
+				}
+				return x
+			}}
+			ae.keys = append(ae.keys, k.Expr)
+			ae.keyVals = append(ae.keyVals, col)
+			o.cols[i] = col
+		}
+		for _, a := range accs {
+			a := a
+			ae.calls[a.call] = &column{t: a.resT, load: func() *value { return g.genAccumResult(a, use(gs)) }}
+		}
+		en := &env{agg: ae}
+		for j, item := range n.Aggs {
+			item := item
+			o.cols[len(n.Keys)+j] = &column{t: schema[len(n.Keys)+j].Type, load: func() *value {
+				return g.bind(g.genExpr(item.Expr, en), "agg")
+			}}
+		}
+		c(o)
+	}
+	gi := g.name("gi")
+	body := g.loop(func() {
+		out(g.declare([]string{g.name("gs")}, jen.Op("&").Id(groups).Index(jen.Id(gi)))[0])
+	})
+	g.emit(jen.Commentf("the groups of the aggregate at %s", posText(n.Pos)),
+		jen.For(jen.Id(gi).Op(":=").Range().Id(groups)).Block(body...))
+}
+
+// groupLookup finds (or adds) the group of the key values and points gs
+// at its state. A new group stores its keys (strings copied out of the
+// batch); a key that can be NULL marks nullable[i], so that the groups'
+// replay knows which keys to test.
+func (g *flowGen) groupLookup(kt *keyType, groups, ht, nullGroup string, nullDecl *local, vals []*value, nullable []bool) *local {
+	gi := g.name("gi")
+	found := g.name("found")
+	slot := jen.Id(groups).Index(jen.Id(gi))
+	store := func() {
+		for i, x := range vals {
+			f := fmt.Sprintf("k%d", i)
+			x = normalized(x)
+			switch {
+			case x.null:
+				nullable[i] = true
+			case x.nullable():
+				nullable[i] = true
+				g.emit(jen.If(OK(x)).Block(slot.Clone().Dot(f).Op("=").Add(cloneValue(x.t, V(x))), slot.Clone().Dot(f+"ok").Op("=").True()))
+			default:
+				g.emit(slot.Clone().Dot(f).Op("=").Add(cloneValue(x.t, V(x))), slot.Clone().Dot(f+"ok").Op("=").True())
+			}
+		}
+	}
+	newGroup := func() {
+		g.emit(jen.Id(gi).Op("=").Int32().Call(jen.Len(jen.Id(groups))),
+			jen.Id(groups).Op("=").Append(jen.Id(groups), jen.Id(kt.stateName).Values()))
+	}
+	g.emit(jen.Var().Id(gi).Int32())
+	if kt.name == "" {
+		x := vals[0]
+		key, ok := kt.buildOK(g, vals, []bool{false})
+		lookup := g.sub(func() {
+			vals = []*value{nonNull(x)} // the key is valid here
+			g.emit(jen.Var().Id(found).Bool(), jen.List(jen.Id(gi), jen.Id(found)).Op("=").Id(ht).Index(key))
+			ins := g.sub(func() {
+				newGroup()
+				store()
+				mapKey := slot.Clone().Dot("k0")
+				if x.t.Kind == ir.TFloat64 || x.t.Kind == ir.TFloat32 || x.t.Kind == ir.TBinary {
+					mapKey = jen.Add(key)
+				}
+				g.emit(jen.Id(ht).Index(mapKey).Op("=").Id(gi))
+			})
+			g.emit(jen.If(jen.Op("!").Id(found)).Block(ins...))
+		})
+		if ok == nil {
+			g.emit(jen.Block(lookup...))
+		} else {
+			nullDecl.used = true
+			nullable[0] = true
+			g.emit(jen.If(ok).Block(lookup...).Else().Block(
+				jen.If(jen.Id(nullGroup).Op("<").Lit(0)).Block(
+					jen.Id(nullGroup).Op("=").Int32().Call(jen.Len(jen.Id(groups))),
+					jen.Id(groups).Op("=").Append(jen.Id(groups), jen.Id(kt.stateName).Values())),
+				jen.Id(gi).Op("=").Id(nullGroup)))
+		}
+	} else {
+		key := kt.build(g, vals)
+		for i, x := range vals {
+			if x.nullable() {
+				nullable[i] = true
+			}
+		}
+		g.emit(jen.Var().Id(found).Bool(), jen.List(jen.Id(gi), jen.Id(found)).Op("=").Id(ht).Index(key))
+		ins := g.sub(func() {
+			newGroup()
+			store()
+			g.emit(jen.Id(ht).Index(kt.cloned(g, key)).Op("=").Id(gi))
+		})
+		g.emit(jen.If(jen.Op("!").Id(found)).Block(ins...))
+	}
+	return g.declare([]string{g.name("gs")}, jen.Op("&").Id(groups).Index(jen.Id(gi)))[0]
+}
+
+// normalized is a float value with -0.0 as 0.0 and one NaN (Spark's
+// NormalizeFloatingNumbers), as group keys and distinct rows hold them;
+// other values pass.
+func normalized(x *value) *value {
+	if x.null || !x.t.IsFloat() {
+		return x
+	}
+	fn := "NormalizeFloat64"
+	if x.t.Kind == ir.TFloat32 {
+		fn = "NormalizeFloat32"
+	}
+	y := *x
+	y.vl, y.k = nil, nil
+	y.v = jen.Qual(sqlfnPkg, fn).Call(V(x))
+	return &y
+}
+
+// planAccum declares an aggregate call's accumulator fields; false when
+// the call is refused.
+func (g *flowGen) planAccum(st *structDecl, a *accum) bool {
+	f := a.field
+	switch a.name {
+	case "count":
+		if a.call.Distinct && !a.call.Star {
+			types := make([]ir.Type, len(a.call.Args))
+			for i, x := range a.call.Args {
+				types[i] = g.typeOf(x)
+			}
+			a.distinct = g.newKeyType("countDistinct", types, false)
+			st.add(f, jen.Map(a.distinct.goType()).Struct())
+			return true
+		}
+		st.add(f, jen.Int64())
+	case "sum", "avg":
+		if a.call.Distinct {
+			g.refuse(a.call.Pos, "%s(distinct ...) is not supported yet", a.name)
+			return false
+		}
+		switch {
+		case a.name == "avg" && a.argT.Kind == ir.TDuration:
+			g.refuse(a.call.Pos, "avg of a duration is not supported yet")
+			return false
+		case a.name == "avg" && a.resT.Kind == ir.TDecimal:
+			// the sum is kept as decimal(p+10, s), Spark's sum type
+			st.add(f, jen.Qual(decimalPkg, "Num"))
+			st.add(f+"n", jen.Int64())
+		case a.name == "avg":
+			st.add(f, jen.Float64())
+			st.add(f+"n", jen.Int64())
+		default:
+			st.add(f, goType(a.resT))
+			st.add(f+"ok", jen.Bool())
+		}
+	case "min", "max":
+		st.add(f, goType(a.resT))
+		st.add(f+"ok", jen.Bool())
+	case "first", "last", "any_value":
+		if len(a.call.Args) == 2 {
+			l, ok := a.call.Args[1].(*ir.Literal)
+			if !ok || l.Kind != ir.LitBool {
+				g.refuse(a.call.Args[1].Position(), "%s with an ignore-nulls argument that is not true or false is not supported yet", a.name)
+				return false
+			}
+			a.ignoreNulls = l.Text == "true" || l.Text == "TRUE" || l.Text == "True"
+		}
+		st.add(f, goType(a.resT))
+		st.add(f+"ok", jen.Bool())
+		if a.name != "last" {
+			st.add(f+"set", jen.Bool())
+		}
+	default:
+		g.refuse(a.call.Pos, "aggregate %s is not supported yet", a.call.Name)
+		return false
+	}
+	return true
+}
+
+// sumDecimalType is Spark's sum type of a decimal, decimal(p+10, s)
+// capped at 38, also the sum kept by avg.
+func sumDecimalType(t ir.Type) ir.Type {
+	return ir.Decimal(min(t.Precision+10, 38), t.Scale)
+}
+
+// genAccumulate generates the update of one accumulator for the current
+// row (gs points at the group's state).
+func (g *flowGen) genAccumulate(a *accum, gs *jen.Statement, e *env) {
+	f := func(suffix string) *jen.Statement { return gs.Clone().Dot(a.field + suffix) }
+	pos := a.call.Pos
+	if a.call.Star {
+		g.emit(f("").Op("++"))
+		return
+	}
+	args := make([]*value, len(a.call.Args))
+	for i, x := range a.call.Args {
+		args[i] = g.genExpr(x, e)
+	}
+	if anyNull(args[0]) {
+		return // NULL never counts
+	}
+	x := args[0]
+	when := func(stmts ...jen.Code) {
+		if x.nullable() {
+			g.emit(jen.If(OK(x)).Block(stmts...))
+		} else {
+			g.emit(stmts...)
+		}
+	}
+	switch a.name {
+	case "count":
+		if a.distinct != nil {
+			if anyNull(args...) {
+				return
+			}
+			key, ok := a.distinct.buildOK(g, args, make([]bool, len(args)))
+			ins := g.sub(func() {
+				g.emit(jen.If(f("").Op("==").Nil()).Block(f("").Op("=").Map(a.distinct.goType()).Struct().Values()))
+				add := g.sub(func() {
+					// strings are copied only for a value not seen before
+					g.emit(f("").Index(a.distinct.cloned(g, key)).Op("=").Struct().Values())
+				})
+				g.emit(jen.If(jen.List(jen.Id("_"), jen.Id("dup")).Op(":=").Add(f("")).Index(key), jen.Op("!").Id("dup")).Block(add...))
+			})
+			if ok != nil {
+				g.emit(jen.If(ok).Block(ins...))
+			} else {
+				g.emit(ins...)
+			}
+			return
+		}
+		if anyNull(args...) {
+			return
+		}
+		if ok := and(oksOf(args...)...); ok != nil {
+			g.emit(jen.If(ok).Block(f("").Op("++")))
+		} else {
+			g.emit(f("").Op("++"))
+		}
+	case "sum", "avg":
+		rt := a.resT
+		if a.name == "avg" {
+			if rt.Kind != ir.TDecimal {
+				when(f("").Op("+=").Add(V(g.coerce(x, ir.Float64, pos))), f("n").Op("++"))
+				return
+			}
+			rt = sumDecimalType(x.t)
+		}
+		var upd []jen.Code
+		en := g.name("e")
+		switch {
+		case rt.Kind == ir.TFloat64:
+			upd = append(upd, f("").Op("+=").Add(V(g.coerce(x, ir.Float64, pos))))
+		case rt.Kind == ir.TDecimal:
+			d := g.toDecimal(x)
+			upd = append(upd, jen.Var().Id(en).Op("*").Qual(sqlfnPkg, "Error"),
+				jen.List(f(""), jen.Id(en)).Op("=").Qual(sqlfnPkg, "DecimalAdd").Call(f(""), jen.Lit(int32(rt.Scale)), V(d), jen.Lit(int32(d.t.Scale)), jen.Lit(int32(rt.Precision)), jen.Lit(int32(rt.Scale))),
+				jen.If(jen.Id(en).Op("!=").Nil()).Block(g.fail(pos, jen.Id(en))))
+		default: // int64 or a duration
+			v := V(x)
+			if x.t.Kind != ir.TInt64 && x.t.Kind != ir.TDuration {
+				v = jen.Int64().Call(v)
+			}
+			upd = append(upd, jen.Var().Id(en).Op("*").Qual(sqlfnPkg, "Error"),
+				jen.List(f(""), jen.Id(en)).Op("=").Qual(sqlfnPkg, "AddInt64").Call(f(""), v),
+				jen.If(jen.Id(en).Op("!=").Nil()).Block(g.fail(pos, jen.Id(en))))
+		}
+		if a.name == "avg" {
+			upd = append(upd, f("n").Op("++"))
+		} else {
+			upd = append(upd, f("ok").Op("=").True())
+		}
+		when(upd...)
+	case "min", "max":
+		x = g.coerce(x, a.resT, pos)
+		op := ir.OpLt
+		if a.name == "max" {
+			op = ir.OpGt
+		}
+		cur := &value{t: a.resT, v: f("")}
+		better := jen.Op("!").Add(f("ok")).Op("||").Add(cmpExpr(op, x, cur))
+		set := []jen.Code{f("").Op("=").Add(cloneValue(a.resT, V(x))), f("ok").Op("=").True()}
+		if x.nullable() {
+			g.emit(jen.If(jen.Add(OK(x)).Op("&&").Parens(better)).Block(set...))
+		} else {
+			g.emit(jen.If(better).Block(set...))
+		}
+	case "first", "any_value", "last":
+		x = g.coerce(x, a.resT, pos)
+		var set []jen.Code
+		if x.nullable() {
+			set = append(set, jen.If(OK(x)).Block(f("").Op("=").Add(cloneValue(a.resT, V(x)))), f("ok").Op("=").Add(OK(x)))
+		} else {
+			set = append(set, f("").Op("=").Add(cloneValue(a.resT, V(x))), f("ok").Op("=").True())
+		}
+		var conds []jen.Code
+		if a.name != "last" {
+			set = append(set, f("set").Op("=").True())
+			conds = append(conds, jen.Op("!").Add(f("set")))
+		}
+		if a.ignoreNulls && x.nullable() {
+			conds = append(conds, OK(x))
+		}
+		if c := and(conds...); c != nil {
+			g.emit(jen.If(c).Block(set...))
+		} else {
+			g.emit(set...)
+		}
+	}
+}
+
+// genAccumResult is the value of an aggregate call for the group gs.
+func (g *flowGen) genAccumResult(a *accum, gs *jen.Statement) *value {
+	f := func(suffix string) *jen.Statement { return gs.Clone().Dot(a.field + suffix) }
+	t := a.resT
+	switch a.name {
+	case "count":
+		if a.distinct != nil {
+			return plainValue(t, jen.Int64().Call(jen.Len(f(""))))
+		}
+		return plainValue(t, f(""))
+	case "avg":
+		n := &value{t: ir.Int64, v: f("n")}
+		if t.Kind != ir.TDecimal {
+			return g.strict(t, a.call.Pos, maybe, false, nil, func() jen.Code {
+				return jen.Id("avgFloat64").Call(f(""), V(n))
+			})
+		}
+		st := sumDecimalType(g.typeOf(a.call.Args[0]))
+		return g.strict(t, a.call.Pos, checkedMaybe, false, nil, func() jen.Code {
+			return jen.Id("avgDecimal").Call(f(""), jen.Lit(int32(st.Scale)), V(n), jen.Lit(int32(t.Precision)), jen.Lit(int32(t.Scale)))
+		})
+	}
+	return &value{t: t, v: f(""), ok: f("ok")}
+}

@@ -1,0 +1,475 @@
+package codegen
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"go/format"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/dave/jennifer/jen"
+	"github.com/nordisk/thund/frontend/dsl"
+	"github.com/nordisk/thund/internal/gobuild"
+	"github.com/nordisk/thund/ir"
+	"github.com/nordisk/thund/passes"
+	"github.com/rogpeppe/go-internal/txtar"
+)
+
+// compile parses a .thund text and runs the passes.
+func compile(t testing.TB, name string, src []byte) *passes.Unit {
+	t.Helper()
+	p, diags := dsl.Parse(name, src)
+	if diags.HasErrors() {
+		t.Fatalf("parse %s:\n%v", name, diags)
+	}
+	u, err := passes.Run(p, passes.Options{})
+	if err != nil {
+		t.Fatalf("passes %s:\n%v", name, err)
+	}
+	return u
+}
+
+// generate compiles and generates a pipeline's program.
+func generate(t testing.TB, name string, src []byte) map[string][]byte {
+	t.Helper()
+	files, err := Generate(compile(t, name, src), Options{SourceFile: name, Compiler: "thundc test"})
+	if err != nil {
+		t.Fatalf("generate %s:\n%v", name, err)
+	}
+	return files
+}
+
+// harness is the test driver that replaces the generated main.go.
+func harness(t testing.TB) []byte {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", "harness", "main.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+const e2eArchive = "testdata/e2e.txtar"
+
+// runE2E generates the pipeline of testdata/e2e.txtar, replaces its main
+// with the harness, builds it with gobuild (the repository as the runtime
+// tree: go.mod, go.sum, rt/) and runs it over the archive's data files. It
+// returns the archive and the program's output.
+func runE2E(t *testing.T) (*txtar.Archive, string) {
+	arch, err := txtar.ParseFile(e2eArchive)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	var src []byte
+	for _, f := range arch.Files {
+		if f.Name == "pipeline.thund" {
+			src = f.Data
+		}
+		if strings.HasPrefix(f.Name, "data/") {
+			p := filepath.Join(dir, filepath.FromSlash(f.Name))
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(p, f.Data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	files := generate(t, "pipeline.thund", src)
+	files["main.go"] = harness(t)
+	bin := filepath.Join(dir, "etl")
+	req := gobuild.Request{Files: files, Runtime: os.DirFS(".."), Out: bin, CacheDir: filepath.Join(dir, "cache")}
+	if _, err := gobuild.Build(context.Background(), req); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	cmd := exec.Command(bin, dir)
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("running the program: %v\n%s", err, stderr.String())
+	}
+	return arch, stdout.String()
+}
+
+// sections splits the harness output by dataset.
+func sections(out string) map[string][]string {
+	m := map[string][]string{}
+	cur := ""
+	for _, l := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
+		if n, ok := strings.CutPrefix(l, "== "); ok {
+			cur = n
+			m[cur] = []string{}
+			continue
+		}
+		m[cur] = append(m[cur], l)
+	}
+	return m
+}
+
+// TestEndToEnd builds one program for the pipeline of testdata/e2e.txtar
+// and compares each dataset with its want/NAME section, hand-derived.
+// Rows compare as a multiset unless the want section starts with
+// "# ordered"; "-- error:" lines compare as prefixes.
+func TestEndToEnd(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a generated program")
+	}
+	arch, out := runE2E(t)
+	got := sections(out)
+	markers := markerLines(arch)
+	for _, f := range arch.Files {
+		name, ok := strings.CutPrefix(f.Name, "want/")
+		if !ok {
+			continue
+		}
+		t.Run(name, func(t *testing.T) {
+			lines, ok := got[name]
+			if !ok {
+				t.Fatalf("no output for dataset %s; output:\n%s", name, out)
+			}
+			want := strings.Split(strings.TrimSuffix(markers.Replace(string(f.Data)), "\n"), "\n")
+			ordered := len(want) > 0 && want[0] == "# ordered"
+			if ordered {
+				want = want[1:]
+			}
+			if msg := compareSection(want, lines, ordered); msg != "" {
+				t.Errorf("%s:\n%s\ngot:\n%s\nwant:\n%s", name, msg, strings.Join(lines, "\n"), strings.Join(want, "\n"))
+			}
+		})
+	}
+}
+
+// markerLines replaces {{line NAME}} by the number of the pipeline's line
+// that ends in the comment "# <- NAME".
+func markerLines(arch *txtar.Archive) *strings.Replacer {
+	var pairs []string
+	for _, f := range arch.Files {
+		if f.Name != "pipeline.thund" {
+			continue
+		}
+		for i, l := range strings.Split(string(f.Data), "\n") {
+			if _, name, ok := strings.Cut(l, "# <- "); ok {
+				pairs = append(pairs, "{{line "+strings.TrimSpace(name)+"}}", fmt.Sprint(i+1))
+			}
+		}
+	}
+	return strings.NewReplacer(pairs...)
+}
+
+// compareSection compares a dataset's output with its expectation: the
+// header, the rows (as a multiset unless ordered), then the -- lines.
+func compareSection(want, got []string, ordered bool) string {
+	split := func(ls []string) (rows, meta []string) {
+		for _, l := range ls {
+			if strings.HasPrefix(l, "-- ") {
+				meta = append(meta, l)
+			} else if l != "" || len(rows) > 0 {
+				rows = append(rows, l)
+			}
+		}
+		return
+	}
+	wr, wm := split(want)
+	gr, gm := split(got)
+	if len(wr) > 0 && len(gr) == 0 {
+		return "no rows and no header"
+	}
+	if len(wr) > 0 && len(gr) > 0 {
+		if wr[0] != gr[0] {
+			return "header differs"
+		}
+		wb, gb := append([]string(nil), wr[1:]...), append([]string(nil), gr[1:]...)
+		if !ordered {
+			sort.Strings(wb)
+			sort.Strings(gb)
+		}
+		if strings.Join(wb, "\n") != strings.Join(gb, "\n") {
+			return "rows differ"
+		}
+	}
+	if len(wm) != len(gm) {
+		return "expectation and error lines differ"
+	}
+	for i := range wm {
+		if strings.HasPrefix(wm[i], "-- error: ") {
+			if !strings.HasPrefix(gm[i], wm[i]) {
+				return "error differs"
+			}
+		} else if wm[i] != gm[i] {
+			return "expectation counts differ"
+		}
+	}
+	return ""
+}
+
+// TestGeneratedIsFormatted checks the files of several pipelines: the
+// header, gofmt, and imports written by jennifer only.
+func TestGeneratedIsFormatted(t *testing.T) {
+	for _, p := range pipelinesForVet(t) {
+		for name, src := range p.files {
+			if !bytes.HasPrefix(src, []byte("// Code generated by thundc. DO NOT EDIT.\n// source: ")) {
+				t.Errorf("%s/%s: missing header", p.name, name)
+			}
+			formatted, err := format.Source(src)
+			if err != nil {
+				t.Errorf("%s/%s: %v", p.name, name, err)
+			} else if !bytes.Equal(formatted, src) {
+				t.Errorf("%s/%s is not gofmt'ed", p.name, name)
+			}
+		}
+	}
+}
+
+type genPipeline struct {
+	name  string
+	files map[string][]byte
+}
+
+// pipelinesForVet generates the repository's examples and the end-to-end
+// pipeline.
+func pipelinesForVet(t *testing.T) []genPipeline {
+	var out []genPipeline
+	ex, _ := filepath.Glob(filepath.Join("..", "examples", "*", "pipeline.thund"))
+	for _, p := range ex {
+		src, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := filepath.Base(filepath.Dir(p))
+		u := compile(t, "pipeline.thund", src)
+		files, err := Generate(u, Options{SourceFile: "pipeline.thund", Compiler: "thundc test"})
+		var diags ir.Diagnostics
+		if errors.As(err, &diags) {
+			continue // refused (streaming state): see TestRefusals
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		out = append(out, genPipeline{name, files})
+	}
+	arch, err := txtar.ParseFile(e2eArchive)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range arch.Files {
+		if f.Name == "pipeline.thund" {
+			out = append(out, genPipeline{"e2e", generate(t, "pipeline.thund", f.Data)})
+		}
+	}
+	return out
+}
+
+// TestGeneratedVet lays out one module holding the end-to-end program (at
+// the root, with the harness as main), the repository's examples and the
+// pipelines of testdata/vet (one package each), and runs go vet on all of
+// them once: every generated file type-checks against the runtime and is
+// vet-clean.
+func TestGeneratedVet(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go vet")
+	}
+	ps := pipelinesForVet(t)
+	vetDir, _ := filepath.Glob(filepath.Join("testdata", "vet", "*.thund"))
+	for _, p := range vetDir {
+		src, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ps = append(ps, genPipeline{"vet_" + strings.TrimSuffix(filepath.Base(p), ".thund"), generate(t, "pipeline.thund", src)})
+	}
+	files := map[string][]byte{}
+	for _, p := range ps {
+		for name, src := range p.files {
+			if p.name == "e2e" {
+				files[name] = src
+			} else {
+				files["ex_"+p.name+"/"+name] = src
+			}
+		}
+	}
+	files["main.go"] = harness(t)
+	mod, err := gobuild.ModuleFiles(files, os.DirFS(".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := gobuild.WriteFiles(dir, mod); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("go", "vet", "./...")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=readonly")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go vet of the generated programs: %v\n%s", err, out)
+	}
+}
+
+// TestRefusals checks the capability diagnostics of constructs the native
+// backend does not run yet: positioned, with code capability, naming the
+// backend; every flow is checked.
+func TestRefusals(t *testing.T) {
+	const src = `source s from csv "s.csv" { t timestamp(ms), k int64, v int64 watermark t delay 5s }
+source u from csv "u.csv" { k int64, v int64 }
+
+streaming table agg =
+  from stream s
+  | window tumble(t, 10s)
+  | group by window_start aggregate count(*) as c
+  emit on window close
+
+materialized view sess =
+  from s
+  | window session(t, 10s)
+  | group by window_start aggregate count(*) as c
+
+materialized view corr =
+  from u
+  | where v > (from s | where s.k = u.k | aggregate max(v) as m)
+
+streaming table cdc_target (k int64, v int64)
+
+flow changes into cdc_target =
+  from stream u
+  apply changes keys (k) sequence by v scd type 1
+
+materialized view ok =
+  from u
+  | select k
+
+streaming table stream_build =
+  from u
+  | join (from stream s) as w on u.k = w.k
+  | select u.k
+
+streaming table stream_full =
+  from stream s
+  | full join u on s.k = u.k
+  | select s.k, u.v
+
+streaming table stream_probe =
+  from stream s
+  | left join u on s.k = u.k
+  | select s.k, u.v
+`
+	u := compile(t, "p.thund", []byte(src))
+	_, err := Generate(u, Options{SourceFile: "p.thund"})
+	var diags ir.Diagnostics
+	if !errors.As(err, &diags) {
+		t.Fatalf("want diagnostics, got %v", err)
+	}
+	want := []string{
+		"p.thund:7:5: native backend: an aggregate over a stream is not supported yet (streaming state): compute it in a materialized view over a snapshot read, or target spark-4.1 [capability]",
+		"p.thund:12:5: native backend: session windows are not supported yet [capability]",
+		"p.thund:17:37: native backend: correlated subqueries are not supported yet (u.k reads a column of the enclosing query) [capability]",
+		"p.thund:23:3: native backend: change flows (apply changes into \"cdc_target\") are not supported yet [capability]",
+		"p.thund:31:5: native backend: a join whose right input (the build side) reads a stream is not supported yet (streaming state): compute it in a materialized view over a snapshot read, or target spark-4.1 [capability]",
+		"p.thund:36:5: native backend: a full join over a stream is not supported yet (streaming state): compute it in a materialized view over a snapshot read, or target spark-4.1 [capability]",
+	}
+	if got := strings.Split(diags.Error(), "\n"); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	for _, d := range diags {
+		if d.Code != ir.CodeCapability {
+			t.Errorf("%v: code %s", d, d.Code)
+		}
+	}
+}
+
+// TestGenerateNeedsResolvedUnit refuses a unit that has not run every pass.
+func TestGenerateNeedsResolvedUnit(t *testing.T) {
+	p, diags := dsl.Parse("p.thund", []byte("source s from csv \"s.csv\" { a int64 }\nmaterialized view v = from s\n"))
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	u, err := passes.Run(p, passes.Options{StopAfter: "resolve"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Generate(u, Options{}); err == nil || !strings.Contains(err.Error(), "needs every pass") {
+		t.Fatalf("got %v", err)
+	}
+}
+
+// TestFormatErrorShowsSource renders generated source that does not format:
+// the error lists it with line numbers.
+func TestFormatErrorShowsSource(t *testing.T) {
+	f := jen.NewFile("main")
+	f.Func().Id("broken").Params().Block(jen.Id("x").Op(":=").Op(")"))
+	_, err := render(f, "broken.go")
+	var fe *FormatError
+	if !errors.As(err, &fe) {
+		t.Fatalf("want a *FormatError, got %v", err)
+	}
+	msg := err.Error()
+	for _, want := range []string{"codegen: broken.go does not format:", "1  package main", "5  x := )"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("message lacks %q:\n%s", want, msg)
+		}
+	}
+}
+
+// TestGenerateIsDeterministic generates the end-to-end pipeline twice.
+func TestGenerateIsDeterministic(t *testing.T) {
+	arch, err := txtar.ParseFile(e2eArchive)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var src []byte
+	for _, f := range arch.Files {
+		if f.Name == "pipeline.thund" {
+			src = f.Data
+		}
+	}
+	a, b := generate(t, "pipeline.thund", src), generate(t, "pipeline.thund", src)
+	if len(a) != len(b) {
+		t.Fatalf("%d files, then %d", len(a), len(b))
+	}
+	for name := range a {
+		if !bytes.Equal(a[name], b[name]) {
+			t.Errorf("%s differs between two runs", name)
+		}
+	}
+}
+
+// TestPipelineSpec checks the wiring in pipeline.go: datasets in
+// dependency order, kinds, sources, flows with their inputs, expectations
+// and definitions.
+func TestPipelineSpec(t *testing.T) {
+	const src = `pipeline spec
+source s stream from csv "in/*.csv" options ("header" = "true") { a int64, b string }
+streaming table copy
+  expect has_b: b is not null on violation drop
+  = from stream s | select a, b
+materialized view counts partitioned by (b) = from copy | group by b aggregate count(*) as n
+`
+	files := generate(t, "spec.thund", []byte(src))
+	p := strings.Join(strings.Fields(string(files["pipeline.go"])), " ") // spacing aside
+	for _, want := range []string{
+		`Name: "spec",`,
+		`File: "spec.thund",`,
+		`Compiler: "thundc test",`,
+		`{Name: "a", Type: arrow.PrimitiveTypes.Int64, Nullable: true},`,
+		`Source: &etl.FileSource{Format: "csv", Patterns: []string{"in/*.csv"}, Options: [][2]string{{"header", "true"}}, Unbounded: true},`,
+		`{Name: "copy", Inputs: []etl.Input{{Name: "s", Stream: true}}, Run: flow_copy},`,
+		`Expectations: []etl.Expectation{{Name: "has_b", Action: run.Drop}},`,
+		`PartitionBy: []string{"b"},`,
+		`Definition: "materialized view counts\n partitioned by (b)\n = from copy\n | group by b aggregate count(*) as n\n",`,
+	} {
+		if !strings.Contains(p, want) {
+			t.Errorf("pipeline.go lacks %s\n%s", want, p)
+		}
+	}
+	if i, j := strings.Index(p, `Name: "copy", Kind`), strings.Index(p, `Name: "counts", Kind`); i < 0 || j < i {
+		t.Errorf("datasets not in dependency order:\n%s", p)
+	}
+	if m := string(files["main.go"]); !strings.Contains(m, "etl.Main(newPipeline())") {
+		t.Errorf("main.go:\n%s", m)
+	}
+}

@@ -1,0 +1,171 @@
+package codegen
+
+import (
+	"github.com/nordisk/thund/ir"
+	"github.com/nordisk/thund/passes"
+)
+
+// demand computes, for every operator of a query, which of its output
+// columns its consumer needs (from the root down). Materializing operators
+// (a join's build side, a sort) store only those; scans load columns lazily
+// and so read only what the code they feed touches.
+type demand struct {
+	u    *passes.Unit
+	need map[ir.Rel][]bool
+}
+
+// newDemand starts a demand analysis over u.
+func newDemand(u *passes.Unit) *demand { return &demand{u: u, need: map[ir.Rel][]bool{}} }
+
+// root marks every visible column of a query's root as needed.
+func (d *demand) root(r ir.Rel) {
+	s := d.u.Schemas[r]
+	n := make([]bool, len(s))
+	for i := range s.Visible() {
+		n[i] = true
+	}
+	d.visit(r, n)
+}
+
+// mark adds the columns of input bound by the expressions' column
+// references.
+func (d *demand) refs(in ir.Rel, exprs ...ir.Expr) []bool {
+	n := make([]bool, len(d.u.Schemas[in]))
+	d.addRefs(n, in, exprs...)
+	return n
+}
+
+// addRefs marks the columns of in that the expressions read.
+func (d *demand) addRefs(n []bool, in ir.Rel, exprs ...ir.Expr) {
+	for _, e := range exprs {
+		ir.WalkExpr(e, func(x ir.Expr) bool {
+			if c, ok := x.(*ir.ColumnRef); ok {
+				if b, ok := d.u.Refs[c]; ok && b.Depth == 0 && b.Rel == in && b.Index < len(n) {
+					n[b.Index] = true
+				}
+			}
+			return true
+		})
+	}
+}
+
+// or adds the marks of b to a.
+func or(a, b []bool) []bool {
+	for i := range a {
+		if i < len(b) && b[i] {
+			a[i] = true
+		}
+	}
+	return a
+}
+
+// visit records need for r and propagates to its inputs.
+func (d *demand) visit(r ir.Rel, need []bool) {
+	if old, ok := d.need[r]; ok {
+		need = or(append([]bool(nil), need...), old)
+	}
+	d.need[r] = need
+	switch n := r.(type) {
+	case *ir.SubqueryRel:
+		in := make([]bool, len(d.u.Schemas[n.Input]))
+		copy(in, need)
+		d.visit(n.Input, in)
+	case *ir.Filter:
+		in := d.refs(n.Input, n.Cond)
+		d.visit(n.Input, or(in, need))
+	case *ir.Project:
+		in := make([]bool, len(d.u.Schemas[n.Input]))
+		for j, pc := range d.u.Projections[n] {
+			if j >= len(need) || !need[j] {
+				continue
+			}
+			if pc.InputIndex >= 0 {
+				in[pc.InputIndex] = true
+			} else {
+				d.addRefs(in, n.Input, n.Items[pc.Item].Expr)
+			}
+		}
+		d.visit(n.Input, in)
+	case *ir.Aggregate:
+		var exprs []ir.Expr
+		for _, k := range n.Keys {
+			exprs = append(exprs, k.Expr)
+		}
+		for _, a := range n.Aggs {
+			exprs = append(exprs, a.Expr)
+		}
+		d.visit(n.Input, d.refs(n.Input, exprs...))
+	case *ir.Join:
+		info := d.u.Joins[n]
+		l := make([]bool, len(d.u.Schemas[n.Left]))
+		rr := make([]bool, len(d.u.Schemas[n.Right]))
+		for k, jc := range info.Output {
+			if k >= len(need) || !need[k] {
+				continue
+			}
+			if jc.Left >= 0 {
+				l[jc.Left] = true
+			}
+			if jc.Right >= 0 {
+				rr[jc.Right] = true
+			}
+		}
+		if n.On != nil {
+			d.addRefs(l, n.Left, n.On)
+			d.addRefs(rr, n.Right, n.On)
+		}
+		for _, k := range info.LeftKeys {
+			if k >= 0 {
+				l[k] = true
+			}
+		}
+		for _, k := range info.RightKeys {
+			if k >= 0 {
+				rr[k] = true
+			}
+		}
+		d.visit(n.Left, l)
+		d.visit(n.Right, rr)
+	case *ir.Window:
+		in := d.refs(n.Input, n.Time)
+		vis := len(d.u.Schemas[n.Input].Visible())
+		for k, x := range need {
+			switch {
+			case !x:
+			case k < vis:
+				in[k] = true
+			case k >= vis+2:
+				in[k-2] = true
+			}
+		}
+		d.visit(n.Input, in)
+	case *ir.Union:
+		for _, in := range n.Inputs {
+			m := make([]bool, len(d.u.Schemas[in]))
+			copy(m, need)
+			if !n.All {
+				for i := range d.u.Schemas[in].Visible() {
+					m[i] = true
+				}
+			}
+			d.visit(in, m)
+		}
+	case *ir.Distinct:
+		in := make([]bool, len(d.u.Schemas[n.Input]))
+		for i := range d.u.Schemas[n.Input].Visible() {
+			in[i] = true
+		}
+		d.visit(n.Input, in)
+	case *ir.Sort:
+		var exprs []ir.Expr
+		for _, k := range n.Keys {
+			exprs = append(exprs, k.Expr)
+		}
+		in := d.refs(n.Input, exprs...)
+		d.visit(n.Input, or(in, need))
+	case *ir.Limit:
+		in := make([]bool, len(d.u.Schemas[n.Input]))
+		copy(in, need)
+		d.visit(n.Input, in)
+	}
+}

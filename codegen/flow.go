@@ -1,0 +1,443 @@
+package codegen
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/dave/jennifer/jen"
+	"github.com/nordisk/thund/ir"
+	"github.com/nordisk/thund/passes"
+)
+
+// flowGen generates one flow's function. The flow's query is compiled the
+// HyPer way (produce/consume): every operator either produces rows (a scan,
+// range, or a pipeline breaker replaying its state) or consumes its input's
+// rows; a consumer generates its code inline, inside its producer's loop,
+// and calls its own consumer there. A chain of stateless operators (the
+// fused stages of passes) therefore becomes one loop over the Arrow batches
+// of its input, with values in typed Go locals; pipeline breakers
+// (aggregate, join build, sort) end one loop and start another.
+type flowGen struct {
+	*generator
+	file   *jen.File
+	flow   *ir.Flow
+	fi     *passes.FlowInfo
+	target *ir.Dataset
+	fname  string // the flow function's name
+
+	blk    *block
+	n      int
+	locals []*local
+
+	demand   *demand
+	stageTop map[ir.Rel]*passes.Stage
+	details  map[*passes.Stage][]string
+
+	subq    map[ir.Expr]*value // uncorrelated subqueries, computed up front
+	inSets  map[ir.Expr]*inSet
+	skips   []*skipTarget // where "skip this row" goes: nil = continue
+	recs    []string      // record batches open in the current pipeline
+	prelude []jen.Code    // statements at the top of the flow function
+
+	typeDecls []func() jen.Code // package-level types and functions of the flow, declared last
+}
+
+// skipTarget is a label a consumer jumps to to drop the current row.
+type skipTarget struct {
+	label string
+	used  bool
+}
+
+// consumer generates the code that handles one row of its input, inside the
+// producer's loop.
+type consumer func(r *row)
+
+// genFlow generates the function that computes one flow into its target:
+// it reads the flow's inputs through fc.Read, runs the query's pipelines and
+// emits batches of the target's schema through fc.Emit, checking the
+// target's expectations on the way.
+func (g *generator) genFlow(file *jen.File, f *ir.Flow, target *ir.Dataset) {
+	fi := g.u.Flows[f]
+	if fi == nil || f.Query == nil {
+		g.refuse(f.Pos, "flow %q has no query", f.Name)
+		return
+	}
+	if f.CDC != nil {
+		g.refuse(f.CDC.Pos, "change flows (apply changes into %q) are not supported yet", f.Target)
+		return
+	}
+	fg := &flowGen{generator: g, file: file, flow: f, fi: fi, target: target, fname: g.flowFunc[f],
+		blk: &block{}, stageTop: map[ir.Rel]*passes.Stage{}, details: map[*passes.Stage][]string{},
+		subq: map[ir.Expr]*value{}, inSets: map[ir.Expr]*inSet{}}
+	before := len(g.diags)
+	fg.checkInputs()
+	fg.checkCorrelated()
+	if len(g.diags) > before {
+		return
+	}
+	fg.indexStages()
+	fg.demand = newDemand(g.u)
+	fg.demand.root(f.Query)
+	body := fg.genFlowBody()
+	if len(g.diags) > before {
+		return
+	}
+	fg.fixUnused()
+	for _, line := range strings.Split(fg.doc(), "\n") {
+		file.Comment(line)
+	}
+	file.Func().Id(fg.fname).Params(jen.Id("fc").Op("*").Qual(etlPkg, "FlowContext")).Error().Block(body...)
+	for _, d := range fg.typeDecls {
+		file.Line()
+		file.Add(d())
+	}
+}
+
+// doc is the flow function's doc comment: what it computes and its stages.
+func (g *flowGen) doc() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s computes flow %s into %s %s.\n", g.fname, g.flow.Name, g.target.Kind, g.target.Name)
+	if len(g.fi.Stages) > 0 {
+		b.WriteString("\nIts stages (passes' plan):\n")
+		for _, st := range g.fi.Stages {
+			kind := ""
+			if st.Fused {
+				kind = " fused"
+			}
+			fmt.Fprintf(&b, "  - s%d%s: %s\n", st.ID, kind, strings.Join(g.details[st], " | "))
+		}
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// indexStages maps each stage's top operator to its stage, and takes the
+// one-line descriptions of their operators from passes' explain output.
+func (g *flowGen) indexStages() {
+	var xf *passes.ExplainFlow
+	if g.explain == nil {
+		g.explain, _ = g.u.ExplainJSON().(*passes.Explain)
+	}
+	if x := g.explain; x != nil {
+		for i := range x.Flows {
+			if x.Flows[i].Name == g.flow.Name && strings.EqualFold(x.Flows[i].Target, g.target.Name) {
+				xf = &x.Flows[i]
+			}
+		}
+	}
+	for i, st := range g.fi.Stages {
+		for k := len(st.Rels) - 1; k >= 0; k-- {
+			if st.Rels[k] != nil {
+				g.stageTop[st.Rels[k]] = st
+				break
+			}
+		}
+		if xf != nil && i < len(xf.Stages) {
+			g.details[st] = xf.Stages[i].Detail
+		} else {
+			g.details[st] = st.Ops
+		}
+	}
+}
+
+// checkInputs refuses a flow that reads one dataset both as a stream and
+// as a snapshot: fc.Read opens an input by name only.
+func (g *flowGen) checkInputs() {
+	stream := map[string]*ir.Scan{}
+	snap := map[string]*ir.Scan{}
+	for _, s := range ir.Scans(g.flow.Query) {
+		n := strings.ToLower(s.Name)
+		if s.Stream {
+			stream[n] = s
+		} else {
+			snap[n] = s
+		}
+		if stream[n] != nil && snap[n] != nil {
+			g.refuse(s.Pos, "a flow that reads %s both as a stream and as a snapshot is not supported yet", s.Name)
+			return
+		}
+	}
+}
+
+// checkCorrelated refuses column references that read an enclosing query.
+func (g *flowGen) checkCorrelated() {
+	ir.WalkRel(g.flow.Query, func(r ir.Rel) bool {
+		for _, e := range ir.RelExprs(r) {
+			ir.WalkExpr(e, func(x ir.Expr) bool {
+				if c, ok := x.(*ir.ColumnRef); ok {
+					if b, ok := g.u.Refs[c]; ok && b.Depth > 0 {
+						g.refuse(c.Pos, "correlated subqueries are not supported yet (%s reads a column of the enclosing query)", refText(c))
+					}
+				}
+				return true
+			})
+		}
+		return true
+	})
+}
+
+// refText is a column reference as written.
+func refText(c *ir.ColumnRef) string {
+	if c.Qualifier != "" {
+		return c.Qualifier + "." + c.Name
+	}
+	return c.Name
+}
+
+// genFlowBody generates the statements of the flow function.
+func (g *flowGen) genFlowBody() []jen.Code {
+	out := g.genOutput()
+	subs := g.sub(func() { g.genSubqueries() })
+	main := g.sub(func() { g.produce(g.flow.Query, out.consume) })
+	var body []jen.Code
+	body = append(body, out.setup...)
+	body = append(body, g.prelude...)
+	body = append(body, subs...)
+	body = append(body, main...)
+	body = append(body, jen.Return(jen.Id(out.flush).Call()))
+	return body
+}
+
+// output is the flow's emitter: typed builders of the target's columns,
+// the expectation counters and the flush function.
+type output struct {
+	setup   []jen.Code
+	flush   string
+	consume consumer
+}
+
+// genOutput generates the builders that collect the target's rows, the
+// flush function that emits a batch (and adds the expectation counters),
+// and the consumer at the root of the query: it casts the query's output
+// to the target's schema (store assignment), checks the expectations
+// (genExpect) and appends the row.
+func (g *flowGen) genOutput() *output {
+	ts := g.u.Datasets[g.target].Visible()
+	o := &output{flush: "flush"}
+	ob := "ob"
+	setup := []jen.Code{
+		jen.Id(ob).Op(":=").Qual(arrayPkg, "NewRecordBuilder").Call(jen.Id("fc").Dot("Mem"), jen.Id(g.schemaVar[g.target])),
+		jen.Defer().Id(ob).Dot("Release").Call(),
+	}
+	builders := make([]*local, len(ts))
+	for j, f := range ts {
+		st := jen.Id(fmt.Sprintf("ob%d", j)).Op(":=").Id(ob).Dot("Field").Call(jen.Lit(j)).Assert(jen.Op("*").Qual(arrayPkg, mustPhys(f.Type).builder))
+		builders[j] = &local{name: fmt.Sprintf("ob%d", j), decl: st}
+		g.locals = append(g.locals, builders[j])
+		setup = append(setup, st)
+	}
+	exps := g.target.Expectations
+	counters := make([][2]string, len(exps))
+	for i := range exps {
+		counters[i] = [2]string{fmt.Sprintf("exp%dPass", i), fmt.Sprintf("exp%dFail", i)}
+		setup = append(setup, jen.List(jen.Id(counters[i][0]), jen.Id(counters[i][1])).Op(":=").List(jen.Int64().Call(jen.Lit(0)), jen.Int64().Call(jen.Lit(0))))
+	}
+	rowsDecl := jen.List(jen.Id("outRows"), jen.Id("outCap")).Op(":=").List(jen.Lit(0), jen.Lit(0))
+	outCap := &local{name: "outCap", decl: rowsDecl} // read only when the flow has rows to append
+	g.locals = append(g.locals, outCap)
+	setup = append(setup, rowsDecl)
+	var fl []jen.Code
+	for i, c := range counters {
+		fl = append(fl,
+			jen.Id("fc").Dot("Expect").Call(jen.Lit(i)).Dot("Add").Call(jen.Id(c[0]), jen.Id(c[1])),
+			jen.List(jen.Id(c[0]), jen.Id(c[1])).Op("=").List(jen.Lit(0), jen.Lit(0)))
+	}
+	fl = append(fl,
+		jen.If(jen.Id("outRows").Op("==").Lit(0)).Block(jen.Return(jen.Nil())),
+		jen.Id("rec").Op(":=").Id(ob).Dot("NewRecordBatch").Call(),
+		jen.List(jen.Id("outRows"), jen.Id("outCap")).Op("=").List(jen.Lit(0), jen.Lit(0)),
+		jen.Id("err").Op(":=").Id("fc").Dot("Emit").Call(jen.Id("rec")),
+		jen.Id("rec").Dot("Release").Call(),
+		jen.Return(jen.Id("err")),
+	)
+	setup = append(setup, jen.Comment("flush emits the rows collected so far as one batch of the target's schema."),
+		jen.Id(o.flush).Op(":=").Func().Params().Error().Block(fl...))
+	o.setup = setup
+	o.consume = func(r *row) {
+		stored := g.storeRow(r, ts)
+		g.genExpect(stored, counters)
+		g.emit(jen.If(jen.Id("outRows").Op("==").Add(use(outCap))).Block(
+			jen.Id("outCap").Op("=").Id("growOutput").Call(jen.Id(ob), jen.Id("outCap"))))
+		for j, x := range stored.cols {
+			v := g.col(x)
+			b := use(builders[j])
+			// fixed-width builders have room for the row (growOutput):
+			// append without capacity checks
+			app, null := "Append", "AppendNull"
+			if p := mustPhys(v.t); p.values || p.kind == ir.TBool {
+				app, null = "UnsafeAppend", "UnsafeAppendBoolToBitmap"
+			}
+			appendNull := b.Clone().Dot(null).Call()
+			if null == "UnsafeAppendBoolToBitmap" {
+				appendNull = b.Clone().Dot(null).Call(jen.False())
+			}
+			appendValue := b.Clone().Dot(app).Call(appendConv(v.t, V0(v)))
+			switch {
+			case v.null:
+				g.emit(appendNull)
+			case v.ok == nil:
+				g.emit(appendValue)
+			default:
+				g.emit(jen.If(OK(v)).Block(appendValue).Else().Block(appendNull))
+			}
+		}
+		g.emit(jen.Id("outRows").Op("++"),
+			jen.If(jen.Id("outRows").Op("==").Id("batchRows")).Block(
+				jen.If(jen.Err().Op(":=").Id(o.flush).Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err()))))
+	}
+	return o
+}
+
+// V0 is V, or the zero value of a NULL's type.
+func V0(x *value) jen.Code {
+	if x.null {
+		return zeroCode(x.t)
+	}
+	return V(x)
+}
+
+// appendConv converts a value to what its builder's Append takes.
+func appendConv(t ir.Type, v jen.Code) jen.Code {
+	if e := mustPhys(t).elem; e != "" {
+		return jen.Qual(arrowPkg, e).Call(v)
+	}
+	return v
+}
+
+// storeRow maps the query's output row onto the target's columns (by
+// position, or by name for a flow "by name"), casting each value to its
+// column's type with Spark's store assignment (ANSI: out-of-range numbers
+// are errors) and checking declared NOT NULL columns.
+func (g *flowGen) storeRow(r *row, ts passes.Schema) *row {
+	out := g.u.Schemas[g.flow.Query].Visible()
+	stored := &row{cols: make([]*column, len(ts))}
+	for j, f := range ts {
+		src := j
+		if g.flow.ByName {
+			src = out.Lookup(f.Name)
+		}
+		var x *value
+		if src < 0 || src >= len(r.cols) {
+			x = nullValue(f.Type)
+		} else {
+			x = g.col(r.cols[src])
+		}
+		pos := g.outputPos(src)
+		if !sameType(x.t, f.Type) {
+			x = g.genCast(x, f.Type, false, pos)
+		}
+		if !f.Nullable && x.nullable() {
+			g.emit(jen.If(jen.Op("!").Add(OK(x))).Block(jen.Return(jen.Id("notNullError").Call(
+				jen.Lit(posText(pos)), jen.Lit(g.flow.Name), jen.Lit(g.target.Name), jen.Lit(f.Name)))))
+			if !x.null {
+				x = &value{t: x.t, v: x.v, vl: x.vl, k: x.k}
+			}
+		}
+		stored.cols[j] = constColumn(x)
+	}
+	return stored
+}
+
+// outputPos is the position of output column i of the flow: its select or
+// aggregate item when the query ends in one, else the flow's.
+func (g *flowGen) outputPos(i int) ir.Pos {
+	switch q := g.flow.Query.(type) {
+	case *ir.Project:
+		if cols := g.u.Projections[q]; i >= 0 && i < len(cols) {
+			if it := q.Items[cols[i].Item]; it.Pos.IsValid() {
+				return it.Pos
+			}
+		}
+	case *ir.Aggregate:
+		items := append(append([]*ir.NamedExpr{}, q.Keys...), q.Aggs...)
+		if i >= 0 && i < len(items) && items[i].Pos.IsValid() {
+			return items[i].Pos
+		}
+	}
+	if g.flow.Pos.IsValid() {
+		return g.flow.Pos
+	}
+	return g.flow.Query.Position()
+}
+
+// sameType reports types whose values need no conversion at all.
+func sameType(a, b ir.Type) bool {
+	if a.Kind == ir.TDecimal {
+		return a == b
+	}
+	return sameRep(a, b)
+}
+
+// genExpect checks the target's expectations on a stored row, counting
+// passes and violations per batch (fc.Expect(i).Add at each flush).
+//
+// A row passes an expectation only when the condition is TRUE; FALSE and
+// NULL are violations. This is the behaviour of Databricks' expectations,
+// whose drop action is a filter on the condition (expect_or_drop keeps what
+// WHERE cond keeps), and so a NULL (col > 0 on a NULL col) counts as
+// invalid; a constraint that should accept NULLs says so (col IS NULL OR
+// col > 0). Warn counts, drop counts and drops the row after every
+// expectation was counted, fail counts and stops the flow with an
+// *run.ExpectationError (the run then commits nothing).
+func (g *flowGen) genExpect(stored *row, counters [][2]string) {
+	exps := g.target.Expectations
+	if len(exps) == 0 {
+		return
+	}
+	e := &env{rows: map[ir.Rel]*row{nil: stored}}
+	drop := ""
+	for _, x := range exps {
+		if x.Action == ir.ActDrop && drop == "" {
+			drop = g.name("drop")
+			g.emit(jen.Id(drop).Op(":=").False())
+		}
+	}
+	for i, x := range exps {
+		cond := g.genExpr(x.Cond, e)
+		pass, fail := jen.Id(counters[i][0]), jen.Id(counters[i][1])
+		var onFail []jen.Code
+		onFail = append(onFail, fail.Clone().Op("++"))
+		switch x.Action {
+		case ir.ActDrop:
+			onFail = append(onFail, jen.Id(drop).Op("=").True())
+		case ir.ActFail:
+			onFail = append(onFail,
+				jen.Id("fc").Dot("Expect").Call(jen.Lit(i)).Dot("Add").Call(pass.Clone(), fail.Clone()),
+				jen.Return(jen.Op("&").Qual(runPkg, "ExpectationError").Values(jen.Dict{
+					jen.Id("Name"):    jen.Lit(x.Name),
+					jen.Id("Dataset"): jen.Lit(g.target.Name),
+					jen.Id("Flow"):    jen.Lit(g.flow.Name),
+					jen.Id("Failed"):  jen.Id("fc").Dot("Expect").Call(jen.Lit(i)).Dot("Failed").Call(),
+				})))
+		}
+		g.emit(jen.If(truth(cond)).Block(pass.Clone().Op("++")).Else().Block(onFail...))
+	}
+	if drop != "" {
+		g.emit(jen.If(jen.Id(drop)).Block(g.skipStmt()))
+	}
+}
+
+// skipStmt drops the current row: "continue" in the innermost row loop, or
+// a jump to the label of an operator that must see the row's end.
+func (g *flowGen) skipStmt() jen.Code {
+	if n := len(g.skips); n > 0 && g.skips[n-1] != nil {
+		t := g.skips[n-1]
+		t.used = true
+		return jen.Goto().Id(t.label)
+	}
+	return jen.Continue()
+}
+
+// loop generates a row loop's body: skips inside it continue the loop.
+func (g *flowGen) loop(fn func()) []jen.Code {
+	g.skips = append(g.skips, nil)
+	defer func() { g.skips = g.skips[:len(g.skips)-1] }()
+	return g.sub(fn)
+}
+
+// fail returns from the flow with a Spark runtime error placed at pos.
+func (g *flowGen) fail(pos ir.Pos, err jen.Code) jen.Code {
+	return jen.Return(jen.Id("sqlError").Call(jen.Lit(posText(pos)), jen.Lit(g.flow.Name), err))
+}
+
+// posText is a position as messages print it: file:line:col.
+func posText(p ir.Pos) string { return p.String() }

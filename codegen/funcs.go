@@ -1,0 +1,403 @@
+package codegen
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/dave/jennifer/jen"
+	"github.com/nordisk/thund/ir"
+)
+
+// funcAliases maps the catalogue's aliases (passes/funcs.go) to the names
+// codegen handles.
+var funcAliases = map[string]string{
+	"mean": "avg", "first_value": "first", "last_value": "last", "ceiling": "ceil", "pow": "power",
+	"lcase": "lower", "ucase": "upper", "char_length": "length", "character_length": "length",
+	"substr": "substring", "startswith": "starts_with", "endswith": "ends_with", "dayofmonth": "day",
+}
+
+// canonicalFunc is a call's catalogue name.
+func canonicalFunc(name string) string {
+	n := strings.ToLower(name)
+	if a, ok := funcAliases[n]; ok {
+		return a
+	}
+	return n
+}
+
+// aggFuncs are the catalogue's aggregate functions.
+var aggFuncs = map[string]bool{"count": true, "sum": true, "avg": true, "min": true, "max": true, "first": true, "last": true, "any_value": true}
+
+// truncUnitNames maps date_trunc's unit texts to sqlfn's TruncUnit.
+var truncUnitNames = map[string]string{
+	"year": "TruncYear", "yyyy": "TruncYear", "yy": "TruncYear", "quarter": "TruncQuarter",
+	"month": "TruncMonth", "mon": "TruncMonth", "mm": "TruncMonth", "week": "TruncWeek",
+	"day": "TruncDay", "dd": "TruncDay", "hour": "TruncHour", "minute": "TruncMinute",
+	"second": "TruncSecond", "millisecond": "TruncMillisecond", "microsecond": "TruncMicrosecond",
+}
+
+// intConst returns the value of an integer literal argument (possibly
+// negated), for round's scale.
+func intConst(e ir.Expr) (int, bool) {
+	neg := false
+	if u, ok := e.(*ir.Unary); ok && u.Op == ir.OpNeg {
+		e, neg = u.X, true
+	}
+	l, ok := e.(*ir.Literal)
+	if !ok || l.Kind != ir.LitInt {
+		return 0, false
+	}
+	v, err := strconv.Atoi(l.Text)
+	if err != nil {
+		return 0, false
+	}
+	if neg {
+		v = -v
+	}
+	return v, true
+}
+
+// genCall generates a scalar function of the catalogue through sqlfn;
+// coalesce, nullif, if, greatest and least are generated inline (they
+// evaluate their arguments lazily or skip NULLs).
+func (g *flowGen) genCall(e *ir.Call, en *env) *value {
+	name := canonicalFunc(e.Name)
+	t := g.typeOf(e)
+	if aggFuncs[name] {
+		panic(fmt.Sprintf("%s: aggregate %s outside an aggregate", e.Pos, e.Name))
+	}
+	if t.Kind == ir.TUnknown {
+		return nullValue(t) // every argument is NULL: if(c, null, null), coalesce(null)
+	}
+	switch name {
+	case "coalesce":
+		return g.genCoalesce(e, en, t)
+	case "nullif":
+		return g.genNullif(e, en, t)
+	case "if":
+		return g.genIf(e, en, t)
+	case "greatest", "least":
+		return g.genGreatest(e, en, t, name == "greatest")
+	}
+	args := make([]*value, len(e.Args))
+	for i, a := range e.Args {
+		args[i] = g.genExpr(a, en)
+	}
+	if t.Kind == ir.TUnknown || anyNull(args...) {
+		return nullValue(t)
+	}
+	x := func() *value { return args[0] }
+	sq := func(mode callMode, fn string, vals ...*value) *value {
+		return g.strict(t, e.Pos, mode, false, vals, func() jen.Code {
+			cs := make([]jen.Code, len(vals))
+			for i, v := range vals {
+				cs[i] = V(v)
+			}
+			return jen.Qual(sqlfnPkg, fn).Call(cs...)
+		})
+	}
+	asF64 := func(v *value) *value { return g.coerce(v, ir.Float64, e.Pos) }
+	asI32 := func(v *value) *value {
+		if v.t.Kind == ir.TInt32 {
+			return v
+		}
+		if v.t.IsInteger() && widens(v.t, ir.Int32) {
+			return g.coerce(v, ir.Int32, e.Pos)
+		}
+		return g.genCast(v, ir.Int32, false, e.Pos)
+	}
+	switch name {
+	case "abs":
+		a := x()
+		switch {
+		case a.t.Kind == ir.TDuration:
+			return sq(checked, "AbsInt64", a)
+		case a.t.IsSigned():
+			return sq(checked, fmt.Sprintf("AbsInt%d", bitsOf(a.t)), a)
+		case a.t.IsUnsigned():
+			return a
+		case a.t.Kind == ir.TFloat64:
+			return g.strict(t, e.Pos, pure, false, args, func() jen.Code { return jen.Qual(mathPkg, "Abs").Call(V(a)) })
+		case a.t.Kind == ir.TFloat32:
+			return g.strict(t, e.Pos, pure, false, args, func() jen.Code {
+				return jen.Float32().Call(jen.Qual(mathPkg, "Abs").Call(jen.Float64().Call(V(a))))
+			})
+		case a.t.Kind == ir.TDecimal:
+			return sq(pure, "DecimalAbs", a)
+		}
+	case "round":
+		d := 0
+		if len(e.Args) == 2 {
+			var ok bool
+			if d, ok = intConst(e.Args[1]); !ok {
+				break
+			}
+		}
+		a := x()
+		d32 := jen.Lit(int32(d))
+		switch {
+		case a.t.Kind == ir.TFloat64 || a.t.Kind == ir.TFloat32:
+			fn := "RoundFloat64"
+			if a.t.Kind == ir.TFloat32 {
+				fn = "RoundFloat32"
+			}
+			return g.strict(t, e.Pos, pure, false, []*value{a}, func() jen.Code { return jen.Qual(sqlfnPkg, fn).Call(V(a), d32) })
+		case a.t.Kind == ir.TInt64:
+			return g.strict(t, e.Pos, checked, false, []*value{a}, func() jen.Code { return jen.Qual(sqlfnPkg, "RoundInt64").Call(V(a), d32) })
+		case a.t.IsSigned():
+			return g.strict(t, e.Pos, checked, false, []*value{a}, func() jen.Code { return jen.Qual(sqlfnPkg, "RoundInt").Call(V(a), d32) })
+		case a.t.Kind == ir.TDecimal:
+			return g.strict(t, e.Pos, checked, false, []*value{a}, func() jen.Code {
+				return jen.Qual(sqlfnPkg, "DecimalRound").Call(V(a), jen.Lit(int32(a.t.Scale)), d32, jen.Lit(int32(t.Precision)), jen.Lit(int32(t.Scale)))
+			})
+		}
+	case "floor", "ceil":
+		if len(e.Args) != 1 {
+			break
+		}
+		a := x()
+		switch {
+		case a.t.IsFloat():
+			fn := "FloorFloat64"
+			if name == "ceil" {
+				fn = "CeilFloat64"
+			}
+			return sq(pure, fn, asF64(a))
+		case a.t.IsInteger():
+			return g.coerce(a, t, e.Pos)
+		case a.t.Kind == ir.TDecimal:
+			fn := "DecimalFloor"
+			if name == "ceil" {
+				fn = "DecimalCeil"
+			}
+			// sqlfn's result type keeps decimal(p,0) unchanged; passes
+			// types floor(decimal(p,0)) as decimal(p+1,0): same scale
+			return g.strict(t, e.Pos, checked, false, []*value{a}, func() jen.Code {
+				return jen.Qual(sqlfnPkg, fn).Call(V(a), jen.Lit(int32(a.t.Precision)), jen.Lit(int32(a.t.Scale)))
+			})
+		}
+	case "sqrt", "exp":
+		fn := map[string]string{"sqrt": "Sqrt", "exp": "Exp"}[name]
+		return sq(pure, fn, asF64(x()))
+	case "power":
+		return sq(pure, "Power", asF64(args[0]), asF64(args[1]))
+	case "ln", "log10":
+		fn := map[string]string{"ln": "Ln", "log10": "Log10"}[name]
+		return sq(maybe, fn, asF64(x()))
+	case "mod":
+		return g.arith(ir.OpMod, t, args[0], args[1], e.Pos)
+	case "lower", "upper":
+		fn := map[string]string{"lower": "Lower", "upper": "Upper"}[name]
+		a := x()
+		return g.strict(t, e.Pos, pure, false, args, func() jen.Code {
+			return jen.String().Call(jen.Qual(sqlfnPkg, fn).Call(jen.Nil(), V(a)))
+		})
+	case "length":
+		a := x()
+		if a.t.Kind == ir.TBinary {
+			return g.strict(t, e.Pos, pure, false, args, func() jen.Code { return jen.Int32().Call(jen.Len(V(a))) })
+		}
+		return sq(pure, "Length", a)
+	case "substring":
+		pos := asI32(args[1])
+		if len(args) == 3 {
+			return sq(pure, "Substring", args[0], pos, asI32(args[2]))
+		}
+		return sq(pure, "SubstringFrom", args[0], pos)
+	case "concat":
+		return g.genConcat(t, e.Pos, args)
+	case "trim", "ltrim", "rtrim":
+		fn := map[string]string{"trim": "Trim", "ltrim": "LTrim", "rtrim": "RTrim"}[name]
+		if len(args) == 2 {
+			// trim(str, chars): the characters to remove are the second
+			// argument (Databricks' ltrim(str [, trimStr]))
+			return sq(pure, fn+"Chars", args[0], args[1])
+		}
+		return sq(pure, fn, args[0])
+	case "replace":
+		repl := constValue(ir.StringT, &konst{s: ""})
+		if len(args) == 3 {
+			repl = args[2]
+		}
+		s, search := args[0], args[1]
+		return g.strict(t, e.Pos, pure, false, []*value{s, search, repl}, func() jen.Code {
+			return jen.String().Call(jen.Qual(sqlfnPkg, "Replace").Call(jen.Nil(), V(s), V(search), V(repl)))
+		})
+	case "starts_with", "ends_with", "contains":
+		a, b := args[0], args[1]
+		if a.t.Kind == ir.TBinary || b.t.Kind == ir.TBinary {
+			fn := map[string]string{"starts_with": "HasPrefix", "ends_with": "HasSuffix", "contains": "Contains"}[name]
+			return g.strict(t, e.Pos, pure, false, args, func() jen.Code { return jen.Qual(bytesPkg, fn).Call(V(a), V(b)) })
+		}
+		fn := map[string]string{"starts_with": "StartsWith", "ends_with": "EndsWith", "contains": "Contains"}[name]
+		return sq(pure, fn, a, b)
+	case "date_trunc":
+		unit := args[0]
+		if unit.k == nil {
+			g.refuse(e.Args[0].Position(), "date_trunc with a unit that is not a constant is not supported yet")
+			return nullValue(t)
+		}
+		tu, ok := truncUnitNames[strings.ToLower(unit.k.s)]
+		if !ok {
+			return nullValue(t) // Spark: NULL for an unknown unit
+		}
+		a := args[1]
+		if a.t.Kind == ir.TDate32 {
+			a = g.genCast(a, ir.Timestamp(t.Unit, ""), false, e.Pos)
+		}
+		return g.strict(t, e.Pos, checked, false, []*value{a}, func() jen.Code {
+			return jen.Id("truncTimestamp").Call(jen.Qual(sqlfnPkg, tu), V(a), sqlfnUnit(a.t.Unit))
+		})
+	case "to_date":
+		if len(args) == 2 {
+			g.refuse(e.Pos, "to_date with a format is not supported yet: cast(x as date)")
+			return nullValue(t)
+		}
+		return g.genCast(args[0], ir.Date32, false, e.Pos)
+	case "to_timestamp":
+		if len(args) == 2 {
+			g.refuse(e.Pos, "to_timestamp with a format is not supported yet: cast(x as timestamp)")
+			return nullValue(t)
+		}
+		return g.genCast(args[0], t, false, e.Pos)
+	case "year", "month", "day":
+		fn := map[string]string{"year": "Year", "month": "Month", "day": "Day"}[name]
+		d := g.genCast(x(), ir.Date32, false, e.Pos)
+		return sq(pure, fn, d)
+	case "hour", "minute", "second":
+		fn := map[string]string{"hour": "Hour", "minute": "Minute", "second": "Second"}[name]
+		us := g.genCast(x(), ir.Timestamp(ir.Micro, ""), false, e.Pos)
+		return sq(pure, fn, us)
+	case "unix_timestamp":
+		if len(args) != 1 || !(args[0].t.Kind == ir.TTimestamp || args[0].t.Kind == ir.TDate32) {
+			break
+		}
+		a := g.genCast(args[0], ir.Timestamp(ir.Second, ""), false, e.Pos)
+		return retype(a, t)
+	case "timestamp_seconds", "timestamp_millis", "timestamp_micros":
+		a := x()
+		if !a.t.IsInteger() {
+			break
+		}
+		per := map[string]int64{"timestamp_seconds": 1e6, "timestamp_millis": 1e3, "timestamp_micros": 1}[name]
+		a = g.coerce(a, ir.Int64, e.Pos)
+		if per == 1 {
+			return retype(a, t)
+		}
+		return g.strict(t, e.Pos, checked, false, []*value{a}, func() jen.Code {
+			return jen.Qual(sqlfnPkg, "MulInt64").Call(V(a), typedNum("int64", fmt.Sprint(per)))
+		})
+	}
+	g.refuse(e.Pos, "%s is not supported yet with these arguments", callText(e, g))
+	return nullValue(t)
+}
+
+// callText renders a call's name and argument types for messages.
+func callText(e *ir.Call, g *flowGen) string {
+	var ts []string
+	for _, a := range e.Args {
+		ts = append(ts, g.typeOf(a).String())
+	}
+	return e.Name + "(" + strings.Join(ts, ", ") + ")"
+}
+
+// genCoalesce returns its first non-NULL argument; later arguments are not
+// evaluated once one is found.
+func (g *flowGen) genCoalesce(e *ir.Call, en *env, t ir.Type) *value {
+	vn := g.name("co")
+	okn := vn + "ok"
+	x := &value{t: t, v: jen.Id(vn), ok: jen.Id(okn)}
+	x.vl = g.declareVar(vn, goType(t))
+	x.okl = g.declare([]string{okn}, jen.False())[0]
+	var arm func(i int)
+	arm = func(i int) {
+		if i == len(e.Args) {
+			return
+		}
+		a := g.genExpr(e.Args[i], en)
+		if a.null {
+			arm(i + 1)
+			return
+		}
+		a = g.coerce(a, t, e.Pos)
+		set := jen.List(jen.Id(vn), jen.Id(okn)).Op("=").List(V(a), jen.True())
+		if !a.nullable() {
+			g.emit(set)
+			return
+		}
+		rest := g.sub(func() { arm(i + 1) })
+		if len(rest) == 0 {
+			g.emit(jen.If(OK(a)).Block(set))
+		} else {
+			g.emit(jen.If(OK(a)).Block(set).Else().Block(rest...))
+		}
+	}
+	arm(0)
+	return x
+}
+
+// genNullif is nullif(a, b): NULL when a = b, else a.
+func (g *flowGen) genNullif(e *ir.Call, en *env, t ir.Type) *value {
+	a := g.bind(g.genExpr(e.Args[0], en), "a")
+	b := g.genExpr(e.Args[1], en)
+	if a.null {
+		return nullValue(t)
+	}
+	eq := g.genCompare(ir.OpEq, a, b, e.Pos)
+	okn := g.name("nullif")
+	x := &value{t: t, v: V(a), vl: a.vl, ok: jen.Id(okn)}
+	x.okl = g.declare([]string{okn}, and(OK(a), jen.Op("!").Parens(truth(eq))))[0]
+	return x
+}
+
+// genIf is if(cond, a, b): a when cond is TRUE, else b.
+func (g *flowGen) genIf(e *ir.Call, en *env, t ir.Type) *value {
+	c := g.genExpr(e.Args[0], en)
+	vn := g.name("if")
+	okn := vn + "ok"
+	x := &value{t: t, v: jen.Id(vn), ok: jen.Id(okn)}
+	x.vl = g.declareVar(vn, goType(t))
+	x.okl = g.declare([]string{okn}, jen.False())[0]
+	assign := func(a *value) {
+		if a.null {
+			return
+		}
+		a = g.coerce(a, t, e.Pos)
+		g.emit(jen.List(jen.Id(vn), jen.Id(okn)).Op("=").List(V(a), OK(a)))
+	}
+	then := g.sub(func() { assign(g.genExpr(e.Args[1], en)) })
+	els := g.sub(func() { assign(g.genExpr(e.Args[2], en)) })
+	g.emit(jen.If(truth(c)).Block(then...).Else().Block(els...))
+	return x
+}
+
+// genGreatest is greatest / least: the largest (smallest) non-NULL
+// argument, NULL only when all are; ties keep the first; NaN is greatest.
+func (g *flowGen) genGreatest(e *ir.Call, en *env, t ir.Type, greatest bool) *value {
+	vn := g.name("gl")
+	okn := vn + "ok"
+	x := &value{t: t, v: jen.Id(vn), ok: jen.Id(okn)}
+	x.vl = g.declareVar(vn, goType(t))
+	x.okl = g.declare([]string{okn}, jen.False())[0]
+	op := ir.OpGt
+	if !greatest {
+		op = ir.OpLt
+	}
+	cur := &value{t: t, v: jen.Id(vn)}
+	for _, arg := range e.Args {
+		a := g.genExpr(arg, en)
+		if a.null {
+			continue
+		}
+		a = g.bind(g.coerce(a, t, e.Pos), "g")
+		better := jen.Op("!").Id(okn).Op("||").Add(cmpExpr(op, a, cur))
+		set := jen.List(jen.Id(vn), jen.Id(okn)).Op("=").List(V(a), jen.True())
+		if a.nullable() {
+			g.emit(jen.If(jen.Add(OK(a)).Op("&&").Parens(better)).Block(set))
+		} else {
+			g.emit(jen.If(better).Block(set))
+		}
+	}
+	return x
+}

@@ -1,0 +1,366 @@
+package codegen
+
+import (
+	"fmt"
+
+	"github.com/dave/jennifer/jen"
+	"github.com/nordisk/thund/ir"
+)
+
+// joinKey is one equi-join key: an expression of each side, compared in
+// their common type; nullSafe for <=> (NULL matches NULL).
+type joinKey struct {
+	l, r     ir.Expr
+	lcol     int // USING: the key's column in each input (-1 with expressions)
+	rcol     int
+	t        ir.Type
+	nullSafe bool
+}
+
+// sideOf says which inputs of a join an expression reads: 1 left, 2 right
+// (bits), 0 none.
+func (g *flowGen) sideOf(e ir.Expr, n *ir.Join) int {
+	side := 0
+	ir.WalkExpr(e, func(x ir.Expr) bool {
+		if c, ok := x.(*ir.ColumnRef); ok {
+			if b, ok := g.u.Refs[c]; ok && b.Depth == 0 {
+				switch b.Rel {
+				case n.Left:
+					side |= 1
+				case n.Right:
+					side |= 2
+				}
+			}
+		}
+		return true
+	})
+	return side
+}
+
+// joinKeys splits a join's condition into equi-join keys (conjuncts
+// left-expr = right-expr, in either order) and the residual condition.
+func (g *flowGen) joinKeys(n *ir.Join) ([]joinKey, []ir.Expr) {
+	info := g.u.Joins[n]
+	var keys []joinKey
+	if len(n.Using) > 0 {
+		ls, rs := g.u.Schemas[n.Left], g.u.Schemas[n.Right]
+		for i := range n.Using {
+			lc, rc := info.LeftKeys[i], info.RightKeys[i]
+			t, _ := commonType(ls[lc].Type, rs[rc].Type)
+			keys = append(keys, joinKey{lcol: lc, rcol: rc, t: t})
+		}
+		return keys, nil
+	}
+	if n.On == nil {
+		return nil, nil
+	}
+	var residual []ir.Expr
+	for _, c := range conjuncts(n.On) {
+		b, ok := c.(*ir.Binary)
+		if ok && (b.Op == ir.OpEq || b.Op == ir.OpEqNullSafe) {
+			ls, rs := g.sideOf(b.L, n), g.sideOf(b.R, n)
+			l, r := b.L, b.R
+			if ls == 2 && rs == 1 {
+				l, r, ls, rs = r, l, rs, ls
+			}
+			if ls == 1 && rs == 2 {
+				if t, ok := commonType(g.typeOf(l), g.typeOf(r)); ok && t.Kind != ir.TUnknown {
+					keys = append(keys, joinKey{l: l, r: r, lcol: -1, rcol: -1, t: t, nullSafe: b.Op == ir.OpEqNullSafe})
+					continue
+				}
+			}
+		}
+		residual = append(residual, c)
+	}
+	return keys, residual
+}
+
+// keyValues computes the key values of one side, coerced to the keys'
+// types.
+func (g *flowGen) keyValues(keys []joinKey, left bool, r *row, e *env, pos ir.Pos) []*value {
+	vals := make([]*value, len(keys))
+	for i, k := range keys {
+		var x *value
+		switch {
+		case left && k.lcol >= 0:
+			x = g.col(r.cols[k.lcol])
+		case !left && k.rcol >= 0:
+			x = g.col(r.cols[k.rcol])
+		case left:
+			x = g.genExpr(k.l, e)
+		default:
+			x = g.genExpr(k.r, e)
+		}
+		vals[i] = g.coerce(x, k.t, pos)
+	}
+	return vals
+}
+
+// genJoin generates a hash join. The right input is the build side: its
+// pipeline ends by storing each row's needed columns in a slice of
+// generated structs, chained per key in a hash table (key -> bucket ->
+// rows); the left input streams and probes. Equi-conjuncts of ON (or the
+// USING columns) are the hash key; NULL keys never match (except for
+// <=>); the rest of ON is a residual tested per candidate. Inner, left,
+// right, full, semi, anti and cross (a nested loop) joins; right and full
+// joins replay the build rows no probe matched at the end.
+func (g *flowGen) genJoin(n *ir.Join, c consumer) {
+	kind := n.Kind
+	switch {
+	case streaming(n.Right):
+		// the build side would have to be kept across micro-batches
+		g.refuseStreaming(n.Pos, "a join whose right input (the build side) reads a stream")
+		return
+	case streaming(n.Left) && (kind == ir.JoinRight || kind == ir.JoinFull):
+		// the right rows no probe matched are known only at the stream's end
+		g.refuseStreaming(n.Pos, "a "+kind.String()+" join")
+		return
+	}
+	info := g.u.Joins[n]
+	keys, residual := g.joinKeys(n)
+	rneed := g.demand.need[n.Right]
+	rschema := g.u.Schemas[n.Right]
+	lschema := g.u.Schemas[n.Left]
+	outSchema := g.u.Schemas[n]
+	need := g.demand.need[n]
+
+	st := g.newStruct("buildRow", "is one row of a join's build side (its right input).")
+	rows := g.name("build")
+	g.emit(jen.Id(rows).Op(":=").Index().Id(st.name).Values())
+	var kt *keyType
+	var ht, heads, next string
+	nullSafe := make([]bool, len(keys))
+	if len(keys) > 0 {
+		types := make([]ir.Type, len(keys))
+		force := false
+		for i, k := range keys {
+			types[i] = k.t
+			nullSafe[i] = k.nullSafe
+			force = force || k.nullSafe
+		}
+		kt = g.newKeyType("join", types, force)
+		ht, heads, next = g.name("ht"), g.name("heads"), g.name("next")
+		g.emit(jen.Id(ht).Op(":=").Map(kt.goType()).Int32().Values(),
+			jen.Var().Id(heads).Index().Int32(),
+			jen.Var().Id(next).Index().Int32())
+	}
+	stored := make([]bool, len(rschema))
+	storedNullable := make([]bool, len(rschema))
+	trackMatch := kind == ir.JoinRight || kind == ir.JoinFull
+	if trackMatch {
+		st.add("matched", jen.Bool())
+	}
+
+	// build: the right input's pipeline
+	g.emit(jen.Commentf("join at %s: build the right side", posText(n.Pos)))
+	g.produce(n.Right, func(r *row) {
+		e := g.envOf(n.Right, r)
+		var kvals []*value
+		if kt != nil {
+			kvals = g.keyValues(keys, false, r, e, n.Pos)
+		}
+		g.emit(jen.Id(rows).Op("=").Append(jen.Id(rows), jen.Id(st.name).Values()))
+		rw := g.declare([]string{g.name("rw")}, jen.Op("&").Id(rows).Index(jen.Len(jen.Id(rows)).Op("-").Lit(1)))[0]
+		for j := range rschema {
+			if j >= len(rneed) || !rneed[j] || r.cols[j] == nil {
+				continue
+			}
+			x := g.col(r.cols[j])
+			f := fmt.Sprintf("c%d", j)
+			st.add(f, goType(x.t))
+			st.add(f+"ok", jen.Bool())
+			stored[j] = true
+			set := []jen.Code{use(rw).Dot(f).Op("=").Add(cloneValue(x.t, V0(x))), use(rw).Dot(f + "ok").Op("=").True()}
+			switch {
+			case x.null:
+				storedNullable[j] = true
+			case x.nullable():
+				storedNullable[j] = true
+				g.emit(jen.If(OK(x)).Block(set...))
+			default:
+				g.emit(set...)
+			}
+		}
+		if kt == nil {
+			return
+		}
+		key, ok := kt.buildOK(g, kvals, nullSafe)
+		b := g.name("b")
+		insert := g.sub(func() {
+			g.emit(jen.List(jen.Id(b), jen.Id("found")).Op(":=").Id(ht).Index(key))
+			newKey := g.sub(func() {
+				// a new key gets a bucket; its strings are copied out of the batch
+				g.emit(jen.Id(b).Op("=").Int32().Call(jen.Len(jen.Id(heads))),
+					jen.Id(heads).Op("=").Append(jen.Id(heads), jen.Lit(-1)))
+				g.emit(jen.Id(ht).Index(kt.cloned(g, key)).Op("=").Id(b))
+			})
+			g.emit(jen.If(jen.Op("!").Id("found")).Block(newKey...),
+				jen.Id(next).Op("=").Append(jen.Id(next), jen.Id(heads).Index(jen.Id(b))),
+				jen.Id(heads).Index(jen.Id(b)).Op("=").Int32().Call(jen.Len(jen.Id(next)).Op("-").Lit(1)))
+		})
+		if ok == nil {
+			g.emit(jen.Block(insert...))
+		} else {
+			g.emit(jen.If(ok).Block(insert...).Else().Block(jen.Id(next).Op("=").Append(jen.Id(next), jen.Lit(-1))))
+		}
+	})
+
+	// the build side's row, read from a stored struct
+	buildRow := func(rw *local) *row {
+		out := &row{cols: make([]*column, len(rschema))}
+		for j, f := range rschema {
+			if !stored[j] {
+				continue
+			}
+			j, t := j, f.Type
+			out.cols[j] = &column{t: t, load: func() *value {
+				x := &value{t: t, v: use(rw).Dot(fmt.Sprintf("c%d", j))}
+				if storedNullable[j] {
+					x.ok = use(rw).Dot(fmt.Sprintf("c%dok", j))
+				}
+				return x
+			}}
+		}
+		return out
+	}
+	nullRow := func(left bool) *row {
+		sch := rschema
+		if left {
+			sch = lschema
+		}
+		out := &row{cols: make([]*column, len(sch)), allNull: true}
+		for j, f := range sch {
+			out.cols[j] = constColumn(nullValue(f.Type))
+		}
+		return out
+	}
+	// joined is the join's output row from a left and a right row.
+	joined := func(l, r *row) *row {
+		out := &row{cols: make([]*column, len(outSchema))}
+		for k, jc := range info.Output {
+			if k >= len(need) || !need[k] {
+				continue
+			}
+			var src *column
+			switch {
+			case jc.Left >= 0 && jc.Right >= 0:
+				src = l.cols[jc.Left]
+				if kind == ir.JoinFull && r != nil && l.allNull {
+					src = r.cols[jc.Right]
+				}
+			case jc.Left >= 0:
+				src = l.cols[jc.Left]
+			case r != nil:
+				src = r.cols[jc.Right]
+			}
+			if src == nil {
+				continue
+			}
+			t := outSchema[k].Type
+			if sameType(src.t, t) {
+				out.cols[k] = src
+				continue
+			}
+			s := src
+			out.cols[k] = &column{t: t, load: func() *value { return g.coerce(g.col(s), t, n.Pos) }}
+		}
+		return out
+	}
+	residualTrue := func(e *env) jen.Code {
+		var conds []jen.Code
+		for _, x := range residual {
+			conds = append(conds, truth(g.genExpr(x, e)))
+		}
+		return and(conds...)
+	}
+
+	// probe: the left input's pipeline
+	g.emit(jen.Commentf("join at %s: probe with the left side", posText(n.Pos)))
+	g.produce(n.Left, func(l *row) {
+		// candidates is the loop over the build rows that may match
+		candidates := func(body func(rw *local) []jen.Code) {
+			j := g.name("j")
+			rwDecl := jen.Id(g.name("rw")).Op(":=").Op("&").Id(rows).Index(jen.Id(j))
+			rw := &local{name: fmt.Sprintf("rw%d", g.n), decl: rwDecl}
+			g.locals = append(g.locals, rw)
+			if kt == nil {
+				inner := body(rw)
+				g.emit(jen.For(jen.Id(j).Op(":=").Range().Id(rows)).Block(append([]jen.Code{rwDecl}, inner...)...))
+				return
+			}
+			kvals := g.keyValues(keys, true, l, g.envOf(n.Left, l), n.Pos)
+			key, ok := kt.buildOK(g, kvals, nullSafe)
+			b := g.name("b")
+			var loop []jen.Code
+			inner := body(rw)
+			loop = append(loop, jen.If(jen.List(jen.Id(b), jen.Id("found")).Op(":=").Id(ht).Index(key), jen.Id("found")).Block(
+				jen.For(jen.Id(j).Op(":=").Id(heads).Index(jen.Id(b)), jen.Id(j).Op(">=").Lit(0), jen.Id(j).Op("=").Id(next).Index(jen.Id(j))).Block(
+					append([]jen.Code{rwDecl}, inner...)...)))
+			if ok != nil {
+				g.emit(jen.If(ok).Block(loop...))
+			} else {
+				g.emit(loop...)
+			}
+		}
+		switch kind {
+		case ir.JoinSemi, ir.JoinAnti:
+			found := g.name("matched")
+			g.emit(jen.Id(found).Op(":=").False())
+			candidates(func(rw *local) []jen.Code {
+				return g.sub(func() {
+					e := &env{rows: map[ir.Rel]*row{n.Left: l, n.Right: buildRow(rw)}}
+					hit := []jen.Code{jen.Id(found).Op("=").True(), jen.Break()}
+					if cond := residualTrue(e); cond != nil {
+						g.emit(jen.If(cond).Block(hit...))
+					} else {
+						g.emit(hit...)
+					}
+				})
+			})
+			if kind == ir.JoinSemi {
+				g.emit(jen.If(jen.Op("!").Id(found)).Block(g.skipStmt()))
+			} else {
+				g.emit(jen.If(jen.Id(found)).Block(g.skipStmt()))
+			}
+			c(joined(l, nil))
+		default:
+			found := ""
+			if kind == ir.JoinLeft || kind == ir.JoinFull {
+				found = g.name("matched")
+				g.emit(jen.Id(found).Op(":=").False())
+			}
+			candidates(func(rw *local) []jen.Code {
+				g.skips = append(g.skips, nil)
+				defer func() { g.skips = g.skips[:len(g.skips)-1] }()
+				return g.sub(func() {
+					br := buildRow(rw)
+					e := &env{rows: map[ir.Rel]*row{n.Left: l, n.Right: br}}
+					if cond := residualTrue(e); cond != nil {
+						g.emit(jen.If(jen.Op("!").Parens(cond)).Block(jen.Continue()))
+					}
+					if found != "" {
+						g.emit(jen.Id(found).Op("=").True())
+					}
+					if trackMatch {
+						g.emit(use(rw).Dot("matched").Op("=").True())
+					}
+					c(joined(l, br))
+				})
+			})
+			if found != "" {
+				unmatched := g.sub(func() { c(joined(l, nullRow(false))) })
+				g.emit(jen.If(jen.Op("!").Id(found)).Block(unmatched...))
+			}
+		}
+	})
+	if trackMatch {
+		j := g.name("j")
+		body := g.loop(func() {
+			rw := g.declare([]string{g.name("rw")}, jen.Op("&").Id(rows).Index(jen.Id(j)))[0]
+			g.emit(jen.If(use(rw).Dot("matched")).Block(jen.Continue()))
+			c(joined(nullRow(true), buildRow(rw)))
+		})
+		g.emit(jen.Commentf("join at %s: the build rows no probe matched", posText(n.Pos)),
+			jen.For(jen.Id(j).Op(":=").Range().Id(rows)).Block(body...))
+	}
+}

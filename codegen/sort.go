@@ -1,0 +1,146 @@
+package codegen
+
+import (
+	"fmt"
+
+	"github.com/dave/jennifer/jen"
+	"github.com/nordisk/thund/ir"
+)
+
+// genSort generates ORDER BY over bounded input: the input's pipeline
+// stores each row's sort keys and needed columns in a slice of generated
+// structs; a generated comparator orders them (asc/desc, NULLS FIRST/LAST
+// per key, Spark's defaults: ASC NULLS FIRST, DESC NULLS LAST) with a
+// stable sort, and a new pipeline replays them in order. With topK > 0 (a
+// limit above the sort) the rows are cut down to the best topK whenever
+// the slice grows past twice that, so memory stays bounded.
+func (g *flowGen) genSort(n *ir.Sort, c consumer, topK int64) {
+	if streaming(n) {
+		g.refuseStreaming(n.Pos, "order by")
+		return
+	}
+	st := g.newStruct("sortRow", "is one row of an order by: its sort keys and the columns read after it.")
+	cmpFn := g.global("sortCompare_", g.flow.Name)
+	rows := g.name("sorted")
+	g.emit(jen.Id(rows).Op(":=").Index().Id(st.name).Values())
+	schema := g.u.Schemas[n]
+	need := g.demand.need[n]
+	keyNullable := make([]bool, len(n.Keys))
+	keyTypes := make([]ir.Type, len(n.Keys))
+	for i, k := range n.Keys {
+		keyTypes[i] = g.typeOf(k.Expr)
+	}
+	colStored := make([]bool, len(schema))
+	colNullable := make([]bool, len(schema))
+	store := func(rw *local, f string, x *value, nullable *bool) {
+		st.add(f, goType(x.t))
+		st.add(f+"ok", jen.Bool())
+		set := []jen.Code{use(rw).Dot(f).Op("=").Add(cloneValue(x.t, V0(x))), use(rw).Dot(f + "ok").Op("=").True()}
+		switch {
+		case x.null:
+			*nullable = true
+		case x.nullable():
+			*nullable = true
+			g.emit(jen.If(OK(x)).Block(set...))
+		default:
+			g.emit(set...)
+		}
+	}
+	g.produce(n.Input, func(r *row) {
+		e := g.envOf(n.Input, r)
+		keys := make([]*value, len(n.Keys))
+		for i, k := range n.Keys {
+			keys[i] = g.coerce(g.genExpr(k.Expr, e), keyTypes[i], k.Pos)
+		}
+		g.emit(jen.Id(rows).Op("=").Append(jen.Id(rows), jen.Id(st.name).Values()))
+		rw := g.declare([]string{g.name("rw")}, jen.Op("&").Id(rows).Index(jen.Len(jen.Id(rows)).Op("-").Lit(1)))[0]
+		for i, x := range keys {
+			store(rw, fmt.Sprintf("k%d", i), x, &keyNullable[i])
+		}
+		for j := range schema {
+			if j >= len(need) || !need[j] || r.cols[j] == nil {
+				continue
+			}
+			colStored[j] = true
+			store(rw, fmt.Sprintf("c%d", j), g.col(r.cols[j]), &colNullable[j])
+		}
+		if topK > 0 {
+			limit := max(2*topK, 1024)
+			g.emit(jen.If(jen.Len(jen.Id(rows)).Op(">=").Lit(int(limit))).Block(
+				jen.Id(rows).Op("=").Id("topK").Call(jen.Id(rows), jen.Lit(int(topK)), jen.Id(cmpFn))))
+		}
+	})
+	idx := g.name("order")
+	g.emit(jen.Id(idx).Op(":=").Id("sortIndex").Call(jen.Id(rows), jen.Id(cmpFn)))
+	if topK > 0 {
+		g.emit(jen.If(jen.Len(jen.Id(idx)).Op(">").Lit(int(topK))).Block(jen.Id(idx).Op("=").Id(idx).Index(jen.Empty(), jen.Lit(int(topK)))))
+	}
+	k := g.name("k")
+	body := g.loop(func() {
+		rw := g.declare([]string{g.name("rw")}, jen.Op("&").Id(rows).Index(jen.Id(k)))[0]
+		out := &row{cols: make([]*column, len(schema))}
+		for j, f := range schema {
+			if !colStored[j] {
+				continue
+			}
+			j, t := j, f.Type
+			out.cols[j] = &column{t: t, load: func() *value {
+				x := &value{t: t, v: use(rw).Dot(fmt.Sprintf("c%d", j))}
+				if colNullable[j] {
+					x.ok = use(rw).Dot(fmt.Sprintf("c%dok", j))
+				}
+				return x
+			}}
+		}
+		c(out)
+	})
+	g.emit(jen.For(jen.List(jen.Id("_"), jen.Id(k)).Op(":=").Range().Id(idx)).Block(body...))
+	g.typeDecls = append(g.typeDecls, func() jen.Code {
+		var stmts []jen.Code
+		for i, key := range n.Keys {
+			f := fmt.Sprintf("k%d", i)
+			a, b := jen.Id("a").Dot(f), jen.Id("b").Dot(f)
+			ret := jen.Return(jen.Id("c"))
+			if key.Desc {
+				ret = jen.Return(jen.Op("-").Id("c"))
+			}
+			cmpStmt := jen.If(jen.Id("c").Op(":=").Add(compareCode(keyTypes[i], a, b)), jen.Id("c").Op("!=").Lit(0)).Block(ret)
+			if keyNullable[i] {
+				first := key.EffectiveNullsFirst()
+				// a NULL sorts before (NULLS FIRST) or after (NULLS LAST) any value
+				aNull := 1
+				if !first {
+					aNull = -1
+				}
+				stmts = append(stmts,
+					jen.If(jen.Id("a").Dot(f+"ok").Op("!=").Id("b").Dot(f+"ok")).Block(
+						jen.If(jen.Id("a").Dot(f+"ok")).Block(jen.Return(jen.Lit(aNull))),
+						jen.Return(jen.Lit(-aNull))),
+					jen.If(jen.Id("a").Dot(f+"ok")).Block(cmpStmt))
+			} else {
+				stmts = append(stmts, cmpStmt)
+			}
+		}
+		stmts = append(stmts, jen.Return(jen.Lit(0)))
+		return jen.Commentf("%s orders the rows of the order by at %s.", cmpFn, posText(n.Pos)).Line().
+			Func().Id(cmpFn).Params(jen.List(jen.Id("a"), jen.Id("b")).Op("*").Id(st.name)).Int().Block(stmts...)
+	})
+}
+
+// compareCode is a Go expression comparing two values of type t (-1, 0,
+// +1) in Spark's order.
+func compareCode(t ir.Type, a, b jen.Code) jen.Code {
+	switch {
+	case t.Kind == ir.TFloat64:
+		return jen.Qual(sqlfnPkg, "CompareFloat64").Call(a, b)
+	case t.Kind == ir.TFloat32:
+		return jen.Qual(sqlfnPkg, "CompareFloat32").Call(a, b)
+	case t.Kind == ir.TDecimal:
+		return jen.Add(a).Dot("Cmp").Call(b)
+	case t.Kind == ir.TBool:
+		return jen.Id("compareBool").Call(a, b)
+	case t.Kind == ir.TBinary:
+		return jen.Qual(bytesPkg, "Compare").Call(a, b)
+	}
+	return jen.Qual(cmpPkg, "Compare").Call(a, b)
+}
