@@ -483,9 +483,11 @@ func callNullable(f *funcSig, nulls []bool, c ectx) bool {
 	return some
 }
 
-// sameExpr reports whether two expressions compute the same value:
-// structurally equal, with column references compared by what they bind to.
-func (r *resolver) sameExpr(a, b ir.Expr) bool {
+// SameExpr reports whether two resolved expressions compute the same value:
+// structurally equal, with column references compared by what they bind to
+// (as an aggregate item is matched against its group keys). Backends use it
+// to find a group key again in a projection.
+func (u *Unit) SameExpr(a, b ir.Expr) bool {
 	if a == nil || b == nil {
 		return a == b
 	}
@@ -495,8 +497,8 @@ func (r *resolver) sameExpr(a, b ir.Expr) bool {
 	switch a := a.(type) {
 	case *ir.ColumnRef:
 		b := b.(*ir.ColumnRef)
-		ba, oka := r.u.Refs[a]
-		bb, okb := r.u.Refs[b]
+		ba, oka := u.Refs[a]
+		bb, okb := u.Refs[b]
 		if !oka || !okb || ba.Open || bb.Open {
 			return strings.EqualFold(a.Name, b.Name) && strings.EqualFold(a.Qualifier, b.Qualifier)
 		}
@@ -552,9 +554,12 @@ func (r *resolver) sameExpr(a, b ir.Expr) bool {
 		return false
 	}
 	for i := range ca {
-		if !r.sameExpr(ca[i], cb[i]) {
+		if !u.SameExpr(ca[i], cb[i]) {
 			return false
 		}
 	}
 	return true
 }
+
+// sameExpr is Unit.SameExpr.
+func (r *resolver) sameExpr(a, b ir.Expr) bool { return r.u.SameExpr(a, b) }
