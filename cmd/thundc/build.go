@@ -132,6 +132,9 @@ func runRun(c *cli, inv *invocation) int {
 	}
 	cmd := exec.Command(bin.Name(), args...)
 	cmd.Dir = filepath.Dir(path)
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		cmd.Dir = path // a spark-pipeline.yml project runs from its own folder
+	}
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = c.stdin, c.stdout, c.stderr
 	// Interrupts go to the executable, which stops cleanly at a commit point;
 	// thundc waits for it.
