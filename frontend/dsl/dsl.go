@@ -73,7 +73,7 @@ func parseTokens(toks []lexer.Token, allowTrailing bool) (*file, error) {
 	if err != nil {
 		return nil, err
 	}
-	return grammar.ParseFromLexer(pl, participle.AllowTrailing(allowTrailing))
+	return grammar().ParseFromLexer(pl, participle.AllowTrailing(allowTrailing))
 }
 
 // tooDeep finds the first token nested more than maxNesting levels deep.

@@ -186,7 +186,7 @@ func (p *ebnfParser) term() *ebnfNode {
 // ebnfGrammar holds the productions of the grammar, parsed from its EBNF.
 var ebnfGrammar = func() map[string]*ebnfNode {
 	out := map[string]*ebnfNode{}
-	p := &ebnfParser{toks: tokenizeEBNF(grammar.String())}
+	p := &ebnfParser{toks: tokenizeEBNF(grammar().String())}
 	for p.peek() != "" {
 		name := p.next()
 		p.next() // =

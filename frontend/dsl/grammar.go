@@ -2,6 +2,7 @@ package dsl
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/alecthomas/participle/v2"
 	"github.com/alecthomas/participle/v2/lexer"
@@ -528,8 +529,10 @@ type starExpr struct {
 
 // grammar is the parser of whole files (and of the declaration-sized chunks
 // that error recovery cuts a file into).
-var grammar = participle.MustBuild[file](
-	participle.Lexer(lexDef{symbols: symbols}),
-	participle.CaseInsensitive("Keyword", "Ident"),
-	participle.UseLookahead(participle.MaxLookahead),
-)
+var grammar = sync.OnceValue(func() *participle.Parser[file] {
+	return participle.MustBuild[file](
+		participle.Lexer(lexDef{symbols: symbols}),
+		participle.CaseInsensitive("Keyword", "Ident"),
+		participle.UseLookahead(participle.MaxLookahead),
+	)
+})

@@ -6,6 +6,7 @@ import (
 	"path"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/alecthomas/participle/v2"
 
@@ -136,15 +137,17 @@ type schemaDDLAST struct {
 	Cols []*colDefAST `parser:"@@ ( ',' @@ )*"`
 }
 
-var schemaParser = participle.MustBuild[schemaDDLAST](
-	participle.Lexer(sqlLexer),
-	participle.CaseInsensitive("Ident"),
-	participle.Elide("Whitespace"),
-	participle.UseLookahead(participle.MaxLookahead),
-)
+var schemaParser = sync.OnceValue(func() *participle.Parser[schemaDDLAST] {
+	return participle.MustBuild[schemaDDLAST](
+		participle.Lexer(sqlLexer),
+		participle.CaseInsensitive("Ident"),
+		participle.Elide("Whitespace"),
+		participle.UseLookahead(participle.MaxLookahead),
+	)
+})
 
 func (c *conv) schemaDDL(ddl string, p ir.Pos) ([]*ir.Column, bool) {
-	ast, err := schemaParser.ParseString(p.File, ddl)
+	ast, err := schemaParser().ParseString(p.File, ddl)
 	if err != nil {
 		msg := err.Error()
 		var ute *participle.UnexpectedTokenError
@@ -321,7 +324,7 @@ func (b *builder) bindSources() {
 			b.diags.Add(bind.Pos, ir.CodeLex, "thund.source.%s: %v", bind.Name, err)
 			continue
 		}
-		ast, err := relParser.ParseFromLexer(mustUpgrade(toks))
+		ast, err := relParser().ParseFromLexer(mustUpgrade(toks))
 		if err != nil {
 			b.diags.Add(bind.Pos, ir.CodeSyntax, "thund.source.%s: want [STREAM] read_files('path', ...) [WATERMARK col DELAY OF INTERVAL ...]: %v", bind.Name, err)
 			continue
@@ -392,9 +395,11 @@ func (b *builder) nameTaken(name string, self *ir.Dataset) bool {
 }
 
 // relParser parses a thund.source binding: one FROM item.
-var relParser = participle.MustBuild[primaryRelAST](
-	participle.Lexer(sqlLexer),
-	participle.CaseInsensitive("Ident"),
-	participle.Elide("Whitespace"),
-	participle.UseLookahead(participle.MaxLookahead),
-)
+var relParser = sync.OnceValue(func() *participle.Parser[primaryRelAST] {
+	return participle.MustBuild[primaryRelAST](
+		participle.Lexer(sqlLexer),
+		participle.CaseInsensitive("Ident"),
+		participle.Elide("Whitespace"),
+		participle.UseLookahead(participle.MaxLookahead),
+	)
+})

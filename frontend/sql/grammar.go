@@ -2,6 +2,7 @@ package sql
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/alecthomas/participle/v2"
 	"github.com/alecthomas/participle/v2/lexer"
@@ -16,12 +17,14 @@ import (
 // Keywords are matched case-insensitively. Words listed in reserved cannot be
 // bare identifiers (back-quote them); every other keyword can.
 
-var parser = participle.MustBuild[stmtAST](
-	participle.Lexer(sqlLexer),
-	participle.CaseInsensitive("Ident"),
-	participle.Elide("Whitespace"),
-	participle.UseLookahead(participle.MaxLookahead),
-)
+var parser = sync.OnceValue(func() *participle.Parser[stmtAST] {
+	return participle.MustBuild[stmtAST](
+		participle.Lexer(sqlLexer),
+		participle.CaseInsensitive("Ident"),
+		participle.Elide("Whitespace"),
+		participle.UseLookahead(participle.MaxLookahead),
+	)
+})
 
 // reserved words cannot be bare identifiers: they start or continue clauses
 // where an identifier (an implicit alias above all) would be ambiguous.

@@ -224,7 +224,7 @@ func (b *builder) statement(fs *fileState, st statement) {
 		b.add(pos(toks[0].Pos), st, "%s", refusal(name))
 		return
 	}
-	ast, err := parser.ParseFromLexer(mustUpgrade(toks))
+	ast, err := parser().ParseFromLexer(mustUpgrade(toks))
 	if err != nil {
 		b.syntaxError(st, toks, err)
 		return
