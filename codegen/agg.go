@@ -78,9 +78,10 @@ func (g *flowGen) genAggregate(n *ir.Aggregate, c consumer) {
 		if len(call.Args) > 0 {
 			a.argT = g.typeOf(call.Args[0])
 		}
-		if g.planAccum(st, a) {
-			accs = append(accs, a)
+		if !g.planAccum(st, a) {
+			return // refused: the diagnostic is recorded, and the flow is not generated
 		}
+		accs = append(accs, a)
 	}
 	keyTypes := make([]ir.Type, len(n.Keys))
 	for i, k := range n.Keys {
