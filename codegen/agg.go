@@ -469,7 +469,7 @@ func (g *flowGen) genAccumResult(a *accum, gs *jen.Statement) *value {
 		}
 		st := sumDecimalType(g.typeOf(a.call.Args[0]))
 		return g.strict(t, a.call.Pos, checkedMaybe, false, nil, func() jen.Code {
-			return jen.Id("avgDecimal").Call(f(""), jen.Lit(int32(st.Scale)), V(n), jen.Lit(int32(t.Precision)), jen.Lit(int32(t.Scale)))
+			return jen.Id("avgDecimal").Call(f(""), jen.Lit(int32(st.Precision)), jen.Lit(int32(st.Scale)), V(n), jen.Lit(int32(t.Precision)), jen.Lit(int32(t.Scale)))
 		})
 	}
 	return &value{t: t, v: f(""), ok: f("ok")}

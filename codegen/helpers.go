@@ -139,11 +139,15 @@ func genHelpers(f *jen.File) {
 		jen.If(jen.Id("n").Op("==").Lit(0)).Block(jen.Return(jen.Lit(0), jen.False())),
 		jen.Return(jen.Id("sum").Op("/").Float64().Call(jen.Id("n")), jen.True()))
 
-	f.Comment("avgDecimal is avg's decimal result: the sum divided by the count, HALF_UP at the")
-	f.Comment("result scale (sqlfn.DecimalDiv); NULL over no rows. (rt/etl)")
-	f.Func().Id("avgDecimal").Params(jen.Id("sum").Qual(decimalPkg, "Num"), jen.Id("scale").Int32(), jen.Id("n").Int64(), jen.List(jen.Id("p"), jen.Id("s")).Int32()).Params(jen.Qual(decimalPkg, "Num"), jen.Bool(), errT()).Block(
+	f.Comment("avgDecimal is avg's decimal result as Spark computes it: the sum (decimal(sp, ss))")
+	f.Comment("divided by the count as decimal(20,0) in the division's own result type (HALF_UP),")
+	f.Comment("then cast to the avg type decimal(p, s); NULL over no rows. (rt/etl)")
+	f.Func().Id("avgDecimal").Params(jen.Id("sum").Qual(decimalPkg, "Num"), jen.List(jen.Id("sp"), jen.Id("ss")).Int32(), jen.Id("n").Int64(), jen.List(jen.Id("p"), jen.Id("s")).Int32()).Params(jen.Qual(decimalPkg, "Num"), jen.Bool(), errT()).Block(
 		jen.If(jen.Id("n").Op("==").Lit(0)).Block(jen.Return(jen.Qual(decimalPkg, "Num").Values(), jen.False(), jen.Nil())),
-		jen.List(jen.Id("r"), jen.Err()).Op(":=").Qual(sqlfnPkg, "DecimalDiv").Call(jen.Id("sum"), jen.Id("scale"), jen.Qual(decimalPkg, "FromI64").Call(jen.Id("n")), jen.Lit(0), jen.Id("p"), jen.Id("s")),
+		jen.List(jen.Id("dp"), jen.Id("ds")).Op(":=").Qual(sqlfnPkg, "DecimalDivType").Call(jen.Id("sp"), jen.Id("ss"), jen.Lit(20), jen.Lit(0)),
+		jen.List(jen.Id("q"), jen.Err()).Op(":=").Qual(sqlfnPkg, "DecimalDiv").Call(jen.Id("sum"), jen.Id("ss"), jen.Qual(decimalPkg, "FromI64").Call(jen.Id("n")), jen.Lit(0), jen.Id("dp"), jen.Id("ds")),
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Qual(decimalPkg, "Num").Values(), jen.True(), jen.Err())),
+		jen.List(jen.Id("r"), jen.Err()).Op(":=").Qual(sqlfnPkg, "DecimalRescale").Call(jen.Id("q"), jen.Id("ds"), jen.Id("p"), jen.Id("s")),
 		jen.Return(jen.Id("r"), jen.True(), jen.Err()))
 
 	f.Comment("compareBool orders false before true. (rt/sqlfn)")

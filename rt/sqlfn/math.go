@@ -180,13 +180,29 @@ func Ln(x float64) (float64, bool) {
 	if x <= 0 {
 		return 0, false
 	}
-	return math.Log(x), true
+	return logPos(x), true
+}
+
+// smallestNormal is the least positive normal float64.
+const smallestNormal = 2.2250738585072014e-308
+
+// logPos is ln(x) for x > 0. Go's amd64 math.Log is wrong for subnormal
+// inputs (golang/go#56600), so those are scaled into the normal range
+// first: ln(x) = ln(x * 2^64) - 64 ln 2.
+func logPos(x float64) float64 {
+	if x < smallestNormal {
+		return math.Log(x*0x1p64) - 64*math.Ln2
+	}
+	return math.Log(x)
 }
 
 // Log10 is log10(x); NULL for x <= 0.
 func Log10(x float64) (float64, bool) {
 	if x <= 0 {
 		return 0, false
+	}
+	if x < smallestNormal {
+		return logPos(x) / math.Ln10, true
 	}
 	return math.Log10(x), true
 }
@@ -196,7 +212,7 @@ func Log2(x float64) (float64, bool) {
 	if x <= 0 {
 		return 0, false
 	}
-	return math.Log(x) / math.Ln2, true
+	return logPos(x) / math.Ln2, true
 }
 
 // Log1p is log1p(x); NULL for x <= -1.
@@ -212,7 +228,7 @@ func Log(base, x float64) (float64, bool) {
 	if base <= 0 || x <= 0 {
 		return 0, false
 	}
-	return math.Log(x) / math.Log(base), true
+	return logPos(x) / logPos(base), true
 }
 
 // Power is power(x, y) with Java's Math.pow special cases, which differ from
