@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	thund "github.com/nordisk/thund"
 	"runtime"
 	"runtime/debug"
 
@@ -121,6 +122,7 @@ type versionInfo struct {
 	Go       string `json:"go"`       // the Go release thundc was built with
 	Platform string `json:"platform"` // GOOS/GOARCH
 	IRJSON   int    `json:"ir_json"`  // ir.JSONVersion
+	Runtime  string `json:"runtime"`  // the embedded runtime every built pipeline links
 }
 
 func currentVersion() versionInfo {
@@ -128,7 +130,7 @@ func currentVersion() versionInfo {
 	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
 		v = bi.Main.Version
 	}
-	return versionInfo{Thundc: v, Go: runtime.Version(), Platform: runtime.GOOS + "/" + runtime.GOARCH, IRJSON: ir.JSONVersion}
+	return versionInfo{Thundc: v, Go: runtime.Version(), Platform: runtime.GOOS + "/" + runtime.GOARCH, IRJSON: ir.JSONVersion, Runtime: thund.RuntimeVersion()}
 }
 
 // runVersion implements `thundc version`.
@@ -137,6 +139,6 @@ func runVersion(c *cli, inv *invocation) int {
 	if inv.bool("json") {
 		return writeJSON(c, v)
 	}
-	fmt.Fprintf(c.stdout, "thundc %s (%s %s)\nir json v%d\n", v.Thundc, v.Go, v.Platform, v.IRJSON)
+	fmt.Fprintf(c.stdout, "thundc %s (%s %s)\nir json v%d\nruntime %s\n", v.Thundc, v.Go, v.Platform, v.IRJSON, v.Runtime)
 	return exitOK
 }
