@@ -5,6 +5,7 @@ import (
 
 	"github.com/dave/jennifer/jen"
 	"github.com/nordisk/thund/ir"
+	"github.com/nordisk/thund/passes"
 )
 
 // Import paths of the packages generated code uses. Imports are never
@@ -148,10 +149,9 @@ func arrowType(t ir.Type) *jen.Statement {
 	return jen.Qual(arrowPkg, "Null")
 }
 
-// The typing rules below are the codegen's copy of Spark's implicit
-// widening, used to coerce the operands of an operation to the type it is
-// computed in. They agree with passes/types.go, which records only result
-// types.
+// Operands are coerced to the type an operation is computed in with the
+// resolve pass's own widening rules (passes.CommonType), so that codegen and
+// typing cannot disagree.
 
 // intDecimalPrecision is the decimal precision an integer kind widens to
 // (sqlfn.DecimalTypeOfInt; unsigned kinds by their range).
@@ -159,9 +159,6 @@ var intDecimalPrecision = map[ir.TypeKind]int{
 	ir.TInt8: 3, ir.TInt16: 5, ir.TInt32: 10, ir.TInt64: 20,
 	ir.TUint8: 3, ir.TUint16: 5, ir.TUint32: 10, ir.TUint64: 20,
 }
-
-var signedOfBits = map[int]ir.Type{8: ir.Int8, 16: ir.Int16, 32: ir.Int32, 64: ir.Int64}
-var unsignedOfBits = map[int]ir.Type{8: ir.Uint8, 16: ir.Uint16, 32: ir.Uint32, 64: ir.Uint64}
 
 // bitsOf is the width of an integer type.
 func bitsOf(t ir.Type) int { return mustPhys(t).bits }
@@ -174,83 +171,11 @@ func asDecimal(t ir.Type) ir.Type {
 	return ir.Decimal(intDecimalPrecision[t.Kind], 0)
 }
 
-// intCommon is the narrowest type holding every value of two integer types.
-func intCommon(a, b ir.Type) ir.Type {
-	ba, bb := bitsOf(a), bitsOf(b)
-	switch {
-	case a.IsSigned() && b.IsSigned():
-		return signedOfBits[max(ba, bb)]
-	case a.IsUnsigned() && b.IsUnsigned():
-		return unsignedOfBits[max(ba, bb)]
-	}
-	s, u := a, b
-	if a.IsUnsigned() {
-		s, u = b, a
-	}
-	need := bitsOf(u) * 2
-	if need > 64 {
-		return ir.Decimal(20, 0)
-	}
-	return signedOfBits[max(need, bitsOf(s))]
-}
+// commonType is passes.CommonType: the type two values meet at.
+func commonType(a, b ir.Type) (ir.Type, bool) { return passes.CommonType(a, b) }
 
-// numCommon widens two numeric types (Spark's findWiderTypeForTwo).
-func numCommon(a, b ir.Type) ir.Type {
-	switch {
-	case a == b:
-		return a
-	case a.Kind == ir.TFloat64 || b.Kind == ir.TFloat64:
-		return ir.Float64
-	case a.Kind == ir.TFloat32 || b.Kind == ir.TFloat32:
-		if a.Kind == ir.TDecimal || b.Kind == ir.TDecimal {
-			return ir.Float64
-		}
-		return ir.Float32
-	case a.Kind == ir.TDecimal || b.Kind == ir.TDecimal:
-		da, db := asDecimal(a), asDecimal(b)
-		s := max(da.Scale, db.Scale)
-		r := max(da.Precision-da.Scale, db.Precision-db.Scale)
-		return ir.Decimal(min(r+s, 38), min(s, 38))
-	}
-	return intCommon(a, b)
-}
-
-// commonType is the type two values meet at (comparison, CASE, COALESCE,
-// IN, UNION, join keys); false when there is none.
-func commonType(a, b ir.Type) (ir.Type, bool) {
-	switch {
-	case a.Kind == ir.TUnknown:
-		return b, true
-	case b.Kind == ir.TUnknown:
-		return a, true
-	case a == b:
-		return a, true
-	case a.IsNumeric() && b.IsNumeric():
-		return numCommon(a, b), true
-	case a.Kind == ir.TTimestamp && b.Kind == ir.TTimestamp:
-		z := a.Zone
-		if z != b.Zone {
-			switch {
-			case a.Zone == "":
-				z = b.Zone
-			case b.Zone == "":
-				z = a.Zone
-			default:
-				z = "UTC"
-			}
-		}
-		return ir.Timestamp(max(a.Unit, b.Unit), z), true
-	case a.Kind == ir.TTimestamp && b.Kind == ir.TDate32:
-		return a, true
-	case a.Kind == ir.TDate32 && b.Kind == ir.TTimestamp:
-		return b, true
-	case a.Kind == ir.TDuration && b.Kind == ir.TDuration:
-		return ir.DurationType(max(a.Unit, b.Unit)), true
-	case a.Kind == b.Kind && a.Kind == ir.TDecimal:
-		return numCommon(a, b), true
-	}
-	return ir.Type{}, false
-}
+// intCommon is passes.IntegerCommon.
+func intCommon(a, b ir.Type) ir.Type { return passes.IntegerCommon(a, b) }
 
 // sameRep reports whether two types hold values the same way in generated
 // code, so that a value of one is a value of the other (decimals need the

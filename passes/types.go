@@ -466,3 +466,12 @@ func timestampLiteralUnit(text string) (ir.TimeUnit, bool) {
 	}
 	return ir.Nano, true
 }
+
+// CommonType is the type two values meet at (comparison, CASE, COALESCE, IN,
+// UNION, join keys), or false when there is none: the rule resolve types
+// with, exported so that backends coerce operands exactly as it typed them.
+func CommonType(a, b ir.Type) (ir.Type, bool) { return commonType(a, b) }
+
+// IntegerCommon is the narrowest type holding every value of two integer
+// types (see integerCommon).
+func IntegerCommon(a, b ir.Type) ir.Type { return integerCommon(a, b) }
