@@ -2,6 +2,7 @@ package format
 
 import (
 	"fmt"
+	"github.com/nordisk/thund/rt/sqlfn"
 	"math"
 	"math/big"
 	"strconv"
@@ -360,37 +361,18 @@ func parseDecimal(s string, prec, scale int32) (decimal128.Num, string) {
 	return n, bad
 }
 
-// AppendDecimal appends n at scale exactly, with scale fractional digits.
+// AppendDecimal appends n at scale exactly, with scale fractional digits:
+// the text of CAST(decimal AS STRING) (sqlfn.AppendDecimal), so that read
+// and SQL agree.
 func AppendDecimal(dst []byte, n decimal128.Num, scale int32) []byte {
-	neg := n.Sign() < 0
-	if neg {
-		n = n.Negate()
-		dst = append(dst, '-')
-	}
-	var ds string
-	if n.HighBits() == 0 && n.LowBits() <= math.MaxInt64 {
-		ds = strconv.FormatUint(n.LowBits(), 10)
-	} else {
-		ds = n.BigInt().String()
-	}
-	if scale <= 0 {
-		dst = append(dst, ds...)
-		for range -scale {
-			dst = append(dst, '0')
-		}
-		return dst
-	}
-	for int32(len(ds)) <= scale {
-		ds = "0" + ds
-	}
-	cut := len(ds) - int(scale)
-	dst = append(dst, ds[:cut]...)
-	dst = append(dst, '.')
-	return append(dst, ds[cut:]...)
+	return sqlfn.AppendDecimal(dst, n, scale)
 }
 
-// AppendFloat appends v as Java's Double.toString (bits 64) or Float.toString
-// (bits 32) would, with the shortest digits that round-trip at that width.
+// AppendFloat appends v in Java's Double.toString (bits 64) or Float.toString
+// (bits 32) layout, with the shortest digits that round-trip at that width,
+// as DESIGN.md's read contract says. It differs from CAST(double AS STRING)
+// (sqlfn.AppendFloat64, Java's exact digit rules) only where Java prints more
+// digits than round-tripping needs, e.g. 5.0E-324 here, 4.9E-324 there.
 func AppendFloat(dst []byte, v float64, bits int) []byte {
 	switch {
 	case math.IsNaN(v):
