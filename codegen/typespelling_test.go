@@ -1,0 +1,31 @@
+package codegen
+
+import (
+	"testing"
+
+	"github.com/nordisk/thund/ir"
+	"github.com/nordisk/thund/rt/format"
+)
+
+// TestRuntimeTypeSpelling checks that the runtime's copy of the type
+// spelling (rt/format, which may not import the compiler) agrees with the
+// IR's for every kind, unit and zone form.
+func TestRuntimeTypeSpelling(t *testing.T) {
+	for _, s := range []string{"bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+		"float32", "float64", "decimal(38,10)", "decimal(5,0)", "string", "binary", "date32",
+		"timestamp(s)", "timestamp(ms)", "timestamp(us)", "timestamp(ns)", `timestamp(us, "UTC")`,
+		"duration(s)", "duration(ms)", "duration(us)", "duration(ns)"} {
+		it, err := ir.ParseType(s)
+		if err != nil {
+			t.Fatalf("ir.ParseType(%q): %v", s, err)
+		}
+		dt, err := format.ParseType(it.String())
+		if err != nil {
+			t.Errorf("rt/format cannot read %q: %v", it, err)
+			continue
+		}
+		if got := format.TypeString(dt); got != it.String() {
+			t.Errorf("rt/format spells %s as %s", it, got)
+		}
+	}
+}
