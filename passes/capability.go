@@ -96,7 +96,7 @@ const (
 var capabilities = []Capabilities{
 	{
 		Target:         Native,
-		ExternalTables: refused("is outside the pipeline, and the native engine reads only the pipeline's own datasets: bind the table to a source (source NAME from parquet \"PATH\" { COLUMNS }) and read that"),
+		ExternalTables: refused("is outside the pipeline, and the native engine reads only the pipeline's own datasets: bind it to files with thundc --bind NAME=\"read_files('PATH', format => 'parquet')\" or spark-pipeline.yml's configuration thund.source.NAME, or (in .thund) declare a source and read that"),
 	},
 	{
 		Target:              Spark41,

@@ -290,7 +290,7 @@ var diagCases = []diagCase{
 		f := b.flow("apply", "customers", stream("changes"))
 		f.CDC = &ir.CDC{Pos: at(), Keys: []string{"id"}, SequenceBy: c("seq"), SCDType: 1}
 	}},
-	{"external table on native", Native, ir.CodeCapability, `native cannot run flow "m": external table "cat.db.orders" is outside the pipeline, and the native engine reads only the pipeline's own datasets: bind the table to a source`, func(b *pb) {
+	{"external table on native", Native, ir.CodeCapability, `native cannot run flow "m": external table "cat.db.orders" is outside the pipeline, and the native engine reads only the pipeline's own datasets: bind it to files with thundc --bind`, func(b *pb) {
 		b.mv("m", sel(scan("cat.db.orders"), "id", "amount"))
 	}},
 	{"expectations on spark", Spark42, ir.CodeCapability, `spark-4.2 cannot run materialized view "m": expectation "positive" (on violation fail) is not part of OSS Spark`, func(b *pb) {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -13,18 +14,25 @@ type invocation struct {
 	args  []string
 	flags map[string]string // by flagSpec.name; booleans hold "true" or "false"
 	help  bool              // -h or --help was given
+	// paths is the PATH of a command that takes a pipeline: one .thund
+	// file, one or more .sql files, or a project folder. args[0] is its
+	// first element; the others are not in args.
+	paths []string
 }
 
 // parseArgs parses a command's arguments. Flags may come before, between or
 // after the positional arguments, with one dash or two (-json, --json), and
 // a value either as the next argument or after "=" (--target native,
 // --target=native). "--" ends the flags. A later flag overrides an earlier
-// one. Every error is a usage error.
+// one, except that every value of a repeatable flag counts. Every error is a
+// usage error.
 func parseArgs(c *command, args []string) (*invocation, error) {
 	inv := &invocation{cmd: c, flags: map[string]string{}}
+	dash := -1 // where "--" stood among the positional arguments
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if a == "--" {
+			dash = len(inv.args)
 			inv.args = append(inv.args, args[i+1:]...)
 			break
 		}
@@ -63,7 +71,13 @@ func parseArgs(c *command, args []string) (*invocation, error) {
 		if f.values != nil && !slices.Contains(f.values, val) {
 			return nil, usagef("bad %s %q%s", flagName(f.name), val, f.valuesHint())
 		}
+		if prev, ok := inv.flags[f.name]; ok && f.repeat {
+			val = prev + "\n" + val
+		}
 		inv.flags[f.name] = val
+	}
+	if c.pipeline && len(inv.args) > 0 && dash != 0 {
+		inv.paths, inv.args = splitPipelinePaths(inv.args, dash)
 	}
 	switch {
 	case len(inv.args) < c.minArgs:
@@ -73,6 +87,32 @@ func parseArgs(c *command, args []string) (*invocation, error) {
 	}
 	return inv, nil
 }
+
+// splitPipelinePaths takes the pipeline PATH off the front of args: the
+// first argument, and when it is a .sql file, every .sql file that follows it
+// (before "--", at index dash, or anywhere when dash < 0). It returns the
+// paths and args without the ones after the first.
+func splitPipelinePaths(args []string, dash int) (paths, rest []string) {
+	n := 1
+	if isSQLPath(args[0]) {
+		for n < len(args) && (dash < 0 || n < dash) && isSQLPath(args[n]) {
+			n++
+		}
+	}
+	paths = slices.Clone(args[:n])
+	rest = append([]string{args[0]}, args[n:]...)
+	return paths, rest
+}
+
+// pipelinePaths is the pipeline PATH of a command that takes one.
+func (inv *invocation) pipelinePaths() []string {
+	if len(inv.paths) > 0 {
+		return inv.paths
+	}
+	return inv.args[:1]
+}
+
+func isSQLPath(p string) bool { return strings.EqualFold(filepath.Ext(p), ".sql") }
 
 // valuesHint is ": want a, b or c" for a flag with a fixed set of values.
 func (f *flagSpec) valuesHint() string {
@@ -96,6 +136,15 @@ func (c *command) lookupFlag(name string) *flagSpec {
 }
 
 // str returns the flag's value, or its default when it was not given.
+// strs is every value of a repeatable flag, in command-line order.
+func (inv *invocation) strs(name string) []string {
+	v, ok := inv.flags[name]
+	if !ok {
+		return nil
+	}
+	return strings.Split(v, "\n")
+}
+
 func (inv *invocation) str(name string) string {
 	if v, ok := inv.flags[name]; ok {
 		return v

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"syscall"
 
 	thund "github.com/nordisk/thund"
@@ -20,8 +21,9 @@ import (
 // generate compiles the input for the native target and returns the
 // generated program's files. A nil map with exitDiags means diagnostics were
 // printed.
-func generate(c *cli, inv *invocation, path string) (map[string][]byte, int) {
-	u, diags, err := compile(path, passes.Options{Target: passes.Native})
+func generate(c *cli, inv *invocation) (map[string][]byte, int) {
+	paths := inv.pipelinePaths()
+	u, diags, err := compile(inv, passes.Options{Target: passes.Native})
 	if err != nil {
 		return nil, fail(c, inv.cmd, err)
 	}
@@ -32,11 +34,15 @@ func generate(c *cli, inv *invocation, path string) (map[string][]byte, int) {
 	if !asJSON {
 		writeDiags(c.stderr, diags) // warnings
 	}
-	files, err := codegen.Generate(u, codegen.Options{SourceFile: filepath.Base(path), Compiler: compilerVersion()})
+	var bases []string
+	for _, p := range paths {
+		bases = append(bases, filepath.Base(p))
+	}
+	files, err := codegen.Generate(u, codegen.Options{SourceFile: strings.Join(bases, ", "), Compiler: compilerVersion()})
 	if err != nil {
 		var list ir.Diagnostics
 		if errors.As(err, &list) {
-			addSource(list, path, nil)
+			addSource(list, paths[0], nil)
 			return nil, report(c, asJSON, list)
 		}
 		fmt.Fprintf(c.stderr, "thundc %s: %v\n", inv.cmd.name, err)
@@ -50,9 +56,10 @@ func compilerVersion() string {
 	return currentVersion().Thundc + " runtime " + thund.RuntimeVersion()
 }
 
-// buildProgram generates and builds the program for path into out.
-func buildProgram(c *cli, inv *invocation, path, out string) (*gobuild.Result, int) {
-	files, st := generate(c, inv, path)
+// buildProgram generates and builds the program for the invocation's
+// pipeline into out.
+func buildProgram(c *cli, inv *invocation, out string) (*gobuild.Result, int) {
+	files, st := generate(c, inv)
 	if files == nil {
 		return nil, st
 	}
@@ -80,7 +87,7 @@ func runBuild(c *cli, inv *invocation) int {
 	if out == "" {
 		return fail(c, inv.cmd, usagef("missing -o BIN: the executable to write"))
 	}
-	res, st := buildProgram(c, inv, inv.args[0], out)
+	res, st := buildProgram(c, inv, out)
 	if st == exitOK && inv.bool("json") {
 		return writeJSON(c, buildJSON{OK: true, Binary: out, Cached: res.Cached, Key: res.Key, Diagnostics: []diagJSON{}})
 	}
@@ -120,7 +127,7 @@ func runRun(c *cli, inv *invocation) int {
 	}
 	bin.Close()
 	defer os.Remove(bin.Name())
-	if _, st := buildProgram(c, inv, path, bin.Name()); st != exitOK {
+	if _, st := buildProgram(c, inv, bin.Name()); st != exitOK {
 		return st
 	}
 	args := inv.args[1:]

@@ -13,9 +13,12 @@ import (
 // compile loads the input and runs the passes with opts. It returns the unit
 // (nil when the input did not load) and every diagnostic, with source lines
 // filled in; a non-nil error is a usage error or an internal one.
-func compile(path string, opts passes.Options) (*passes.Unit, ir.Diagnostics, error) {
-	in, err := openInput(path)
+func compile(inv *invocation, opts passes.Options) (*passes.Unit, ir.Diagnostics, error) {
+	in, err := openInput(inv.pipelinePaths()...)
 	if err != nil {
+		return nil, nil, err
+	}
+	if in.binds, err = parseBinds(inv.strs("bind")); err != nil {
 		return nil, nil, err
 	}
 	p, diags := in.load()
@@ -40,7 +43,7 @@ func compile(path string, opts passes.Options) (*passes.Unit, ir.Diagnostics, er
 // runCheck implements `thundc check PATH`.
 func runCheck(c *cli, inv *invocation) int {
 	target, _ := passes.ParseTarget(inv.str("target")) // checked by parseArgs
-	_, diags, err := compile(inv.args[0], passes.Options{Target: target})
+	_, diags, err := compile(inv, passes.Options{Target: target})
 	if err != nil {
 		return fail(c, inv.cmd, err)
 	}
@@ -59,7 +62,7 @@ type explainJSON struct {
 // runExplain implements `thundc explain PATH`.
 func runExplain(c *cli, inv *invocation) int {
 	target, _ := passes.ParseTarget(inv.str("target")) // checked by parseArgs
-	u, diags, err := compile(inv.args[0], passes.Options{Target: target, StopAfter: inv.str("stop-after")})
+	u, diags, err := compile(inv, passes.Options{Target: target, StopAfter: inv.str("stop-after")})
 	if err != nil {
 		return fail(c, inv.cmd, err)
 	}
@@ -100,7 +103,7 @@ func runGraph(c *cli, inv *invocation) int {
 	}
 	// Only the structure matters to the graph: stop once names and
 	// references are known to resolve.
-	u, diags, err := compile(inv.args[0], passes.Options{StopAfter: "validate"})
+	u, diags, err := compile(inv, passes.Options{StopAfter: "validate"})
 	if err != nil {
 		return fail(c, inv.cmd, err)
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 	"strings"
 
@@ -15,8 +16,10 @@ import (
 // that every diagnostic with a position gets a caret.
 func addSource(diags ir.Diagnostics, file string, text []byte) {
 	if text == nil {
+		addSourceFromFiles(diags)
 		return
 	}
+	defer addSourceFromFiles(diags)
 	var lines [][]byte
 	for _, d := range diags {
 		if d.Source != "" || d.Pos.File != file || !d.Pos.IsValid() {
@@ -27,6 +30,31 @@ func addSource(diags ir.Diagnostics, file string, text []byte) {
 		}
 		if d.Pos.Line <= len(lines) {
 			d.Source = string(lines[d.Pos.Line-1])
+		}
+	}
+}
+
+// addSourceFromFiles fills in the source line of each diagnostic that has
+// none from the file its position names, when that is a regular file of
+// at most 16 MiB (an SQL file, a spec): inputs other than one .thund text
+// get carets too.
+func addSourceFromFiles(diags ir.Diagnostics) {
+	files := map[string][][]byte{}
+	for _, d := range diags {
+		if d.Source != "" || !d.Pos.IsValid() || d.Pos.File == "" {
+			continue
+		}
+		lines, seen := files[d.Pos.File]
+		if !seen {
+			if st, err := os.Stat(d.Pos.File); err == nil && st.Mode().IsRegular() && st.Size() <= 16<<20 {
+				if text, err := os.ReadFile(d.Pos.File); err == nil {
+					lines = bytes.Split(text, []byte("\n"))
+				}
+			}
+			files[d.Pos.File] = lines
+		}
+		if d.Pos.Line <= len(lines) {
+			d.Source = strings.TrimRight(string(lines[d.Pos.Line-1]), "\r")
 		}
 	}
 }

@@ -16,7 +16,7 @@ func runFmt(c *cli, inv *invocation) int {
 	if asJSON && (write || showDiff) {
 		return fail(c, inv.cmd, usagef("--json cannot be combined with -w or -d"))
 	}
-	in, err := openInput(inv.args[0])
+	in, err := openInput(inv.pipelinePaths()...)
 	if err != nil {
 		return fail(c, inv.cmd, err)
 	}

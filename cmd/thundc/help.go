@@ -16,6 +16,7 @@ type flagSpec struct {
 	arg    string   // the value's placeholder; "" for a boolean flag
 	values []string // the allowed values (nil: any)
 	def    string   // the default value, shown in help ("" = none)
+	repeat bool     // the flag may be given several times; every value counts
 	defDoc string   // the default as help shows it when def is "" ("" = none)
 	usage  string   // one line
 }
@@ -26,10 +27,13 @@ type command struct {
 	args    string // positional arguments, as in the usage line
 	minArgs int
 	maxArgs int
-	summary string // one line, for the command list
-	text    string // what it does, in paragraphs
-	flags   []flagSpec
-	example string // one or more command lines
+	// pipeline: the first positional argument is a pipeline PATH, which
+	// may be several .sql files (invocation.paths).
+	pipeline bool
+	summary  string // one line, for the command list
+	text     string // what it does, in paragraphs
+	flags    []flagSpec
+	example  string // one or more command lines
 }
 
 // jsonFlag is the --json flag; usage says what this command prints.
@@ -41,6 +45,14 @@ func targetNames() []string {
 		out = append(out, string(t))
 	}
 	return out
+}
+
+// bindFlag binds a table an SQL pipeline reads but does not define (an
+// external table) to a file source, as spark-pipeline.yml's
+// thund.source.<name> configuration does.
+var bindFlag = flagSpec{
+	name: "bind", arg: "NAME=SOURCE", repeat: true,
+	usage: "read the external table NAME of an SQL pipeline from SOURCE: read_files('PATH', format => 'csv', ...) (optionally STREAM ... WATERMARK ...), or just a PATH; repeatable",
 }
 
 var targetFlag = flagSpec{
@@ -55,7 +67,7 @@ var graphFormats = []string{"dot", "mermaid", "json"}
 // the order `thundc help` lists them. main.go's runners holds the code.
 var commands = []*command{
 	{
-		name: "check", args: "PATH", minArgs: 1, maxArgs: 1,
+		name: "check", args: "PATH", minArgs: 1, maxArgs: 1, pipeline: true,
 		summary: "parse a pipeline and run the compiler passes, reporting diagnostics",
 		text: `Check loads the pipeline at PATH, runs every compiler pass for the target
 (` + strings.Join(passes.Names(), `, `) + `), and prints each
@@ -68,13 +80,14 @@ the column when the position is known. Warnings say "warning:" before the
 message. Check prints nothing when the pipeline is clean.`,
 		flags: []flagSpec{
 			targetFlag,
+			bindFlag,
 			jsonFlag(`print {"ok": bool, "diagnostics": [{file, line, col, severity, code, message}]} to stdout instead`),
 		},
 		example: `thundc check pipeline.thund
 thundc check pipeline.thund --target spark-4.1 --json`,
 	},
 	{
-		name: "fmt", args: "PATH", minArgs: 1, maxArgs: 1,
+		name: "fmt", args: "PATH", minArgs: 1, maxArgs: 1, pipeline: true,
 		summary: "print a pipeline in canonical .thund form",
 		text: `Fmt parses the pipeline at PATH and prints it in canonical .thund form
 (docs/dsl.md) to stdout. Formatting canonical text leaves it unchanged.
@@ -95,7 +108,7 @@ thundc fmt -d pipeline.thund
 thundc fmt -w pipeline.thund`,
 	},
 	{
-		name: "explain", args: "PATH", minArgs: 1, maxArgs: 1,
+		name: "explain", args: "PATH", minArgs: 1, maxArgs: 1, pipeline: true,
 		summary: "print the plan after the compiler passes",
 		text: `Explain runs the compiler passes over the pipeline at PATH for the target,
 up to and including the --stop-after pass, and prints the plan: the fused
@@ -104,6 +117,7 @@ Diagnostics go to stderr as with check; when there is an error, no plan is
 printed and the exit status is 1.`,
 		flags: []flagSpec{
 			targetFlag,
+			bindFlag,
 			{name: "stop-after", arg: "PASS", values: passes.Names(), defDoc: "all", usage: "the last pass to run"},
 			jsonFlag(`print {"ok", "target", "ran": [pass], "diagnostics": [...], "plan": {...}} to stdout instead`),
 		},
@@ -111,7 +125,7 @@ printed and the exit status is 1.`,
 thundc explain pipeline.thund --stop-after resolve --json`,
 	},
 	{
-		name: "graph", args: "PATH", minArgs: 1, maxArgs: 1,
+		name: "graph", args: "PATH", minArgs: 1, maxArgs: 1, pipeline: true,
 		summary: "draw the pipeline's datasets and flows (Graphviz, Mermaid or JSON)",
 		text: `Graph checks the structure of the pipeline at PATH (the validate pass) and
 prints its dataflow graph for Graphviz (dot), Mermaid (a flowchart LR) or
@@ -143,7 +157,7 @@ flow, stream}]}, where every edge names its flow.`,
 thundc graph pipeline.thund --format mermaid`,
 	},
 	{
-		name: "build", args: "PATH", minArgs: 1, maxArgs: 1,
+		name: "build", args: "PATH", minArgs: 1, maxArgs: 1, pipeline: true,
 		summary: "compile a pipeline into a standalone executable",
 		text: `Build compiles the pipeline at PATH for the native target: it runs every
 pass, generates one Go program (a specialized loop per fused operator chain,
@@ -157,12 +171,13 @@ with --help.`,
 		flags: []flagSpec{
 			{name: "o", arg: "BIN", usage: "the executable to write (required)"},
 			{name: "emit-go", arg: "DIR", usage: "also write the generated Go module to DIR"},
+			bindFlag,
 			jsonFlag(`print {"ok", "binary", "cached", "key", "diagnostics"} to stdout instead of diagnostics on stderr`),
 		},
 		example: `thundc build pipeline.thund -o etl && ./etl run && ./etl read top_products`,
 	},
 	{
-		name: "run", args: "PATH [-- ETL-ARGS]", minArgs: 1, maxArgs: 1 << 20,
+		name: "run", args: "PATH [-- ETL-ARGS]", minArgs: 1, maxArgs: 1 << 20, pipeline: true,
 		summary: "build (cached) and run a pipeline's executable",
 		text: `Run builds the pipeline at PATH as build does (cached), then runs the
 executable from the pipeline's folder with ETL-ARGS (default: run), so that
@@ -171,6 +186,7 @@ exit status is the executable's. Interrupts are passed on, and the
 executable stops cleanly at a commit point.`,
 		flags: []flagSpec{
 			{name: "emit-go", arg: "DIR", usage: "also write the generated Go module to DIR"},
+			bindFlag,
 			jsonFlag(`print build diagnostics as JSON, and pass --json to the executable (its event records go to stdout)`),
 		},
 		example: `thundc run examples/quickstart/pipeline.thund
@@ -250,9 +266,11 @@ usage: thundc COMMAND [flags] PATH
 
 commands:
 %s
-PATH is one pipeline: today, one .thund file. Flags may stand before or
-after PATH ("--" ends the flags), and every command takes --json for
-machine-readable output on stdout.
+PATH is one pipeline: one .thund file, one or more .sql files (Spark
+Declarative Pipelines SQL, read together in the order given), or a folder
+holding spark-pipeline.yml. Flags may stand before or after PATH ("--" ends
+the flags), and every command takes --json for machine-readable output on
+stdout.
 
 exit status: 0 success; 1 diagnostics (an error in the pipeline, or an
 input that cannot be read); 2 usage.

@@ -2,7 +2,10 @@ package main
 
 import (
 	"errors"
+	"io/fs"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"testing"
 
@@ -35,6 +38,7 @@ func TestScripts(t *testing.T) {
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"exitcode": cmdExitcode,
+			"example":  cmdExample,
 		},
 	})
 }
@@ -68,5 +72,39 @@ func cmdExitcode(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	if got != want {
 		ts.Fatalf("%s exited with status %d, want %d", args[1], got, want)
+	}
+}
+
+// cmdExample is the script command
+//
+//	example NAME
+//
+// which copies the folder examples/NAME of the repository into $WORK/NAME,
+// so that a script runs the real example rather than a copy that can drift.
+func cmdExample(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: example NAME")
+	}
+	src := filepath.Join("..", "..", "examples", args[0])
+	dst := ts.MkAbs(args[0])
+	err := filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, path)
+		if d.IsDir() {
+			if d.Name() == "warehouse" || d.Name() == "pipeline-storage" {
+				return filepath.SkipDir // left by someone running the example in place
+			}
+			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dst, rel), data, 0o644)
+	})
+	if err != nil {
+		ts.Fatalf("example %s: %v", args[0], err)
 	}
 }
