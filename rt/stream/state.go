@@ -486,4 +486,3 @@ func (h *entryHeap[K, A]) Pop() any {
 	*h = old[:len(old)-1]
 	return x
 }
-
