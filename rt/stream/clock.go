@@ -124,3 +124,25 @@ func (c *ManualClock) WaitForWaiters(n int) {
 		<-ch
 	}
 }
+
+// FireNext moves the clock to the earliest pending After timer and fires
+// it; it reports false when no timer is pending.
+func (c *ManualClock) FireNext() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.timers) == 0 {
+		return false
+	}
+	at := c.timers[0].at
+	for _, tm := range c.timers {
+		if tm.at.Before(at) {
+			at = tm.at
+		}
+	}
+	if at.After(c.now) {
+		c.setLocked(at)
+	} else {
+		c.setLocked(c.now)
+	}
+	return true
+}
