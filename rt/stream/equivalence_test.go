@@ -94,7 +94,7 @@ func genCase(seed uint64, kind Kind, mode Mode) eqCase {
 // input the max event time of earlier batches minus its delay; the flow's is
 // the minimum over inputs that had rows within the idle timeout (the maximum
 // when all are idle), never decreasing.
-func refWatermarks(c eqCase) (wms []int64, oks []bool) {
+func refWatermarks(c eqCase) (wms []int64, oks []bool, idleMattered int) {
 	start := time.Unix(0, 0)
 	now := start
 	var flow int64
@@ -139,6 +139,9 @@ func refWatermarks(c eqCase) (wms []int64, oks []bool) {
 		default:
 			cand = act
 		}
+		if !blocked && len(act) < len(all) && len(act) > 0 && minOf(act) != minOf(all) {
+			idleMattered++
+		}
 		if len(cand) > 0 {
 			x := cand[0]
 			for _, y := range cand {
@@ -152,6 +155,14 @@ func refWatermarks(c eqCase) (wms []int64, oks []bool) {
 		}
 	}
 	return
+}
+
+func minOf(xs []int64) int64 {
+	m := xs[0]
+	for _, x := range xs {
+		m = min(m, x)
+	}
+	return m
 }
 
 // refWindows lists the tumbling/hopping windows holding t by testing every
@@ -370,6 +381,7 @@ func diffResults(got, want map[rkey]ragg) string {
 
 type eqTotals struct {
 	late, partly, onTime, flushed, closedEarly int
+	idle                                       int // batches where an idle input was left out of the minimum
 }
 
 func runEquivalence(t *testing.T, c eqCase, tot *eqTotals) {
@@ -380,7 +392,8 @@ func runEquivalence(t *testing.T, c eqCase, tot *eqTotals) {
 			c.seed, c.spec.Kind, c.mode, c.spec.Size, c.spec.Slide, c.spec.Gap, c.spec.AllowedLateness, c.delays, c.idle,
 			fmt.Sprintf(format, args...))
 	}
-	wms, oks := refWatermarks(c)
+	wms, oks, idleMattered := refWatermarks(c)
+	tot.idle += idleMattered
 	acceptedBy, pairs, lateIDs, latePairs, partly := refLate(c, wms, oks)
 	want := batchRecompute(c, acceptedBy, pairs, len(c.batches))
 	if len(want) == 0 {
@@ -441,6 +454,18 @@ func runEquivalence(t *testing.T, c eqCase, tot *eqTotals) {
 		}
 		clock.Advance(c.clockAdv[b])
 		em := st.Advance(tr.Advance())
+		// Eviction: the state holds exactly the windows not yet closed.
+		if b+1 < len(wms) {
+			open := 0
+			for k := range batchRecompute(c, acceptedBy, pairs, b+1) {
+				if !oks[b+1] || wms[b+1] < k.w.End+c.spec.AllowedLateness {
+					open++
+				}
+			}
+			if got := st.Stats().Open; got != open {
+				fail("after batch %d the state holds %d windows, %d are open", b, got, open)
+			}
+		}
 		switch c.mode {
 		case Append:
 			emitFinal(em.Final, b)
@@ -575,8 +600,11 @@ func TestEquivalenceWithBatchRecompute(t *testing.T) {
 				for i := 0; i < cases; i++ {
 					runEquivalence(t, genCase(uint64(i), kind, mode), &tot)
 				}
-				t.Logf("%d cases: %d late rows, %d partly late, %d on-time windows, %d closed by the watermark, %d at end of input",
-					cases, tot.late, tot.partly, tot.onTime, tot.closedEarly, tot.flushed)
+				t.Logf("%d cases: %d late rows, %d partly late, %d on-time windows, %d closed by the watermark, %d at end of input, %d batches where idleness moved the watermark",
+					cases, tot.late, tot.partly, tot.onTime, tot.closedEarly, tot.flushed, tot.idle)
+				if tot.idle == 0 {
+					t.Error("no case had an idle input that mattered")
+				}
 				// The property is only meaningful if lateness and closing happen.
 				if tot.late == 0 {
 					t.Error("no case produced a late row")

@@ -1,7 +1,6 @@
 package stream
 
 import (
-	"container/heap"
 	"fmt"
 )
 
@@ -42,7 +41,7 @@ type timed[T any] struct {
 
 type joinSide[K comparable, T any] struct {
 	rows    map[K][]timed[T]
-	expiry  expiryHeap[K]
+	expiry  []expiryEntry[K] // by at
 	held    int
 	evicted int64
 }
@@ -52,18 +51,7 @@ type expiryEntry[K comparable] struct {
 	key K
 }
 
-type expiryHeap[K comparable] []expiryEntry[K]
-
-func (h expiryHeap[K]) Len() int           { return len(h) }
-func (h expiryHeap[K]) Less(i, j int) bool { return h[i].at < h[j].at }
-func (h expiryHeap[K]) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *expiryHeap[K]) Push(x any)        { *h = append(*h, x.(expiryEntry[K])) }
-func (h *expiryHeap[K]) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
-}
+func expiryLess[K comparable](a, b expiryEntry[K]) bool { return a.at < b.at }
 
 // NewIntervalJoin returns empty join state for the bound
 // tl+lower <= tr <= tl+upper (lower <= upper; either may be negative).
@@ -129,13 +117,13 @@ func (j *IntervalJoin[K, L, R]) AddRight(key K, t int64, row R, emit func(L, R))
 func addRow[K comparable, T any](s *joinSide[K, T], key K, t int64, row T, last int64) {
 	s.rows[key] = append(s.rows[key], timed[T]{t, row})
 	s.held++
-	heap.Push(&s.expiry, expiryEntry[K]{at: last, key: key})
+	heapPush(&s.expiry, expiryEntry[K]{at: last, key: key}, expiryLess[K])
 }
 
 // evict drops the rows whose last matchable time is before horizon.
 func evict[K comparable, T any](s *joinSide[K, T], horizon int64, last func(t int64) int64) {
-	for s.expiry.Len() > 0 && s.expiry[0].at < horizon {
-		e := heap.Pop(&s.expiry).(expiryEntry[K])
+	for len(s.expiry) > 0 && s.expiry[0].at < horizon {
+		e := heapPop(&s.expiry, expiryLess[K])
 		rows, ok := s.rows[e.key]
 		if !ok {
 			continue

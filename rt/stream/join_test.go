@@ -67,7 +67,7 @@ func TestIntervalJoinProperty(t *testing.T) {
 			ec.batches = append(ec.batches, batch)
 			ec.clockAdv = append(ec.clockAdv, time.Duration(1+rng.IntN(5))*time.Second)
 		}
-		wms, oks := refWatermarks(ec)
+		wms, oks, _ := refWatermarks(ec)
 		var onL, onR []evRow
 		lateN := 0
 		onTime := map[int]bool{}

@@ -1,8 +1,8 @@
 package stream
 
 import (
-	"container/heap"
 	"fmt"
+	"slices"
 	"sort"
 )
 
@@ -83,15 +83,19 @@ type State[K comparable, A any] struct {
 	buf   []*A
 	wbuf  []Window
 
-	// Tumbling and hopping: one pane per window.
-	panes    map[Window]*pane[K, A]
-	ends     windowHeap
+	// Tumbling and hopping: one pane per window, by start (the size is
+	// fixed, so the start names the window).
+	panes    map[int64]*pane[K, A]
+	ends     []Window // open windows by end, start
 	dirty    []paneRef[K]
 	dirtySet map[paneRef[K]]struct{}
+	free     []*pane[K, A] // evicted panes for reuse
+	lastW    Window        // one-entry cache of the last pane used
+	lastP    *pane[K, A]
 
 	// Session: per key, its open sessions and recently closed ones.
 	keys      map[K]*keySessions[K, A]
-	closing   entryHeap[K, A]
+	closing   []entry[K, A] // by at, id
 	seq       uint64
 	dirtySess []*session[K, A]
 	deletes   []Change[K, A]
@@ -100,9 +104,12 @@ type State[K comparable, A any] struct {
 	closed []Row[K, A]
 }
 
+// pane holds one window's keys: accumulators in a slice (no allocation per
+// key), indexed by a map, in first-arrival order. Evicted panes are reused.
 type pane[K comparable, A any] struct {
-	accs  map[K]*A
-	order []K
+	idx  map[K]int32
+	keys []K
+	accs []A
 }
 
 type paneRef[K comparable] struct {
@@ -144,7 +151,7 @@ func NewState[K comparable, A any](spec Spec, mode Mode, merge func(dst, src *A)
 	if spec.Kind == Session {
 		s.keys = map[K]*keySessions[K, A]{}
 	} else {
-		s.panes = map[Window]*pane[K, A]{}
+		s.panes = map[int64]*pane[K, A]{}
 		s.dirtySet = map[paneRef[K]]struct{}{}
 	}
 	return s, nil
@@ -159,7 +166,8 @@ func (s *State[K, A]) Stats() Stats { return s.stats }
 
 // Assign places one row (group key, event time) into its windows and returns
 // the accumulators of those that are still open, for the caller to update
-// with the row's values. The slice is reused by the next call. late is the
+// with the row's values. The slice and the pointers are valid until the next
+// call of any State method (they point into reused storage). late is the
 // number of the row's windows that had already closed: the row is late (and
 // dropped) when accs is empty. The error is a failed session merge (an
 // overflowing sum).
@@ -191,19 +199,26 @@ func (s *State[K, A]) Assign(key K, t int64) (accs []*A, late int, err error) {
 			late++
 			continue
 		}
-		p := s.panes[w]
-		if p == nil {
-			p = &pane[K, A]{accs: map[K]*A{}}
-			s.panes[w] = p
-			heap.Push(&s.ends, w)
+		p := s.lastP
+		if p == nil || s.lastW != w {
+			p = s.panes[w.Start]
+			if p == nil {
+				p = s.newPane()
+				s.panes[w.Start] = p
+				heapPush(&s.ends, w, windowLess)
+			}
+			s.lastW, s.lastP = w, p
 		}
-		a := p.accs[key]
-		if a == nil {
-			a = new(A)
-			p.accs[key] = a
-			p.order = append(p.order, key)
+		i, ok := p.idx[key]
+		if !ok {
+			i = int32(len(p.keys))
+			p.idx[key] = i
+			p.keys = append(p.keys, key)
+			var zero A
+			p.accs = append(p.accs, zero)
 			s.stats.Open++
 		}
+		a := &p.accs[i]
 		if s.mode == Update {
 			r := paneRef[K]{w, key}
 			if _, ok := s.dirtySet[r]; !ok {
@@ -222,6 +237,29 @@ func (s *State[K, A]) Assign(key K, t int64) (accs []*A, late int, err error) {
 		}
 	}
 	return s.buf, late, nil
+}
+
+func (s *State[K, A]) newPane() *pane[K, A] {
+	if n := len(s.free); n > 0 {
+		p := s.free[n-1]
+		s.free = s.free[:n-1]
+		return p
+	}
+	return &pane[K, A]{idx: map[K]int32{}}
+}
+
+// recycle keeps an evicted pane's storage for the next window.
+func (s *State[K, A]) recycle(p *pane[K, A]) {
+	if len(s.free) >= 4 {
+		return
+	}
+	clear(p.idx)
+	var zero A
+	for i := range p.accs {
+		p.accs[i] = zero // drop references the accumulators hold
+	}
+	p.keys, p.accs = p.keys[:0], p.accs[:0]
+	s.free = append(s.free, p)
 }
 
 func (s *State[K, A]) assignSession(key K, t int64) (*A, error) {
@@ -257,7 +295,7 @@ func (s *State[K, A]) assignSession(key K, t int64) (*A, error) {
 		copy(ks.open[i+1:], ks.open[i:])
 		ks.open[i] = n
 		s.stats.Open++
-		heap.Push(&s.closing, entry[K, A]{at: satAdd(proto.End, l), s: n, id: n.id})
+		heapPush(&s.closing, entry[K, A]{at: satAdd(proto.End, l), s: n, id: n.id}, entryLess[K, A])
 		s.markDirty(n)
 		return &n.acc, nil
 	}
@@ -274,9 +312,8 @@ func (s *State[K, A]) assignSession(key K, t int64) (*A, error) {
 		}
 	}
 	ks.open = append(ks.open[:lo+1], ks.open[hi:]...)
-	if w.End != m.w.End {
-		heap.Push(&s.closing, entry[K, A]{at: satAdd(w.End, l), s: m, id: m.id})
-	}
+	// m keeps its one closing entry; ends only grow, so the entry is due no
+	// later than m closes, and emit re-queues it if m's end has moved.
 	m.w = w
 	s.markDirty(m)
 	return &m.acc, nil
@@ -313,18 +350,24 @@ func (s *State[K, A]) emit(all bool) Emission[K, A] {
 	closes := func(at int64) bool { return all || (s.hasWM && s.wm >= at) }
 	l := s.spec.AllowedLateness
 	if s.spec.Kind != Session {
-		for s.ends.Len() > 0 && closes(satAdd(s.ends[0].End, l)) {
-			w := heap.Pop(&s.ends).(Window)
-			p := s.panes[w]
-			delete(s.panes, w)
-			for _, k := range p.order {
-				r := Row[K, A]{Key: k, Window: w, Acc: *p.accs[k]}
-				s.closeRow(&em, r)
+		for len(s.ends) > 0 && closes(satAdd(s.ends[0].End, l)) {
+			w := heapPop(&s.ends, windowLess)
+			p := s.panes[w.Start]
+			delete(s.panes, w.Start)
+			if s.lastP == p {
+				s.lastP = nil
 			}
+			if s.mode == Append {
+				em.Final = slices.Grow(em.Final, len(p.keys))
+			}
+			for i, k := range p.keys {
+				s.closeRow(&em, Row[K, A]{Key: k, Window: w, Acc: p.accs[i]})
+			}
+			s.recycle(p)
 		}
 	} else {
-		for s.closing.Len() > 0 && closes(s.closing[0].at) {
-			e := heap.Pop(&s.closing).(entry[K, A])
+		for len(s.closing) > 0 && closes(s.closing[0].at) {
+			e := heapPop(&s.closing, entryLess[K, A])
 			if e.s == nil { // a ghost's expiry
 				ks := s.keys[e.key]
 				for i, g := range ks.ghosts {
@@ -339,8 +382,13 @@ func (s *State[K, A]) emit(all bool) Emission[K, A] {
 				continue
 			}
 			x := e.s
-			if !x.alive || satAdd(x.w.End, l) != e.at {
-				continue // merged away, or its end moved later
+			if !x.alive {
+				continue // merged away
+			}
+			if at := satAdd(x.w.End, l); at != e.at && !all {
+				e.at = at // its end moved later: wait for the new one
+				heapPush(&s.closing, e, entryLess[K, A])
+				continue
 			}
 			x.alive = false
 			ks := s.keys[x.key]
@@ -356,7 +404,7 @@ func (s *State[K, A]) emit(all bool) Emission[K, A] {
 			exp := satAdd(satAdd(x.w.End, s.spec.Gap), l)
 			if !all && !closes(exp) {
 				ks.ghosts = append(ks.ghosts, x.w)
-				heap.Push(&s.closing, entry[K, A]{at: exp, key: x.key, ghost: x.w})
+				heapPush(&s.closing, entry[K, A]{at: exp, key: x.key, ghost: x.w}, entryLess[K, A])
 			} else if len(ks.open) == 0 && len(ks.ghosts) == 0 {
 				delete(s.keys, x.key)
 			}
@@ -384,7 +432,7 @@ func (s *State[K, A]) updates() []Change[K, A] {
 	out := s.deletes
 	s.deletes = nil
 	for _, r := range s.dirty {
-		out = append(out, Change[K, A]{Kind: Upsert, Row: Row[K, A]{Key: r.k, Window: r.w, Acc: *s.panes[r.w].accs[r.k]}})
+		out = append(out, Change[K, A]{Kind: Upsert, Row: Row[K, A]{Key: r.k, Window: r.w, Acc: s.paneAcc(r)}})
 	}
 	s.dirty = s.dirty[:0]
 	clear(s.dirtySet)
@@ -405,20 +453,25 @@ func (s *State[K, A]) updates() []Change[K, A] {
 	return append(out, ups...)
 }
 
+func (s *State[K, A]) paneAcc(r paneRef[K]) A {
+	p := s.panes[r.w.Start]
+	return p.accs[p.idx[r.k]]
+}
+
 // result is the whole result table: closed windows' final rows, then the
 // open windows by end, start and (within a window) first arrival.
 func (s *State[K, A]) result() []Row[K, A] {
 	out := append([]Row[K, A](nil), s.closed...)
 	if s.spec.Kind != Session {
 		ws := make([]Window, 0, len(s.panes))
-		for w := range s.panes {
-			ws = append(ws, w)
+		for st := range s.panes {
+			ws = append(ws, Window{st, satAdd(st, s.spec.Size)})
 		}
 		sort.Slice(ws, func(i, j int) bool { return windowLess(ws[i], ws[j]) })
 		for _, w := range ws {
-			p := s.panes[w]
-			for _, k := range p.order {
-				out = append(out, Row[K, A]{Key: k, Window: w, Acc: *p.accs[k]})
+			p := s.panes[w.Start]
+			for i, k := range p.keys {
+				out = append(out, Row[K, A]{Key: k, Window: w, Acc: p.accs[i]})
 			}
 		}
 		return out
@@ -446,20 +499,6 @@ func windowLess(a, b Window) bool {
 	return a.Start < b.Start
 }
 
-// windowHeap orders windows by end, then start.
-type windowHeap []Window
-
-func (h windowHeap) Len() int           { return len(h) }
-func (h windowHeap) Less(i, j int) bool { return windowLess(h[i], h[j]) }
-func (h windowHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *windowHeap) Push(x any)        { *h = append(*h, x.(Window)) }
-func (h *windowHeap) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
-}
-
 // entry is a session's closing time (s set) or a ghost's expiry (s nil).
 type entry[K comparable, A any] struct {
 	at    int64
@@ -469,20 +508,9 @@ type entry[K comparable, A any] struct {
 	ghost Window
 }
 
-type entryHeap[K comparable, A any] []entry[K, A]
-
-func (h entryHeap[K, A]) Len() int { return len(h) }
-func (h entryHeap[K, A]) Less(i, j int) bool {
-	if h[i].at != h[j].at {
-		return h[i].at < h[j].at
+func entryLess[K comparable, A any](a, b entry[K, A]) bool {
+	if a.at != b.at {
+		return a.at < b.at
 	}
-	return h[i].id < h[j].id
-}
-func (h entryHeap[K, A]) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
-func (h *entryHeap[K, A]) Push(x any)   { *h = append(*h, x.(entry[K, A])) }
-func (h *entryHeap[K, A]) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
+	return a.id < b.id
 }
