@@ -12,7 +12,8 @@
 //     (the minimum over its inputs, with an idle timeout).
 //   - Spec, State, the accumulators (Count, SumInt64, SumFloat64, Min, Max,
 //     Avg): tumbling, hopping and session windows per key, emitting in
-//     append, update or complete mode, classifying late rows.
+//     append, update or complete mode, classifying late rows; Snapshot and
+//     Restore for checkpoints.
 //   - IntervalJoin: the state of a two-stream join with a time bound.
 //   - Edge: a queue bounded by rows and bytes, with occupancy counters.
 //   - Scheduler, Trigger, Clock, ManualClock: processing-time, available-now
@@ -111,13 +112,17 @@
 //     em.Complete (complete) through the target's writer.
 //  5. Record Stats().LateRows in the flow's counters (the event log's
 //     late_rows_dropped and the run summary), Edge.Stats() of the flow's
-//     edges, then commit the epoch with folder.Offset() and
-//     tracker.State() in the commit record.
+//     edges, then commit the epoch with folder.Offset(), tracker.State()
+//     and state.Snapshot() in the commit record.
 //
 // For a bounded input replayed to its end (available-now over a finished
 // folder, or a batch run), state.Flush() closes every window.
 //
-// Not here yet: snapshots of window and join state for checkpoints (only
-// FolderOffset and TrackerState serialize today), the Arrow IPC stdin
+// Checkpoints: FolderOffset, TrackerState and State.Snapshot are plain
+// values to store with the epoch's commit; NewFolder(from), Tracker.Restore
+// and State.Restore resume from them (the equivalence test restarts from
+// snapshots at random micro-batch boundaries).
+//
+// Not here yet: snapshots of interval-join state, the Arrow IPC stdin
 // source, and any wiring into rt/etl or codegen.
 package stream

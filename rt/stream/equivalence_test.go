@@ -382,6 +382,7 @@ func diffResults(got, want map[rkey]ragg) string {
 type eqTotals struct {
 	late, partly, onTime, flushed, closedEarly int
 	idle                                       int // batches where an idle input was left out of the minimum
+	restores                                   int // snapshot and restore of the state between batches
 }
 
 func runEquivalence(t *testing.T, c eqCase, tot *eqTotals) {
@@ -406,6 +407,7 @@ func runEquivalence(t *testing.T, c eqCase, tot *eqTotals) {
 	if err != nil {
 		fail("%v", err)
 	}
+	restoreRng := rand.New(rand.NewPCG(c.seed, 77))
 	final := map[rkey]ragg{}
 	table := map[rkey]ragg{} // update mode: the changelog applied
 	engineLate := map[int]bool{}
@@ -454,6 +456,21 @@ func runEquivalence(t *testing.T, c eqCase, tot *eqTotals) {
 		}
 		clock.Advance(c.clockAdv[b])
 		em := st.Advance(tr.Advance())
+		if restoreRng.IntN(4) == 0 {
+			// A checkpoint and a restart: the state continues from its
+			// snapshot, the watermark tracker from its own.
+			snap := st.Snapshot()
+			st, _ = NewState[int, eacc](c.spec, c.mode, mergeE)
+			if err := st.Restore(snap); err != nil {
+				fail("restore after batch %d: %v", b, err)
+			}
+			ts := tr.State()
+			tr = NewTracker(clock, c.idle, c.delays...)
+			if err := tr.Restore(ts); err != nil {
+				fail("%v", err)
+			}
+			tot.restores++
+		}
 		// Eviction: the state holds exactly the windows not yet closed.
 		if b+1 < len(wms) {
 			open := 0
@@ -600,8 +617,8 @@ func TestEquivalenceWithBatchRecompute(t *testing.T) {
 				for i := 0; i < cases; i++ {
 					runEquivalence(t, genCase(uint64(i), kind, mode), &tot)
 				}
-				t.Logf("%d cases: %d late rows, %d partly late, %d on-time windows, %d closed by the watermark, %d at end of input, %d batches where idleness moved the watermark",
-					cases, tot.late, tot.partly, tot.onTime, tot.closedEarly, tot.flushed, tot.idle)
+				t.Logf("%d cases: %d late rows, %d partly late, %d on-time windows, %d closed by the watermark, %d at end of input, %d batches where idleness moved the watermark, %d restores from snapshots",
+					cases, tot.late, tot.partly, tot.onTime, tot.closedEarly, tot.flushed, tot.idle, tot.restores)
 				if tot.idle == 0 {
 					t.Error("no case had an idle input that mattered")
 				}

@@ -1,6 +1,7 @@
 package stream
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -199,5 +200,80 @@ func TestAccumulators(t *testing.T) {
 	ms.Merge(&Min[string]{V: "a", Valid: true})
 	if ms.V != "a" {
 		t.Fatalf("min string %q", ms.V)
+	}
+}
+
+type jsonKey struct {
+	Auction int64
+	Channel string
+}
+
+type jsonAcc struct {
+	Bids  Count
+	Spent SumInt64
+	Top   Max[int64]
+	Avg   Avg
+}
+
+func mergeJSON(d, s *jsonAcc) error {
+	d.Bids.Merge(&s.Bids)
+	d.Top.Merge(&s.Top)
+	d.Avg.Merge(&s.Avg)
+	return d.Spent.Merge(&s.Spent)
+}
+
+// TestSnapshotJSON: a snapshot of a state with struct keys and accumulator
+// structs survives JSON, and the restored state emits what the original
+// would have.
+func TestSnapshotJSON(t *testing.T) {
+	for _, spec := range []Spec{{Kind: Hopping, Size: 10, Slide: 5, AllowedLateness: 2}, {Kind: Session, Gap: 4}} {
+		for _, mode := range []Mode{Append, Update, Complete} {
+			mk := func() *State[jsonKey, jsonAcc] {
+				st, err := NewState[jsonKey, jsonAcc](spec, mode, mergeJSON)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return st
+			}
+			feed := func(st *State[jsonKey, jsonAcc], from, to int64) {
+				for ts := from; ts < to; ts++ {
+					accs, _, _ := st.Assign(jsonKey{ts % 3, fmt.Sprint("c", ts%2)}, ts*2)
+					for _, a := range accs {
+						a.Bids.Add()
+						a.Spent.Add(ts)
+						a.Top.Add(ts)
+						a.Avg.Add(float64(ts))
+					}
+				}
+			}
+			a, b := mk(), mk()
+			feed(a, 0, 20)
+			a.Advance(25, true)
+			data, err := json.Marshal(a.Snapshot())
+			if err != nil {
+				t.Fatal(err)
+			}
+			var snap Snapshot[jsonKey, jsonAcc]
+			if err := json.Unmarshal(data, &snap); err != nil {
+				t.Fatal(err)
+			}
+			if err := b.Restore(snap); err != nil {
+				t.Fatal(err)
+			}
+			feed(a, 20, 40)
+			feed(b, 20, 40)
+			ea, eb := a.Advance(60, true), b.Advance(60, true)
+			fa, fb := a.Flush(), b.Flush()
+			if fmt.Sprint(ea, fa) != fmt.Sprint(eb, fb) || a.Stats() != b.Stats() {
+				t.Fatalf("%v/%v: restored state differs:\n%v\n%v", spec.Kind, mode, ea, eb)
+			}
+			if err := b.Restore(snap); err == nil {
+				t.Fatal("restore into a used state accepted")
+			}
+		}
+	}
+	bad, _ := NewState[int, cnt](Spec{Kind: Tumbling, Size: 10}, Append, nil)
+	if err := bad.Restore(Snapshot[int, cnt]{Open: []SnapshotEntry[int, cnt]{{Key: 1, Window: Window{3, 13}}}}); err == nil {
+		t.Fatal("a misaligned window restored")
 	}
 }
