@@ -17,6 +17,9 @@
 //   - rt/run: the per-run context that generated main functions use:
 //     Begin / Commit / Fail over warehouse, lock, event log, expectation
 //     counters and the run summary.
+//   - rt/stream: the streaming runtime: watched-folder source, watermarks,
+//     window and interval-join state, bounded edges and micro-batch triggers
+//     (not yet called by generated code).
 //
 // rt must import nothing from the rest of this module (frontend, ir, passes,
 // codegen, cmd): it is shipped alone into every generated program. It may

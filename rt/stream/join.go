@@ -1,0 +1,169 @@
+package stream
+
+import (
+	"fmt"
+)
+
+// IntervalJoin is the state of an inner join of two streams on an equality
+// key and a time bound: a left row at time tl matches a right row at tr of
+// the same key when tl+Lower <= tr <= tl+Upper. Each row probes the other
+// side's state as it arrives and is then kept until no future on-time row of
+// the other side could match it.
+//
+// A row is late, by the DESIGN.md rule for stateful operators other than
+// windows, when its event time is < WM - allowed lateness, WM being the
+// flow's watermark (the minimum over both inputs). Late rows are dropped and
+// counted. Because every future on-time row has t >= WM - lateness, a left
+// row is evicted once tl+Upper < WM - lateness, and a right row once
+// tr-Lower < WM - lateness: eviction never loses a match.
+type IntervalJoin[K comparable, L, R any] struct {
+	lower, upper, lateness int64
+	wm                     int64
+	hasWM                  bool
+	left                   joinSide[K, L]
+	right                  joinSide[K, R]
+	stats                  JoinStats
+}
+
+// JoinStats counts what an interval join saw.
+type JoinStats struct {
+	LeftRows, RightRows int64 // rows added, late ones included
+	LateLeft, LateRight int64 // dropped as late
+	Pairs               int64 // matches emitted
+	Held                int   // rows in state now
+	Evicted             int64
+}
+
+type timed[T any] struct {
+	t   int64
+	row T
+}
+
+type joinSide[K comparable, T any] struct {
+	rows    map[K][]timed[T]
+	expiry  []expiryEntry[K] // by at
+	held    int
+	evicted int64
+}
+
+type expiryEntry[K comparable] struct {
+	at  int64
+	key K
+}
+
+func expiryLess[K comparable](a, b expiryEntry[K]) bool { return a.at < b.at }
+
+// NewIntervalJoin returns empty join state for the bound
+// tl+lower <= tr <= tl+upper (lower <= upper; either may be negative).
+func NewIntervalJoin[K comparable, L, R any](lower, upper, allowedLateness int64) (*IntervalJoin[K, L, R], error) {
+	if lower > upper {
+		return nil, fmt.Errorf("interval join bound [%d, %d] is empty", lower, upper)
+	}
+	if allowedLateness < 0 {
+		return nil, fmt.Errorf("allowed lateness %d is negative", allowedLateness)
+	}
+	return &IntervalJoin[K, L, R]{
+		lower: lower, upper: upper, lateness: allowedLateness,
+		left:  joinSide[K, L]{rows: map[K][]timed[L]{}},
+		right: joinSide[K, R]{rows: map[K][]timed[R]{}},
+	}, nil
+}
+
+// late reports whether event time t is late under the current watermark.
+func (j *IntervalJoin[K, L, R]) late(t int64) bool {
+	return j.hasWM && t < satSub(j.wm, j.lateness)
+}
+
+// AddLeft adds one left row: emit is called with each matching right row
+// already held, and the row is kept. It returns false, calling nothing, when
+// the row is late.
+func (j *IntervalJoin[K, L, R]) AddLeft(key K, t int64, row L, emit func(L, R)) bool {
+	j.stats.LeftRows++
+	if j.late(t) {
+		j.stats.LateLeft++
+		return false
+	}
+	lo, hi := satAdd(t, j.lower), satAdd(t, j.upper)
+	for _, r := range j.right.rows[key] {
+		if lo <= r.t && r.t <= hi {
+			j.stats.Pairs++
+			emit(row, r.row)
+		}
+	}
+	addRow(&j.left, key, t, row, satAdd(t, j.upper))
+	return true
+}
+
+// AddRight adds one right row; see AddLeft.
+func (j *IntervalJoin[K, L, R]) AddRight(key K, t int64, row R, emit func(L, R)) bool {
+	j.stats.RightRows++
+	if j.late(t) {
+		j.stats.LateRight++
+		return false
+	}
+	lo, hi := satSub(t, j.upper), satSub(t, j.lower)
+	for _, l := range j.left.rows[key] {
+		if lo <= l.t && l.t <= hi {
+			j.stats.Pairs++
+			emit(l.row, row)
+		}
+	}
+	addRow(&j.right, key, t, row, satSub(t, j.lower))
+	return true
+}
+
+// addRow keeps a row; last is the greatest event time of the other side it
+// can still match, after which it expires.
+func addRow[K comparable, T any](s *joinSide[K, T], key K, t int64, row T, last int64) {
+	s.rows[key] = append(s.rows[key], timed[T]{t, row})
+	s.held++
+	heapPush(&s.expiry, expiryEntry[K]{at: last, key: key}, expiryLess[K])
+}
+
+// evict drops the rows whose last matchable time is before horizon.
+func evict[K comparable, T any](s *joinSide[K, T], horizon int64, last func(t int64) int64) {
+	for len(s.expiry) > 0 && s.expiry[0].at < horizon {
+		e := heapPop(&s.expiry, expiryLess[K])
+		rows, ok := s.rows[e.key]
+		if !ok {
+			continue
+		}
+		keep := rows[:0]
+		for _, r := range rows {
+			if last(r.t) < horizon {
+				s.held--
+				s.evicted++
+				continue
+			}
+			keep = append(keep, r)
+		}
+		clear(rows[len(keep):])
+		if len(keep) == 0 {
+			delete(s.rows, e.key)
+		} else {
+			s.rows[e.key] = keep
+		}
+	}
+}
+
+// Advance ends a micro-batch with the flow's watermark and evicts the rows no
+// future on-time row can match. The watermark never decreases.
+func (j *IntervalJoin[K, L, R]) Advance(wm int64, ok bool) {
+	if ok && (!j.hasWM || wm > j.wm) {
+		j.wm, j.hasWM = wm, true
+	}
+	if !j.hasWM {
+		return
+	}
+	h := satSub(j.wm, j.lateness)
+	evict(&j.left, h, func(t int64) int64 { return satAdd(t, j.upper) })
+	evict(&j.right, h, func(t int64) int64 { return satSub(t, j.lower) })
+}
+
+// Stats returns the counters.
+func (j *IntervalJoin[K, L, R]) Stats() JoinStats {
+	s := j.stats
+	s.Held = j.left.held + j.right.held
+	s.Evicted = j.left.evicted + j.right.evicted
+	return s
+}
