@@ -72,6 +72,15 @@ type Error struct {
 }
 
 func (e *Error) Error() string {
+	msg := e.Message()
+	if e.Pos.IsValid() || e.Pos.File != "" {
+		msg = e.Pos.String() + ": " + msg
+	}
+	return msg
+}
+
+// Message is the error without its position.
+func (e *Error) Message() string {
 	who := fmt.Sprintf("dataset %q", e.Dataset)
 	if e.Flow != "" {
 		who = fmt.Sprintf("flow %q", e.Flow)
@@ -79,9 +88,6 @@ func (e *Error) Error() string {
 	msg := fmt.Sprintf("%s cannot lower %s: %s", e.Target, who, e.Feature)
 	if e.Reason != "" {
 		msg += ": " + e.Reason
-	}
-	if e.Pos.IsValid() || e.Pos.File != "" {
-		msg = e.Pos.String() + ": " + msg
 	}
 	return msg
 }

@@ -176,6 +176,7 @@ executable stops cleanly at a commit point.`,
 		example: `thundc run examples/quickstart/pipeline.thund
 thundc run examples/quickstart/pipeline.thund -- read top_products`,
 	},
+	sparkCommand,
 	{
 		name: "version", args: "", minArgs: 0, maxArgs: 0,
 		summary: "print the version of thundc and of the IR's JSON encoding",
