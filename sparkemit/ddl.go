@@ -5,14 +5,13 @@ import (
 	"strings"
 
 	"github.com/nordisk/thund/ir"
-	"github.com/nordisk/thund/passes"
 )
 
 // sparkType is the Spark SQL spelling of a type. Unsigned integers widen to
 // the next signed type (uint64 to decimal(20,0)), nanoseconds truncate to
 // Spark's microseconds, a zoned timestamp is Spark's TIMESTAMP and a zoneless
 // one TIMESTAMP_NTZ, and a duration is an INTERVAL DAY TO SECOND; the
-// capability pass (or noteType) names each conversion in the report.
+// capability pass names each conversion in the report.
 func sparkType(t ir.Type) (string, bool) {
 	switch t.Kind {
 	case ir.TBool:
@@ -50,16 +49,6 @@ func sparkType(t ir.Type) (string, bool) {
 		return "VOID", true
 	}
 	return "", false
-}
-
-// noteType reports the conversions of a declared column type that the
-// capability pass does not already name: a timestamp zone other than UTC,
-// which Spark's TIMESTAMP does not keep.
-func (e *emitter) noteType(pos ir.Pos, flow, dataset, col string, t ir.Type) {
-	if t.Kind == ir.TTimestamp && t.Zone != "" && !strings.EqualFold(t.Zone, "UTC") {
-		e.note(pos, flow, dataset, "time zone", passes.ActionConverted,
-			fmt.Sprintf("is not part of Spark's TIMESTAMP, an instant shown in the session time zone (column %s %s)", col, t))
-	}
 }
 
 // columnsDDL is a DDL schema string: "a BIGINT NOT NULL, b STRING COMMENT '...'".

@@ -318,9 +318,6 @@ func (e *emitter) dataset(d *ir.Dataset) {
 		out.OutputType = pb.OutputType_TEMPORARY_VIEW.Enum()
 		out.Comment = optString(d.Comment)
 	}
-	for _, c := range d.Columns {
-		e.noteType(c.Pos, "", d.Name, c.Name, c.Type)
-	}
 	e.add(&pb.PipelineCommand{CommandType: &pb.PipelineCommand_DefineOutput_{DefineOutput: out}})
 	if d.Kind == ir.KindSource {
 		e.sourceFlow(d)

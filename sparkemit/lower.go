@@ -398,7 +398,6 @@ func (l *lowerer) expr(x ir.Expr) *pb.Expression {
 		if n.Try {
 			c.EvalMode = pb.Expression_Cast_EVAL_MODE_TRY
 		}
-		l.e.noteType(n.Pos, l.flow.Name, l.flow.Target, "cast", n.To)
 		return &pb.Expression{ExprType: &pb.Expression_Cast_{Cast: c}}
 	case *ir.Call:
 		name := n.Name
