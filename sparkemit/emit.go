@@ -130,6 +130,12 @@ func Emit(u *passes.Unit, opts Options) (Bundle, *passes.LoweringReport, error) 
 		SqlConf:         kvMap(p.Conf),
 	}}})
 	if len(opts.SQLFiles) > 0 {
+		for _, d := range p.Datasets {
+			if d.Kind == ir.KindSource {
+				e.note(d.Pos, "", d.Name, "source", passes.ActionDropped,
+					"is not sent with the SQL files: the server reads their FROM clauses as written (bind the name to a table or view Spark knows)")
+			}
+		}
 		for _, f := range opts.SQLFiles {
 			e.add(&pb.PipelineCommand{CommandType: &pb.PipelineCommand_DefineSqlGraphElements_{DefineSqlGraphElements: &pb.PipelineCommand_DefineSqlGraphElements{
 				SqlFilePath: proto.String(f.Path),
