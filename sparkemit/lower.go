@@ -101,6 +101,9 @@ func (l *lowerer) rel(r ir.Rel) *pb.Relation {
 	case *ir.Project:
 		return project(l.rel(n.Input), l.projection(n))
 	case *ir.Aggregate:
+		if r := l.windowedAggregate(n); r != nil {
+			return r
+		}
 		out := u.Schemas[n]
 		agg := &pb.Aggregate{Input: l.rel(n.Input), GroupType: pb.Aggregate_GROUP_TYPE_GROUPBY}
 		for i, k := range n.Keys {
@@ -209,6 +212,86 @@ func (l *lowerer) scan(n *ir.Scan) *pb.Relation {
 	return rel
 }
 
+// windowFunc is window(t, size[, slide]) or session_window(t, gap).
+func (l *lowerer) windowFunc(n *ir.Window) *pb.Expression {
+	t := l.expr(n.Time)
+	switch n.Kind {
+	case ir.WindowHop:
+		return call("window", t, strLit(intervalText(n.Size)), strLit(intervalText(n.Slide)))
+	case ir.WindowSession:
+		return call("session_window", t, strLit(intervalText(n.Gap)))
+	}
+	return call("window", t, strLit(intervalText(n.Size)))
+}
+
+// windowedAggregate lowers the common shape "window, then group by
+// window_start and/or window_end" as Spark's own windowed aggregation:
+// group by window(...) (or session_window(...)) itself, so that the
+// grouping key is the watermarked window, then take window_start and
+// window_end out of it in the aggregate's column order. It returns nil for
+// any other shape, which the general lowering handles.
+func (l *lowerer) windowedAggregate(n *ir.Aggregate) *pb.Relation {
+	w, ok := n.Input.(*ir.Window)
+	if !ok {
+		return nil
+	}
+	isWindowCol := func(e ir.Expr) (string, bool) {
+		c, ok := e.(*ir.ColumnRef)
+		if ok && c.Qualifier == "" && (c.Name == "window_start" || c.Name == "window_end") {
+			return c.Name, true
+		}
+		return "", false
+	}
+	uses := false
+	for _, k := range n.Keys {
+		if _, ok := isWindowCol(k.Expr); ok {
+			uses = true
+		}
+	}
+	if !uses {
+		return nil
+	}
+	// Every other mention of the window's columns needs the general form.
+	mentions := 0
+	for _, e := range ir.RelExprs(n) {
+		ir.WalkExpr(e, func(e ir.Expr) bool {
+			if c, ok := e.(*ir.ColumnRef); ok && (c.Name == "window_start" || c.Name == "window_end") {
+				mentions++
+			}
+			return true
+		})
+	}
+	windowKeys := 0
+	for _, k := range n.Keys {
+		if _, ok := isWindowCol(k.Expr); ok {
+			windowKeys++
+		}
+	}
+	if mentions != windowKeys {
+		return nil
+	}
+	out := l.e.u.Schemas[n]
+	agg := &pb.Aggregate{Input: l.rel(w.Input), GroupType: pb.Aggregate_GROUP_TYPE_GROUPBY}
+	var cols []*pb.Expression
+	for i, k := range n.Keys {
+		name := fieldName(out, i)
+		if col, ok := isWindowCol(k.Expr); ok {
+			field := strings.TrimPrefix(col, "window_")
+			cols = append(cols, alias(attr(windowColumn+"."+field), name))
+			continue
+		}
+		agg.GroupingExpressions = append(agg.GroupingExpressions, l.named(k, name))
+		cols = append(cols, attr(quoteIdent(name)))
+	}
+	agg.GroupingExpressions = append(agg.GroupingExpressions, alias(l.windowFunc(w), windowColumn))
+	for i, a := range n.Aggs {
+		name := fieldName(out, len(n.Keys)+i)
+		agg.AggregateExpressions = append(agg.AggregateExpressions, l.named(a, name))
+		cols = append(cols, attr(quoteIdent(name)))
+	}
+	return project(&pb.Relation{RelType: &pb.Relation_Aggregate{Aggregate: agg}}, cols)
+}
+
 // window lowers an event-time window: window() (tumble, hop) or
 // session_window() into a struct column, then window_start and window_end
 // taken out of it beside the input's columns.
@@ -220,17 +303,7 @@ func (l *lowerer) window(n *ir.Window) *pb.Relation {
 		l.refuse(n.Pos, "a window over an external table", "its columns are unknown to the compiler, so window_start and window_end cannot be placed beside them")
 		return nil
 	}
-	var fn *pb.Expression
-	t := l.expr(n.Time)
-	switch n.Kind {
-	case ir.WindowTumble:
-		fn = call("window", t, strLit(intervalText(n.Size)))
-	case ir.WindowHop:
-		fn = call("window", t, strLit(intervalText(n.Size)), strLit(intervalText(n.Slide)))
-	case ir.WindowSession:
-		fn = call("session_window", t, strLit(intervalText(n.Gap)))
-	}
-	withStruct := project(in, []*pb.Expression{star(""), alias(fn, windowColumn)})
+	withStruct := project(in, []*pb.Expression{star(""), alias(l.windowFunc(n), windowColumn)})
 	var cols []*pb.Expression
 	for _, f := range inSchema {
 		cols = append(cols, attr(qualified(f.Qualifier, f.Name)))
