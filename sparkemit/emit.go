@@ -315,7 +315,7 @@ func (e *emitter) dataset(d *ir.Dataset) {
 		out.OutputType = pb.OutputType_SINK.Enum()
 		out.Details = &pb.PipelineCommand_DefineOutput_SinkDetails_{SinkDetails: &pb.PipelineCommand_DefineOutput_SinkDetails{
 			Options: kvMap(d.SinkOptions),
-			Format:  optString(d.Format),
+			Format:  optString(sinkFormat(d.Format)),
 		}}
 	case ir.KindView:
 		e.refuse(d.Pos, "", d.Name, "a persisted view", "DefineOutput has no output type for one (only a SQL file's CREATE VIEW defines it): send the SQL files with --sql-elements, or use a temporary view")
@@ -328,6 +328,18 @@ func (e *emitter) dataset(d *ir.Dataset) {
 	if d.Kind == ir.KindSource {
 		e.sourceFlow(d)
 	}
+}
+
+// sinkFormat is the Spark streaming sink format of a sink's: JSON lines
+// are Spark's json, stdout its console sink; others are Spark's own names.
+func sinkFormat(f string) string {
+	switch strings.ToLower(f) {
+	case "jsonl":
+		return "json"
+	case "stdout":
+		return "console"
+	}
+	return f
 }
 
 // sourceFlow is the flow of a source's temporary view: a read of its files.

@@ -107,3 +107,43 @@ streaming table tagged = from stream s | window hop(t, 10s, 5s) | select k, wind
 		t.Errorf("struct projection %v", withStruct)
 	}
 }
+
+// TestOnceFlowAndSink: a once flow sets DefineFlow.once; a sink is a SINK
+// output with its format and options; a standalone flow keeps its own name.
+func TestOnceFlowAndSink(t *testing.T) {
+	u := compileSrc(t, "o.thund", `pipeline o
+source s from parquet "s/*.parquet" { k int64 }
+source f stream from parquet "f/*.parquet" { k int64 }
+streaming table st
+flow backfill into st once = from s
+flow live into st = from stream f
+sink out format jsonl options ("path" = "/out")
+flow to_out into out = from stream f
+`, passes.Spark41)
+	b, _, err := Emit(u, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, r := range b.Requests {
+		c := PipelineCommandOf(r)
+		if df := c.GetDefineFlow(); df != nil {
+			seen["flow "+df.GetFlowName()] = true
+			if (df.GetFlowName() == "backfill") != df.GetOnce() {
+				t.Errorf("flow %s: once = %v", df.GetFlowName(), df.GetOnce())
+			}
+		}
+		if do := c.GetDefineOutput(); do != nil && do.GetOutputName() == "out" {
+			sd := do.GetSinkDetails()
+			if do.GetOutputType() != pb.OutputType_SINK || sd.GetFormat() != "json" || sd.GetOptions()["path"] != "/out" {
+				t.Errorf("sink: %v", do)
+			}
+			seen["sink"] = true
+		}
+	}
+	for _, w := range []string{"flow backfill", "flow live", "flow to_out", "sink"} {
+		if !seen[w] {
+			t.Errorf("no %s in the bundle", w)
+		}
+	}
+}
