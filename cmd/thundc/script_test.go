@@ -34,7 +34,8 @@ func TestScripts(t *testing.T) {
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"exitcode": cmdExitcode,
+			"exitcode":    cmdExitcode,
+			"sparkserver": cmdSparkServer,
 		},
 	})
 }
