@@ -69,6 +69,7 @@ type Capabilities struct {
 	UnsignedInts   Support
 	NanoTimestamps Support // nanosecond timestamps and durations
 	Durations      Support
+	ZonedTimes     Support // timestamps in a zone other than UTC
 }
 
 // Reasons shared by the Spark targets, with what they rest on.
@@ -90,6 +91,8 @@ const (
 	whyNano          = "is truncated to microseconds, Spark's timestamp and interval precision"
 	whyPersistedView = "is not known to be accepted by Spark 4.1.0's pipeline server (CREATE VIEW appears in later revisions): use a temporary view, or target spark-4.2"
 	whyCDC41         = "arrives in spark-4.2"
+	whyDuration      = "are Spark's INTERVAL DAY TO SECOND, with microsecond precision"
+	whyZone          = "is not kept by Spark's TIMESTAMP, an instant shown in the session time zone (a zoneless timestamp is TIMESTAMP_NTZ)"
 )
 
 // capabilities is the one table of targets and what they run.
@@ -119,6 +122,8 @@ var capabilities = []Capabilities{
 		AllowedLateness:     converted(whyLateness),
 		UnsignedInts:        converted(whyUnsigned),
 		NanoTimestamps:      converted(whyNano),
+		Durations:           converted(whyDuration),
+		ZonedTimes:          converted(whyZone),
 	},
 	{
 		Target:              Spark42,
@@ -138,6 +143,8 @@ var capabilities = []Capabilities{
 		AllowedLateness:     converted(whyLateness),
 		UnsignedInts:        converted(whyUnsigned),
 		NanoTimestamps:      converted(whyNano),
+		Durations:           converted(whyDuration),
+		ZonedTimes:          converted(whyZone),
 	},
 }
 
@@ -310,7 +317,7 @@ func (c *capChecker) watermark(w *ir.Watermark, on use) {
 
 // types notes unsigned, nanosecond and duration columns of a schema.
 func (c *capChecker) types(s Schema, on use) {
-	var unsigned, nano, dur []string
+	var unsigned, nano, dur, zoned []string
 	for _, f := range s.Visible() {
 		t := f.Type
 		switch {
@@ -321,6 +328,9 @@ func (c *capChecker) types(s Schema, on use) {
 		}
 		if t.Kind == ir.TDuration {
 			dur = append(dur, f.Name+" "+t.String())
+		}
+		if t.Kind == ir.TTimestamp && t.Zone != "" && !strings.EqualFold(t.Zone, "UTC") {
+			zoned = append(zoned, f.Name+" "+t.String())
 		}
 	}
 	note := func(s Support, knob string, cols []string) {
@@ -333,6 +343,7 @@ func (c *capChecker) types(s Schema, on use) {
 	note(c.caps.UnsignedInts, "unsigned ints", unsigned)
 	note(c.caps.NanoTimestamps, "nanosecond precision", nano)
 	note(c.caps.Durations, "durations", dur)
+	note(c.caps.ZonedTimes, "time zone", zoned)
 }
 
 func (c *capChecker) flow(f *ir.Flow) {

@@ -76,8 +76,8 @@ func parseArgs(c *command, args []string) (*invocation, error) {
 		}
 		inv.flags[f.name] = val
 	}
-	if c.pipeline && len(inv.args) > 0 && dash != 0 {
-		inv.paths, inv.args = splitPipelinePaths(inv.args, dash)
+	if c.pipeline && len(inv.args) > c.pathArg && (dash < 0 || dash > c.pathArg) {
+		inv.paths, inv.args = splitPipelinePaths(inv.args, c.pathArg, dash)
 	}
 	switch {
 	case len(inv.args) < c.minArgs:
@@ -88,19 +88,19 @@ func parseArgs(c *command, args []string) (*invocation, error) {
 	return inv, nil
 }
 
-// splitPipelinePaths takes the pipeline PATH off the front of args: the
-// first argument, and when it is a .sql file, every .sql file that follows it
+// splitPipelinePaths takes the pipeline PATH out of args: the argument at
+// index at, and when it is a .sql file, every .sql file that follows it
 // (before "--", at index dash, or anywhere when dash < 0). It returns the
-// paths and args without the ones after the first.
-func splitPipelinePaths(args []string, dash int) (paths, rest []string) {
-	n := 1
-	if isSQLPath(args[0]) {
+// paths, and args without the ones after the first.
+func splitPipelinePaths(args []string, at, dash int) (paths, rest []string) {
+	n := at + 1
+	if isSQLPath(args[at]) {
 		for n < len(args) && (dash < 0 || n < dash) && isSQLPath(args[n]) {
 			n++
 		}
 	}
-	paths = slices.Clone(args[:n])
-	rest = append([]string{args[0]}, args[n:]...)
+	paths = slices.Clone(args[at:n])
+	rest = append(slices.Clone(args[:at+1]), args[n:]...)
 	return paths, rest
 }
 
@@ -109,7 +109,7 @@ func (inv *invocation) pipelinePaths() []string {
 	if len(inv.paths) > 0 {
 		return inv.paths
 	}
-	return inv.args[:1]
+	return inv.args[inv.cmd.pathArg : inv.cmd.pathArg+1]
 }
 
 func isSQLPath(p string) bool { return strings.EqualFold(filepath.Ext(p), ".sql") }

@@ -27,9 +27,10 @@ type command struct {
 	args    string // positional arguments, as in the usage line
 	minArgs int
 	maxArgs int
-	// pipeline: the first positional argument is a pipeline PATH, which
-	// may be several .sql files (invocation.paths).
+	// pipeline: the positional argument at pathArg is a pipeline PATH,
+	// which may be several .sql files (invocation.paths).
 	pipeline bool
+	pathArg  int
 	summary  string // one line, for the command list
 	text     string // what it does, in paragraphs
 	flags    []flagSpec
@@ -192,6 +193,7 @@ executable stops cleanly at a commit point.`,
 		example: `thundc run examples/quickstart/pipeline.thund
 thundc run examples/quickstart/pipeline.thund -- read top_products`,
 	},
+	sparkCommand,
 	{
 		name: "version", args: "", minArgs: 0, maxArgs: 0,
 		summary: "print the version of thundc and of the IR's JSON encoding",

@@ -40,6 +40,7 @@ var runners = map[string]func(c *cli, inv *invocation) int{
 	"graph":   runGraph,
 	"build":   runBuild,
 	"run":     runRun,
+	"spark":   runSpark,
 	"version": runVersion,
 	"help":    runHelp,
 }

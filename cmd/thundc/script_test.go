@@ -37,8 +37,9 @@ func TestScripts(t *testing.T) {
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"exitcode": cmdExitcode,
-			"example":  cmdExample,
+			"exitcode":    cmdExitcode,
+			"example":     cmdExample,
+			"sparkserver": cmdSparkServer,
 		},
 	})
 }

@@ -1,0 +1,107 @@
+package sparkemit
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/nordisk/thund/ir"
+)
+
+// sparkType is the Spark SQL spelling of a type. Unsigned integers widen to
+// the next signed type (uint64 to decimal(20,0)), nanoseconds truncate to
+// Spark's microseconds, a zoned timestamp is Spark's TIMESTAMP and a zoneless
+// one TIMESTAMP_NTZ, and a duration is an INTERVAL DAY TO SECOND; the
+// capability pass names each conversion in the report.
+func sparkType(t ir.Type) (string, bool) {
+	switch t.Kind {
+	case ir.TBool:
+		return "BOOLEAN", true
+	case ir.TInt8:
+		return "TINYINT", true
+	case ir.TInt16, ir.TUint8:
+		return "SMALLINT", true
+	case ir.TInt32, ir.TUint16:
+		return "INT", true
+	case ir.TInt64, ir.TUint32:
+		return "BIGINT", true
+	case ir.TUint64:
+		return "DECIMAL(20,0)", true
+	case ir.TFloat32:
+		return "FLOAT", true
+	case ir.TFloat64:
+		return "DOUBLE", true
+	case ir.TDecimal:
+		return fmt.Sprintf("DECIMAL(%d,%d)", t.Precision, t.Scale), true
+	case ir.TString:
+		return "STRING", true
+	case ir.TBinary:
+		return "BINARY", true
+	case ir.TDate32:
+		return "DATE", true
+	case ir.TTimestamp:
+		if t.Zone == "" {
+			return "TIMESTAMP_NTZ", true
+		}
+		return "TIMESTAMP", true
+	case ir.TDuration:
+		return "INTERVAL DAY TO SECOND", true
+	case ir.TUnknown:
+		return "VOID", true
+	}
+	return "", false
+}
+
+// columnsDDL is a DDL schema string: "a BIGINT NOT NULL, b STRING COMMENT '...'".
+func (e *emitter) columnsDDL(d *ir.Dataset, cols []*ir.Column) string {
+	parts := make([]string, 0, len(cols))
+	for _, c := range cols {
+		st, ok := sparkType(c.Type)
+		if !ok {
+			e.refuse(c.Pos, "", d.Name, fmt.Sprintf("column %s of type %s", c.Name, c.Type), "Spark has no such type")
+			continue
+		}
+		s := quoteIdent(c.Name) + " " + st
+		if c.NotNull {
+			s += " NOT NULL"
+		}
+		if c.Comment != "" {
+			s += " COMMENT " + sqlString(c.Comment)
+		}
+		parts = append(parts, s)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// quoteIdent back-quotes an identifier unless it is a plain one.
+func quoteIdent(s string) string {
+	plain := s != ""
+	for i, r := range s {
+		if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && r >= '0' && r <= '9') {
+			plain = false
+			break
+		}
+	}
+	if plain {
+		return s
+	}
+	return "`" + strings.ReplaceAll(s, "`", "``") + "`"
+}
+
+// sqlString is a Spark SQL string literal.
+func sqlString(s string) string {
+	r := strings.NewReplacer(`\`, `\\`, `'`, `\'`)
+	return "'" + r.Replace(s) + "'"
+}
+
+// intervalText spells a duration for withWatermark and window(): Spark
+// parses "10 seconds", "1500 milliseconds" or "250 microseconds".
+func intervalText(d ir.Duration) string {
+	ns := int64(d)
+	switch {
+	case ns%1e9 == 0:
+		return fmt.Sprintf("%d seconds", ns/1e9)
+	case ns%1e6 == 0:
+		return fmt.Sprintf("%d milliseconds", ns/1e6)
+	}
+	return fmt.Sprintf("%d microseconds", ns/1e3)
+}

@@ -1,0 +1,623 @@
+package sparkemit
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/google/uuid"
+	"google.golang.org/protobuf/proto"
+
+	"github.com/nordisk/thund/ir"
+	"github.com/nordisk/thund/passes"
+	pb "github.com/nordisk/thund/sparkemit/connectpb"
+)
+
+// Options control a lowering.
+type Options struct {
+	// Storage is StartRun.storage, the root of the run's checkpoints and
+	// metadata. "" means the pipeline's own (a spec's storage key).
+	Storage string
+	// DataRoot, when set, rebases a source's relative paths: DataRoot/PATH.
+	DataRoot string
+
+	FullRefresh    []string // StartRun.full_refresh_selection
+	FullRefreshAll bool     // StartRun.full_refresh_all
+	Refresh        []string // StartRun.refresh_selection
+	Dry            bool     // StartRun.dry: validate the graph, run nothing
+
+	// SQLFiles, when set, are sent whole as DefineSqlGraphElements (as the
+	// reference CLI does) in place of the lowered DefineOutput and DefineFlow
+	// commands; the server parses them itself.
+	SQLFiles []SQLFile
+
+	UserID string // user_context.user_id ("" = "thund")
+}
+
+// SQLFile is one pipeline SQL file for DefineSqlGraphElements.
+type SQLFile struct {
+	Path string // as the server reports it: relative to the spec's folder
+	Text string
+}
+
+// Bundle is the ordered list of ExecutePlanRequests a client sends for one
+// pipeline: CreateDataflowGraph, the graph elements, StartRun.
+type Bundle struct {
+	Target   passes.Target
+	Pipeline string
+	Requests []*pb.ExecutePlanRequest
+}
+
+// ClientType is what a bundle's requests say about their client.
+const ClientType = "thundc"
+
+// sessionNamespace is the UUIDv5 namespace of bundle session ids.
+var sessionNamespace = uuid.MustParse("6f0d6a47-3c55-5b6e-9a1e-2c8d4b7e1f30")
+
+// SessionID is the deterministic session id of a pipeline's bundle: the
+// UUIDv5 of its name. `spark run` replaces it with a fresh one.
+func SessionID(pipeline string) string {
+	return uuid.NewSHA1(sessionNamespace, []byte(pipeline)).String()
+}
+
+// Error is a construct the lowering cannot express for the target. It
+// names the flow (or dataset), the feature and the target.
+type Error struct {
+	Pos     ir.Pos
+	Flow    string // "" for a dataset
+	Dataset string
+	Feature string
+	Target  passes.Target
+	Reason  string
+}
+
+func (e *Error) Error() string {
+	msg := e.Message()
+	if e.Pos.IsValid() || e.Pos.File != "" {
+		msg = e.Pos.String() + ": " + msg
+	}
+	return msg
+}
+
+// Message is the error without its position.
+func (e *Error) Message() string {
+	who := fmt.Sprintf("dataset %q", e.Dataset)
+	if e.Flow != "" {
+		who = fmt.Sprintf("flow %q", e.Flow)
+	}
+	msg := fmt.Sprintf("%s cannot lower %s: %s", e.Target, who, e.Feature)
+	if e.Reason != "" {
+		msg += ": " + e.Reason
+	}
+	return msg
+}
+
+// Errors is every construct a lowering refused, sorted by position.
+type Errors []*Error
+
+func (es Errors) Error() string {
+	lines := make([]string, len(es))
+	for i, e := range es {
+		lines[i] = e.Error()
+	}
+	return strings.Join(lines, "\n")
+}
+
+// Emit lowers a resolved, capability-checked unit to a Spark Connect bundle
+// for u.Opts.Target (spark-4.1 or spark-4.2). It is a pure function: it
+// reads nothing and writes nothing. The report is the capability pass's
+// lowering report plus what the lowering itself converted. A construct that
+// cannot be lowered is an Errors value, never dropped.
+func Emit(u *passes.Unit, opts Options) (Bundle, *passes.LoweringReport, error) {
+	t := u.Opts.Target
+	if t != passes.Spark41 && t != passes.Spark42 {
+		return Bundle{}, nil, fmt.Errorf("sparkemit: target %q is not a Spark target (want spark-4.1 or spark-4.2)", t)
+	}
+	if u.Diags.HasErrors() {
+		return Bundle{}, nil, fmt.Errorf("sparkemit: the pipeline has errors:\n%v", u.Diags.Err())
+	}
+	if u.Report == nil || len(u.Ran) == 0 || !contains(u.Ran, "capability") {
+		return Bundle{}, nil, fmt.Errorf("sparkemit: the unit did not run the capability pass")
+	}
+	p := u.Pipeline
+	e := &emitter{u: u, opts: opts, target: t, session: SessionID(p.Name)}
+	e.report = &passes.LoweringReport{Target: t, Entries: append([]passes.ReportEntry{}, u.Report.Entries...)}
+	e.plan()
+
+	e.add(&pb.PipelineCommand{CommandType: &pb.PipelineCommand_CreateDataflowGraph_{CreateDataflowGraph: &pb.PipelineCommand_CreateDataflowGraph{
+		DefaultCatalog:  optString(p.Catalog),
+		DefaultDatabase: optString(p.Database),
+		SqlConf:         kvMap(p.Conf),
+	}}})
+	if len(opts.SQLFiles) > 0 {
+		for _, d := range p.Datasets {
+			if d.Kind == ir.KindSource {
+				e.note(d.Pos, "", d.Name, "source", passes.ActionDropped,
+					"is not sent with the SQL files: the server reads their FROM clauses as written (bind the name to a table or view Spark knows)")
+			}
+		}
+		for _, f := range opts.SQLFiles {
+			e.add(&pb.PipelineCommand{CommandType: &pb.PipelineCommand_DefineSqlGraphElements_{DefineSqlGraphElements: &pb.PipelineCommand_DefineSqlGraphElements{
+				SqlFilePath: proto.String(f.Path),
+				SqlText:     proto.String(f.Text),
+			}}})
+		}
+	} else {
+		for _, d := range p.Datasets {
+			e.dataset(d)
+			for _, f := range e.ownFlows[d] {
+				e.flow(f)
+			}
+		}
+		for _, f := range p.Flows {
+			if !e.emitted[f] {
+				e.flow(f)
+			}
+		}
+	}
+	storage := opts.Storage
+	if storage == "" {
+		storage = p.Storage
+	}
+	e.add(&pb.PipelineCommand{CommandType: &pb.PipelineCommand_StartRun_{StartRun: &pb.PipelineCommand_StartRun{
+		FullRefreshSelection: opts.FullRefresh,
+		FullRefreshAll:       optBool(opts.FullRefreshAll),
+		RefreshSelection:     opts.Refresh,
+		Dry:                  optBool(opts.Dry),
+		Storage:              optString(storage),
+	}}})
+	if len(e.errs) > 0 {
+		sort.SliceStable(e.errs, func(i, j int) bool { return posLess(e.errs[i].Pos, e.errs[j].Pos) })
+		return Bundle{}, nil, e.errs
+	}
+	sortReport(e.report)
+	return Bundle{Target: t, Pipeline: p.Name, Requests: e.reqs}, e.report, nil
+}
+
+// emitter is one lowering in progress.
+type emitter struct {
+	u       *passes.Unit
+	opts    Options
+	target  passes.Target
+	session string
+	reqs    []*pb.ExecutePlanRequest
+	report  *passes.LoweringReport
+	errs    Errors
+
+	ownFlows map[*ir.Dataset][]*ir.Flow // each dataset's own flow(s): flow name == dataset name
+	emitted  map[*ir.Flow]bool
+	// streamSources are the sources some flow reads as a stream: their
+	// temporary view reads the files as a stream.
+	streamSources map[*ir.Dataset]bool
+}
+
+// plan finds each dataset's own flow and how each source is read.
+func (e *emitter) plan() {
+	e.ownFlows = map[*ir.Dataset][]*ir.Flow{}
+	e.emitted = map[*ir.Flow]bool{}
+	e.streamSources = map[*ir.Dataset]bool{}
+	for _, f := range e.u.Pipeline.Flows {
+		d := e.u.Pipeline.LookupDataset(f.Target)
+		if d != nil && strings.EqualFold(f.Name, d.Name) {
+			e.ownFlows[d] = append(e.ownFlows[d], f)
+		}
+		for _, sc := range ir.Scans(f.Query) {
+			if src := e.u.Pipeline.LookupDataset(sc.Name); src != nil && src.Kind == ir.KindSource && sc.Stream {
+				e.streamSources[src] = true
+			}
+		}
+	}
+	for _, d := range e.u.Pipeline.Datasets {
+		if d.Kind == ir.KindSource && d.Source != nil && d.Source.Unbounded {
+			e.streamSources[d] = true
+		}
+	}
+}
+
+// add appends one request carrying cmd.
+func (e *emitter) add(cmd *pb.PipelineCommand) {
+	user := e.opts.UserID
+	if user == "" {
+		user = "thund"
+	}
+	e.reqs = append(e.reqs, &pb.ExecutePlanRequest{
+		SessionId:   e.session,
+		UserContext: &pb.UserContext{UserId: user},
+		Plan:        &pb.Plan{OpType: &pb.Plan_Command{Command: &pb.Command{CommandType: &pb.Command_PipelineCommand{PipelineCommand: cmd}}}},
+		ClientType:  proto.String(ClientType),
+	})
+}
+
+// refuse records a construct the lowering cannot express.
+func (e *emitter) refuse(pos ir.Pos, flow, dataset, feature, reason string) {
+	e.errs = append(e.errs, &Error{Pos: pos, Flow: flow, Dataset: dataset, Feature: feature, Target: e.target, Reason: reason})
+}
+
+// note records a knob the lowering converted or dropped.
+func (e *emitter) note(pos ir.Pos, flow, dataset, knob string, action passes.Action, reason string) {
+	e.report.Entries = append(e.report.Entries, passes.ReportEntry{Flow: flow, Dataset: dataset, Knob: knob, Action: action, Reason: reason, Pos: pos})
+}
+
+// location is a SourceCodeLocation for pos, or nil.
+func location(pos ir.Pos) *pb.SourceCodeLocation {
+	if pos.File == "" {
+		return nil
+	}
+	loc := &pb.SourceCodeLocation{FileName: proto.String(pos.File)}
+	if pos.IsValid() {
+		loc.LineNumber = proto.Int32(int32(pos.Line))
+	}
+	return loc
+}
+
+// outputName is the name a dataset is registered under: qualified with the
+// database (and catalog) of the file that declared it when that differs
+// from the graph's defaults. Temporary views are never qualified.
+func (e *emitter) outputName(d *ir.Dataset) string {
+	if d.Kind == ir.KindTemporaryView || d.Kind == ir.KindSource {
+		return d.Name
+	}
+	p := e.u.Pipeline
+	parts := []string{quoteIdent(d.Name)}
+	db, cat := d.Database, d.Catalog
+	if (db != "" && !strings.EqualFold(db, p.Database)) || (cat != "" && !strings.EqualFold(cat, p.Catalog)) {
+		if db == "" {
+			db = p.Database
+		}
+		if db != "" {
+			parts = append([]string{quoteIdent(db)}, parts...)
+		}
+		if cat != "" && !strings.EqualFold(cat, p.Catalog) {
+			parts = append([]string{quoteIdent(cat)}, parts...)
+		}
+	}
+	if len(parts) == 1 {
+		return d.Name
+	}
+	return strings.Join(parts, ".")
+}
+
+// dataset lowers one dataset to a DefineOutput (and, for a source, the flow
+// of its temporary view).
+func (e *emitter) dataset(d *ir.Dataset) {
+	out := &pb.PipelineCommand_DefineOutput{
+		OutputName:         proto.String(e.outputName(d)),
+		Comment:            optString(d.Comment),
+		SourceCodeLocation: location(d.Pos),
+	}
+	table := func() *pb.PipelineCommand_DefineOutput_TableDetails {
+		td := &pb.PipelineCommand_DefineOutput_TableDetails{
+			TableProperties: kvMap(d.Properties),
+			PartitionCols:   d.PartitionBy,
+			Format:          optString(d.Format),
+		}
+		if len(d.Columns) > 0 {
+			td.Schema = &pb.PipelineCommand_DefineOutput_TableDetails_SchemaString{SchemaString: e.columnsDDL(d, d.Columns)}
+		}
+		return td
+	}
+	switch d.Kind {
+	case ir.KindMaterializedView:
+		out.OutputType = pb.OutputType_MATERIALIZED_VIEW.Enum()
+		out.Details = &pb.PipelineCommand_DefineOutput_TableDetails_{TableDetails: table()}
+		if d.Materialize == ir.MatIncremental {
+			e.note(d.Pos, "", d.Name, "materialization", passes.ActionDropped, "is not settable in SDP: Spark decides how to refresh a materialized view")
+		}
+	case ir.KindStreamingTable:
+		out.OutputType = pb.OutputType_TABLE.Enum()
+		out.Details = &pb.PipelineCommand_DefineOutput_TableDetails_{TableDetails: table()}
+		if d.Materialize == ir.MatFull {
+			e.note(d.Pos, "", d.Name, "materialization", passes.ActionDropped, "is not settable in SDP: a streaming table is appended to (a full refresh recomputes it)")
+		}
+	case ir.KindTemporaryView:
+		out.OutputType = pb.OutputType_TEMPORARY_VIEW.Enum()
+	case ir.KindSink:
+		out.OutputType = pb.OutputType_SINK.Enum()
+		out.Details = &pb.PipelineCommand_DefineOutput_SinkDetails_{SinkDetails: &pb.PipelineCommand_DefineOutput_SinkDetails{
+			Options: kvMap(d.SinkOptions),
+			Format:  optString(sinkFormat(d.Format)),
+		}}
+	case ir.KindView:
+		e.refuse(d.Pos, "", d.Name, "a persisted view", "DefineOutput has no output type for one (only a SQL file's CREATE VIEW defines it): send the SQL files with --sql-elements, or use a temporary view")
+		return
+	case ir.KindSource:
+		out.OutputType = pb.OutputType_TEMPORARY_VIEW.Enum()
+		out.Comment = optString(d.Comment)
+	}
+	e.add(&pb.PipelineCommand{CommandType: &pb.PipelineCommand_DefineOutput_{DefineOutput: out}})
+	if d.Kind == ir.KindSource {
+		e.sourceFlow(d)
+	}
+}
+
+// sinkFormat is the Spark streaming sink format of a sink's: JSON lines
+// are Spark's json, stdout its console sink; others are Spark's own names.
+func sinkFormat(f string) string {
+	switch strings.ToLower(f) {
+	case "jsonl":
+		return "json"
+	case "stdout":
+		return "console"
+	}
+	return f
+}
+
+// sourceFlow is the flow of a source's temporary view: a read of its files.
+func (e *emitter) sourceFlow(d *ir.Dataset) {
+	rel, ok := e.dataSource(d, e.streamSources[d])
+	if !ok {
+		return
+	}
+	e.add(&pb.PipelineCommand{CommandType: &pb.PipelineCommand_DefineFlow_{DefineFlow: &pb.PipelineCommand_DefineFlow{
+		FlowName:           proto.String(d.Name),
+		TargetDatasetName:  proto.String(d.Name),
+		SqlConf:            kvMap(d.Conf),
+		SourceCodeLocation: location(d.Pos),
+		Details: &pb.PipelineCommand_DefineFlow_RelationFlowDetails{RelationFlowDetails: &pb.PipelineCommand_DefineFlow_WriteRelationFlowDetails{
+			Relation: rel,
+		}},
+	}}})
+}
+
+// dataSource is a Read.DataSource of a source's files.
+func (e *emitter) dataSource(d *ir.Dataset, stream bool) (*pb.Relation, bool) {
+	src := d.Source
+	if src == nil {
+		e.refuse(d.Pos, "", d.Name, "a source without files", "")
+		return nil, false
+	}
+	var format string
+	switch {
+	case src.Stdin:
+		e.refuse(src.Pos, "", d.Name, "an Arrow IPC stream on stdin", "a Spark Connect server cannot read the client's stdin")
+		return nil, false
+	case src.Format == ir.FormatParquet:
+		format = "parquet"
+	case src.Format == ir.FormatCSV:
+		format = "csv"
+	case src.Format == ir.FormatJSONL:
+		format = "json"
+	default:
+		e.refuse(src.Pos, "", d.Name, fmt.Sprintf("a source of %s files", src.Format), "Spark has no reader for them")
+		return nil, false
+	}
+	opts, err := readerOptions(src.Format, src.Options)
+	if err != "" {
+		e.refuse(src.Pos, "", d.Name, "a reader option", err)
+		return nil, false
+	}
+	paths := make([]string, len(src.Paths))
+	for i, p := range src.Paths {
+		paths[i] = rebase(e.opts.DataRoot, p)
+	}
+	ds := &pb.Read_DataSource{
+		Format:  proto.String(format),
+		Options: opts,
+		Paths:   paths,
+	}
+	if len(d.Columns) > 0 {
+		ds.Schema = proto.String(e.columnsDDL(d, d.Columns))
+	}
+	return &pb.Relation{RelType: &pb.Relation_Read{Read: &pb.Read{
+		ReadType:    &pb.Read_DataSource_{DataSource: ds},
+		IsStreaming: stream,
+	}}}, true
+}
+
+// rebase joins a relative path onto root ("" leaves it as written).
+func rebase(root, p string) string {
+	if root == "" || strings.HasPrefix(p, "/") || strings.Contains(p, "://") {
+		return p
+	}
+	return strings.TrimRight(root, "/") + "/" + strings.TrimPrefix(p, "./")
+}
+
+// readerOptions maps a source's options to Spark's reader options. Þund's
+// CSV defaults (a header row, RFC 4180 doubled quotes) differ from Spark's,
+// so they are always spelled out.
+func readerOptions(f ir.FileFormat, kvs []ir.KV) (map[string]string, string) {
+	out := map[string]string{}
+	if f != ir.FormatCSV {
+		for _, kv := range kvs {
+			out[kv.Key] = kv.Value
+		}
+		return out, ""
+	}
+	out["header"] = "true"
+	out["escape"] = `"`
+	nulls := 0
+	for _, kv := range kvs {
+		switch strings.ToLower(kv.Key) {
+		case "header":
+			switch strings.ToLower(kv.Value) {
+			case "true", "yes", "1":
+				out["header"] = "true"
+			default:
+				out["header"] = "false"
+			}
+		case "delimiter", "sep", "separator":
+			v := kv.Value
+			if v == `\t` || v == "tab" {
+				v = "\t"
+			}
+			out["sep"] = v
+		case "quote":
+			out["quote"] = kv.Value
+		case "escape":
+			out["escape"] = kv.Value
+		case "null", "nullvalue":
+			nulls++
+			out["nullValue"] = kv.Value
+		case "nulls":
+			nulls += len(strings.Split(kv.Value, ","))
+			out["nullValue"] = kv.Value
+		default:
+			return nil, fmt.Sprintf("csv option %q has no Spark counterpart", kv.Key)
+		}
+	}
+	if nulls > 1 {
+		return nil, "Spark's CSV reader takes one nullValue, and this source names several"
+	}
+	return out, ""
+}
+
+// flow lowers one flow to a DefineFlow.
+func (e *emitter) flow(f *ir.Flow) {
+	e.emitted[f] = true
+	d := e.u.Pipeline.LookupDataset(f.Target)
+	conf := []ir.KV{}
+	if d != nil && strings.EqualFold(f.Name, d.Name) {
+		conf = append(conf, d.Conf...)
+	}
+	conf = append(conf, f.Conf...)
+	df := &pb.PipelineCommand_DefineFlow{
+		FlowName:           proto.String(f.Name),
+		TargetDatasetName:  proto.String(f.Target),
+		SqlConf:            kvMap(conf),
+		SourceCodeLocation: location(f.Pos),
+		Once:               optBool(f.Once),
+	}
+	if d != nil {
+		df.TargetDatasetName = proto.String(e.outputName(d))
+		if strings.EqualFold(f.Name, d.Name) {
+			// A dataset's own flow: the server tells it from a standalone
+			// flow by flow_name == target_dataset_name.
+			df.FlowName = df.TargetDatasetName
+		}
+	}
+	if f.CDC != nil {
+		details, ok := e.autoCDC(f)
+		if !ok {
+			return
+		}
+		df.Details = &pb.PipelineCommand_DefineFlow_AutoCdcFlowDetails_{AutoCdcFlowDetails: details}
+	} else {
+		l := &lowerer{e: e, flow: f}
+		rel := l.flowQuery(f, d)
+		if rel == nil {
+			return
+		}
+		df.Details = &pb.PipelineCommand_DefineFlow_RelationFlowDetails{RelationFlowDetails: &pb.PipelineCommand_DefineFlow_WriteRelationFlowDetails{Relation: rel}}
+	}
+	e.add(&pb.PipelineCommand{CommandType: &pb.PipelineCommand_DefineFlow_{DefineFlow: df}})
+}
+
+// autoCDC lowers a change flow to AutoCdcFlowDetails (spark-4.2 only). Its
+// source must be a plain stream read of one dataset: AUTO CDC names its
+// source, it takes no query.
+func (e *emitter) autoCDC(f *ir.Flow) (*pb.PipelineCommand_DefineFlow_AutoCdcFlowDetails, bool) {
+	c := f.CDC
+	if e.target == passes.Spark41 {
+		e.refuse(c.Pos, f.Name, f.Target, "CDC (AUTO CDC)", "DefineFlow.auto_cdc_flow_details arrives in spark-4.2")
+		return nil, false
+	}
+	sc, ok := f.Query.(*ir.Scan)
+	if !ok || !sc.Stream {
+		e.refuse(c.Pos, f.Name, f.Target, "CDC over a query", "AUTO CDC reads one named streaming source and takes no query: declare the query as a temporary view and apply changes from a stream read of it")
+		return nil, false
+	}
+	l := &lowerer{e: e, flow: f}
+	cols := func(names []string) []*pb.Expression {
+		var out []*pb.Expression
+		for _, n := range names {
+			out = append(out, attr(n))
+		}
+		return out
+	}
+	det := &pb.PipelineCommand_DefineFlow_AutoCdcFlowDetails{
+		Source:                       proto.String(sc.Name),
+		Keys:                         cols(c.Keys),
+		SequenceBy:                   l.expr(c.SequenceBy),
+		IgnoreNullUpdates:            optBool(c.IgnoreNullUpdates),
+		ColumnList:                   cols(c.Columns),
+		ExceptColumnList:             cols(c.ExceptColumns),
+		StoredAsScdType:              pb.PipelineCommand_DefineFlow_SCD_TYPE_1,
+		TrackHistoryColumnList:       cols(c.TrackHistory),
+		TrackHistoryExceptColumnList: cols(c.TrackHistoryExcept),
+	}
+	if c.SCDType == 2 {
+		det.StoredAsScdType = pb.PipelineCommand_DefineFlow_SCD_TYPE_2
+	}
+	if c.DeleteWhen != nil {
+		det.ApplyAsDeletes = l.expr(c.DeleteWhen)
+	}
+	if sc.Watermark != nil {
+		e.refuse(sc.Pos, f.Name, f.Target, "a watermark on a CDC source read", "AUTO CDC takes a source name, not a relation")
+	}
+	return det, !l.failed
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func optString(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return proto.String(s)
+}
+
+func optBool(b bool) *bool {
+	if !b {
+		return nil
+	}
+	return proto.Bool(true)
+}
+
+// kvMap is an ordered KV list as a map (a later key wins); nil when empty.
+func kvMap(kvs []ir.KV) map[string]string {
+	if len(kvs) == 0 {
+		return nil
+	}
+	m := make(map[string]string, len(kvs))
+	for _, kv := range kvs {
+		m[kv.Key] = kv.Value
+	}
+	return m
+}
+
+func posLess(a, b ir.Pos) bool {
+	if a.File != b.File {
+		return a.File < b.File
+	}
+	if a.Line != b.Line {
+		return a.Line < b.Line
+	}
+	return a.Col < b.Col
+}
+
+// sortReport orders the report like the capability pass does, by position
+// then flow, dataset and knob, without exact duplicates.
+func sortReport(r *passes.LoweringReport) {
+	es := r.Entries
+	sort.SliceStable(es, func(i, j int) bool {
+		a, b := es[i], es[j]
+		if a.Pos != b.Pos {
+			return posLess(a.Pos, b.Pos)
+		}
+		if a.Flow != b.Flow {
+			return a.Flow < b.Flow
+		}
+		if a.Dataset != b.Dataset {
+			return a.Dataset < b.Dataset
+		}
+		if a.Knob != b.Knob {
+			return a.Knob < b.Knob
+		}
+		return a.Reason < b.Reason
+	})
+	out := es[:0]
+	for i, x := range es {
+		if i > 0 && x == es[i-1] {
+			continue
+		}
+		out = append(out, x)
+	}
+	r.Entries = out
+}

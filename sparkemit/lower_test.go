@@ -1,0 +1,149 @@
+package sparkemit
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/nordisk/thund/passes"
+	pb "github.com/nordisk/thund/sparkemit/connectpb"
+)
+
+// flowRelation returns the relation of the named flow's DefineFlow.
+func flowRelation(t *testing.T, b Bundle, flow string) *pb.Relation {
+	t.Helper()
+	for _, r := range b.Requests {
+		if df := PipelineCommandOf(r).GetDefineFlow(); df != nil && df.GetFlowName() == flow {
+			return df.GetRelationFlowDetails().GetRelation()
+		}
+	}
+	t.Fatalf("no DefineFlow %s", flow)
+	return nil
+}
+
+// TestWindowedAggregate: grouping by window_start / window_end groups by
+// Spark's window() (or session_window()) itself, over the watermarked
+// stream read, and a projection restores the aggregate's column order.
+func TestWindowedAggregate(t *testing.T) {
+	u := compileFile(t, "testdata/windows.thund", passes.Spark41)
+	b, _, err := Emit(u, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		flow, fn string
+		args     int
+		cols     []string
+	}{
+		{"bids_per_window", "window", 2, []string{"auction", "window_start", "window_end", "bids", "top"}},
+		{"hot_items", "window", 3, []string{"auction", "window_start", "num"}},
+		{"bidder_sessions", "session_window", 2, []string{"bidder", "window_start", "window_end", "bids", "spent"}},
+	} {
+		rel := flowRelation(t, b, c.flow)
+		proj := rel.GetProject()
+		if proj == nil {
+			t.Fatalf("%s: top is %T, want a projection", c.flow, rel.RelType)
+		}
+		var names []string
+		for _, e := range proj.Expressions {
+			if a := e.GetAlias(); a != nil {
+				names = append(names, a.Name[0])
+			} else {
+				names = append(names, e.GetUnresolvedAttribute().GetUnparsedIdentifier())
+			}
+		}
+		if strings.Join(names, ",") != strings.Join(c.cols, ",") {
+			t.Errorf("%s: columns %v, want %v", c.flow, names, c.cols)
+		}
+		agg := proj.Input.GetAggregate()
+		if agg == nil {
+			t.Fatalf("%s: no aggregate under the projection", c.flow)
+		}
+		last := agg.GroupingExpressions[len(agg.GroupingExpressions)-1].GetAlias()
+		fn := last.GetExpr().GetUnresolvedFunction()
+		if last.GetName()[0] != windowColumn || fn.GetFunctionName() != c.fn || len(fn.Arguments) != c.args {
+			t.Errorf("%s: last grouping key %v, want %s(...) with %d arguments", c.flow, last, c.fn, c.args)
+		}
+		wm := agg.Input.GetWithWatermark()
+		if wm == nil || wm.EventTime != "date_time" || wm.DelayThreshold != "15 seconds" || !wm.Input.GetRead().IsStreaming {
+			t.Errorf("%s: aggregate input %v, want WithWatermark(date_time, 15 seconds) over a stream read", c.flow, agg.Input)
+		}
+	}
+}
+
+// TestWindowColumns: a window whose columns are used other than as group
+// by keys becomes window() into a struct column, then window_start and
+// window_end beside the input's columns (and no struct column).
+func TestWindowColumns(t *testing.T) {
+	u := compileSrc(t, "w.thund", `pipeline w
+source s stream from parquet "s/*.parquet" {
+  k int64, t timestamp(us, "UTC")
+  watermark t delay 5s
+}
+streaming table tagged = from stream s | window hop(t, 10s, 5s) | select k, window_start, window_end
+`, passes.Spark42)
+	b, _, err := Emit(u, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sel := flowRelation(t, b, "tagged").GetProject()
+	split := sel.GetInput().GetProject()
+	withStruct := split.GetInput().GetProject()
+	if sel == nil || split == nil || withStruct == nil {
+		t.Fatalf("want select over split over struct projections, got %v", flowRelation(t, b, "tagged"))
+	}
+	var names []string
+	for _, e := range split.Expressions {
+		if a := e.GetAlias(); a != nil {
+			names = append(names, a.Name[0]+"="+a.Expr.GetUnresolvedAttribute().GetUnparsedIdentifier())
+		} else {
+			names = append(names, e.GetUnresolvedAttribute().GetUnparsedIdentifier())
+		}
+	}
+	if got := strings.Join(names, ","); got != "s.k,s.t,window_start=__thund_window.start,window_end=__thund_window.end" {
+		t.Errorf("split columns %s", got)
+	}
+	fn := withStruct.Expressions[1].GetAlias().GetExpr().GetUnresolvedFunction()
+	if withStruct.Expressions[0].GetUnresolvedStar() == nil || fn.GetFunctionName() != "window" || len(fn.Arguments) != 3 {
+		t.Errorf("struct projection %v", withStruct)
+	}
+}
+
+// TestOnceFlowAndSink: a once flow sets DefineFlow.once; a sink is a SINK
+// output with its format and options; a standalone flow keeps its own name.
+func TestOnceFlowAndSink(t *testing.T) {
+	u := compileSrc(t, "o.thund", `pipeline o
+source s from parquet "s/*.parquet" { k int64 }
+source f stream from parquet "f/*.parquet" { k int64 }
+streaming table st
+flow backfill into st once = from s
+flow live into st = from stream f
+sink out format jsonl options ("path" = "/out")
+flow to_out into out = from stream f
+`, passes.Spark41)
+	b, _, err := Emit(u, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, r := range b.Requests {
+		c := PipelineCommandOf(r)
+		if df := c.GetDefineFlow(); df != nil {
+			seen["flow "+df.GetFlowName()] = true
+			if (df.GetFlowName() == "backfill") != df.GetOnce() {
+				t.Errorf("flow %s: once = %v", df.GetFlowName(), df.GetOnce())
+			}
+		}
+		if do := c.GetDefineOutput(); do != nil && do.GetOutputName() == "out" {
+			sd := do.GetSinkDetails()
+			if do.GetOutputType() != pb.OutputType_SINK || sd.GetFormat() != "json" || sd.GetOptions()["path"] != "/out" {
+				t.Errorf("sink: %v", do)
+			}
+			seen["sink"] = true
+		}
+	}
+	for _, w := range []string{"flow backfill", "flow live", "flow to_out", "sink"} {
+		if !seen[w] {
+			t.Errorf("no %s in the bundle", w)
+		}
+	}
+}

@@ -1,0 +1,74 @@
+package sparkemit
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/nordisk/thund/passes"
+)
+
+// TestRefusals: what the capability pass lets through but the lowering
+// cannot express is an error naming the flow (or dataset), the feature and
+// the target, never a silent drop.
+func TestRefusals(t *testing.T) {
+	const head = `pipeline p
+
+source s stream from parquet "d/*.parquet" { k int64, v int64, t timestamp(us, "UTC") }
+source b from parquet "b/*.parquet" { k int64 }
+`
+	for _, c := range []struct {
+		name, src string
+		target    passes.Target
+		want      []string
+	}{
+		{"persisted view", head + "view pv = from b\n", passes.Spark42,
+			[]string{`spark-4.2 cannot lower dataset "pv": a persisted view`, "--sql-elements"}},
+		{"cdc over a query", head + "streaming table st = from stream s | where v > 0\n  apply changes keys (k) sequence by v scd type 1\n", passes.Spark42,
+			[]string{`spark-4.2 cannot lower flow "st": CDC over a query`}},
+		{"scalar subquery", head + "materialized view m = from b | where k > (from b | aggregate max(k) as mk)\n", passes.Spark41,
+			[]string{`spark-4.1 cannot lower flow "m": a scalar subquery`}},
+		{"in subquery", head + "materialized view m = from b | where k in (from b | select k)\n", passes.Spark42,
+			[]string{`spark-4.2 cannot lower flow "m": an IN subquery`}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			u := compileSrc(t, "p.thund", c.src, c.target)
+			_, _, err := Emit(u, Options{})
+			var es Errors
+			if !errors.As(err, &es) {
+				t.Fatalf("err = %v, want a refusal", err)
+			}
+			for _, w := range c.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q lacks %q", err, w)
+				}
+			}
+			if !strings.HasPrefix(err.Error(), "p.thund:") {
+				t.Errorf("error %q has no position", err)
+			}
+		})
+	}
+}
+
+// TestPositionalInsertRenames: a flow that inserts by position into a
+// table with other column names gets a projection onto the table's names.
+func TestPositionalInsertRenames(t *testing.T) {
+	u := compileSrc(t, "p.thund", `pipeline p
+source s stream from parquet "d/*.parquet" { k int64, v int64 }
+streaming table st (key int64, val int64)
+flow f into st = from stream s | select k, v
+`, passes.Spark41)
+	b, _, err := Emit(u, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var flow string
+	for _, r := range b.Requests {
+		if Describe(r) == "define_flow f -> st" {
+			flow, _ = textOf(r)
+		}
+	}
+	if !strings.Contains(flow, `name: "key"`) || !strings.Contains(flow, `name: "val"`) {
+		t.Errorf("flow f does not rename k, v to key, val:\n%s", flow)
+	}
+}
