@@ -118,11 +118,12 @@
 // For a bounded input replayed to its end (available-now over a finished
 // folder, or a batch run), state.Flush() closes every window.
 //
-// Checkpoints: FolderOffset, TrackerState and State.Snapshot are plain
-// values to store with the epoch's commit; NewFolder(from), Tracker.Restore
-// and State.Restore resume from them (the equivalence test restarts from
-// snapshots at random micro-batch boundaries).
+// Checkpoints: FolderOffset, TrackerState, State.Snapshot and
+// IntervalJoin.Snapshot are plain values to store with the epoch's commit;
+// NewFolder(from), Tracker.Restore, State.Restore and IntervalJoin.Restore
+// resume from them (the property tests restart from snapshots at random
+// micro-batch boundaries).
 //
-// Not here yet: snapshots of interval-join state, the Arrow IPC stdin
-// source, and any wiring into rt/etl or codegen.
+// Not here yet: the Arrow IPC stdin source, and any wiring into rt/etl or
+// codegen.
 package stream
