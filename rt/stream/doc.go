@@ -77,7 +77,10 @@
 // [t, t+gap) has closed, or when it overlaps a session already closed
 // (accepting it would change an emitted row; closed sessions are remembered
 // until WM >= end + gap + allowed lateness, after which no on-time row can
-// reach them). For other stateful operators (IntervalJoin) a row is late
+// reach them). The row's own window decides, not the session it would merge
+// into: judged by the merged session, rows chaining backwards from a
+// long-open session could reach any session emitted before, so every emitted
+// session would have to be kept forever. For other stateful operators (IntervalJoin) a row is late
 // when its event time < WM - allowed lateness.
 //
 // # Codegen integration (intended; nothing generated calls this yet)
