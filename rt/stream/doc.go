@@ -77,7 +77,10 @@
 // [t, t+gap) has closed, or when it overlaps a session already closed
 // (accepting it would change an emitted row; closed sessions are remembered
 // until WM >= end + gap + allowed lateness, after which no on-time row can
-// reach them). For other stateful operators (IntervalJoin) a row is late
+// reach them). The row's own window decides, not the session it would merge
+// into: judged by the merged session, rows chaining backwards from a
+// long-open session could reach any session emitted before, so every emitted
+// session would have to be kept forever. For other stateful operators (IntervalJoin) a row is late
 // when its event time < WM - allowed lateness.
 //
 // # Codegen integration (intended; nothing generated calls this yet)
@@ -118,11 +121,12 @@
 // For a bounded input replayed to its end (available-now over a finished
 // folder, or a batch run), state.Flush() closes every window.
 //
-// Checkpoints: FolderOffset, TrackerState and State.Snapshot are plain
-// values to store with the epoch's commit; NewFolder(from), Tracker.Restore
-// and State.Restore resume from them (the equivalence test restarts from
-// snapshots at random micro-batch boundaries).
+// Checkpoints: FolderOffset, TrackerState, State.Snapshot and
+// IntervalJoin.Snapshot are plain values to store with the epoch's commit;
+// NewFolder(from), Tracker.Restore, State.Restore and IntervalJoin.Restore
+// resume from them (the property tests restart from snapshots at random
+// micro-batch boundaries).
 //
-// Not here yet: snapshots of interval-join state, the Arrow IPC stdin
-// source, and any wiring into rt/etl or codegen.
+// Not here yet: the Arrow IPC stdin source, and any wiring into rt/etl or
+// codegen.
 package stream

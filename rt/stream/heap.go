@@ -1,5 +1,7 @@
 package stream
 
+import "slices"
+
 // A binary min-heap over a slice, typed (container/heap boxes every element
 // it pops into an interface, an allocation per pop on the hot path).
 
@@ -41,4 +43,17 @@ func heapPop[T any](h *[]T, less func(a, b T) bool) T {
 	}
 	*h = s
 	return top
+}
+
+// sortStable sorts s stably by less.
+func sortStable[T any](s []T, less func(a, b T) bool) {
+	slices.SortStableFunc(s, func(a, b T) int {
+		switch {
+		case less(a, b):
+			return -1
+		case less(b, a):
+			return 1
+		}
+		return 0
+	})
 }

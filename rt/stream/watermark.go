@@ -127,7 +127,8 @@ func (t *Tracker) Current() (int64, bool) { return t.wm, t.has }
 // Input is input i's own watermark.
 func (t *Tracker) Input(i int) (int64, bool) { return t.inputs[i].w.Current() }
 
-// Idle reports whether input i was idle at the last Advance.
+// Idle reports whether input i is idle now: it has had no rows (in a
+// micro-batch that ended) for the idle timeout.
 func (t *Tracker) Idle(i int) bool {
 	return t.idle > 0 && t.clock.Now().Sub(t.inputs[i].lastActive) >= t.idle
 }
