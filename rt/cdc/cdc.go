@@ -170,7 +170,7 @@ func (a *Applier) Add(rec arrow.RecordBatch) error {
 	if seq.NullN() > 0 {
 		return fmt.Errorf("%d change rows have a NULL sequence value: sequence by must not be NULL", seq.NullN())
 	}
-	if rec.Column(a.spec.DataColumns() + 1).NullN() > 0 {
+	if rec.Column(a.spec.DataColumns()+1).NullN() > 0 {
 		return errors.New("change rows with a NULL delete flag")
 	}
 	rec.Retain()
