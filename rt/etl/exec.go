@@ -245,6 +245,12 @@ func (ex *executor) build(ds *Dataset, d *decision) error {
 	}
 	var out target
 	switch {
+	case changeFlows(ds) > 0:
+		t, err := ex.newCDCTarget(ds, full)
+		if err != nil {
+			return err
+		}
+		out = t
 	case stored(ds.Kind):
 		out = &storedTarget{ex: ex, ds: ds, create: ds.Kind == MaterializedView || full || !exists,
 			opts: warehouse.WriteOptions{PartitionBy: ds.PartitionBy, Append: ds.Kind == StreamingTable && !full, Mem: ex.mem}}
@@ -299,7 +305,11 @@ func (ex *executor) runFlow(ds *Dataset, f *Flow, out target, full bool) (err er
 		if rec == nil || rec.NumRows() == 0 {
 			return nil
 		}
-		if err := checkBatch(ds, rec); err != nil {
+		want := ds.Schema
+		if f.CDC != nil {
+			want = f.CDC.ChangeSchema()
+		}
+		if err := checkBatch(ds.Name, want, rec); err != nil {
 			return err
 		}
 		emitMu.Lock()
@@ -376,20 +386,20 @@ func callFlow(f *Flow, fc *FlowContext) (err error) {
 	return f.Run(fc)
 }
 
-// checkBatch checks that a flow emits its target's column types.
-func checkBatch(ds *Dataset, rec arrow.RecordBatch) error {
-	want := ds.Schema
+// checkBatch checks that a flow emits its target's column types (want: the
+// target's schema, or a change flow's change schema).
+func checkBatch(name string, want *arrow.Schema, rec arrow.RecordBatch) error {
 	if int(rec.NumCols()) != want.NumFields() {
-		return fmt.Errorf("emitted a batch of %d columns; %s has %d", rec.NumCols(), ds.Name, want.NumFields())
+		return fmt.Errorf("emitted a batch of %d columns; %s has %d", rec.NumCols(), name, want.NumFields())
 	}
 	for i := 0; i < want.NumFields(); i++ {
 		col, f := rec.Column(i), want.Field(i)
 		if got := col.DataType(); !arrow.TypeEqual(got, f.Type) {
 			return fmt.Errorf("emitted column %d (%s) as %s; %s declares %s", i+1, f.Name,
-				format.TypeString(got), ds.Name, format.TypeString(f.Type))
+				format.TypeString(got), name, format.TypeString(f.Type))
 		}
 		if !f.Nullable && col.NullN() > 0 {
-			return fmt.Errorf("emitted %s NULL in column %s, which %s declares NOT NULL", plural(int64(col.NullN()), "row with", "rows with"), f.Name, ds.Name)
+			return fmt.Errorf("emitted %s NULL in column %s, which %s declares NOT NULL", plural(int64(col.NullN()), "row with", "rows with"), f.Name, name)
 		}
 	}
 	return nil

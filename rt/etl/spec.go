@@ -5,6 +5,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/nordisk/thund/rt/cdc"
 	"github.com/nordisk/thund/rt/format"
 	"github.com/nordisk/thund/rt/run"
 )
@@ -75,8 +76,13 @@ type Flow struct {
 	Name   string
 	Inputs []Input
 	Once   bool
+	// CDC makes the flow a change flow (apply changes): Run emits change
+	// rows of CDC.ChangeSchema(), which the runtime applies (rt/cdc) to the
+	// target's committed state; the target's new version replaces the old.
+	CDC *cdc.Spec
 	// Run computes the flow: it reads its inputs with fc.Read and emits
-	// batches of the target's schema with fc.Emit.
+	// batches of the target's schema (of CDC.ChangeSchema() for a change
+	// flow) with fc.Emit.
 	Run func(fc *FlowContext) error
 }
 
