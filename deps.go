@@ -6,7 +6,6 @@ package thund
 import (
 	_ "github.com/alecthomas/participle/v2"
 	_ "github.com/apache/arrow-go/v18/arrow"
-	_ "github.com/apache/arrow-go/v18/arrow/compute"
 	_ "github.com/apache/arrow-go/v18/arrow/csv"
 	_ "github.com/apache/arrow-go/v18/arrow/ipc"
 	_ "github.com/apache/arrow-go/v18/parquet/pqarrow"

@@ -15,7 +15,6 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/compute"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 )
@@ -368,11 +367,7 @@ func (a *Applier) Apply(ctx context.Context) (*Result, error) {
 		if c < nd {
 			src = cols[c]
 		}
-		arr, err := a.take(ctx, src, out[c])
-		if err != nil {
-			return nil, err
-		}
-		outCols = append(outCols, arr)
+		outCols = append(outCols, take(a.mem, src, out[c]))
 	}
 	rows := int64(0)
 	if width > 0 {
@@ -388,12 +383,7 @@ func (a *Applier) Apply(ctx context.Context) (*Result, error) {
 		}
 	}()
 	for _, c := range cols {
-		arr, err := a.take(ctx, c, keep)
-		if err != nil {
-			res.Target.Release()
-			return nil, err
-		}
-		stateCols = append(stateCols, arr)
+		stateCols = append(stateCols, take(a.mem, c, keep))
 	}
 	st := array.NewRecordBatch(a.schema, stateCols, int64(len(keep)))
 	defer st.Release()
@@ -438,24 +428,6 @@ func (a *Applier) concat() ([]arrow.Array, int, error) {
 		}
 	}
 	return cols, n, nil
-}
-
-// take gathers src's rows at idx (-1: NULL).
-func (a *Applier) take(ctx context.Context, src arrow.Array, idx []int64) (arrow.Array, error) {
-	b := array.NewInt64Builder(a.mem)
-	defer b.Release()
-	b.Reserve(len(idx))
-	for _, i := range idx {
-		if i < 0 {
-			b.AppendNull()
-		} else {
-			b.UnsafeAppend(i)
-		}
-	}
-	ix := b.NewArray()
-	defer ix.Release()
-	ctx = compute.WithAllocator(ctx, a.mem)
-	return compute.TakeArray(ctx, src, ix)
 }
 
 // sameValue compares two log rows' values of one column, NULL-safe (-1 is
