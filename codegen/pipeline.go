@@ -122,6 +122,7 @@ func (g *generator) genDataset(d *ir.Dataset) jen.Code {
 			}
 		})})
 	}
+	fs = append(fs, g.incrementalFields(d)...)
 	fs = append(fs, field{"Definition", jen.Lit(g.definition(d))})
 	return fields(true, fs...)
 }

@@ -234,7 +234,7 @@ func (ex *executor) skipped(ds *Dataset, f *Flow) {
 // build runs the flows of one stale dataset into a new version (or a sink
 // file) and records its fingerprint.
 func (ex *executor) build(ds *Dataset, d *decision) error {
-	full := d.Full || ds.Kind == MaterializedView
+	full := d.Full || recomputed(ds)
 	cur, exists := ex.r.Txn.Dataset(ds.Name)
 	if ds.Kind == StreamingTable && exists && !full {
 		if !slices.Equal(cur.Schema, format.EncodeSchema(ds.Schema)) ||
@@ -252,8 +252,8 @@ func (ex *executor) build(ds *Dataset, d *decision) error {
 		}
 		out = t
 	case stored(ds.Kind):
-		out = &storedTarget{ex: ex, ds: ds, create: ds.Kind == MaterializedView || full || !exists,
-			opts: warehouse.WriteOptions{PartitionBy: ds.PartitionBy, Append: ds.Kind == StreamingTable && !full, Mem: ex.mem}}
+		out = &storedTarget{ex: ex, ds: ds, create: recomputed(ds) || full || !exists,
+			opts: warehouse.WriteOptions{PartitionBy: ds.PartitionBy, Append: !recomputed(ds) && !full, Mem: ex.mem}}
 	case ds.Kind == Sink:
 		out = &sinkTarget{ex: ex, ds: ds}
 	default:
@@ -619,7 +619,7 @@ func (fr *flowReads) read(name string) (format.BatchReader, error) {
 	}
 	ex := fr.ex
 	x := ex.pl.byName[name]
-	stream := in.Stream && fr.ds.Kind != MaterializedView
+	stream := streamInput(fr.ds, *in)
 	var (
 		br  format.BatchReader
 		err error

@@ -50,6 +50,16 @@ type Dataset struct {
 	Source       *FileSource
 	Flows        []*Flow
 	Expectations []Expectation
+	// Incremental marks a materialized view maintained incrementally
+	// (materialize incremental): a run reads only the input that is new
+	// since its last version, as stream reads do, and appends what its flows
+	// compute; it recomputes in full when that is impossible (never built, a
+	// full refresh, its definition or the runtime changed, an input
+	// rewritten rather than appended to), and says why.
+	Incremental bool
+	// NotIncremental says why a view declared incremental is recomputed in
+	// full all the same (its query aggregates, joins, ...).
+	NotIncremental string
 	// Definition is the canonical text of the dataset's declaration and its
 	// flows; a change of it makes the dataset stale (its fingerprint).
 	Definition string
