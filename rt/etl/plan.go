@@ -603,7 +603,7 @@ func (pl *planner) inputReasons(ds *Dataset, rec *fingerprint, d *decision) {
 				}
 			case stored(x.Kind):
 				if pl.predict && pl.decided[x.Name] != nil && pl.decided[x.Name].Build {
-					add(fmt.Sprintf("input %s changed (rebuilt by this run)", x.Name))
+					add(fmt.Sprintf("input %s will change (the run rebuilds it first)", x.Name))
 					continue
 				}
 				cur, ok := pl.lookup(x.Name)
@@ -629,7 +629,7 @@ func (pl *planner) inputReasons(ds *Dataset, rec *fingerprint, d *decision) {
 					case old == "":
 						add(fmt.Sprintf("input %s changed", x.Name))
 					default:
-						add(fmt.Sprintf("input %s changed (%s -> %s)", x.Name, old, tok))
+						add(fmt.Sprintf("input %s changed (%s)", x.Name, versionChange(old, tok)))
 					}
 				}
 			case isView(x.Kind):
@@ -639,6 +639,21 @@ func (pl *planner) inputReasons(ds *Dataset, rec *fingerprint, d *decision) {
 			}
 		}
 	}
+}
+
+// versionChange says how a stored input's token moved: "built from version
+// 1, now version 2".
+func versionChange(old, cur string) string {
+	word := func(tok string) string {
+		if n, ok := strings.CutPrefix(tok, "v"); ok && n != "" && strings.Trim(n, "0123456789") == "" {
+			return "version " + n
+		}
+		if tok == "none" {
+			return "no version"
+		}
+		return tok
+	}
+	return "built from " + word(old) + ", now " + word(cur)
 }
 
 // available checks that every input of ds can be read: a stored input has a
