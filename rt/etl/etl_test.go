@@ -771,6 +771,7 @@ func TestHistory(t *testing.T) {
 	diffText(t, "history", out, `20260102T030405Z-run00003  2026-01-02 03:04:20 UTC  failed  nothing committed  2.75s
   rows 5 in, 2 out; expectations: 1 violated (1 dropped); late rows dropped: 0
   tried to rebuild high_bids: new files in bids (1: data/bids/c.csv)
+    rows 5 in, 2 out; expectations: 1 violated (1 dropped)
   error: flow high_bids: data/bids/c.csv:2:2: column price: want int64, got "12x"
 
 20260102T030405Z-run00002  2026-01-02 03:04:15 UTC  completed  epoch 2  4s
@@ -780,10 +781,15 @@ func TestHistory(t *testing.T) {
 20260102T030405Z-run00001  2026-01-02 03:04:05 UTC  completed  epoch 1  9.5s
   rows 22 in, 18 out; expectations: 1 violated (1 dropped); late rows dropped: 0
   rebuilt high_bids: never built
+    rows 5 in, 2 out; expectations: 1 violated (1 dropped)
   rebuilt top: never built
+    rows 2 in, 1 out
   rebuilt bids_log: never built
+    rows 5 in, 5 out
   rebuilt recent: never built
+    rows 5 in, 5 out
   rebuilt log_copy: never built
+    rows 5 in, 5 out
 `)
 	code, out, _ = e.etl(p, "history", "--json", "--limit", "1")
 	var h historyEntry
