@@ -372,7 +372,6 @@ materialized view sum_distinct =
 		"p.thund:7:5: native backend: an aggregate over a stream is not supported yet (streaming state): compute it in a materialized view over a snapshot read, or target spark-4.1 [capability]",
 		"p.thund:12:5: native backend: session windows are not supported yet [capability]",
 		"p.thund:17:37: native backend: correlated subqueries are not supported yet (u.k reads a column of the enclosing query) [capability]",
-		"p.thund:23:3: native backend: change flows (apply changes into \"cdc_target\") are not supported yet [capability]",
 		"p.thund:31:5: native backend: a join whose right input (the build side) reads a stream is not supported yet (streaming state): compute it in a materialized view over a snapshot read, or target spark-4.1 [capability]",
 		"p.thund:36:5: native backend: a full join over a stream is not supported yet (streaming state): compute it in a materialized view over a snapshot read, or target spark-4.1 [capability]",
 		"p.thund:46:26: native backend: sum(distinct ...) is not supported yet [capability]",

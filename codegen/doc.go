@@ -20,6 +20,10 @@
 //   - generate.go: Generate, rendering and formatting errors;
 //   - pipeline.go: main.go and pipeline.go (genMain, genPipeline, genDataset);
 //   - flow.go: one flow's function (genFlow), its output and expectations;
+//   - cdc.go: change flows (apply changes): the projection into change rows
+//     and the flow's cdc.Spec; the apply itself is rt/cdc's;
+//   - materialize.go: whether a view declared materialize incremental can
+//     be maintained by appending (etl.Dataset.Incremental / NotIncremental);
 //   - rel.go, agg.go, join.go, sort.go, subquery.go: the operators;
 //   - expr.go, arith.go, cast.go, funcs.go: expressions;
 //   - values.go, keys.go, konst.go, demand.go: the compile-time model;

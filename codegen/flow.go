@@ -23,7 +23,8 @@ type flowGen struct {
 	flow   *ir.Flow
 	fi     *passes.FlowInfo
 	target *ir.Dataset
-	fname  string // the flow function's name
+	fname  string    // the flow function's name
+	cdc    *cdcShape // a change flow's layout (cdc.go); nil for other flows
 
 	blk    *block
 	n      int
@@ -62,11 +63,13 @@ func (g *generator) genFlow(file *jen.File, f *ir.Flow, target *ir.Dataset) {
 		g.refuse(f.Pos, "flow %q has no query", f.Name)
 		return
 	}
+	var sh *cdcShape
 	if f.CDC != nil {
-		g.refuse(f.CDC.Pos, "change flows (apply changes into %q) are not supported yet", f.Target)
-		return
+		if sh = g.checkCDC(f, target); sh == nil {
+			return
+		}
 	}
-	fg := &flowGen{generator: g, file: file, flow: f, fi: fi, target: target, fname: g.flowFunc[f],
+	fg := &flowGen{generator: g, file: file, flow: f, fi: fi, target: target, fname: g.flowFunc[f], cdc: sh,
 		blk: &block{}, stageTop: map[ir.Rel]*passes.Stage{}, details: map[*passes.Stage][]string{},
 		subq: map[ir.Expr]*value{}, inSets: map[ir.Expr]*inSet{}}
 	before := len(g.diags)
@@ -185,7 +188,12 @@ func refText(c *ir.ColumnRef) string {
 
 // genFlowBody generates the statements of the flow function.
 func (g *flowGen) genFlowBody() []jen.Code {
-	out := g.genOutput()
+	var out *output
+	if g.cdc != nil {
+		out = g.genCDCOutput()
+	} else {
+		out = g.genOutput()
+	}
 	subs := g.sub(func() { g.genSubqueries() })
 	main := g.sub(func() { g.produce(g.flow.Query, out.consume) })
 	var body []jen.Code

@@ -187,6 +187,7 @@ func (g *generator) newFile() *jen.File {
 	f.ImportName(sqlfnPkg, "sqlfn")
 	f.ImportName(etlPkg, "etl")
 	f.ImportName(runPkg, "run")
+	f.ImportName(cdcPkg, "cdc")
 	return f
 }
 

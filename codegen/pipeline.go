@@ -122,6 +122,7 @@ func (g *generator) genDataset(d *ir.Dataset) jen.Code {
 			}
 		})})
 	}
+	fs = append(fs, g.incrementalFields(d)...)
 	fs = append(fs, field{"Definition", jen.Lit(g.definition(d))})
 	return fields(true, fs...)
 }
@@ -149,6 +150,9 @@ func (g *generator) genFlowSpec(f *ir.Flow) jen.Code {
 	}
 	if f.Once {
 		fs = append(fs, field{"Once", jen.True()})
+	}
+	if cf, ok := g.cdcSpecField(f); ok {
+		fs = append(fs, cf)
 	}
 	fs = append(fs, field{"Run", jen.Id(g.flowFunc[f])})
 	return fields(false, fs...)

@@ -14,6 +14,8 @@
 //   - rt/warehouse: the warehouse layout, versioned datasets, hive-style
 //     partitions, the one-atomic-commit-record protocol and the run lock.
 //   - rt/events: the event log (Lakeflow record shape), one file per run.
+//   - rt/cdc: the change-feed apply engine (SCD 1 and 2) that change flows
+//     feed; its change log is committed as a state snapshot.
 //   - rt/run: the per-run context that generated main functions use:
 //     Begin / Commit / Fail over warehouse, lock, event log, expectation
 //     counters and the run summary.

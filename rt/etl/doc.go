@@ -21,6 +21,13 @@
 //     (computed in memory, never stored), writes of new versions (replace for
 //     materialized views, append for streaming tables), sinks (files renamed
 //     into place after the commit, or JSON lines on stdout), expectations;
+//   - change flows (cdc.go): a streaming table fed by change flows gets a
+//     new version per run computed by rt/cdc from its committed change state
+//     and the run's new change rows; the new state joins the same commit;
+//   - incremental materialized views (Dataset.Incremental): read only the
+//     input new since their last version (like stream reads), append, and
+//     recompute in full, with the reason, when an input was rewritten, the
+//     definition changed or a full refresh was asked for;
 //   - progress on stderr (progress.go): a live display on a terminal, plain
 //     lines otherwise;
 //   - history and read (inspect.go).

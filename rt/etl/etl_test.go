@@ -394,7 +394,7 @@ func TestDefinitionChangeRebuildsDownstreamOnly(t *testing.T) {
 	}
 	diffText(t, "plan", plan, `bids       fresh  no new files since epoch 1
 high_bids  stale  definition changed
-top        stale  input high_bids changed (rebuilt by this run)
+top        stale  input high_bids will change (the run rebuilds it first)
 bids_log   fresh  unchanged since epoch 1
 recent     fresh  unchanged since epoch 1
 log_copy   fresh  unchanged since epoch 1
@@ -425,7 +425,7 @@ log_copy fresh: unchanged since epoch 1
 	p = testPipeline(pipeOpts{action: run.Drop, defs: map[string]string{"high_bids": "v3"}})
 	e.mustRun(p, "--select", "high_bids")
 	_, plan, _ = e.etl(p, "plan")
-	if !strings.Contains(plan, "top        stale  input high_bids changed (v2 -> v3)\n") {
+	if !strings.Contains(plan, "top        stale  input high_bids changed (built from version 2, now version 3)\n") {
 		t.Errorf("plan:\n%s", plan)
 	}
 }
@@ -441,11 +441,11 @@ func TestNewFilesAndStreamReads(t *testing.T) {
 	_, plan, _ := e.etl(p, "plan")
 	diffText(t, "plan", plan, `bids       stale  new files (1: data/bids/b.csv)
 high_bids  stale  new files in bids (1: data/bids/b.csv)
-top        stale  input high_bids changed (rebuilt by this run)
+top        stale  input high_bids will change (the run rebuilds it first)
 bids_log   stale  new files in bids (1: data/bids/b.csv)
-recent     stale  input bids_log changed (rebuilt by this run)
+recent     stale  input bids_log will change (the run rebuilds it first)
 log_copy   stale  input recent changed
-export     stale  input bids_log changed (rebuilt by this run)
+export     stale  input bids_log will change (the run rebuilds it first)
 `)
 	id := e.mustRun(p)
 	// the stream read of bids read only the new file
@@ -552,7 +552,7 @@ func TestFullRefreshAndRefresh(t *testing.T) {
 high_bids  fresh  unchanged since epoch 2
 top        fresh  unchanged since epoch 2
 bids_log   stale  full refresh requested
-recent     stale  input bids_log changed (rebuilt by this run)
+recent     stale  input bids_log will change (the run rebuilds it first)
 log_copy   stale  input recent changed (not selected)
 `)
 	id := e.mustRun(p, "--full-refresh", "bids_log")
@@ -613,9 +613,9 @@ func TestSelection(t *testing.T) {
 	_, plan, _ := e.etl(p2, "plan", "--select=high_bids,bids_log")
 	diffText(t, "plan --select", plan, `bids       fresh  no new files since epoch 2
 high_bids  stale  definition changed
-top        stale  input high_bids changed (rebuilt by this run) (not selected)
+top        stale  input high_bids will change (the run rebuilds it first) (not selected)
 bids_log   stale  definition changed
-recent     stale  input bids_log changed (rebuilt by this run)
+recent     stale  input bids_log will change (the run rebuilds it first)
 log_copy   stale  input recent changed (not selected)
 `)
 	// unknown names are usage errors naming the valid ones
@@ -771,6 +771,7 @@ func TestHistory(t *testing.T) {
 	diffText(t, "history", out, `20260102T030405Z-run00003  2026-01-02 03:04:20 UTC  failed  nothing committed  2.75s
   rows 5 in, 2 out; expectations: 1 violated (1 dropped); late rows dropped: 0
   tried to rebuild high_bids: new files in bids (1: data/bids/c.csv)
+    rows 5 in, 2 out; expectations: 1 violated (1 dropped)
   error: flow high_bids: data/bids/c.csv:2:2: column price: want int64, got "12x"
 
 20260102T030405Z-run00002  2026-01-02 03:04:15 UTC  completed  epoch 2  4s
@@ -780,10 +781,15 @@ func TestHistory(t *testing.T) {
 20260102T030405Z-run00001  2026-01-02 03:04:05 UTC  completed  epoch 1  9.5s
   rows 22 in, 18 out; expectations: 1 violated (1 dropped); late rows dropped: 0
   rebuilt high_bids: never built
+    rows 5 in, 2 out; expectations: 1 violated (1 dropped)
   rebuilt top: never built
+    rows 2 in, 1 out
   rebuilt bids_log: never built
+    rows 5 in, 5 out
   rebuilt recent: never built
+    rows 5 in, 5 out
   rebuilt log_copy: never built
+    rows 5 in, 5 out
 `)
 	code, out, _ = e.etl(p, "history", "--json", "--limit", "1")
 	var h historyEntry

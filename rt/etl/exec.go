@@ -234,7 +234,7 @@ func (ex *executor) skipped(ds *Dataset, f *Flow) {
 // build runs the flows of one stale dataset into a new version (or a sink
 // file) and records its fingerprint.
 func (ex *executor) build(ds *Dataset, d *decision) error {
-	full := d.Full || ds.Kind == MaterializedView
+	full := d.Full || recomputed(ds)
 	cur, exists := ex.r.Txn.Dataset(ds.Name)
 	if ds.Kind == StreamingTable && exists && !full {
 		if !slices.Equal(cur.Schema, format.EncodeSchema(ds.Schema)) ||
@@ -245,9 +245,15 @@ func (ex *executor) build(ds *Dataset, d *decision) error {
 	}
 	var out target
 	switch {
+	case changeFlows(ds) > 0:
+		t, err := ex.newCDCTarget(ds, full)
+		if err != nil {
+			return err
+		}
+		out = t
 	case stored(ds.Kind):
-		out = &storedTarget{ex: ex, ds: ds, create: ds.Kind == MaterializedView || full || !exists,
-			opts: warehouse.WriteOptions{PartitionBy: ds.PartitionBy, Append: ds.Kind == StreamingTable && !full, Mem: ex.mem}}
+		out = &storedTarget{ex: ex, ds: ds, create: recomputed(ds) || full || !exists,
+			opts: warehouse.WriteOptions{PartitionBy: ds.PartitionBy, Append: !recomputed(ds) && !full, Mem: ex.mem}}
 	case ds.Kind == Sink:
 		out = &sinkTarget{ex: ex, ds: ds}
 	default:
@@ -299,7 +305,11 @@ func (ex *executor) runFlow(ds *Dataset, f *Flow, out target, full bool) (err er
 		if rec == nil || rec.NumRows() == 0 {
 			return nil
 		}
-		if err := checkBatch(ds, rec); err != nil {
+		want := ds.Schema
+		if f.CDC != nil {
+			want = f.CDC.ChangeSchema()
+		}
+		if err := checkBatch(ds.Name, want, rec); err != nil {
 			return err
 		}
 		emitMu.Lock()
@@ -376,20 +386,20 @@ func callFlow(f *Flow, fc *FlowContext) (err error) {
 	return f.Run(fc)
 }
 
-// checkBatch checks that a flow emits its target's column types.
-func checkBatch(ds *Dataset, rec arrow.RecordBatch) error {
-	want := ds.Schema
+// checkBatch checks that a flow emits its target's column types (want: the
+// target's schema, or a change flow's change schema).
+func checkBatch(name string, want *arrow.Schema, rec arrow.RecordBatch) error {
 	if int(rec.NumCols()) != want.NumFields() {
-		return fmt.Errorf("emitted a batch of %d columns; %s has %d", rec.NumCols(), ds.Name, want.NumFields())
+		return fmt.Errorf("emitted a batch of %d columns; %s has %d", rec.NumCols(), name, want.NumFields())
 	}
 	for i := 0; i < want.NumFields(); i++ {
 		col, f := rec.Column(i), want.Field(i)
 		if got := col.DataType(); !arrow.TypeEqual(got, f.Type) {
 			return fmt.Errorf("emitted column %d (%s) as %s; %s declares %s", i+1, f.Name,
-				format.TypeString(got), ds.Name, format.TypeString(f.Type))
+				format.TypeString(got), name, format.TypeString(f.Type))
 		}
 		if !f.Nullable && col.NullN() > 0 {
-			return fmt.Errorf("emitted %s NULL in column %s, which %s declares NOT NULL", plural(int64(col.NullN()), "row with", "rows with"), f.Name, ds.Name)
+			return fmt.Errorf("emitted %s NULL in column %s, which %s declares NOT NULL", plural(int64(col.NullN()), "row with", "rows with"), f.Name, name)
 		}
 	}
 	return nil
@@ -609,7 +619,7 @@ func (fr *flowReads) read(name string) (format.BatchReader, error) {
 	}
 	ex := fr.ex
 	x := ex.pl.byName[name]
-	stream := in.Stream && fr.ds.Kind != MaterializedView
+	stream := streamInput(fr.ds, *in)
 	var (
 		br  format.BatchReader
 		err error

@@ -61,7 +61,7 @@ func (c *cli) planCmd(ctx context.Context, inv *invocation) int {
 	for _, ds := range c.p.Datasets {
 		d := p.evaluate(ds)
 		out.Datasets = append(out.Datasets, planDataset{Name: ds.Name, Kind: ds.Kind.String(), Decision: d.Decision,
-			Reason: d.Reason(), Selected: d.Selected, Build: d.Build, FullRefresh: d.Build && (d.Full || ds.Kind == MaterializedView)})
+			Reason: d.Reason(), Selected: d.Selected, Build: d.Build, FullRefresh: d.Build && (d.Full || recomputed(ds))})
 		if d.Err != nil && d.Selected && buildable(ds.Kind) {
 			status = ExitFailed
 		}
@@ -96,10 +96,15 @@ type historyEntry struct {
 	Error                 string    `json:"error,omitempty"`
 }
 
-// rebuilt is a dataset a run built, and why.
+// rebuilt is a dataset a run built, why, and the counts of its flows.
 type rebuilt struct {
-	Dataset string `json:"dataset"`
-	Reason  string `json:"reason"`
+	Dataset               string `json:"dataset"`
+	Reason                string `json:"reason"`
+	RowsIn                int64  `json:"rows_in"`
+	RowsOut               int64  `json:"rows_out"`
+	ExpectationViolations int64  `json:"expectation_violations"`
+	ExpectationDropped    int64  `json:"expectation_dropped"`
+	LateRowsDropped       int64  `json:"late_rows_dropped"`
 }
 
 // summarizeRun reads what history shows from one run's events.
@@ -110,8 +115,22 @@ func summarizeRun(ri events.RunInfo, evs []events.Event) historyEntry {
 	}
 	worked := map[string]bool{}
 	var stale []rebuilt
+	per := map[string]*rebuilt{} // counts per dataset
+	of := func(name string) *rebuilt {
+		if per[name] == nil {
+			per[name] = &rebuilt{}
+		}
+		return per[name]
+	}
 	for _, e := range evs {
 		switch e.EventType {
+		case events.TypeFlowEnd:
+			var p events.FlowEnd
+			if e.Payload(&p) == nil {
+				r := of(e.Origin.Dataset)
+				r.RowsIn += p.RowsIn
+				r.RowsOut += p.RowsOut
+			}
 		case events.TypeRunEnd:
 			var p events.RunEnd
 			if e.Payload(&p) == nil {
@@ -122,11 +141,15 @@ func summarizeRun(ri events.RunInfo, evs []events.Event) historyEntry {
 			if e.Payload(&p) == nil {
 				h.ExpectationViolations += p.Failed
 				h.ExpectationDropped += p.Dropped
+				r := of(e.Origin.Dataset)
+				r.ExpectationViolations += p.Failed
+				r.ExpectationDropped += p.Dropped
 			}
 		case events.TypeLateRowsDropped:
 			var p events.LateRowsDropped
 			if e.Payload(&p) == nil {
 				h.LateRowsDropped += p.Count
+				of(e.Origin.Dataset).LateRowsDropped += p.Count
 			}
 		case events.TypeFlowStart:
 			worked[e.Origin.Dataset] = true
@@ -139,6 +162,10 @@ func summarizeRun(ri events.RunInfo, evs []events.Event) historyEntry {
 	}
 	for _, s := range stale {
 		if worked[s.Dataset] {
+			if c := per[s.Dataset]; c != nil {
+				s.RowsIn, s.RowsOut, s.ExpectationViolations, s.ExpectationDropped, s.LateRowsDropped =
+					c.RowsIn, c.RowsOut, c.ExpectationViolations, c.ExpectationDropped, c.LateRowsDropped
+			}
 			h.Rebuilt = append(h.Rebuilt, s)
 		}
 	}
@@ -213,6 +240,14 @@ func writeHistoryEntry(w io.Writer, h historyEntry) {
 	}
 	for _, r := range h.Rebuilt {
 		fmt.Fprintf(w, "  %s %s: %s\n", verb, r.Dataset, r.Reason)
+		fmt.Fprintf(w, "    rows %d in, %d out", r.RowsIn, r.RowsOut)
+		if r.ExpectationViolations > 0 {
+			fmt.Fprintf(w, "; expectations: %d violated (%d dropped)", r.ExpectationViolations, r.ExpectationDropped)
+		}
+		if r.LateRowsDropped > 0 {
+			fmt.Fprintf(w, "; late rows dropped: %d", r.LateRowsDropped)
+		}
+		fmt.Fprintln(w)
 	}
 	if h.Error != "" {
 		msg, _, _ := strings.Cut(h.Error, "\n")

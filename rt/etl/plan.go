@@ -41,6 +41,7 @@ const (
 	reasonDefinition  = "definition changed"
 	reasonNoRecord    = "no fingerprint recorded (built by another program)"
 	reasonNotSelected = " (not selected)"
+	reasonRecompute   = " (recomputing in full)"
 )
 
 // Decisions.
@@ -112,6 +113,22 @@ type decision struct {
 // buildable kinds are built by runs; the others are read (sources) or
 // computed in memory when a reader is built (temporary views, views).
 func buildable(k Kind) bool { return k == MaterializedView || k == StreamingTable || k == Sink }
+
+// recomputed datasets get a whole new version each time they are built:
+// materialized views, unless maintained incrementally. (Streaming tables and
+// incremental views append; change flows replace, see cdc.go.)
+func recomputed(ds *Dataset) bool { return ds.Kind == MaterializedView && !ds.Incremental }
+
+// streamInput reports whether a dataset reads an input incrementally (only
+// what is new since its last build): a stream read, except into a
+// materialized view, which reads whole inputs; an incremental view reads
+// every input so.
+func streamInput(ds *Dataset, in Input) bool {
+	if ds.Kind == MaterializedView {
+		return ds.Incremental
+	}
+	return in.Stream
+}
 
 // stored kinds have versions in the warehouse.
 func stored(k Kind) bool { return k == MaterializedView || k == StreamingTable }
@@ -500,7 +517,14 @@ func (pl *planner) evalDataset(ds *Dataset, d *decision) {
 		if rec.Definition != hashString(ds.Definition) {
 			d.Reasons = append(d.Reasons, reasonDefinition)
 		}
+		if len(d.Reasons) > 0 && ds.Incremental {
+			d.Full = true
+			d.Reasons[len(d.Reasons)-1] += reasonRecompute
+		}
 		pl.inputReasons(ds, rec, d)
+	}
+	if len(d.Reasons) > 0 && ds.NotIncremental != "" {
+		d.Reasons = append(d.Reasons, "recomputed in full, not incrementally: "+ds.NotIncremental)
 	}
 	if d.Err != nil {
 		d.Decision = decisionError
@@ -531,7 +555,7 @@ func (pl *planner) inputReasons(ds *Dataset, rec *fingerprint, d *decision) {
 			if x == nil {
 				continue
 			}
-			stream := in.Stream && ds.Kind != MaterializedView
+			stream := streamInput(ds, in)
 			switch {
 			case x.Kind == Source:
 				if x.Source != nil && x.Source.Stdin {
@@ -547,7 +571,20 @@ func (pl *planner) inputReasons(ds *Dataset, rec *fingerprint, d *decision) {
 					add(fmt.Sprintf("input %s changed (definition changed)", x.Name))
 				}
 				if stream {
-					_, stamps, _ := unconsumed(l, pl.offset(ds.Name, f.Name, x.Name).Files)
+					consumed := pl.offset(ds.Name, f.Name, x.Name).Files
+					_, stamps, changed := unconsumed(l, consumed)
+					if ds.Incremental {
+						_, gone := diffFiles(consumed, l.stamps)
+						for _, g := range gone {
+							if strings.HasSuffix(g, " removed") {
+								changed = append(changed, g)
+							}
+						}
+					}
+					if len(changed) > 0 && ds.Incremental {
+						add(fmt.Sprintf("input %s changed (%s rewritten, not appended to: recomputing in full)", x.Name, someNames(changed)))
+						d.Full = true
+					}
 					if len(stamps) > 0 {
 						var names []string
 						for _, s := range stamps {
@@ -566,7 +603,7 @@ func (pl *planner) inputReasons(ds *Dataset, rec *fingerprint, d *decision) {
 				}
 			case stored(x.Kind):
 				if pl.predict && pl.decided[x.Name] != nil && pl.decided[x.Name].Build {
-					add(fmt.Sprintf("input %s changed (rebuilt by this run)", x.Name))
+					add(fmt.Sprintf("input %s will change (the run rebuilds it first)", x.Name))
 					continue
 				}
 				cur, ok := pl.lookup(x.Name)
@@ -592,7 +629,7 @@ func (pl *planner) inputReasons(ds *Dataset, rec *fingerprint, d *decision) {
 					case old == "":
 						add(fmt.Sprintf("input %s changed", x.Name))
 					default:
-						add(fmt.Sprintf("input %s changed (%s -> %s)", x.Name, old, tok))
+						add(fmt.Sprintf("input %s changed (%s)", x.Name, versionChange(old, tok)))
 					}
 				}
 			case isView(x.Kind):
@@ -602,6 +639,21 @@ func (pl *planner) inputReasons(ds *Dataset, rec *fingerprint, d *decision) {
 			}
 		}
 	}
+}
+
+// versionChange says how a stored input's token moved: "built from version
+// 1, now version 2".
+func versionChange(old, cur string) string {
+	word := func(tok string) string {
+		if n, ok := strings.CutPrefix(tok, "v"); ok && n != "" && strings.Trim(n, "0123456789") == "" {
+			return "version " + n
+		}
+		if tok == "none" {
+			return "no version"
+		}
+		return tok
+	}
+	return "built from " + word(old) + ", now " + word(cur)
 }
 
 // available checks that every input of ds can be read: a stored input has a
@@ -651,7 +703,7 @@ func (pl *planner) fingerprint(ds *Dataset, once []string) json.RawMessage {
 			if x == nil {
 				continue
 			}
-			stream := in.Stream && ds.Kind != MaterializedView
+			stream := streamInput(ds, in)
 			switch {
 			case x.Kind == Source:
 				fp.Inputs[x.Name] = hashString(x.Definition)

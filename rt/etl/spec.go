@@ -5,6 +5,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/nordisk/thund/rt/cdc"
 	"github.com/nordisk/thund/rt/format"
 	"github.com/nordisk/thund/rt/run"
 )
@@ -49,6 +50,16 @@ type Dataset struct {
 	Source       *FileSource
 	Flows        []*Flow
 	Expectations []Expectation
+	// Incremental marks a materialized view maintained incrementally
+	// (materialize incremental): a run reads only the input that is new
+	// since its last version, as stream reads do, and appends what its flows
+	// compute; it recomputes in full when that is impossible (never built, a
+	// full refresh, its definition or the runtime changed, an input
+	// rewritten rather than appended to), and says why.
+	Incremental bool
+	// NotIncremental says why a view declared incremental is recomputed in
+	// full all the same (its query aggregates, joins, ...).
+	NotIncremental string
 	// Definition is the canonical text of the dataset's declaration and its
 	// flows; a change of it makes the dataset stale (its fingerprint).
 	Definition string
@@ -75,8 +86,13 @@ type Flow struct {
 	Name   string
 	Inputs []Input
 	Once   bool
+	// CDC makes the flow a change flow (apply changes): Run emits change
+	// rows of CDC.ChangeSchema(), which the runtime applies (rt/cdc) to the
+	// target's committed state; the target's new version replaces the old.
+	CDC *cdc.Spec
 	// Run computes the flow: it reads its inputs with fc.Read and emits
-	// batches of the target's schema with fc.Emit.
+	// batches of the target's schema (of CDC.ChangeSchema() for a change
+	// flow) with fc.Emit.
 	Run func(fc *FlowContext) error
 }
 

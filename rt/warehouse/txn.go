@@ -87,6 +87,14 @@ func (t *Txn) SetSourceOffset(source string, v json.RawMessage) { t.set(t.offset
 // SetState records a state snapshot entry.
 func (t *Txn) SetState(key string, v json.RawMessage) { t.set(t.state, key, v) }
 
+// State returns a state entry as this transaction sees it.
+func (t *Txn) State(key string) (json.RawMessage, bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	v, ok := t.state[key]
+	return v, ok
+}
+
 // SetFingerprint records a fingerprint.
 func (t *Txn) SetFingerprint(key string, v json.RawMessage) { t.set(t.fps, key, v) }
 

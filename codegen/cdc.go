@@ -1,0 +1,280 @@
+package codegen
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/dave/jennifer/jen"
+	"github.com/nordisk/thund/ir"
+	"github.com/nordisk/thund/passes"
+)
+
+// Change flows (apply changes / AUTO CDC). The apply itself is generic and
+// lives in rt/cdc; a change flow's generated function only computes its
+// query and projects each row into a change row: the target's data columns
+// (taken by name from the query's output and cast to the target's types),
+// the sequence value and the delete flag. The target's expectations are
+// checked on every change row that is not a delete. The flow's cdc.Spec (a
+// package-level variable next to the flow function) tells the runtime the
+// keys, SCD type, ignore null updates and the tracked columns.
+
+const cdcPkg = "github.com/nordisk/thund/rt/cdc"
+
+// cdcShape is a change flow's layout against its target's columns.
+type cdcShape struct {
+	ts      passes.Schema // the target's columns
+	data    int           // the data columns: all but __START_AT, __END_AT of SCD 2
+	keys    []int
+	tracked []int // nil: every non-key column
+	seqT    ir.Type
+	specVar string
+}
+
+// checkCDC refuses change flows the native backend cannot run and returns
+// the flow's layout.
+func (g *generator) checkCDC(f *ir.Flow, target *ir.Dataset) *cdcShape {
+	c := f.CDC
+	if n := len(g.u.Pipeline.FlowsInto(target.Name)); n > 1 {
+		g.refuse(c.Pos, "a streaming table with a change flow and other flows (%s has %d) is not supported yet", target.Name, n)
+		return nil
+	}
+	ts := g.u.Datasets[target].Visible()
+	sh := &cdcShape{ts: ts, data: len(ts), specVar: g.flowFunc[f] + "CDC"}
+	if c.SequenceBy != nil {
+		sh.seqT = g.u.Types[c.SequenceBy]
+	}
+	if c.SCDType == 2 {
+		n := len(ts)
+		if n < 2 || !strings.EqualFold(ts[n-2].Name, "__START_AT") || !strings.EqualFold(ts[n-1].Name, "__END_AT") {
+			g.refuse(c.Pos, "a SCD type 2 table whose __START_AT and __END_AT are not its last two columns is not supported yet")
+			return nil
+		}
+		sh.data = n - 2
+		sh.seqT = ts[n-2].Type
+	}
+	if sh.seqT.Kind == ir.TUnknown {
+		g.refuse(c.Pos, "change flow %q: the type of its sequence is unknown", f.Name)
+		return nil
+	}
+	index := func(name string) int {
+		for i := 0; i < sh.data; i++ {
+			if strings.EqualFold(ts[i].Name, name) {
+				return i
+			}
+		}
+		g.refuse(c.Pos, "change flow %q: column %q is not a column of %s", f.Name, name, target.Name)
+		return -1
+	}
+	isKey := map[int]bool{}
+	for _, k := range c.Keys {
+		i := index(k)
+		sh.keys = append(sh.keys, i)
+		isKey[i] = true
+	}
+	switch {
+	case len(c.TrackHistory) > 0:
+		sh.tracked = []int{}
+		for _, n := range c.TrackHistory {
+			sh.tracked = append(sh.tracked, index(n))
+		}
+	case len(c.TrackHistoryExcept) > 0:
+		sh.tracked = []int{}
+		except := map[int]bool{}
+		for _, n := range c.TrackHistoryExcept {
+			except[index(n)] = true
+		}
+		for i := 0; i < sh.data; i++ {
+			if !isKey[i] && !except[i] {
+				sh.tracked = append(sh.tracked, i)
+			}
+		}
+	}
+	for _, i := range append(append([]int{}, sh.keys...), sh.tracked...) {
+		if i < 0 {
+			return nil
+		}
+	}
+	return sh
+}
+
+// genCDCSpec declares the flow's cdc.Spec, the apply's parameters.
+func (g *flowGen) genCDCSpec() {
+	sh, c := g.cdc, g.flow.CDC
+	ints := func(list []int) jen.Code {
+		return jen.Index().Int().ValuesFunc(func(gr *jen.Group) {
+			for _, i := range list {
+				gr.Lit(i)
+			}
+		})
+	}
+	fs := []field{
+		{"Target", jen.Id(g.schemaVar[g.target])},
+		{"Keys", ints(sh.keys)},
+		{"Sequence", arrowType(sh.seqT)},
+		{"SCD", jen.Lit(c.SCDType)},
+	}
+	if c.IgnoreNullUpdates {
+		fs = append(fs, field{"IgnoreNullUpdates", jen.True()})
+	}
+	if sh.tracked != nil {
+		fs = append(fs, field{"Tracked", ints(sh.tracked)})
+	}
+	g.typeDecls = append(g.typeDecls, func() jen.Code {
+		return jen.Commentf("%s applies the changes of flow %s to %s (rt/cdc).", sh.specVar, g.flow.Name, g.target.Name).Line().
+			Var().Id(sh.specVar).Op("=").Op("&").Qual(cdcPkg, "Spec").Add(fields(true, fs...))
+	})
+}
+
+// cdcSpecField is the CDC field of a change flow's etl.Flow literal.
+func (g *generator) cdcSpecField(f *ir.Flow) (field, bool) {
+	if f.CDC == nil {
+		return field{}, false
+	}
+	return field{"CDC", jen.Id(g.flowFunc[f] + "CDC")}, true
+}
+
+// genCDCOutput is genOutput for a change flow: builders of the change
+// schema, and a consumer that projects each query row into a change row.
+func (g *flowGen) genCDCOutput() *output {
+	g.genCDCSpec()
+	sh, c := g.cdc, g.flow.CDC
+	o := &output{flush: "flush"}
+	ob := "ob"
+	setup := []jen.Code{
+		jen.Id(ob).Op(":=").Qual(arrayPkg, "NewRecordBuilder").Call(jen.Id("fc").Dot("Mem"), jen.Id(sh.specVar).Dot("ChangeSchema").Call()),
+		jen.Defer().Id(ob).Dot("Release").Call(),
+	}
+	types := make([]ir.Type, 0, sh.data+2)
+	for j := 0; j < sh.data; j++ {
+		types = append(types, sh.ts[j].Type)
+	}
+	types = append(types, sh.seqT, ir.Type{Kind: ir.TBool})
+	builders := make([]*local, len(types))
+	for j, t := range types {
+		st := jen.Id(fmt.Sprintf("ob%d", j)).Op(":=").Id(ob).Dot("Field").Call(jen.Lit(j)).Assert(jen.Op("*").Qual(arrayPkg, mustPhys(t).builder))
+		builders[j] = &local{name: fmt.Sprintf("ob%d", j), decl: st}
+		g.locals = append(g.locals, builders[j])
+		setup = append(setup, st)
+	}
+	exps := g.target.Expectations
+	counters := make([][2]string, len(exps))
+	for i := range exps {
+		counters[i] = [2]string{fmt.Sprintf("exp%dPass", i), fmt.Sprintf("exp%dFail", i)}
+		setup = append(setup, jen.List(jen.Id(counters[i][0]), jen.Id(counters[i][1])).Op(":=").List(jen.Int64().Call(jen.Lit(0)), jen.Int64().Call(jen.Lit(0))))
+	}
+	rowsDecl := jen.List(jen.Id("outRows"), jen.Id("outCap")).Op(":=").List(jen.Lit(0), jen.Lit(0))
+	outCap := &local{name: "outCap", decl: rowsDecl}
+	g.locals = append(g.locals, outCap)
+	setup = append(setup, rowsDecl)
+	var fl []jen.Code
+	for i, c := range counters {
+		fl = append(fl,
+			jen.Id("fc").Dot("Expect").Call(jen.Lit(i)).Dot("Add").Call(jen.Id(c[0]), jen.Id(c[1])),
+			jen.List(jen.Id(c[0]), jen.Id(c[1])).Op("=").List(jen.Lit(0), jen.Lit(0)))
+	}
+	fl = append(fl,
+		jen.If(jen.Id("outRows").Op("==").Lit(0)).Block(jen.Return(jen.Nil())),
+		jen.Id("rec").Op(":=").Id(ob).Dot("NewRecordBatch").Call(),
+		jen.List(jen.Id("outRows"), jen.Id("outCap")).Op("=").List(jen.Lit(0), jen.Lit(0)),
+		jen.Id("err").Op(":=").Id("fc").Dot("Emit").Call(jen.Id("rec")),
+		jen.Id("rec").Dot("Release").Call(),
+		jen.Return(jen.Id("err")),
+	)
+	setup = append(setup, jen.Comment("flush emits the change rows collected so far as one batch of the change schema."),
+		jen.Id(o.flush).Op(":=").Func().Params().Error().Block(fl...))
+	o.setup = setup
+	o.consume = func(r *row) {
+		vals := g.cdcRow(r)
+		env := &env{rows: map[ir.Rel]*row{g.flow.Query: r}}
+		seq := g.genExpr(c.SequenceBy, env)
+		if !sameType(seq.t, sh.seqT) {
+			seq = g.genCast(seq, sh.seqT, false, c.SequenceBy.Position())
+		}
+		if seq.nullable() {
+			g.emit(jen.If(jen.Op("!").Add(OK(seq))).Block(jen.Return(jen.Qual(fmtPkg, "Errorf").Call(
+				jen.Lit("%s: flow %s: sequence by is NULL in a change row: every change needs a sequence value"),
+				jen.Lit(posText(c.SequenceBy.Position())), jen.Lit(g.flow.Name)))))
+			if !seq.null {
+				seq = &value{t: seq.t, v: seq.v, vl: seq.vl, k: seq.k}
+			}
+		}
+		delCond := jen.Code(jen.False())
+		if c.DeleteWhen != nil {
+			delCond = truth(g.genExpr(c.DeleteWhen, env))
+		}
+		del := g.declare([]string{g.name("del")}, delCond)[0]
+		if len(exps) > 0 {
+			stored := &row{cols: make([]*column, len(sh.ts))}
+			for j := range sh.ts {
+				switch {
+				case j < sh.data:
+					stored.cols[j] = constColumn(vals[j])
+				case j == sh.data:
+					stored.cols[j] = constColumn(seq)
+				default:
+					stored.cols[j] = constColumn(nullValue(sh.ts[j].Type))
+				}
+			}
+			check := g.sub(func() { g.genExpect(stored, counters) })
+			g.emit(jen.If(jen.Op("!").Add(use(del))).Block(check...))
+		}
+		g.emit(jen.If(jen.Id("outRows").Op("==").Add(use(outCap))).Block(
+			jen.Id("outCap").Op("=").Id("growOutput").Call(jen.Id(ob), jen.Id("outCap"))))
+		all := append(append([]*value{}, vals...), seq, &value{t: ir.Type{Kind: ir.TBool}, v: use(del)})
+		for j, v := range all {
+			b := use(builders[j])
+			app, null := "Append", "AppendNull"
+			if p := mustPhys(v.t); p.values || p.kind == ir.TBool {
+				app, null = "UnsafeAppend", "UnsafeAppendBoolToBitmap"
+			}
+			appendNull := b.Clone().Dot(null).Call()
+			if null == "UnsafeAppendBoolToBitmap" {
+				appendNull = b.Clone().Dot(null).Call(jen.False())
+			}
+			appendValue := b.Clone().Dot(app).Call(appendConv(v.t, V0(v)))
+			switch {
+			case v.null:
+				g.emit(appendNull)
+			case v.ok == nil:
+				g.emit(appendValue)
+			default:
+				g.emit(jen.If(OK(v)).Block(appendValue).Else().Block(appendNull))
+			}
+		}
+		g.emit(jen.Id("outRows").Op("++"),
+			jen.If(jen.Id("outRows").Op("==").Id("batchRows")).Block(
+				jen.If(jen.Err().Op(":=").Id(o.flush).Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err()))))
+	}
+	return o
+}
+
+// cdcRow takes the target's data columns from a query row by name, cast to
+// the target's types (store assignment), NOT NULL checked.
+func (g *flowGen) cdcRow(r *row) []*value {
+	sh := g.cdc
+	out := g.u.Schemas[g.flow.Query].Visible()
+	vals := make([]*value, sh.data)
+	for j := 0; j < sh.data; j++ {
+		f := sh.ts[j]
+		src := out.Lookup(f.Name)
+		var x *value
+		if src < 0 || src >= len(r.cols) {
+			x = nullValue(f.Type)
+		} else {
+			x = g.col(r.cols[src])
+		}
+		pos := g.outputPos(src)
+		if !sameType(x.t, f.Type) {
+			x = g.genCast(x, f.Type, false, pos)
+		}
+		if !f.Nullable && x.nullable() {
+			g.emit(jen.If(jen.Op("!").Add(OK(x))).Block(jen.Return(jen.Id("notNullError").Call(
+				jen.Lit(posText(pos)), jen.Lit(g.flow.Name), jen.Lit(g.target.Name), jen.Lit(f.Name)))))
+			if !x.null {
+				x = &value{t: x.t, v: x.v, vl: x.vl, k: x.k}
+			}
+		}
+		vals[j] = x
+	}
+	return vals
+}
