@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/nordisk/thund/internal/testenv"
@@ -39,6 +40,7 @@ func TestScripts(t *testing.T) {
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"exitcode":    cmdExitcode,
 			"example":     cmdExample,
+			"replace":     cmdReplace,
 			"sparkserver": cmdSparkServer,
 		},
 	})
@@ -78,16 +80,20 @@ func cmdExitcode(ts *testscript.TestScript, neg bool, args []string) {
 
 // cmdExample is the script command
 //
-//	example NAME
+//	example NAME [DIR]
 //
-// which copies the folder examples/NAME of the repository into $WORK/NAME,
-// so that a script runs the real example rather than a copy that can drift.
+// which copies the folder examples/NAME of the repository into $WORK/NAME
+// (or into DIR), so that a script runs the real example rather than a copy
+// that can drift.
 func cmdExample(ts *testscript.TestScript, neg bool, args []string) {
-	if neg || len(args) != 1 {
-		ts.Fatalf("usage: example NAME")
+	if neg || len(args) < 1 || len(args) > 2 {
+		ts.Fatalf("usage: example NAME [DIR]")
 	}
 	src := filepath.Join("..", "..", "examples", args[0])
 	dst := ts.MkAbs(args[0])
+	if len(args) == 2 {
+		dst = ts.MkAbs(args[1])
+	}
 	err := filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -108,4 +114,23 @@ func cmdExample(ts *testscript.TestScript, neg bool, args []string) {
 	if err != nil {
 		ts.Fatalf("example %s: %v", args[0], err)
 	}
+}
+
+// cmdReplace is the script command
+//
+//	replace FILE OLD NEW
+//
+// which replaces the one occurrence of OLD in FILE with NEW (an edit of a
+// copied example); it fails unless OLD occurs exactly once.
+func cmdReplace(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 3 {
+		ts.Fatalf("usage: replace FILE OLD NEW")
+	}
+	path := ts.MkAbs(args[0])
+	data, err := os.ReadFile(path)
+	ts.Check(err)
+	if n := strings.Count(string(data), args[1]); n != 1 {
+		ts.Fatalf("replace: %q occurs %d times in %s, want once", args[1], n, args[0])
+	}
+	ts.Check(os.WriteFile(path, []byte(strings.Replace(string(data), args[1], args[2], 1)), 0o644))
 }
