@@ -192,8 +192,8 @@ func (g *flowGen) genCDCOutput() *output {
 		}
 		if seq.nullable() {
 			g.emit(jen.If(jen.Op("!").Add(OK(seq))).Block(jen.Return(jen.Qual(fmtPkg, "Errorf").Call(
-				jen.Lit("%s: flow %s: sequence by is NULL in a change row: every change needs a sequence value"),
-				jen.Lit(posText(c.SequenceBy.Position())), jen.Lit(g.flow.Name)))))
+				jen.Lit("%s: sequence by is NULL in a change row: every change needs a sequence value"),
+				jen.Lit(posText(c.SequenceBy.Position()))))))
 			if !seq.null {
 				seq = &value{t: seq.t, v: seq.v, vl: seq.vl, k: seq.k}
 			}

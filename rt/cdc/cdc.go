@@ -4,13 +4,14 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"math"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -211,21 +212,16 @@ func (a *Applier) Apply(ctx context.Context) (*Result, error) {
 	}
 	groups := map[string]int{}
 	var order [][]int
-	var kb strings.Builder
+	var kb []byte
 	for r := 0; r < n; r++ {
-		kb.Reset()
+		kb = kb[:0]
 		for _, c := range keyCols {
-			if c.IsNull(r) {
-				kb.WriteString("\x00N")
-			} else {
-				s := c.ValueStr(r)
-				fmt.Fprintf(&kb, "%d:%s", len(s), s)
-			}
+			kb = appendKey(kb, c, r)
 		}
-		g, ok := groups[kb.String()]
+		g, ok := groups[string(kb)]
 		if !ok {
 			g = len(order)
-			groups[kb.String()] = g
+			groups[string(kb)] = g
 			order = append(order, nil)
 		}
 		order[g] = append(order[g], r)
@@ -268,7 +264,7 @@ func (a *Applier) Apply(ctx context.Context) (*Result, error) {
 		if gi%1024 == 0 && ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		sort.SliceStable(rows, func(i, j int) bool { return seqCmp(seq, rows[i], seq, rows[j]) < 0 })
+		slices.SortStableFunc(rows, func(i, j int) int { return seqCmp(seq, i, seq, j) })
 		merge := func(cur []int, r int) []int {
 			next := make([]int, nd)
 			for c := range next {
@@ -428,6 +424,26 @@ func (a *Applier) concat() ([]arrow.Array, int, error) {
 		}
 	}
 	return cols, n, nil
+}
+
+// appendKey appends an unambiguous encoding of one key value.
+func appendKey(b []byte, c arrow.Array, r int) []byte {
+	if c.IsNull(r) {
+		return append(b, 0)
+	}
+	switch a := c.(type) {
+	case *array.Int64:
+		return binary.LittleEndian.AppendUint64(append(b, 1), uint64(a.Value(r)))
+	case *array.Int32:
+		return binary.LittleEndian.AppendUint32(append(b, 1), uint32(a.Value(r)))
+	case *array.String:
+		v := a.Value(r)
+		b = binary.AppendUvarint(append(b, 2), uint64(len(v)))
+		return append(b, v...)
+	}
+	v := c.ValueStr(r)
+	b = binary.AppendUvarint(append(b, 3), uint64(len(v)))
+	return append(b, v...)
 }
 
 // sameValue compares two log rows' values of one column, NULL-safe (-1 is

@@ -193,3 +193,34 @@ func TestSplitEqualsWhole(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkApply applies 1M changes over 100k keys (SCD 1 with ignore null
+// updates, and SCD 2): go test ./rt/cdc -run '^$' -bench Apply -benchtime 1x
+func BenchmarkApply(b *testing.B) {
+	mem := memory.DefaultAllocator
+	rng := rand.New(rand.NewPCG(1, 2))
+	var feed []change
+	for i := 0; i < 1_000_000; i++ {
+		feed = append(feed, change{id: rng.Int64N(100_000), name: fmt.Sprint("n", rng.IntN(4)), city: "c", seq: rng.Int64N(1 << 40), del: rng.IntN(10) == 0})
+	}
+	t := &testing.T{}
+	for _, sp := range []*Spec{spec(1, true, nil), spec(2, false, []int{1})} {
+		b.Run(fmt.Sprintf("scd%d", sp.SCD), func(b *testing.B) {
+			rec := batch(t, sp, mem, feed)
+			defer rec.Release()
+			b.ResetTimer()
+			for range b.N {
+				a, _ := New(sp, mem)
+				a.Add(rec)
+				res, err := a.Apply(context.Background())
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.ReportMetric(float64(res.Target.NumRows()), "rows")
+				b.ReportMetric(float64(len(res.State))/1e6, "stateMB")
+				res.Target.Release()
+				a.Release()
+			}
+		})
+	}
+}
