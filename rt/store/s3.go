@@ -255,7 +255,10 @@ func (e *attemptTimeoutError) Error() string {
 	return fmt.Sprintf("no answer within %s (%v)", e.d, e.err)
 }
 func (e *attemptTimeoutError) Timeout() bool { return true }
-func (e *attemptTimeoutError) Unwrap() error { return e.err }
+
+// RetryableError tells the SDK's retryer to try again. (The cause is not
+// unwrapped: it is a cancellation, which the retryer would not retry.)
+func (e *attemptTimeoutError) RetryableError() bool { return true }
 
 // S3Error is a failed S3 request: the operation, the object and the cause
 // (after the retries, the last attempt's error).
