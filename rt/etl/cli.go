@@ -180,6 +180,7 @@ in the shortest form that round-trips. --json is --format jsonl.`,
 		flags:   flags(commonFlags, []*flagSpec{flagFormat, flagVersion}),
 		example: "etl read high_bids\netl read high_bids --version 2 --format jsonl",
 	},
+	cmdVacuum, // vacuum.go
 	{
 		name: "version", summary: "print the versions of this program",
 		text:    `Version prints the pipeline's name and the versions of thundc, of the runtime and of Go.`,
@@ -386,6 +387,8 @@ func (c *cli) main(ctx context.Context, args []string) int {
 		return c.readCmd(ctx, inv)
 	case "version":
 		return c.versionCmd(inv)
+	case "vacuum":
+		return c.vacuumCmd(ctx, inv)
 	}
 	// help
 	if len(inv.args) == 1 {
