@@ -19,19 +19,36 @@ func openS3Warehouse(url string) (store.FS, error) {
 	return store.NewS3(context.Background(), cfg)
 }
 
+// testWrapFS, when set by a test, wraps the warehouse's store (to inject
+// faults with store.Faulty).
+var testWrapFS func(store.FS) store.FS
+
+// finishFS adds the test hook and the advice for storage errors a user can
+// fix (a full disk, a permission error).
+func finishFS(fs store.FS) store.FS {
+	if testWrapFS != nil {
+		fs = testWrapFS(fs)
+	}
+	return store.WithHints(fs)
+}
+
 // readFS is the warehouse for commands that only read: a folder is not
 // created when it does not exist.
 func (pl place) readFS() store.FS {
 	if pl.s3 != nil {
-		return pl.s3
+		return finishFS(pl.s3)
 	}
-	return &store.Local{Root: pl.dir}
+	return finishFS(&store.Local{Root: pl.dir})
 }
 
 // writeFS is the warehouse for run: a folder is created if missing.
 func (pl place) writeFS() (store.FS, error) {
 	if pl.s3 != nil {
-		return pl.s3, nil
+		return finishFS(pl.s3), nil
 	}
-	return store.NewLocal(pl.dir)
+	l, err := store.NewLocal(pl.dir)
+	if err != nil {
+		return nil, store.Hint(err)
+	}
+	return finishFS(l), nil
 }
