@@ -184,4 +184,14 @@ func TestS3LaneQuickstart(t *testing.T) {
 		runs[1].Epoch != 1 || len(runs[1].Rebuilt) != 3 {
 		t.Errorf("history (newest first): %+v", runs)
 	}
+
+	// vacuum on S3 keeps what the latest commit references
+	if out := e.run(0, "vacuum", "--keep", "1", "--warehouse", s3wh); !strings.Contains(out, "removed 2 objects") {
+		t.Errorf("vacuum --keep 1 (one commit record, one event log):\n%s", out)
+	}
+	for _, ds := range []string{"clean_sales", "daily_revenue", "top_products"} {
+		if !slices.Equal(sortedLines(e.stdout("read", ds, "--warehouse", s3wh)), sortedLines(e.stdout("read", ds, "--warehouse", local))) {
+			t.Errorf("read %s after vacuum: S3 and local differ", ds)
+		}
+	}
 }
