@@ -525,6 +525,7 @@ type s3Writer struct {
 	buf      bytes.Buffer
 	uploadID string
 	parts    []types.CompletedPart
+	size     int64 // bytes written
 	done     bool
 	err      error
 }
@@ -537,6 +538,7 @@ func (w *s3Writer) Write(p []byte) (int, error) {
 		return 0, w.err
 	}
 	w.buf.Write(p)
+	w.size += int64(len(p))
 	if w.buf.Len() >= s3PartSize {
 		if err := w.flushPart(); err != nil {
 			w.err = err
@@ -587,6 +589,14 @@ func (w *s3Writer) Commit() error {
 	}
 	_, err := w.s.client.CompleteMultipartUpload(w.ctx, &s3.CompleteMultipartUploadInput{Bucket: &w.s.bucket, Key: &w.key,
 		UploadId: &w.uploadID, MultipartUpload: &types.CompletedMultipartUpload{Parts: w.parts}}, w.s.attemptTimeout)
+	if err != nil && apiCode(err) == "NoSuchUpload" {
+		// An earlier attempt completed the upload but its answer was lost:
+		// the retry finds no upload. The object is there, whole, if its
+		// size is what was written.
+		if out, herr := w.s.client.HeadObject(w.ctx, &s3.HeadObjectInput{Bucket: &w.s.bucket, Key: &w.key}, w.s.attemptTimeout); herr == nil && aws.ToInt64(out.ContentLength) == w.size {
+			return nil
+		}
+	}
 	if err != nil {
 		w.abortUpload()
 		return w.s.wrap("CompleteMultipartUpload", w.key, err, nil)

@@ -228,3 +228,26 @@ func TestHint(t *testing.T) {
 		t.Error("Hint twice adds two hints")
 	}
 }
+
+// TestS3CompleteAnswerLost: the completion of a multipart upload is applied
+// but its answer lost; the retry's NoSuchUpload must not fail the commit.
+func TestS3CompleteAnswerLost(t *testing.T) {
+	ctx := context.Background()
+	f, srv := newFakeS3(t)
+	s := newFakeStore(t, srv, nil)
+	var n atomic.Int32
+	f.fault = func(r *http.Request) int {
+		if r.Method == http.MethodPost && r.URL.Query().Has("uploadId") && n.Add(1) == 1 {
+			return faultApplyThen500
+		}
+		return 0
+	}
+	w, _ := s.Create(ctx, "big")
+	w.Write(make([]byte, s3PartSize+10))
+	if err := w.Commit(); err != nil {
+		t.Fatalf("Commit whose completion answer was lost: %v", err)
+	}
+	if st, err := s.Stat(ctx, "big"); err != nil || st.Size != s3PartSize+10 {
+		t.Errorf("after Commit: %+v %v", st, err)
+	}
+}

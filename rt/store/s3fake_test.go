@@ -70,7 +70,7 @@ func newFakeS3(t *testing.T) (*fakeS3, *httptest.Server) {
 func newFakeStore(t *testing.T, srv *httptest.Server, mod func(*S3Config)) *S3 {
 	t.Helper()
 	c := S3Config{Bucket: "bkt", Prefix: "wh/root", Endpoint: srv.URL, PathStyle: true, Region: "us-east-1",
-		MaxAttempts: 3, MaxBackoff: 20 * time.Millisecond, Timeout: 2 * time.Second,
+		MaxAttempts: 3, MaxBackoff: 20 * time.Millisecond, Timeout: 10 * time.Second,
 		Credentials: credentials.NewStaticCredentialsProvider("key", "secret", "")}
 	if mod != nil {
 		mod(&c)
