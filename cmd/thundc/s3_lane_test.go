@@ -7,11 +7,16 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -36,6 +41,71 @@ func buildQuickstart(t *testing.T) string {
 		t.Fatalf("thundc build examples/quickstart: %v\n%s", err, out)
 	}
 	return etl
+}
+
+// TestS3Lane builds examples/quickstart once and runs it against the lane's
+// real S3 server.
+func TestS3Lane(t *testing.T) {
+	testenv.S3(t)
+	bin := buildQuickstart(t)
+	t.Run("quickstart", func(t *testing.T) { laneQuickstart(t, bin) })
+	t.Run("server stops mid-run", func(t *testing.T) { laneServerStops(t, bin) })
+}
+
+// laneServerStops: the S3 server goes away in the middle of a
+// run (every connection is dropped after the run took the lock): the
+// executable retries, then stops with a clear error and exit status 1,
+// nothing is committed; a rerun (another process) takes over the dead
+// run's lock and completes, with the same data as a local run.
+func laneServerStops(t *testing.T, bin string) {
+	lane := testenv.S3(t)
+	target, err := url.Parse(lane.Endpoint)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rp := httputil.NewSingleHostReverseProxy(target)
+	var requests atomic.Int64
+	var sawLock atomic.Bool
+	proxy := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n := requests.Add(1)
+		if strings.HasSuffix(r.URL.Path, "/_thund/lock") && r.Method == http.MethodPut {
+			sawLock.Store(true)
+		}
+		if sawLock.Load() && n > 4 { // stopped: connections die unanswered
+			if c, _, err := w.(http.Hijacker).Hijack(); err == nil {
+				c.Close()
+			}
+			return
+		}
+		rp.ServeHTTP(w, r)
+	}))
+	defer proxy.Close()
+	prefix := fmt.Sprintf("e2e/stop-%d", time.Now().UnixNano())
+	s3wh := "s3://" + lane.Bucket + "/" + prefix
+	down := etlRunner{t: t, bin: bin, env: []string{"THUND_S3_ENDPOINT=" + proxy.URL, "THUND_S3_PATH_STYLE=true", "THUND_S3_MAX_ATTEMPTS=3"}}
+	out := down.run(1, "run", "--warehouse", s3wh)
+	t.Logf("run while the server stops:\n%s", out)
+	if !strings.Contains(out, "gave up after 3 attempts") || !strings.Contains(out, s3wh+"/") {
+		t.Errorf("run while the server stops: no clear error:\n%s", out)
+	}
+	up := etlRunner{t: t, bin: bin, env: []string{"THUND_S3_ENDPOINT=" + lane.Endpoint, "THUND_S3_PATH_STYLE=true"}}
+	var plan struct {
+		HeadEpoch int64 `json:"head_epoch"`
+	}
+	if err := json.Unmarshal([]byte(up.stdout("plan", "--json", "--warehouse", s3wh)), &plan); err != nil || plan.HeadEpoch != 0 {
+		t.Errorf("after the failed run: head epoch %d (%v), want nothing committed", plan.HeadEpoch, err)
+	}
+	out = up.run(0, "run", "--warehouse", s3wh)
+	if !strings.Contains(out, "committed epoch 1") {
+		t.Errorf("rerun after the server came back:\n%s", out)
+	}
+	local := t.TempDir()
+	up.run(0, "run", "--warehouse", local)
+	for _, ds := range []string{"clean_sales", "daily_revenue", "top_products"} {
+		if !slices.Equal(sortedLines(up.stdout("read", ds, "--warehouse", s3wh)), sortedLines(up.stdout("read", ds, "--warehouse", local))) {
+			t.Errorf("read %s after the rerun: S3 and local differ", ds)
+		}
+	}
 }
 
 // etlRunner runs the quickstart executable from the example's folder, with
@@ -84,12 +154,11 @@ func sortedLines(s string) []string {
 	return lines
 }
 
-// TestS3LaneQuickstart runs examples/quickstart against a real S3 server and
+// laneQuickstart runs examples/quickstart against a real S3 server and
 // against a local folder: the datasets read back equal; a second run on S3
 // rebuilds nothing; plan and history work on S3.
-func TestS3LaneQuickstart(t *testing.T) {
+func laneQuickstart(t *testing.T, bin string) {
 	lane := testenv.S3(t)
-	bin := buildQuickstart(t)
 	prefix := fmt.Sprintf("e2e/quickstart-%d", time.Now().UnixNano())
 	s3wh := "s3://" + lane.Bucket + "/" + prefix
 	e := etlRunner{t: t, bin: bin, env: []string{"THUND_S3_ENDPOINT=" + lane.Endpoint, "THUND_S3_PATH_STYLE=true"}}
