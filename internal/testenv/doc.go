@@ -20,4 +20,13 @@
 //		Where build scripts keep thundc's content-addressed pipeline builds
 //		(ThundCache). Default: thund-test-cache under the system temp dir,
 //		shared across scripts and runs.
+//
+//	THUND_TEST_S3_ENDPOINT, THUND_TEST_S3_BUCKET (with AWS_ACCESS_KEY_ID,
+//	AWS_SECRET_ACCESS_KEY)
+//		The S3 test lane: tests built with -tags s3 run against the
+//		S3-compatible server at this URL, in this bucket (default
+//		thund-test), with these credentials (S3). Without an endpoint they
+//		skip, except when CI=true, where they fail. .ci/run installs and
+//		starts versitygw on 127.0.0.1, creates the bucket and runs the lane:
+//		go test -tags s3 -run S3 ./rt/store ./rt/etl ./cmd/thundc.
 package testenv

@@ -71,3 +71,41 @@ func ThundCache() string {
 	}
 	return filepath.Join(os.TempDir(), "thund-test-cache")
 }
+
+// S3 test lane (build tag s3): the environment variables that point tests at
+// a real S3-compatible server.
+const (
+	EnvS3Endpoint = "THUND_TEST_S3_ENDPOINT" // the server's URL, e.g. http://127.0.0.1:7390
+	EnvS3Bucket   = "THUND_TEST_S3_BUCKET"   // a bucket the tests may write in (default thund-test)
+)
+
+// S3Lane is the S3 test lane's server, from THUND_TEST_S3_ENDPOINT and
+// THUND_TEST_S3_BUCKET; credentials come from AWS_ACCESS_KEY_ID and
+// AWS_SECRET_ACCESS_KEY (or the rest of the SDK's standard chain).
+type S3Lane struct {
+	Endpoint string
+	Bucket   string
+}
+
+// S3 returns the lane's server. Without THUND_TEST_S3_ENDPOINT the test is
+// skipped, except in CI (CI=true), where it fails: the lane must not pass
+// by testing nothing.
+func S3(t interface {
+	Helper()
+	Skip(...any)
+	Fatal(...any)
+}) S3Lane {
+	t.Helper()
+	ep := os.Getenv(EnvS3Endpoint)
+	if ep == "" {
+		if os.Getenv("CI") == "true" {
+			t.Fatal(EnvS3Endpoint + " is not set: in CI (CI=true) the S3 lane needs a server (.ci/run starts one)")
+		}
+		t.Skip(EnvS3Endpoint + " is not set: no S3 server to test against (see internal/testenv)")
+	}
+	b := os.Getenv(EnvS3Bucket)
+	if b == "" {
+		b = "thund-test"
+	}
+	return S3Lane{Endpoint: ep, Bucket: b}
+}

@@ -81,8 +81,8 @@ type flagSpec struct {
 }
 
 var (
-	flagWarehouse = &flagSpec{name: "warehouse", arg: "DIR", def: "./warehouse",
-		usage: "the warehouse folder (s3://BUCKET/PREFIX is not supported yet)"}
+	flagWarehouse = &flagSpec{name: "warehouse", arg: "DIR|s3://BUCKET/PREFIX", def: "./warehouse",
+		usage: "the warehouse: a folder, or a bucket and key prefix on S3 (see THUND_S3_* and AWS_* in the README)"}
 	flagRoot = &flagSpec{name: "root", arg: "DIR", def: "the working directory",
 		usage: "where relative source and sink paths resolve"}
 	flagJSON        = &flagSpec{name: "json", usage: "machine-readable output on stdout"}
@@ -180,6 +180,7 @@ in the shortest form that round-trips. --json is --format jsonl.`,
 		flags:   flags(commonFlags, []*flagSpec{flagFormat, flagVersion}),
 		example: "etl read high_bids\netl read high_bids --version 2 --format jsonl",
 	},
+	cmdVacuum, // vacuum.go
 	{
 		name: "version", summary: "print the versions of this program",
 		text:    `Version prints the pipeline's name and the versions of thundc, of the runtime and of Go.`,
@@ -386,6 +387,8 @@ func (c *cli) main(ctx context.Context, args []string) int {
 		return c.readCmd(ctx, inv)
 	case "version":
 		return c.versionCmd(inv)
+	case "vacuum":
+		return c.vacuumCmd(ctx, inv)
 	}
 	// help
 	if len(inv.args) == 1 {
@@ -463,8 +466,9 @@ func (c *cli) printHelp(w io.Writer, cmd *command) {
 
 // place is where a command works: the warehouse and the root.
 type place struct {
-	dir  string // the warehouse folder, absolute
-	root string // --root, absolute
+	dir  string   // the warehouse folder, absolute ("" on S3)
+	s3   store.FS // the warehouse on S3 (s3.go), nil for a folder
+	root string   // --root, absolute
 }
 
 // resolvePlace reads --warehouse and --root.
@@ -476,16 +480,24 @@ func resolvePlace(inv *invocation) (place, error) {
 			return place{}, usagef("--warehouse: empty")
 		}
 	}
+	var pl place
 	if i := strings.Index(wh, "://"); i > 0 {
-		if strings.HasPrefix(wh, "s3://") {
-			return place{}, usagef("--warehouse %s: S3 warehouses are not supported yet; use a local folder", wh)
+		if !strings.HasPrefix(wh, "s3://") {
+			return place{}, usagef("--warehouse %s: unsupported URL scheme %q (want a local folder or s3://BUCKET/PREFIX)", wh, wh[:i])
 		}
-		return place{}, usagef("--warehouse %s: unsupported URL scheme %q (want a local folder)", wh, wh[:i])
+		fs, err := openS3Warehouse(wh)
+		if err != nil {
+			return place{}, usagef("--warehouse %s: %v", wh, err)
+		}
+		pl.s3 = fs
+	} else {
+		dir, err := filepath.Abs(wh)
+		if err != nil {
+			return place{}, err
+		}
+		pl.dir = dir
 	}
-	dir, err := filepath.Abs(wh)
-	if err != nil {
-		return place{}, err
-	}
+	var err error
 	root := inv.str("root")
 	if root == "" {
 		if inv.isSet("root") {
@@ -501,12 +513,9 @@ func resolvePlace(inv *invocation) (place, error) {
 	if st, err := os.Stat(root); err != nil || !st.IsDir() {
 		return place{}, usagef("--root %s: not a folder", inv.str("root"))
 	}
-	return place{dir: dir, root: root}, nil
+	pl.root = root
+	return pl, nil
 }
-
-// readFS is the warehouse for commands that only read: it is not created
-// when it does not exist.
-func (pl place) readFS() store.FS { return &store.Local{Root: pl.dir} }
 
 func (c *cli) versionCmd(inv *invocation) int {
 	compiler := c.p.Compiler

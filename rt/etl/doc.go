@@ -1,5 +1,5 @@
 // Package etl is the command line of a generated pipeline executable (run,
-// plan, history, read, version, help) and the contract between generated code
+// plan, history, read, vacuum, version, help) and the contract between generated code
 // and the runtime: a generated main builds a Pipeline value, with one Run
 // function per flow, and calls Main.
 //
@@ -30,7 +30,11 @@
 //     definition changed or a full refresh was asked for;
 //   - progress on stderr (progress.go): a live display on a terminal, plain
 //     lines otherwise;
-//   - history and read (inspect.go).
+//   - history and read (inspect.go), vacuum (vacuum.go);
+//   - opening the warehouse's store (storage.go): a folder or
+//     s3://BUCKET/PREFIX (store.S3, configured from THUND_S3_* and the AWS
+//     SDK's standard settings), with advice added to storage errors a user
+//     can fix.
 //
 // Views (Kind View) are computed like temporary views: in memory, during the
 // run, when a dataset that reads them is built.

@@ -22,7 +22,6 @@ import (
 	"github.com/nordisk/thund/rt/events"
 	"github.com/nordisk/thund/rt/format"
 	"github.com/nordisk/thund/rt/run"
-	"github.com/nordisk/thund/rt/store"
 	"github.com/nordisk/thund/rt/warehouse"
 )
 
@@ -66,7 +65,7 @@ func (c *cli) runCmd(ctx context.Context, inv *invocation) int {
 			}
 		}
 	}
-	fs, err := store.NewLocal(pl.dir)
+	fs, err := pl.writeFS()
 	if err != nil {
 		return c.fail("run", fmt.Errorf("opening the warehouse: %w", err))
 	}

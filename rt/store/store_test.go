@@ -277,3 +277,5 @@ func equal(a, b []string) bool {
 	}
 	return true
 }
+
+func TestLocalContract(t *testing.T) { testContract(t, newLocal(t), 3<<20) }

@@ -16,6 +16,12 @@
 // and reported in State.Invalid. Readers resolve through the latest record or,
 // for --version N, through the record that holds version N.
 //
+// Vacuum (vacuum.go) is retention: it keeps the last N valid commits and
+// removes older commit records, dataset files only they list, older event
+// logs and checkpoints, never anything the latest commit references. The
+// protocol needs of the store only create-if-absent and compare-and-swap, so
+// it holds on S3 (conditional PUTs) as on a local disk.
+//
 // It must not: parse or write file formats itself (rt/format), know about
 // flows, expectations or events (rt/run, rt/events), or reach the storage other
 // than through store.FS.

@@ -376,8 +376,14 @@ func TestRecordFreeFormMapsKeepChecksum(t *testing.T) {
 }
 
 func TestConcurrentCommitsOneWins(t *testing.T) {
-	ctx := context.Background()
 	w, _ := newWH(t)
+	concurrentCommitsOneWins(t, w)
+}
+
+// concurrentCommitsOneWins: runs that stage the same epoch at once cannot
+// both commit (create-if-absent of the commit record).
+func concurrentCommitsOneWins(t *testing.T, w *Warehouse) {
+	ctx := context.Background()
 	st, _ := w.Load(ctx)
 	var wg sync.WaitGroup
 	errs := make([]error, 4)
@@ -552,8 +558,12 @@ func TestLockRefusesSecondRun(t *testing.T) {
 		t.Fatalf("after release: %v %+v", err, second)
 	}
 	second.Release(ctx)
+	lockRace(t, w)
+}
 
-	// Many goroutines at once: exactly one holds it.
+// lockRace: of many runs taking the lock at once, exactly one holds it.
+func lockRace(t *testing.T, w *Warehouse) {
+	ctx := context.Background()
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	var held []*Lock

@@ -1,0 +1,79 @@
+package etl
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/nordisk/thund/rt/events"
+	"github.com/nordisk/thund/rt/warehouse"
+)
+
+// DefaultVacuumKeep is how many commits `etl vacuum` keeps by default.
+const DefaultVacuumKeep = 10
+
+var flagKeep = &flagSpec{name: "keep", arg: "N", def: strconv.Itoa(DefaultVacuumKeep), usage: "keep the last N commits (at least 1)"}
+
+var cmdVacuum = &command{
+	name: "vacuum", summary: "remove old dataset versions, event logs and checkpoints",
+	text: `Vacuum keeps the last N commits and removes what only older commits need:
+their commit records, dataset files that no kept commit lists, the event logs
+of runs that started before the oldest kept commit's run, and checkpoint
+objects of older epochs. The latest commit is always kept, so nothing it
+references is removed; read --version reaches the versions of the kept
+commits only. Vacuum takes the warehouse lock, like run. It works on a folder
+and on S3 alike.`,
+	flags:   flags(commonFlags, []*flagSpec{flagKeep}),
+	example: "etl vacuum\netl vacuum --keep 3 --warehouse s3://bucket/wh",
+}
+
+// vacuumCmd implements `etl vacuum`.
+func (c *cli) vacuumCmd(ctx context.Context, inv *invocation) int {
+	pl, err := resolvePlace(inv)
+	if err != nil {
+		return c.usage(inv.cmd, err)
+	}
+	keep := DefaultVacuumKeep
+	if inv.isSet("keep") {
+		if keep, err = strconv.Atoi(inv.str("keep")); err != nil || keep < 1 {
+			return c.usage(inv.cmd, usagef("--keep %q: want a positive number", inv.str("keep")))
+		}
+	}
+	wh := warehouse.New(pl.readFS())
+	wh.Now = c.now
+	id := c.runID
+	if id == "" {
+		now := time.Now()
+		if c.now != nil {
+			now = c.now()
+		}
+		id = events.NewRunID(now)
+	}
+	lock, err := wh.Acquire(ctx, id, c.p.Name, warehouse.DefaultLease)
+	if err != nil {
+		return c.fail("vacuum", err)
+	}
+	lock.Keep(ctx)
+	res, err := wh.Vacuum(ctx, keep)
+	if rerr := lock.Release(context.WithoutCancel(ctx)); err == nil && rerr != nil {
+		err = fmt.Errorf("releasing the warehouse lock: %w", rerr)
+	}
+	if res != nil && inv.bool("json") {
+		b, _ := json.Marshal(res)
+		fmt.Fprintf(c.stdout, "%s\n", b)
+	} else if res != nil {
+		if len(res.Kept) == 0 {
+			fmt.Fprintf(c.stdout, "vacuum: the warehouse %s has no commits; nothing removed\n", wh.Location(""))
+		} else {
+			fmt.Fprintf(c.stdout, "vacuum: kept %d commits (epochs %d to %d); removed %d objects, %d bytes: %d commit records, %d data files, %d event logs, %d checkpoint objects\n",
+				len(res.Kept), res.Kept[len(res.Kept)-1], res.Kept[0], res.Removed(), res.Bytes,
+				len(res.Commits), len(res.DataFiles), len(res.EventLogs), len(res.Checkpoints))
+		}
+	}
+	if err != nil {
+		return c.fail("vacuum", err)
+	}
+	return ExitOK
+}

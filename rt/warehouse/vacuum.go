@@ -1,0 +1,139 @@
+package warehouse
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/nordisk/thund/rt/store"
+)
+
+// VacuumResult says what Vacuum kept and removed.
+type VacuumResult struct {
+	Kept        []int64  `json:"kept_epochs"` // the epochs whose commit records were kept, newest first
+	Commits     []string `json:"removed_commits"`
+	DataFiles   []string `json:"removed_data_files"`
+	EventLogs   []string `json:"removed_event_logs"`
+	Checkpoints []string `json:"removed_checkpoints"`
+	Bytes       int64    `json:"removed_bytes"`
+}
+
+// Removed counts the removed objects.
+func (r *VacuumResult) Removed() int {
+	return len(r.Commits) + len(r.DataFiles) + len(r.EventLogs) + len(r.Checkpoints)
+}
+
+// Vacuum keeps the last keep valid commits (keep >= 1) and removes what
+// only older ones need: their commit records, dataset files that no kept
+// commit lists, event logs of runs that started before the oldest kept
+// commit's run, and checkpoint objects of earlier epochs that no kept commit
+// references. The latest commit is always kept, so nothing it references is
+// ever removed; older versions that remain readable are those of the kept
+// commits (read --version). Objects outside the layout, and files of
+// versions newer than a dataset's current one (a run in flight), are never
+// touched. Call it while holding the lock.
+func (w *Warehouse) Vacuum(ctx context.Context, keep int) (*VacuumResult, error) {
+	if keep < 1 {
+		return nil, fmt.Errorf("vacuum: keep %d commits: want at least 1", keep)
+	}
+	epochs, err := w.Epochs(ctx)
+	if err != nil {
+		return nil, err
+	}
+	res := &VacuumResult{Kept: []int64{}, Commits: []string{}, DataFiles: []string{}, EventLogs: []string{}, Checkpoints: []string{}}
+	var kept []*Commit
+	oldest := int64(-1) // the oldest kept epoch
+	for i := len(epochs) - 1; i >= 0 && len(kept) < keep; i-- {
+		c, err := w.ReadCommit(ctx, epochs[i])
+		if err != nil {
+			var ie *InvalidRecordError
+			if errors.As(err, &ie) || errors.Is(err, store.ErrNotExist) {
+				continue // an invalid record inside the window stays
+			}
+			return nil, err
+		}
+		kept = append(kept, c)
+		oldest = c.Epoch
+		res.Kept = append(res.Kept, c.Epoch)
+	}
+	if len(kept) == 0 {
+		return res, nil // nothing committed: nothing is old
+	}
+	head := kept[0]
+	listed := map[string]bool{}
+	refs := map[string]bool{} // checkpoint objects the kept commits reference
+	for _, c := range kept {
+		for _, d := range c.Datasets {
+			for _, f := range d.Files {
+				listed[f.Path] = true
+			}
+		}
+		for _, v := range c.State {
+			var ref struct {
+				Object string `json:"object"`
+			}
+			if json.Unmarshal(v, &ref) == nil && ref.Object != "" {
+				refs[ref.Object] = true
+			}
+		}
+	}
+	all, err := w.FS.List(ctx, "")
+	if err != nil {
+		return nil, err
+	}
+	type victim struct {
+		name string
+		size int64
+		list *[]string
+	}
+	var victims []victim
+	for _, o := range all {
+		switch {
+		case strings.HasPrefix(o.Name, CommitsDir+"/"):
+			if e, ok := parseCommitName(o.Name); ok && e < oldest {
+				victims = append(victims, victim{o.Name, o.Size, &res.Commits})
+			}
+		case strings.HasPrefix(o.Name, EventsDir+"/"):
+			id, ok := strings.CutSuffix(strings.TrimPrefix(o.Name, EventsDir+"/"), ".jsonl")
+			// Run ids sort by start time: a run that started before the
+			// oldest kept commit's run is older than every kept commit.
+			if ok && !strings.Contains(id, "/") && id < kept[len(kept)-1].RunID {
+				victims = append(victims, victim{o.Name, o.Size, &res.EventLogs})
+			}
+		case strings.HasPrefix(o.Name, CheckpointsDir+"/"):
+			ep, _, _ := strings.Cut(strings.TrimPrefix(o.Name, CheckpointsDir+"/"), "/")
+			if n, ok := parseEpochDir(ep); ok && n < oldest && !refs[o.Name] {
+				victims = append(victims, victim{o.Name, o.Size, &res.Checkpoints})
+			}
+		case strings.HasPrefix(o.Name, EngineDir+"/"):
+		default:
+			ds, v, ok := parseVersionDir(o.Name)
+			if !ok || listed[o.Name] {
+				continue
+			}
+			if d := head.Datasets[ds]; d == nil || v > d.Version {
+				continue // not this layout's, or a run in flight: Collect's business
+			}
+			victims = append(victims, victim{o.Name, o.Size, &res.DataFiles})
+		}
+	}
+	// Commit records go last: until they are gone, a reader of an old
+	// version gets a clear "file missing" rather than a silently different
+	// answer, and a failed vacuum can be run again.
+	sort.SliceStable(victims, func(i, j int) bool {
+		return victims[i].list != &res.Commits && victims[j].list == &res.Commits
+	})
+	var errs []error
+	for _, v := range victims {
+		if err := w.FS.Remove(ctx, v.name); err != nil && !errors.Is(err, store.ErrNotExist) {
+			errs = append(errs, err)
+			continue
+		}
+		*v.list = append(*v.list, v.name)
+		res.Bytes += v.size
+	}
+	return res, errors.Join(errs...)
+}
