@@ -35,11 +35,16 @@ func defaultMemLimit(bids int64) string {
 // DuckDB writes the files (Snappy, its default row-group size of 122,880
 // rows), so both engines read files neither of them is tuned for.
 func generate(root string, rows int64) error {
-	data := filepath.Join(root, "data")
-	done := filepath.Join(data, ".complete")
-	if _, err := os.Stat(done); err == nil {
+	if _, err := os.Stat(filepath.Join(root, "data", ".complete")); err == nil {
 		return nil
 	}
+	return inWorker(workerSpec{Do: "generate", Root: root, Rows: rows})
+}
+
+// generateHere is generate, in a worker.
+func generateHere(root string, rows int64) error {
+	data := filepath.Join(root, "data")
+	done := filepath.Join(data, ".complete")
 	os.RemoveAll(data)
 	for _, d := range []string{"bids", "people", "auctions"} {
 		if err := os.MkdirAll(filepath.Join(data, d), 0o755); err != nil {

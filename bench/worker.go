@@ -1,11 +1,13 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"strings"
 )
 
@@ -16,6 +18,11 @@ const workerMode = "duckdb-worker"
 
 // workerSpec is what a worker runs (its second argument, JSON).
 type workerSpec struct {
+	// Do is what to do: "query" (the default), "generate" (Rows of input
+	// under Root) or "compare" (Query holds the two Parquet globs, A and B).
+	Do          string
+	Rows        int64
+	A, B        string
 	Root        string // the folder holding data/
 	Threads     int
 	MemoryLimit string // empty: DuckDB's default
@@ -30,6 +37,20 @@ func duckWorker(args []string) int {
 	if len(args) != 1 || json.Unmarshal([]byte(args[0]), &spec) != nil {
 		fmt.Fprintln(os.Stderr, "usage: bench duckdb-worker JSON")
 		return 2
+	}
+	switch spec.Do {
+	case "generate":
+		if err := generateHere(spec.Root, spec.Rows); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		return 0
+	case "compare":
+		if err := sameMultisetHere(spec.A, spec.B); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		return 0
 	}
 	if err := os.Chdir(spec.Root); err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -58,4 +79,22 @@ func duckWorker(args []string) int {
 	}
 	os.RemoveAll(spec.Out + ".tmp")
 	return 0
+}
+
+// inWorker runs spec in a worker child, so that the harness process stays
+// small: a child's rusage peak RSS starts from its parent's RSS at the
+// fork (Linux keeps it across exec), so DuckDB must not grow the parent.
+func inWorker(spec workerSpec) error {
+	self, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	b, _ := json.Marshal(spec)
+	cmd := exec.Command(self, workerMode, string(b))
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("%v: %s", err, strings.TrimSpace(stderr.String()))
+	}
+	return nil
 }

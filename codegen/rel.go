@@ -2,7 +2,9 @@ package codegen
 
 import (
 	"fmt"
+	"maps"
 	"math/big"
+	"slices"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
@@ -90,9 +92,10 @@ func (g *flowGen) envOf(in ir.Rel, r *row) *env {
 	return &env{rows: map[ir.Rel]*row{in: r}}
 }
 
-// genScan generates the loop over a dataset's batches: fc.Read, then per
-// batch the typed arrays of the columns the consumer reads (found while its
-// code is generated), then the row loop.
+// genScan generates the loop over a dataset's batches: fc.ReadColumns (of
+// the columns the loop loads), then per batch the typed arrays of the
+// columns the consumer reads (found while its code is generated), then the
+// row loop.
 func (g *flowGen) genScan(n *ir.Scan, c consumer) {
 	d := g.u.Pipeline.LookupDataset(n.Name)
 	name := n.Name
@@ -104,8 +107,11 @@ func (g *flowGen) genScan(n *ir.Scan, c consumer) {
 	rec := g.name("rec")
 	nrows := "n" + strings.TrimPrefix(rec, "rec")
 	i := "i" + strings.TrimPrefix(rec, "rec")
+	// the call's arguments are filled in once the loop is generated: the
+	// columns it loads are the ones the reader decodes
+	readCall := jen.Id("fc").Dot("ReadColumns")
 	g.emit(
-		jen.List(jen.Id(rd), jen.Err()).Op(":=").Id("fc").Dot("Read").Call(jen.Lit(name)),
+		jen.List(jen.Id(rd), jen.Err()).Op(":=").Add(readCall),
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
 		jen.Defer().Id(rd).Dot("Close").Call(),
 	)
@@ -165,6 +171,11 @@ func (g *flowGen) genScan(n *ir.Scan, c consumer) {
 		jen.Id(nrows).Op(":=").Int().Call(jen.Id(rec).Dot("NumRows").Call()),
 		jen.Id("fc").Dot("CountIn").Call(jen.Int64().Call(jen.Id(nrows))),
 	}
+	readArgs := []jen.Code{jen.Lit(name)}
+	for _, k := range slices.Sorted(maps.Keys(arrays)) {
+		readArgs = append(readArgs, jen.Lit(k))
+	}
+	readCall.Call(readArgs...)
 	for _, k := range order {
 		a := arrays[k]
 		batch = append(batch, jen.Id(a.name).Op(":=").Id(rec).Dot("Column").Call(jen.Lit(k)).Assert(jen.Op("*").Qual(arrayPkg, mustPhys(schema[k].Type).array)))

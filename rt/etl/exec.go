@@ -311,6 +311,7 @@ func (ex *executor) runFlow(ds *Dataset, f *Flow, out target, full bool) (err er
 		return nil
 	}
 	fc := NewFlowContext(ex.ctx, ex.mem, ex.threads, stats, fr.read, emit, exps)
+	fc.readCols = fr.readColumns
 	stopTicks := tickProgress(stats)
 	err = callFlow(f, fc)
 	stopTicks()
@@ -590,7 +591,11 @@ type streamRead struct {
 	next     offset
 }
 
-func (fr *flowReads) read(name string) (format.BatchReader, error) {
+func (fr *flowReads) read(name string) (format.BatchReader, error) { return fr.readColumns(name, nil) }
+
+// readColumns is read, decoding only the columns cols of a Parquet source
+// (nil: all of them).
+func (fr *flowReads) readColumns(name string, cols []int) (format.BatchReader, error) {
 	fr.mu.Lock()
 	defer fr.mu.Unlock()
 	var in *Input
@@ -631,6 +636,7 @@ func (fr *flowReads) read(name string) (format.BatchReader, error) {
 			files = fr.streamSource(x, l).srcFiles
 		}
 		ex.srcRead[x.Name] = true
+		opts.Columns, opts.Threads = cols, ex.threads
 		br = format.OpenFiles(files, f, x.Schema, opts)
 	case stored(x.Kind):
 		cur, ok := ex.r.Txn.Dataset(name)
@@ -642,7 +648,7 @@ func (fr *flowReads) read(name string) (format.BatchReader, error) {
 			sub.Files = fr.streamStored(x, cur).whFiles
 			cur = &sub
 		}
-		br, err = ex.r.WH.Open(ex.ctx, cur, format.Options{Mem: ex.mem})
+		br, err = ex.r.WH.Open(ex.ctx, cur, format.Options{Mem: ex.mem, Threads: ex.threads})
 	case isView(x.Kind):
 		var v *viewTarget
 		if v, err = ex.view(x, fr.full); err == nil {

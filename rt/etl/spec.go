@@ -94,9 +94,10 @@ type FlowContext struct {
 	// Stats counts rows in and out, late rows and expectation results.
 	Stats *run.Flow
 
-	read   func(name string) (format.BatchReader, error)
-	emit   func(rec arrow.RecordBatch) error
-	expect []*run.Expectation
+	read     func(name string) (format.BatchReader, error)
+	readCols func(name string, cols []int) (format.BatchReader, error) // nil: read
+	emit     func(rec arrow.RecordBatch) error
+	expect   []*run.Expectation
 }
 
 // Read opens an input: a source's files (for a stream read, only the files
@@ -107,6 +108,20 @@ type FlowContext struct {
 // closes the reader (the run closes any it forgot). Read is safe for
 // concurrent use by the flow's goroutines.
 func (fc *FlowContext) Read(name string) (format.BatchReader, error) { return fc.read(name) }
+
+// ReadColumns is Read for a flow that looks only at the columns cols of
+// the input (indexes into its schema): a Parquet source then decodes only
+// those, and the other columns of its batches are all NULL, whatever their
+// declared nullability. Generated code passes the columns its loops load.
+func (fc *FlowContext) ReadColumns(name string, cols ...int) (format.BatchReader, error) {
+	if fc.readCols == nil {
+		return fc.read(name)
+	}
+	if cols == nil {
+		cols = []int{} // none: the batches still count the rows
+	}
+	return fc.readCols(name, cols)
+}
 
 // Emit writes one batch of the target's schema. The flow keeps ownership of
 // rec (Emit retains what it keeps). Emit counts the batch's rows as the

@@ -174,6 +174,29 @@ type Options struct {
 	CSV       *CSVOptions      // CSV only; nil means DefaultCSV()
 	BatchRows int              // rows per batch; 0 means DefaultBatchRows
 	Mem       memory.Allocator // nil means memory.DefaultAllocator
+	// Columns, when not nil, are the declared columns (indexes into the
+	// schema) the caller reads. A Parquet reader then decodes only those and
+	// fills every other column of its batches with NULLs (whatever its
+	// nullability: the caller promised not to look). The file's schema is
+	// still checked against every declared column. Other formats read every
+	// column.
+	Columns []int
+	// Threads is how many row groups a Parquet reader decodes at once, ahead
+	// of the caller; 0 means GOMAXPROCS.
+	Threads int
+}
+
+// reads reports whether declared column i is read (Columns).
+func (o Options) reads(i int) bool {
+	if o.Columns == nil {
+		return true
+	}
+	for _, c := range o.Columns {
+		if c == i {
+			return true
+		}
+	}
+	return false
 }
 
 func (o Options) batchRows() int {
