@@ -30,6 +30,7 @@ const (
 	slicesPkg  = "slices"
 	strconvPkg = "strconv"
 	stringsPkg = "strings"
+	unsafePkg  = "unsafe"
 )
 
 // physType says how one IR type is held in generated code: the Arrow array

@@ -54,6 +54,15 @@ func (c *cli) runCmd(ctx context.Context, inv *invocation) int {
 		}
 		threads = n
 	}
+	budget := &memBudget{}
+	if inv.isSet("memory-limit") {
+		n, err := ParseBytes(inv.str("memory-limit"))
+		if err != nil {
+			return c.usage(inv.cmd, usagef("--memory-limit %v", err))
+		}
+		budget.limit = n
+		debug.SetMemoryLimit(n + n/2 + 64<<20) // the unaccounted rest: batches, writers, the runtime
+	}
 	sel, err := c.selectionFromFlags(inv)
 	if err != nil {
 		return c.usage(inv.cmd, err)
@@ -76,7 +85,7 @@ func (c *cli) runCmd(ctx context.Context, inv *invocation) int {
 		mem = memory.DefaultAllocator
 	}
 	prog := c.newProgress()
-	ex := &executor{c: c, ctx: ctx, p: c.p, place: pl, threads: threads, sel: sel, mem: mem,
+	ex := &executor{c: c, ctx: ctx, p: c.p, place: pl, threads: threads, budget: budget, sel: sel, mem: mem,
 		prog: prog, views: map[string]*viewTarget{}, stdin: map[string]*stdinData{}, srcRead: map[string]bool{}}
 	defer ex.release()
 	var outMu sync.Mutex
@@ -172,6 +181,7 @@ type executor struct {
 	p       *Pipeline
 	place   place
 	threads int
+	budget  *memBudget
 	sel     *selection
 	mem     memory.Allocator
 	prog    progress
@@ -312,6 +322,11 @@ func (ex *executor) runFlow(ds *Dataset, f *Flow, out target, full bool) (err er
 	}
 	fc := NewFlowContext(ex.ctx, ex.mem, ex.threads, stats, fr.read, emit, exps)
 	fc.readCols = fr.readColumns
+	fc.budget = ex.budget
+	if l := ex.budget.limit; l > 0 {
+		fc.GrowStep = min(fc.GrowStep, max(l/16, 1))
+	}
+	defer ex.budget.used.Store(0) // flows run one after the other
 	stopTicks := tickProgress(stats)
 	err = callFlow(f, fc)
 	stopTicks()

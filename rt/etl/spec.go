@@ -91,9 +91,13 @@ type FlowContext struct {
 	Ctx     context.Context
 	Mem     memory.Allocator
 	Threads int
+	// GrowStep is how many bytes generated code accounts before it calls
+	// Grow: a MiB, or less under a small --memory-limit.
+	GrowStep int64
 	// Stats counts rows in and out, late rows and expectation results.
 	Stats *run.Flow
 
+	budget   *memBudget // nil: nothing is accounted
 	read     func(name string) (format.BatchReader, error)
 	readCols func(name string, cols []int) (format.BatchReader, error) // nil: read
 	emit     func(rec arrow.RecordBatch) error
@@ -141,7 +145,7 @@ func NewFlowContext(ctx context.Context, mem memory.Allocator, threads int, stat
 	if mem == nil {
 		mem = memory.DefaultAllocator
 	}
-	return &FlowContext{Ctx: ctx, Mem: mem, Threads: threads, Stats: stats, read: read, emit: emit, expect: expect}
+	return &FlowContext{Ctx: ctx, Mem: mem, Threads: threads, GrowStep: 1 << 20, Stats: stats, read: read, emit: emit, expect: expect}
 }
 
 // CountIn counts rows read (a no-op without Stats).
