@@ -10,6 +10,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"syscall"
@@ -33,7 +34,20 @@ const (
 )
 
 // Main is the generated program's main: it runs the command line and exits.
+//
+// With THUND_CPUPROFILE=FILE in the environment, the command writes a Go CPU
+// profile to FILE (for `go tool pprof`).
 func Main(p *Pipeline) {
+	if f := os.Getenv("THUND_CPUPROFILE"); f != "" {
+		out, err := os.Create(f)
+		if err == nil && pprof.StartCPUProfile(out) == nil {
+			code := Run(p, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+			pprof.StopCPUProfile()
+			out.Close()
+			os.Exit(code)
+		}
+		fmt.Fprintf(os.Stderr, "THUND_CPUPROFILE: cannot profile to %s\n", f)
+	}
 	os.Exit(Run(p, os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
