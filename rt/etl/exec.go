@@ -302,6 +302,7 @@ func (ex *executor) runFlow(ds *Dataset, f *Flow, out target, full bool) (err er
 	// A flow may emit from several goroutines (FlowContext.Threads): the
 	// target's writer is not safe for concurrent use, so emits take turns.
 	var emitMu sync.Mutex
+	aout := newAsyncOut(out, ex.threads > 1)
 	emit := func(rec arrow.RecordBatch) error {
 		if err := ex.ctx.Err(); err != nil {
 			return err
@@ -314,7 +315,7 @@ func (ex *executor) runFlow(ds *Dataset, f *Flow, out target, full bool) (err er
 		}
 		emitMu.Lock()
 		defer emitMu.Unlock()
-		if err := out.emit(rec); err != nil {
+		if err := aout.emit(rec); err != nil {
 			return err
 		}
 		stats.AddOut(rec.NumRows())
@@ -329,6 +330,9 @@ func (ex *executor) runFlow(ds *Dataset, f *Flow, out target, full bool) (err er
 	defer ex.budget.used.Store(0) // flows run one after the other
 	stopTicks := tickProgress(stats)
 	err = callFlow(f, fc)
+	if werr := aout.finish(); err == nil {
+		err = werr
+	}
 	stopTicks()
 	fr.closeReaders()
 	switch {
@@ -351,6 +355,68 @@ func (ex *executor) runFlow(ds *Dataset, f *Flow, out target, full bool) (err er
 	}
 	fr.saveOffsets()
 	return nil
+}
+
+// asyncOut writes a flow's batches to its target on a goroutine of its
+// own (with more than one thread), so that encoding and compressing the
+// output overlaps the flow's loops. At most asyncDepth batches wait.
+type asyncOut struct {
+	out    target
+	ch     chan arrow.RecordBatch // nil: write in the caller
+	failed chan struct{}          // closed when a write failed (err says why)
+	err    error
+	wg     sync.WaitGroup
+}
+
+const asyncDepth = 4
+
+func newAsyncOut(out target, async bool) *asyncOut {
+	a := &asyncOut{out: out}
+	if !async {
+		return a
+	}
+	a.ch, a.failed = make(chan arrow.RecordBatch, asyncDepth), make(chan struct{})
+	a.wg.Add(1)
+	go func() {
+		defer a.wg.Done()
+		for rec := range a.ch {
+			if a.err == nil {
+				if err := a.out.emit(rec); err != nil {
+					a.err = err
+					close(a.failed)
+				}
+			}
+			rec.Release()
+		}
+	}()
+	return a
+}
+
+// emit queues rec (retained until written), or reports an earlier write's
+// error.
+func (a *asyncOut) emit(rec arrow.RecordBatch) error {
+	if a.ch == nil {
+		return a.out.emit(rec)
+	}
+	rec.Retain()
+	select {
+	case a.ch <- rec:
+		return nil
+	case <-a.failed:
+		rec.Release()
+		return a.err
+	}
+}
+
+// finish waits for the queued batches to be written and returns the first
+// write error.
+func (a *asyncOut) finish() error {
+	if a.ch == nil {
+		return nil
+	}
+	close(a.ch)
+	a.wg.Wait()
+	return a.err
 }
 
 // progressEvery is how often a running flow reports its counts in the event
