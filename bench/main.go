@@ -122,8 +122,9 @@ func fatalf(format string, args ...any) {
 
 // result is one run of one workload by one engine.
 type result struct {
-	secs   float64
-	maxRSS int64 // bytes
+	secs   float64 // wall time
+	cpu    float64 // user + system time
+	maxRSS int64   // bytes
 	err    string
 }
 
@@ -166,7 +167,7 @@ func benchmark(c config) error {
 	fmt.Fprintf(&rep, "thund bench: %d bids, %d people, %d auctions; %d run(s) per cell, median; GOMAXPROCS %d, %d CPUs; %s\n",
 		c.rows, peopleRows, auctionRows(c.rows), c.runs, runtime.GOMAXPROCS(0), runtime.NumCPU(), time.Now().UTC().Format(time.RFC3339))
 	fmt.Fprintf(&rep, "data generated in %v; %s\n", genTime.Round(time.Millisecond), buildTimes)
-	fmt.Fprintf(&rep, "%-4s %-6s %3s %9s %12s %9s %10s  %s\n", "", "engine", "thr", "median s", "rows/s", "peak MiB", "thund/duck", "check")
+	fmt.Fprintf(&rep, "%-4s %-6s %3s %9s %12s %9s %10s %9s %9s  %s\n", "", "engine", "thr", "median s", "rows/s", "peak MiB", "thund/duck", "cpu s", "cpu t/d", "check")
 	failed := false
 	for _, w := range workloads {
 		if len(c.only) > 0 && !slices.Contains(c.only, w.name) {
@@ -248,15 +249,17 @@ func (c cell) ok() bool {
 	return true
 }
 
-// median is the median run's time and the largest peak RSS.
-func (c cell) median() (secs float64, rss int64) {
-	var ts []float64
+// median is the median run's wall and CPU time and the largest peak RSS.
+func (c cell) median() (secs, cpu float64, rss int64) {
+	var ts, cs []float64
 	for _, r := range c.runs {
 		ts = append(ts, r.secs)
+		cs = append(cs, r.cpu)
 		rss = max(rss, r.maxRSS)
 	}
 	slices.Sort(ts)
-	return ts[len(ts)/2], rss
+	slices.Sort(cs)
+	return ts[len(ts)/2], cs[len(cs)/2], rss
 }
 
 func row(w io.Writer, rows int64, c cell, base *cell, check string) {
@@ -271,14 +274,15 @@ func row(w io.Writer, rows int64, c cell, base *cell, check string) {
 		fmt.Fprintf(w, "     %-6s %3d  failed: %s\n", c.engine, c.threads, msg)
 		return
 	}
-	secs, rss := c.median()
-	ratio := ""
+	secs, cpu, rss := c.median()
+	ratio, cpuRatio := "", ""
 	if base != nil && base.ok() {
-		bs, _ := base.median()
+		bs, bc, _ := base.median()
 		ratio = fmt.Sprintf("%.2fx", bs/secs)
+		cpuRatio = fmt.Sprintf("%.2fx", bc/cpu)
 	}
-	fmt.Fprintf(w, "     %-6s %3d %9.3f %12.0f %9.1f %10s  %s\n", c.engine, c.threads, secs, float64(rows)/secs,
-		float64(rss)/(1<<20), ratio, check)
+	fmt.Fprintf(w, "     %-6s %3d %9.3f %12.0f %9.1f %10s %9.3f %9s  %s\n", c.engine, c.threads, secs, float64(rows)/secs,
+		float64(rss)/(1<<20), ratio, cpu, cpuRatio, check)
 }
 
 // runThund runs one workload through the executable in a fresh warehouse.
@@ -312,15 +316,17 @@ func child(cmd *exec.Cmd) result {
 	err := cmd.Run()
 	secs := time.Since(start).Seconds()
 	var rss int64
+	var cpu float64
 	if cmd.ProcessState != nil {
 		if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
 			rss = ru.Maxrss * 1024 // KiB on Linux
+			cpu = time.Duration(syscall.TimevalToNsec(ru.Utime) + syscall.TimevalToNsec(ru.Stime)).Seconds()
 		}
 	}
 	if err != nil {
-		return result{secs: secs, maxRSS: rss, err: fmt.Sprintf("%v: %s", err, errorLine(stderr.String()))}
+		return result{secs: secs, cpu: cpu, maxRSS: rss, err: fmt.Sprintf("%v: %s", err, errorLine(stderr.String()))}
 	}
-	return result{secs: secs, maxRSS: rss}
+	return result{secs: secs, cpu: cpu, maxRSS: rss}
 }
 
 // errorLine picks the line of a child's stderr that says what went wrong:

@@ -672,11 +672,13 @@ type streamRead struct {
 	next     offset
 }
 
-func (fr *flowReads) read(name string) (format.BatchReader, error) { return fr.readColumns(name, nil) }
+func (fr *flowReads) read(name string) (format.BatchReader, error) {
+	return fr.readColumns(name, nil, nil)
+}
 
 // readColumns is read, decoding only the columns cols of a Parquet source
-// (nil: all of them).
-func (fr *flowReads) readColumns(name string, cols []int) (format.BatchReader, error) {
+// (nil: all of them) and skipping its row groups that bounds exclude.
+func (fr *flowReads) readColumns(name string, cols []int, bounds []format.Bound) (format.BatchReader, error) {
 	fr.mu.Lock()
 	defer fr.mu.Unlock()
 	var in *Input
@@ -717,7 +719,7 @@ func (fr *flowReads) readColumns(name string, cols []int) (format.BatchReader, e
 			files = fr.streamSource(x, l).srcFiles
 		}
 		ex.srcRead[x.Name] = true
-		opts.Columns, opts.Threads = cols, ex.threads
+		opts.Columns, opts.Threads, opts.Bounds = cols, ex.threads, bounds
 		br = format.OpenFiles(files, f, x.Schema, opts)
 	case stored(x.Kind):
 		cur, ok := ex.r.Txn.Dataset(name)

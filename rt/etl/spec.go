@@ -99,7 +99,7 @@ type FlowContext struct {
 
 	budget   *memBudget // nil: nothing is accounted
 	read     func(name string) (format.BatchReader, error)
-	readCols func(name string, cols []int) (format.BatchReader, error) // nil: read
+	readCols func(name string, cols []int, bounds []format.Bound) (format.BatchReader, error) // nil: read
 	emit     func(rec arrow.RecordBatch) error
 	expect   []*run.Expectation
 }
@@ -124,7 +124,21 @@ func (fc *FlowContext) ReadColumns(name string, cols ...int) (format.BatchReader
 	if cols == nil {
 		cols = []int{} // none: the batches still count the rows
 	}
-	return fc.readCols(name, cols)
+	return fc.readCols(name, cols, nil)
+}
+
+// ReadPruned is ReadColumns for a flow whose filter keeps only rows that
+// meet bounds (comparisons of integer columns with constants): a Parquet
+// source skips the row groups whose statistics exclude them. The flow still
+// filters every row it reads.
+func (fc *FlowContext) ReadPruned(name string, bounds []format.Bound, cols ...int) (format.BatchReader, error) {
+	if fc.readCols == nil {
+		return fc.read(name)
+	}
+	if cols == nil {
+		cols = []int{}
+	}
+	return fc.readCols(name, cols, bounds)
 }
 
 // Emit writes one batch of the target's schema. The flow keeps ownership of

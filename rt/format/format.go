@@ -184,6 +184,36 @@ type Options struct {
 	// Threads is how many row groups a Parquet reader decodes at once, ahead
 	// of the caller; 0 means GOMAXPROCS.
 	Threads int
+	// Bounds are conditions the caller's filter requires of every row it
+	// keeps. A Parquet reader skips a row group whose statistics show that
+	// no row of it meets one of them (it may still return rows that do not
+	// meet them: the caller filters). Other formats ignore them.
+	Bounds []Bound
+}
+
+// Bound is a comparison of a declared int32 or int64 column (an index into
+// the schema) with a constant: Col Op Value, where Op is one of = < <= > >=.
+type Bound struct {
+	Col   int
+	Op    string
+	Value int64
+}
+
+// excludes reports whether no value in [min, max] meets the bound.
+func (b Bound) excludes(min, max int64) bool {
+	switch b.Op {
+	case "=":
+		return b.Value < min || b.Value > max
+	case "<":
+		return min >= b.Value
+	case "<=":
+		return min > b.Value
+	case ">":
+		return max <= b.Value
+	case ">=":
+		return max < b.Value
+	}
+	return false
 }
 
 // reads reports whether declared column i is read (Columns).

@@ -12,6 +12,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet/file"
+	"github.com/apache/arrow-go/v18/parquet/metadata"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 	"github.com/nordisk/thund/rt/store"
 )
@@ -91,20 +92,20 @@ func newParquetReader(obj store.Object, name string, schema *arrow.Schema, opts 
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	ps := &parquetSource{queue: make(chan chan rowGroup, 2*threads), cancel: cancel, batch: int64(opts.batchRows())}
-	ps.start(ctx, fr, leaves, pf.NumRowGroups(), threads)
+	ps.start(ctx, fr, leaves, pruneGroups(pf, fr, fileSchema, schema, fidx, opts.Bounds), threads)
 	cr := &conformReader{name: name, schema: schema, pos: pos, conv: conv, src: ps.next,
 		close: func() error { ps.stop(); pf.Close(); return obj.Close() }}
 	return cr, nil
 }
 
 // start decodes the row groups, threads at a time, queueing them in order.
-func (ps *parquetSource) start(ctx context.Context, fr *pqarrow.FileReader, leaves []int, groups, threads int) {
+func (ps *parquetSource) start(ctx context.Context, fr *pqarrow.FileReader, leaves []int, groups []int, threads int) {
 	sem := make(chan struct{}, threads)
 	ps.wg.Add(1)
 	go func() {
 		defer ps.wg.Done()
 		defer close(ps.queue)
-		for g := 0; g < groups; g++ {
+		for _, g := range groups {
 			ch := make(chan rowGroup, 1)
 			select {
 			case ps.queue <- ch:
@@ -176,4 +177,62 @@ func (ps *parquetSource) stop() {
 		}
 	}
 	ps.wg.Wait()
+}
+
+// pruneGroups lists the row groups to read: those whose column statistics
+// do not exclude every row by one of the bounds. A bound counts only on a
+// column the file holds with exactly the declared int32 or int64 type, and
+// only where the row group has min/max statistics for it.
+func pruneGroups(pf *file.Reader, fr *pqarrow.FileReader, fileSchema, schema *arrow.Schema, fidx []int, bounds []Bound) []int {
+	var lbs []leafBound
+	for _, b := range bounds {
+		if b.Col < 0 || b.Col >= len(fidx) {
+			continue
+		}
+		want, have := schema.Field(b.Col).Type, fileSchema.Field(fidx[b.Col]).Type
+		if (want.ID() == arrow.INT64 || want.ID() == arrow.INT32) && arrow.TypeEqual(want, have) {
+			lbs = append(lbs, leafBound{fr.Manifest.Fields[fidx[b.Col]].ColIndex, b})
+		}
+	}
+	var groups []int
+	for g := 0; g < pf.NumRowGroups(); g++ {
+		if !groupExcluded(pf.MetaData().RowGroup(g), lbs) {
+			groups = append(groups, g)
+		}
+	}
+	return groups
+}
+
+// leafBound is a Bound on one Parquet leaf column.
+type leafBound struct {
+	leaf int
+	b    Bound
+}
+
+// groupExcluded reports whether a row group's statistics exclude every row.
+func groupExcluded(rg *metadata.RowGroupMetaData, lbs []leafBound) bool {
+	for _, lb := range lbs {
+		cc, err := rg.ColumnChunk(lb.leaf)
+		if err != nil {
+			continue
+		}
+		if set, err := cc.StatsSet(); err != nil || !set {
+			continue
+		}
+		st, err := cc.Statistics()
+		if err != nil || st == nil || !st.HasMinMax() {
+			continue
+		}
+		switch s := st.(type) {
+		case *metadata.Int64Statistics:
+			if lb.b.excludes(s.Min(), s.Max()) {
+				return true
+			}
+		case *metadata.Int32Statistics:
+			if lb.b.excludes(int64(s.Min()), int64(s.Max())) {
+				return true
+			}
+		}
+	}
+	return false
 }

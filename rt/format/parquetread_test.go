@@ -120,3 +120,43 @@ func TestParquetCloseEarly(t *testing.T) {
 		t.Errorf("Next after Close succeeded")
 	}
 }
+
+// Row groups whose statistics exclude a bound are skipped; the others are
+// read whole (the caller filters).
+func TestParquetBoundsSkipRowGroups(t *testing.T) {
+	data, schema := manyGroups(t, 1000, 37) // a = 0..999 in order: group g holds 37g..37g+36
+	count := func(bounds ...Bound) (rows int, first int64) {
+		recs, err := readBytes(data, "x.parquet", Parquet, schema, Options{Threads: 2, Bounds: bounds})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer release(recs)
+		first = -1
+		for _, r := range recs {
+			if first < 0 && r.NumRows() > 0 {
+				first = r.Column(0).(*array.Int64).Value(0)
+			}
+			rows += int(r.NumRows())
+		}
+		return rows, first
+	}
+	for _, c := range []struct {
+		bounds      []Bound
+		rows        int
+		first       int64
+		description string
+	}{
+		{[]Bound{{Col: 0, Op: ">=", Value: 900}}, 1000 - 888, 888, "a >= 900 reads the groups from 888"},
+		{[]Bound{{Col: 0, Op: ">", Value: 999}}, 0, -1, "a > 999 reads nothing"},
+		{[]Bound{{Col: 0, Op: "<", Value: 37}}, 37, 0, "a < 37 reads the first group"},
+		{[]Bound{{Col: 0, Op: "=", Value: 40}}, 37, 37, "a = 40 reads the second group"},
+		{[]Bound{{Col: 2, Op: "<=", Value: 10}, {Col: 0, Op: ">=", Value: 0}}, 37, 0, "c <= 10 and a >= 0"},
+		{[]Bound{{Col: 1, Op: "=", Value: 5}}, 1000, 0, "a bound on a string column is ignored"},
+		{nil, 1000, 0, "no bounds"},
+	} {
+		rows, first := count(c.bounds...)
+		if rows != c.rows || first != c.first {
+			t.Errorf("%s: %d rows from a = %d, want %d rows from %d", c.description, rows, first, c.rows, c.first)
+		}
+	}
+}
