@@ -68,11 +68,11 @@ const DefaultBatchRows = 64 * 1024
 
 // ParquetRowGroupRows is the maximum number of rows per Parquet row group the
 // writers produce. Batches are buffered into the open row group until it
-// holds this many rows, so a file of fewer rows has one row group. 1Mi rows
-// keeps row groups in the tens of megabytes for typical schemas (what Spark
-// and DuckDB read efficiently) while bounding the writer's memory to one
-// compressed row group per open file.
-const ParquetRowGroupRows = 1 << 20
+// holds this many rows, so a file of fewer rows has one row group. 128Ki rows
+// (DuckDB writes 122,880) bounds the writer's memory to one such row group per
+// open file, a few MiB for typical schemas, and gives readers row groups
+// enough to decode in parallel and to skip by their statistics.
+const ParquetRowGroupRows = 128 << 10
 
 // CSVOptions are the CSV dialect. The zero value is not useful; start from
 // DefaultCSV.
