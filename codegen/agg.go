@@ -101,6 +101,7 @@ func (g *flowGen) genAggregate(n *ir.Aggregate, c consumer) {
 		ht = g.name("ht")
 		kt = g.newKeyType("group", keyTypes, false)
 		kt.stateName = st.name
+		kt.mem = g.newMemAccount(fmt.Sprintf("group by at %s", posText(n.Pos)))
 		g.emit(jen.Id(groups).Op(":=").Index().Id(st.name).Values(),
 			jen.Id(ht).Op(":=").Map(kt.goType()).Int32().Values())
 		if kt.name == "" {
@@ -194,6 +195,18 @@ func (g *flowGen) groupLookup(kt *keyType, groups, ht, nullGroup string, nullDec
 		g.emit(jen.Id(gi).Op("=").Int32().Call(jen.Len(jen.Id(groups))),
 			jen.Id(groups).Op("=").Append(jen.Id(groups), jen.Id(kt.stateName).Values()))
 	}
+	// account counts a new group (its keys stored) against --memory-limit
+	account := func() {
+		if kt.mem != nil {
+			var strs []jen.Code
+			for i, x := range vals {
+				if x.t.Kind == ir.TString || x.t.Kind == ir.TBinary {
+					strs = append(strs, slot.Clone().Dot(fmt.Sprintf("k%d", i)))
+				}
+			}
+			kt.mem.add(g, jen.Id(kt.stateName).Values(), strs)
+		}
+	}
 	g.emit(jen.Var().Id(gi).Int32())
 	if kt.name == "" {
 		x := vals[0]
@@ -204,6 +217,7 @@ func (g *flowGen) groupLookup(kt *keyType, groups, ht, nullGroup string, nullDec
 			ins := g.sub(func() {
 				newGroup()
 				store()
+				account()
 				mapKey := slot.Clone().Dot("k0")
 				if x.t.Kind == ir.TFloat64 || x.t.Kind == ir.TFloat32 || x.t.Kind == ir.TBinary {
 					mapKey = jen.Add(key)
@@ -234,6 +248,7 @@ func (g *flowGen) groupLookup(kt *keyType, groups, ht, nullGroup string, nullDec
 		ins := g.sub(func() {
 			newGroup()
 			store()
+			account()
 			g.emit(jen.Id(ht).Index(kt.cloned(g, key)).Op("=").Id(gi))
 		})
 		g.emit(jen.If(jen.Op("!").Id(found)).Block(ins...))

@@ -12,10 +12,16 @@ import (
 type demand struct {
 	u    *passes.Unit
 	need map[ir.Rel][]bool
+	// filters are the conditions of filters directly over a scan: the scan
+	// passes their simple comparisons to the reader as bounds (row groups
+	// whose statistics exclude them are skipped).
+	filters map[*ir.Scan][]ir.Expr
 }
 
 // newDemand starts a demand analysis over u.
-func newDemand(u *passes.Unit) *demand { return &demand{u: u, need: map[ir.Rel][]bool{}} }
+func newDemand(u *passes.Unit) *demand {
+	return &demand{u: u, need: map[ir.Rel][]bool{}, filters: map[*ir.Scan][]ir.Expr{}}
+}
 
 // root marks every visible column of a query's root as needed.
 func (d *demand) root(r ir.Rel) {
@@ -71,6 +77,9 @@ func (d *demand) visit(r ir.Rel, need []bool) {
 		copy(in, need)
 		d.visit(n.Input, in)
 	case *ir.Filter:
+		if s, ok := n.Input.(*ir.Scan); ok {
+			d.filters[s] = append(d.filters[s], n.Cond)
+		}
 		in := d.refs(n.Input, n.Cond)
 		d.visit(n.Input, or(in, need))
 	case *ir.Project:

@@ -26,7 +26,10 @@
 //     be maintained by appending (etl.Dataset.Incremental / NotIncremental);
 //   - rel.go, agg.go, join.go, sort.go, subquery.go: the operators;
 //   - expr.go, arith.go, cast.go, funcs.go: expressions;
-//   - values.go, keys.go, konst.go, demand.go: the compile-time model;
+//   - values.go, keys.go, konst.go, demand.go: the compile-time model
+//     (demand also collects the filters directly over each scan, whose
+//     integer bounds the scan hands to the reader: fc.ReadPruned);
+//   - memory.go: the --memory-limit accounting of join builds and groups;
 //   - types.go: the physical type table that drives specialization;
 //   - helpers.go: the generic helpers generated once per program (they
 //     belong in rt and will move there).

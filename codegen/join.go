@@ -152,6 +152,7 @@ func (g *flowGen) genJoin(n *ir.Join, c consumer) {
 	}
 
 	// build: the right input's pipeline
+	mem := g.newMemAccount(fmt.Sprintf("join at %s (its build side)", posText(n.Pos)))
 	g.emit(jen.Commentf("join at %s: build the right side", posText(n.Pos)))
 	g.produce(n.Right, func(r *row) {
 		e := g.envOf(n.Right, r)
@@ -181,6 +182,13 @@ func (g *flowGen) genJoin(n *ir.Join, c consumer) {
 				g.emit(set...)
 			}
 		}
+		var strs []jen.Code
+		for j := range rschema {
+			if stored[j] && (rschema[j].Type.Kind == ir.TString || rschema[j].Type.Kind == ir.TBinary) {
+				strs = append(strs, use(rw).Dot(fmt.Sprintf("c%d", j)))
+			}
+		}
+		mem.add(g, jen.Id(st.name).Values(), strs)
 		if kt == nil {
 			return
 		}

@@ -19,7 +19,8 @@ type keyType struct {
 	fields []ir.Type // SQL types of the fields
 	nulls  []bool    // struct field i has a null flag
 
-	stateName string // group by: the state struct the groups slice holds
+	stateName string      // group by: the state struct the groups slice holds
+	mem       *memAccount // group by: accounts each new group
 }
 
 // keyField is how a value of t is held in a map key: floats by the bits of

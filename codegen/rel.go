@@ -2,7 +2,10 @@ package codegen
 
 import (
 	"fmt"
+	"maps"
 	"math/big"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
@@ -90,9 +93,11 @@ func (g *flowGen) envOf(in ir.Rel, r *row) *env {
 	return &env{rows: map[ir.Rel]*row{in: r}}
 }
 
-// genScan generates the loop over a dataset's batches: fc.Read, then per
-// batch the typed arrays of the columns the consumer reads (found while its
-// code is generated), then the row loop.
+// genScan generates the loop over a dataset's batches: fc.ReadColumns (of
+// the columns the loop loads; fc.ReadPruned when a filter over the scan
+// bounds an integer column by a constant), then per batch the typed arrays of the
+// columns the consumer reads (found while its code is generated), then the
+// row loop.
 func (g *flowGen) genScan(n *ir.Scan, c consumer) {
 	d := g.u.Pipeline.LookupDataset(n.Name)
 	name := n.Name
@@ -104,8 +109,11 @@ func (g *flowGen) genScan(n *ir.Scan, c consumer) {
 	rec := g.name("rec")
 	nrows := "n" + strings.TrimPrefix(rec, "rec")
 	i := "i" + strings.TrimPrefix(rec, "rec")
+	// the call's arguments are filled in once the loop is generated: the
+	// columns it loads are the ones the reader decodes
+	readCall := jen.Id("fc")
 	g.emit(
-		jen.List(jen.Id(rd), jen.Err()).Op(":=").Id("fc").Dot("Read").Call(jen.Lit(name)),
+		jen.List(jen.Id(rd), jen.Err()).Op(":=").Add(readCall),
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
 		jen.Defer().Id(rd).Dot("Close").Call(),
 	)
@@ -165,6 +173,17 @@ func (g *flowGen) genScan(n *ir.Scan, c consumer) {
 		jen.Id(nrows).Op(":=").Int().Call(jen.Id(rec).Dot("NumRows").Call()),
 		jen.Id("fc").Dot("CountIn").Call(jen.Int64().Call(jen.Id(nrows))),
 	}
+	readArgs := []jen.Code{jen.Lit(name)}
+	if bounds := g.scanBounds(n); len(bounds) > 0 {
+		readCall.Dot("ReadPruned")
+		readArgs = append(readArgs, jen.Index().Qual(formatPkg, "Bound").Values(bounds...))
+	} else {
+		readCall.Dot("ReadColumns")
+	}
+	for _, k := range slices.Sorted(maps.Keys(arrays)) {
+		readArgs = append(readArgs, jen.Lit(k))
+	}
+	readCall.Call(readArgs...)
 	for _, k := range order {
 		a := arrays[k]
 		batch = append(batch, jen.Id(a.name).Op(":=").Id(rec).Dot("Column").Call(jen.Lit(k)).Assert(jen.Op("*").Qual(arrayPkg, mustPhys(schema[k].Type).array)))
@@ -542,4 +561,55 @@ func (g *flowGen) genLimit(n *ir.Limit, c consumer) {
 	if endUsed {
 		g.emit(jen.Id(end).Op(":"))
 	}
+}
+
+// scanBounds are the comparisons of an integer column of the scan with an
+// integer literal among the conjuncts of the filters directly over it, as
+// format.Bound values (the reader skips row groups that cannot meet them).
+func (g *flowGen) scanBounds(n *ir.Scan) []jen.Code {
+	schema := g.u.Schemas[n]
+	flip := map[ir.BinaryOp]string{ir.OpEq: "=", ir.OpLt: ">", ir.OpLe: ">=", ir.OpGt: "<", ir.OpGe: "<="}
+	same := map[ir.BinaryOp]string{ir.OpEq: "=", ir.OpLt: "<", ir.OpLe: "<=", ir.OpGt: ">", ir.OpGe: ">="}
+	col := func(e ir.Expr) int {
+		c, ok := e.(*ir.ColumnRef)
+		if !ok {
+			return -1
+		}
+		b, ok := g.u.Refs[c]
+		if !ok || b.Depth != 0 || b.Rel != ir.Rel(n) || b.Index >= len(schema) {
+			return -1
+		}
+		if k := schema[b.Index].Type.Kind; k != ir.TInt64 && k != ir.TInt32 {
+			return -1
+		}
+		return b.Index
+	}
+	lit := func(e ir.Expr) (int64, bool) {
+		l, ok := e.(*ir.Literal)
+		if !ok || l.Kind != ir.LitInt {
+			return 0, false
+		}
+		v, err := strconv.ParseInt(l.Text, 10, 64)
+		return v, err == nil
+	}
+	var out []jen.Code
+	for _, cond := range g.demand.filters[n] {
+		for _, c := range conjuncts(cond) {
+			b, ok := c.(*ir.Binary)
+			if !ok || same[b.Op] == "" {
+				continue
+			}
+			k, op := col(b.L), same[b.Op]
+			v, isLit := lit(b.R)
+			if k < 0 || !isLit {
+				k, op = col(b.R), flip[b.Op]
+				v, isLit = lit(b.L)
+			}
+			if k < 0 || !isLit {
+				continue
+			}
+			out = append(out, jen.Values(jen.Dict{jen.Id("Col"): jen.Lit(k), jen.Id("Op"): jen.Lit(op), jen.Id("Value"): jen.Lit(v)}))
+		}
+	}
+	return out
 }

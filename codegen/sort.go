@@ -23,6 +23,13 @@ func (g *flowGen) genSort(n *ir.Sort, c consumer, topK int64) {
 	cmpFn := g.global("sortCompare_", g.flow.Name)
 	rows := g.name("sorted")
 	g.emit(jen.Id(rows).Op(":=").Index().Id(st.name).Values())
+	// with topK, bar is the topK-th best row after the last cut: a row that
+	// does not sort before it cannot make the cut (the sort is stable, so a
+	// tie with it loses too), and is dropped at once
+	bar, haveBar := g.name("bar"), g.name("haveBar")
+	if topK > 0 {
+		g.emit(jen.Var().Id(bar).Id(st.name), jen.Id(haveBar).Op(":=").False())
+	}
 	schema := g.u.Schemas[n]
 	need := g.demand.need[n]
 	keyNullable := make([]bool, len(n.Keys))
@@ -66,8 +73,14 @@ func (g *flowGen) genSort(n *ir.Sort, c consumer, topK int64) {
 		}
 		if topK > 0 {
 			limit := max(2*topK, 1024)
-			g.emit(jen.If(jen.Len(jen.Id(rows)).Op(">=").Lit(int(limit))).Block(
-				jen.Id(rows).Op("=").Id("topK").Call(jen.Id(rows), jen.Lit(int(topK)), jen.Id(cmpFn))))
+			last := jen.Op("&").Id(rows).Index(jen.Len(jen.Id(rows)).Op("-").Lit(1))
+			g.emit(jen.If(jen.Id(haveBar).Op("&&").Id(cmpFn).Call(last, jen.Op("&").Id(bar)).Op(">=").Lit(0)).Block(
+				jen.Id(rows).Op("=").Id(rows).Index(jen.Empty(), jen.Len(jen.Id(rows)).Op("-").Lit(1)),
+			).Else().If(jen.Len(jen.Id(rows)).Op(">=").Lit(int(limit))).Block(
+				jen.Id(rows).Op("=").Id("topK").Call(jen.Id(rows), jen.Lit(int(topK)), jen.Id(cmpFn)),
+				jen.If(jen.Len(jen.Id(rows)).Op("==").Lit(int(topK))).Block(
+					jen.List(jen.Id(bar), jen.Id(haveBar)).Op("=").List(jen.Id(rows).Index(jen.Lit(int(topK)-1)), jen.True())),
+			))
 		}
 	})
 	idx := g.name("order")

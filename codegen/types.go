@@ -18,6 +18,7 @@ const (
 	rtPkg      = "github.com/nordisk/thund/rt"
 	sqlfnPkg   = "github.com/nordisk/thund/rt/sqlfn"
 	etlPkg     = "github.com/nordisk/thund/rt/etl"
+	formatPkg  = "github.com/nordisk/thund/rt/format"
 	runPkg     = "github.com/nordisk/thund/rt/run"
 
 	// standard library
@@ -30,6 +31,7 @@ const (
 	slicesPkg  = "slices"
 	strconvPkg = "strconv"
 	stringsPkg = "strings"
+	unsafePkg  = "unsafe"
 )
 
 // physType says how one IR type is held in generated code: the Arrow array

@@ -1,8 +1,11 @@
 // Package gobuild turns generated Go source into a standalone executable:
 // it lays out a module that links the runtime embedded in thundc (with
 // dependency versions pinned to thundc's own go.mod and go.sum), runs
-// `go build`, and caches the result by content. It is the only part of the
-// compiler, with cmd/thundc, that touches the disk or runs the go command.
+// `go build`, and caches the result by content. The runtime's sources are
+// written once per runtime version under the cache's runtime/ folder and
+// shared by every build, so that the go build cache compiles them only once.
+// It is the only part of the compiler, with cmd/thundc, that touches the
+// disk or runs the go command.
 package gobuild
 
 import (
@@ -18,6 +21,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -94,7 +98,25 @@ func Build(ctx context.Context, r Request) (*Result, error) {
 		return nil, err
 	}
 	defer os.RemoveAll(tmp)
-	if err := WriteFiles(tmp, files); err != nil {
+	// The runtime's sources go to a folder of their own, shared by every
+	// build with the same runtime: the go command's build cache keys a
+	// package outside the module cache by its folder, so a runtime written
+	// beside each program would be compiled again for every build.
+	rtFiles := map[string][]byte{}
+	prog := map[string][]byte{}
+	for name, data := range files {
+		if rest, ok := strings.CutPrefix(name, "thund/"); ok {
+			rtFiles[rest] = data
+		} else {
+			prog[name] = data
+		}
+	}
+	rtDir := filepath.Join(cache, "runtime", hashFiles(rtFiles, "runtime")[:24])
+	if err := writeOnce(rtDir, rtFiles); err != nil {
+		return nil, err
+	}
+	prog["go.mod"] = bytes.Replace(prog["go.mod"], []byte("=> ./thund\n"), []byte("=> "+strconv.Quote(rtDir)+"\n"), 1)
+	if err := WriteFiles(tmp, prog); err != nil {
 		return nil, err
 	}
 	var out bytes.Buffer
@@ -201,6 +223,33 @@ func parseGoMod(mod string) (goLine string, requires []string) {
 		}
 	}
 	return goLine, requires
+}
+
+// writeOnce writes files to dir unless dir exists: they go to a temporary
+// sibling first, renamed into place, so dir is never seen half written.
+func writeOnce(dir string, files map[string][]byte) error {
+	if _, err := os.Stat(dir); err == nil {
+		return nil
+	}
+	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.MkdirTemp(filepath.Dir(dir), filepath.Base(dir)+".tmp-")
+	if err != nil {
+		return err
+	}
+	if err := WriteFiles(tmp, files); err != nil {
+		os.RemoveAll(tmp)
+		return err
+	}
+	if err := os.Rename(tmp, dir); err != nil {
+		os.RemoveAll(tmp)
+		if _, statErr := os.Stat(dir); statErr == nil {
+			return nil // another build wrote it first
+		}
+		return err
+	}
+	return nil
 }
 
 // WriteFiles writes files under dir, creating folders.

@@ -10,6 +10,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"syscall"
@@ -33,7 +34,20 @@ const (
 )
 
 // Main is the generated program's main: it runs the command line and exits.
+//
+// With THUND_CPUPROFILE=FILE in the environment, the command writes a Go CPU
+// profile to FILE (for `go tool pprof`).
 func Main(p *Pipeline) {
+	if f := os.Getenv("THUND_CPUPROFILE"); f != "" {
+		out, err := os.Create(f)
+		if err == nil && pprof.StartCPUProfile(out) == nil {
+			code := Run(p, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+			pprof.StopCPUProfile()
+			out.Close()
+			os.Exit(code)
+		}
+		fmt.Fprintf(os.Stderr, "THUND_CPUPROFILE: cannot profile to %s\n", f)
+	}
 	os.Exit(Run(p, os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
@@ -93,6 +107,7 @@ var (
 	flagOnce        = &flagSpec{name: "once", usage: "process what is available now, then stop (the default)"}
 	flagFollow      = &flagSpec{name: "follow", usage: "keep streaming until interrupted (not supported yet)"}
 	flagThreads     = &flagSpec{name: "threads", arg: "N", def: "GOMAXPROCS", usage: "threads a flow may use"}
+	flagMemLimit    = &flagSpec{name: "memory-limit", arg: "SIZE", usage: "bound a flow's hash tables and join builds (e.g. 512MiB); past it the flow stops with an error naming the operator"}
 	flagFormat      = &flagSpec{name: "format", arg: "FORMAT", def: "csv", values: []string{"csv", "jsonl", "parquet"}, usage: "the output format"}
 	flagVersion     = &flagSpec{name: "version", arg: "N", usage: "an older committed version (default: the current one)"}
 	flagLimit       = &flagSpec{name: "limit", arg: "N", usage: "show only the N newest runs"}
@@ -143,8 +158,8 @@ the run, exit status 1, and the previous versions stay current.
 
 Progress goes to stderr, then a summary. With --json the event records go to
 stdout as JSON lines, as they are emitted.`,
-		flags:   flags(commonFlags, selectionFlags, []*flagSpec{flagOnce, flagFollow, flagThreads}),
-		example: "etl run\netl run --select +top_bids --threads 4\netl run --full-refresh bids_per_window",
+		flags:   flags(commonFlags, selectionFlags, []*flagSpec{flagOnce, flagFollow, flagThreads, flagMemLimit}),
+		example: "etl run\netl run --select +top_bids --threads 4\netl run --memory-limit 512MiB\netl run --full-refresh bids_per_window",
 	},
 	{
 		name: "plan", summary: "show what a run would rebuild, and why",

@@ -21,6 +21,13 @@
 //     (computed in memory, never stored), writes of new versions (replace for
 //     materialized views, append for streaming tables), sinks (files renamed
 //     into place after the commit, or JSON lines on stdout), expectations;
+//     with more than one thread a flow's output is written on a goroutine of
+//     its own; a flow reads sources through FlowContext.ReadColumns and
+//     ReadPruned (only the columns it loads; row groups its filter
+//     excludes skipped);
+//   - --memory-limit (memory.go): generated hash joins and aggregates account
+//     what they keep through FlowContext.Grow, and a flow past the limit
+//     stops with a MemoryLimitError naming the operator (no spilling yet);
 //   - change flows (cdc.go): a streaming table fed by change flows gets a
 //     new version per run computed by rt/cdc from its committed change state
 //     and the run's new change rows; the new state joins the same commit;

@@ -53,6 +53,15 @@ func (c *cli) runCmd(ctx context.Context, inv *invocation) int {
 		}
 		threads = n
 	}
+	budget := &memBudget{}
+	if inv.isSet("memory-limit") {
+		n, err := ParseBytes(inv.str("memory-limit"))
+		if err != nil {
+			return c.usage(inv.cmd, usagef("--memory-limit %v", err))
+		}
+		budget.limit = n
+		debug.SetMemoryLimit(n + n/2 + 64<<20) // the unaccounted rest: batches, writers, the runtime
+	}
 	sel, err := c.selectionFromFlags(inv)
 	if err != nil {
 		return c.usage(inv.cmd, err)
@@ -75,7 +84,7 @@ func (c *cli) runCmd(ctx context.Context, inv *invocation) int {
 		mem = memory.DefaultAllocator
 	}
 	prog := c.newProgress()
-	ex := &executor{c: c, ctx: ctx, p: c.p, place: pl, threads: threads, sel: sel, mem: mem,
+	ex := &executor{c: c, ctx: ctx, p: c.p, place: pl, threads: threads, budget: budget, sel: sel, mem: mem,
 		prog: prog, views: map[string]*viewTarget{}, stdin: map[string]*stdinData{}, srcRead: map[string]bool{}}
 	defer ex.release()
 	var outMu sync.Mutex
@@ -171,6 +180,7 @@ type executor struct {
 	p       *Pipeline
 	place   place
 	threads int
+	budget  *memBudget
 	sel     *selection
 	mem     memory.Allocator
 	prog    progress
@@ -297,6 +307,7 @@ func (ex *executor) runFlow(ds *Dataset, f *Flow, out target, full bool) (err er
 	// A flow may emit from several goroutines (FlowContext.Threads): the
 	// target's writer is not safe for concurrent use, so emits take turns.
 	var emitMu sync.Mutex
+	aout := newAsyncOut(out, ex.threads > 1)
 	emit := func(rec arrow.RecordBatch) error {
 		if err := ex.ctx.Err(); err != nil {
 			return err
@@ -313,15 +324,24 @@ func (ex *executor) runFlow(ds *Dataset, f *Flow, out target, full bool) (err er
 		}
 		emitMu.Lock()
 		defer emitMu.Unlock()
-		if err := out.emit(rec); err != nil {
+		if err := aout.emit(rec); err != nil {
 			return err
 		}
 		stats.AddOut(rec.NumRows())
 		return nil
 	}
 	fc := NewFlowContext(ex.ctx, ex.mem, ex.threads, stats, fr.read, emit, exps)
+	fc.readCols = fr.readColumns
+	fc.budget = ex.budget
+	if l := ex.budget.limit; l > 0 {
+		fc.GrowStep = min(fc.GrowStep, max(l/16, 1))
+	}
+	defer ex.budget.used.Store(0) // flows run one after the other
 	stopTicks := tickProgress(stats)
 	err = callFlow(f, fc)
+	if werr := aout.finish(); err == nil {
+		err = werr
+	}
 	stopTicks()
 	fr.closeReaders()
 	switch {
@@ -344,6 +364,68 @@ func (ex *executor) runFlow(ds *Dataset, f *Flow, out target, full bool) (err er
 	}
 	fr.saveOffsets()
 	return nil
+}
+
+// asyncOut writes a flow's batches to its target on a goroutine of its
+// own (with more than one thread), so that encoding and compressing the
+// output overlaps the flow's loops. At most asyncDepth batches wait.
+type asyncOut struct {
+	out    target
+	ch     chan arrow.RecordBatch // nil: write in the caller
+	failed chan struct{}          // closed when a write failed (err says why)
+	err    error
+	wg     sync.WaitGroup
+}
+
+const asyncDepth = 4
+
+func newAsyncOut(out target, async bool) *asyncOut {
+	a := &asyncOut{out: out}
+	if !async {
+		return a
+	}
+	a.ch, a.failed = make(chan arrow.RecordBatch, asyncDepth), make(chan struct{})
+	a.wg.Add(1)
+	go func() {
+		defer a.wg.Done()
+		for rec := range a.ch {
+			if a.err == nil {
+				if err := a.out.emit(rec); err != nil {
+					a.err = err
+					close(a.failed)
+				}
+			}
+			rec.Release()
+		}
+	}()
+	return a
+}
+
+// emit queues rec (retained until written), or reports an earlier write's
+// error.
+func (a *asyncOut) emit(rec arrow.RecordBatch) error {
+	if a.ch == nil {
+		return a.out.emit(rec)
+	}
+	rec.Retain()
+	select {
+	case a.ch <- rec:
+		return nil
+	case <-a.failed:
+		rec.Release()
+		return a.err
+	}
+}
+
+// finish waits for the queued batches to be written and returns the first
+// write error.
+func (a *asyncOut) finish() error {
+	if a.ch == nil {
+		return nil
+	}
+	close(a.ch)
+	a.wg.Wait()
+	return a.err
 }
 
 // progressEvery is how often a running flow reports its counts in the event
@@ -600,6 +682,12 @@ type streamRead struct {
 }
 
 func (fr *flowReads) read(name string) (format.BatchReader, error) {
+	return fr.readColumns(name, nil, nil)
+}
+
+// readColumns is read, decoding only the columns cols of a Parquet source
+// (nil: all of them) and skipping its row groups that bounds exclude.
+func (fr *flowReads) readColumns(name string, cols []int, bounds []format.Bound) (format.BatchReader, error) {
 	fr.mu.Lock()
 	defer fr.mu.Unlock()
 	var in *Input
@@ -640,6 +728,7 @@ func (fr *flowReads) read(name string) (format.BatchReader, error) {
 			files = fr.streamSource(x, l).srcFiles
 		}
 		ex.srcRead[x.Name] = true
+		opts.Columns, opts.Threads, opts.Bounds = cols, ex.threads, bounds
 		br = format.OpenFiles(files, f, x.Schema, opts)
 	case stored(x.Kind):
 		cur, ok := ex.r.Txn.Dataset(name)
@@ -651,7 +740,7 @@ func (fr *flowReads) read(name string) (format.BatchReader, error) {
 			sub.Files = fr.streamStored(x, cur).whFiles
 			cur = &sub
 		}
-		br, err = ex.r.WH.Open(ex.ctx, cur, format.Options{Mem: ex.mem})
+		br, err = ex.r.WH.Open(ex.ctx, cur, format.Options{Mem: ex.mem, Threads: ex.threads})
 	case isView(x.Kind):
 		var v *viewTarget
 		if v, err = ex.view(x, fr.full); err == nil {

@@ -107,12 +107,17 @@ type FlowContext struct {
 	Ctx     context.Context
 	Mem     memory.Allocator
 	Threads int
+	// GrowStep is how many bytes generated code accounts before it calls
+	// Grow: a MiB, or less under a small --memory-limit.
+	GrowStep int64
 	// Stats counts rows in and out, late rows and expectation results.
 	Stats *run.Flow
 
-	read   func(name string) (format.BatchReader, error)
-	emit   func(rec arrow.RecordBatch) error
-	expect []*run.Expectation
+	budget   *memBudget // nil: nothing is accounted
+	read     func(name string) (format.BatchReader, error)
+	readCols func(name string, cols []int, bounds []format.Bound) (format.BatchReader, error) // nil: read
+	emit     func(rec arrow.RecordBatch) error
+	expect   []*run.Expectation
 }
 
 // Read opens an input: a source's files (for a stream read, only the files
@@ -123,6 +128,34 @@ type FlowContext struct {
 // closes the reader (the run closes any it forgot). Read is safe for
 // concurrent use by the flow's goroutines.
 func (fc *FlowContext) Read(name string) (format.BatchReader, error) { return fc.read(name) }
+
+// ReadColumns is Read for a flow that looks only at the columns cols of
+// the input (indexes into its schema): a Parquet source then decodes only
+// those, and the other columns of its batches are all NULL, whatever their
+// declared nullability. Generated code passes the columns its loops load.
+func (fc *FlowContext) ReadColumns(name string, cols ...int) (format.BatchReader, error) {
+	if fc.readCols == nil {
+		return fc.read(name)
+	}
+	if cols == nil {
+		cols = []int{} // none: the batches still count the rows
+	}
+	return fc.readCols(name, cols, nil)
+}
+
+// ReadPruned is ReadColumns for a flow whose filter keeps only rows that
+// meet bounds (comparisons of integer columns with constants): a Parquet
+// source skips the row groups whose statistics exclude them. The flow still
+// filters every row it reads.
+func (fc *FlowContext) ReadPruned(name string, bounds []format.Bound, cols ...int) (format.BatchReader, error) {
+	if fc.readCols == nil {
+		return fc.read(name)
+	}
+	if cols == nil {
+		cols = []int{}
+	}
+	return fc.readCols(name, cols, bounds)
+}
 
 // Emit writes one batch of the target's schema. The flow keeps ownership of
 // rec (Emit retains what it keeps). Emit counts the batch's rows as the
@@ -142,7 +175,7 @@ func NewFlowContext(ctx context.Context, mem memory.Allocator, threads int, stat
 	if mem == nil {
 		mem = memory.DefaultAllocator
 	}
-	return &FlowContext{Ctx: ctx, Mem: mem, Threads: threads, Stats: stats, read: read, emit: emit, expect: expect}
+	return &FlowContext{Ctx: ctx, Mem: mem, Threads: threads, GrowStep: 1 << 20, Stats: stats, read: read, emit: emit, expect: expect}
 }
 
 // CountIn counts rows read (a no-op without Stats).

@@ -1,19 +1,15 @@
 package format
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
-	"sort"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/apache/arrow-go/v18/parquet/file"
-	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 	"github.com/nordisk/thund/rt/store"
 )
 
@@ -29,8 +25,9 @@ type conformReader struct {
 	schema *arrow.Schema
 	src    func() (arrow.RecordBatch, error) // borrowed batch, or io.EOF
 	close  func() error
-	pos    []int // declared column -> column in the source batch
+	pos    []int // declared column -> column in the source batch; -1: not read
 	conv   []conformer
+	nulls  []arrow.Array // per column not read: all-NULL filler of the last batch's length
 	rows   int64
 	err    error
 }
@@ -114,6 +111,10 @@ func (r *conformReader) Next() (arrow.RecordBatch, error) {
 		}
 		for i, p := range r.pos {
 			f := r.schema.Field(i)
+			if p < 0 {
+				cols[i] = r.filler(i, n)
+				continue
+			}
 			out, row, err := r.conv[i](src.Column(p))
 			if err != nil {
 				release()
@@ -138,7 +139,29 @@ func (r *conformReader) Next() (arrow.RecordBatch, error) {
 	}
 }
 
+// filler is an all-NULL column i of n rows (a column the caller does not
+// read), shared between batches of the same length; the caller releases it.
+func (r *conformReader) filler(i int, n int64) arrow.Array {
+	if r.nulls == nil {
+		r.nulls = make([]arrow.Array, len(r.pos))
+	}
+	if a := r.nulls[i]; a == nil || int64(a.Len()) != n {
+		if a != nil {
+			a.Release()
+		}
+		r.nulls[i] = array.MakeArrayOfNull(memory.DefaultAllocator, r.schema.Field(i).Type, int(n))
+	}
+	r.nulls[i].Retain()
+	return r.nulls[i]
+}
+
 func (r *conformReader) Close() error {
+	for _, a := range r.nulls {
+		if a != nil {
+			a.Release()
+		}
+	}
+	r.nulls = nil
 	if r.err == nil {
 		r.err = errors.New("reader closed")
 	}
@@ -148,67 +171,6 @@ func (r *conformReader) Close() error {
 		return err
 	}
 	return nil
-}
-
-func newParquetReader(obj store.Object, name string, schema *arrow.Schema, batch int, mem memory.Allocator) (BatchReader, error) {
-	pf, err := file.NewParquetReader(obj)
-	if err != nil {
-		return nil, fmt.Errorf("%s: not a readable Parquet file: %w", name, err)
-	}
-	fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{BatchSize: int64(batch)}, mem)
-	if err != nil {
-		pf.Close()
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	fileSchema, err := fr.Schema()
-	if err != nil {
-		pf.Close()
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	fidx, conv, err := plan(name, fileSchema, schema, mem)
-	if err != nil {
-		pf.Close()
-		return nil, err
-	}
-	// The record reader returns the selected fields in file order.
-	sel := map[int]bool{}
-	for _, fi := range fidx {
-		sel[fi] = true
-	}
-	var order []int
-	for fi := range sel {
-		order = append(order, fi)
-	}
-	sort.Ints(order)
-	var leaves []int
-	for _, fi := range order {
-		leaves = append(leaves, fr.Manifest.Fields[fi].ColIndex)
-	}
-	pos := make([]int, len(fidx))
-	for i, fi := range fidx {
-		pos[i] = sort.SearchInts(order, fi)
-	}
-	cr := &conformReader{name: name, schema: schema, pos: pos, conv: conv, close: func() error { pf.Close(); return obj.Close() }}
-	if pf.NumRows() == 0 {
-		cr.src = func() (arrow.RecordBatch, error) { return nil, io.EOF }
-		return cr, nil
-	}
-	rr, err := fr.GetRecordReader(context.Background(), leaves, nil)
-	if err != nil {
-		pf.Close()
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	cr.close = func() error { rr.Release(); pf.Close(); return obj.Close() }
-	cr.src = func() (arrow.RecordBatch, error) {
-		if rr.Next() {
-			return rr.RecordBatch(), nil
-		}
-		if err := rr.Err(); err != nil && err != io.EOF {
-			return nil, err
-		}
-		return nil, io.EOF
-	}
-	return cr, nil
 }
 
 func newIPCReader(obj store.Object, name string, schema *arrow.Schema, mem memory.Allocator) (BatchReader, error) {

@@ -10,9 +10,15 @@
 //     file:row:col, the column and what was expected ("want int64, got
 //     \"12x\""). Bad input is always an error, never a panic or a silently
 //     changed value (no rounding, no truncation, no guessing).
+//   - the Parquet read path (parquetread.go): whole row groups decoded by
+//     Options.Threads goroutines ahead of the caller, handed out in file
+//     order; only Options.Columns decoded (the others are all-NULL fillers);
+//     row groups whose integer min/max statistics exclude one of
+//     Options.Bounds skipped.
 //   - Glob: source patterns against --root, sorted and deduplicated, with
 //     "**"; a pattern that matches nothing is an error.
-//   - writers (Writer): Parquet (Snappy, ParquetRowGroupRows), CSV in the
+//   - writers (Writer): Parquet (Snappy, ParquetRowGroupRows, dictionary
+//     pages for strings and binary only), CSV in the
 //     `read` contract's text forms (see text.go), JSON lines, Arrow IPC.
 //   - the text forms of values (AppendFloat, AppendTimestamp, ParseDecimal,
 //     ...) and the DSL spelling of types (TypeString, ParseType), which the

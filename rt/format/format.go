@@ -68,11 +68,11 @@ const DefaultBatchRows = 64 * 1024
 
 // ParquetRowGroupRows is the maximum number of rows per Parquet row group the
 // writers produce. Batches are buffered into the open row group until it
-// holds this many rows, so a file of fewer rows has one row group. 1Mi rows
-// keeps row groups in the tens of megabytes for typical schemas (what Spark
-// and DuckDB read efficiently) while bounding the writer's memory to one
-// compressed row group per open file.
-const ParquetRowGroupRows = 1 << 20
+// holds this many rows, so a file of fewer rows has one row group. 128Ki rows
+// (DuckDB writes 122,880) bounds the writer's memory to one such row group per
+// open file, a few MiB for typical schemas, and gives readers row groups
+// enough to decode in parallel and to skip by their statistics.
+const ParquetRowGroupRows = 128 << 10
 
 // CSVOptions are the CSV dialect. The zero value is not useful; start from
 // DefaultCSV.
@@ -174,6 +174,59 @@ type Options struct {
 	CSV       *CSVOptions      // CSV only; nil means DefaultCSV()
 	BatchRows int              // rows per batch; 0 means DefaultBatchRows
 	Mem       memory.Allocator // nil means memory.DefaultAllocator
+	// Columns, when not nil, are the declared columns (indexes into the
+	// schema) the caller reads. A Parquet reader then decodes only those and
+	// fills every other column of its batches with NULLs (whatever its
+	// nullability: the caller promised not to look). The file's schema is
+	// still checked against every declared column. Other formats read every
+	// column.
+	Columns []int
+	// Threads is how many row groups a Parquet reader decodes at once, ahead
+	// of the caller; 0 means GOMAXPROCS.
+	Threads int
+	// Bounds are conditions the caller's filter requires of every row it
+	// keeps. A Parquet reader skips a row group whose statistics show that
+	// no row of it meets one of them (it may still return rows that do not
+	// meet them: the caller filters). Other formats ignore them.
+	Bounds []Bound
+}
+
+// Bound is a comparison of a declared int32 or int64 column (an index into
+// the schema) with a constant: Col Op Value, where Op is one of = < <= > >=.
+type Bound struct {
+	Col   int
+	Op    string
+	Value int64
+}
+
+// excludes reports whether no value in [min, max] meets the bound.
+func (b Bound) excludes(min, max int64) bool {
+	switch b.Op {
+	case "=":
+		return b.Value < min || b.Value > max
+	case "<":
+		return min >= b.Value
+	case "<=":
+		return min > b.Value
+	case ">":
+		return max <= b.Value
+	case ">=":
+		return max < b.Value
+	}
+	return false
+}
+
+// reads reports whether declared column i is read (Columns).
+func (o Options) reads(i int) bool {
+	if o.Columns == nil {
+		return true
+	}
+	for _, c := range o.Columns {
+		if c == i {
+			return true
+		}
+	}
+	return false
 }
 
 func (o Options) batchRows() int {

@@ -44,7 +44,7 @@ func Open(obj store.Object, name string, f Format, schema *arrow.Schema, opts Op
 	case JSONL:
 		r, err = newJSONReader(obj, name, schema, opts.batchRows(), mem)
 	case Parquet:
-		r, err = newParquetReader(obj, name, schema, opts.batchRows(), mem)
+		r, err = newParquetReader(obj, name, schema, opts, mem)
 	case Arrow, ArrowStream:
 		r, err = newIPCReader(obj, name, schema, mem)
 	default:

@@ -39,7 +39,8 @@ type noClose struct{ io.Writer }
 // NewWriter returns a Writer of format f over w.
 //
 // Parquet files are Snappy-compressed, with row groups of up to
-// ParquetRowGroupRows rows, and store the Arrow schema so that types Parquet
+// ParquetRowGroupRows rows, dictionary-encode only string and binary
+// columns, and store the Arrow schema so that types Parquet
 // lacks (timestamp(s), duration, unsigned widths) read back exactly.
 func NewWriter(w io.Writer, f Format, schema *arrow.Schema, opts WriteOptions) (Writer, error) {
 	if err := CheckSchema(schema); err != nil {
@@ -51,12 +52,23 @@ func NewWriter(w io.Writer, f Format, schema *arrow.Schema, opts WriteOptions) (
 	}
 	switch f {
 	case Parquet:
-		props := parquet.NewWriterProperties(
+		popts := []parquet.WriterProperty{
 			parquet.WithCompression(compress.Codecs.Snappy),
 			parquet.WithMaxRowGroupLength(ParquetRowGroupRows),
 			parquet.WithAllocator(mem),
 			parquet.WithCreatedBy("thund"),
-		)
+			// Dictionary pages only for strings and binary: for numbers and
+			// times, hashing every value into a dictionary that overflows
+			// for any high-cardinality column costs more than it saves.
+			parquet.WithDictionaryDefault(false),
+		}
+		for _, f := range schema.Fields() {
+			switch f.Type.ID() {
+			case arrow.STRING, arrow.LARGE_STRING, arrow.BINARY, arrow.LARGE_BINARY:
+				popts = append(popts, parquet.WithDictionaryFor(f.Name, true))
+			}
+		}
+		props := parquet.NewWriterProperties(popts...)
 		pqSchema := parquetSchema(schema)
 		fw, err := pqarrow.NewFileWriter(pqSchema, noClose{w}, props,
 			pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema(), pqarrow.WithAllocator(mem)))

@@ -1,0 +1,89 @@
+package main
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// peopleRows is the size of the W4 dimension.
+const peopleRows = 100_000
+
+// auctionRows is the size of W6's build side: a quarter of the bids.
+func auctionRows(bids int64) int64 { return max(bids/4, 1000) }
+
+// defaultMemLimit is W6's memory limit: about 32 bytes per auction row,
+// well under what its build side takes in either engine from 10M bids on,
+// but at least 24MiB, below which DuckDB cannot run the query at all.
+func defaultMemLimit(bids int64) string {
+	mib := max(auctionRows(bids)*32>>20, 24)
+	return fmt.Sprintf("%dMiB", mib)
+}
+
+// generate writes the input under root/data once (a later run with the same
+// row count reuses it). The data is deterministic: every column is a hash of
+// the row number.
+//
+//   - bids: auction (about 100K distinct values), bidder (0..119999, so a
+//     sixth of the bids find no person), price (1..10,000,000), channel (4
+//     values), url, date_time (1 ms apart, UTC), extra;
+//   - people: id 0..99999, name, city, state (50 values);
+//   - auctions: id 0..rows/4-1, item_name, category (20 values), seller.
+//
+// DuckDB writes the files (Snappy, its default row-group size of 122,880
+// rows), so both engines read files neither of them is tuned for.
+func generate(root string, rows int64) error {
+	if _, err := os.Stat(filepath.Join(root, "data", ".complete")); err == nil {
+		return nil
+	}
+	return inWorker(workerSpec{Do: "generate", Root: root, Rows: rows})
+}
+
+// generateHere is generate, in a worker.
+func generateHere(root string, rows int64) error {
+	data := filepath.Join(root, "data")
+	done := filepath.Join(data, ".complete")
+	os.RemoveAll(data)
+	for _, d := range []string{"bids", "people", "auctions"} {
+		if err := os.MkdirAll(filepath.Join(data, d), 0o755); err != nil {
+			return err
+		}
+	}
+	db, err := sql.Open("duckdb", "")
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	ctx := context.Background()
+	stmts := []string{
+		fmt.Sprintf(`COPY (SELECT
+			CAST(hash(i, 1) %% 100000 AS BIGINT) AS auction,
+			CAST(hash(i, 2) %% 120000 AS BIGINT) AS bidder,
+			CAST(1 + hash(i, 3) %% 10000000 AS BIGINT) AS price,
+			(['apple', 'google', 'facebook', 'baidu'])[1 + CAST(hash(i, 4) %% 4 AS INTEGER)] AS channel,
+			'https://www.nexmark.com/item.htm?query=' || CAST(hash(i, 5) %% 1000000 AS VARCHAR) AS url,
+			TIMESTAMPTZ '2026-01-01 00:00:00+00' + to_milliseconds(i) AS date_time,
+			repeat(chr(CAST(97 + hash(i, 6) %% 26 AS INTEGER)), CAST(hash(i, 7) %% 16 AS INTEGER)) AS extra
+			FROM range(%d) t(i)) TO '%s' (FORMAT parquet, COMPRESSION snappy)`, rows, filepath.Join(data, "bids", "bids.parquet")),
+		fmt.Sprintf(`COPY (SELECT
+			CAST(i AS BIGINT) AS id,
+			'person ' || CAST(i AS VARCHAR) AS name,
+			'city ' || CAST(hash(i, 8) %% 1000 AS VARCHAR) AS city,
+			'S' || CAST(hash(i, 9) %% 50 AS VARCHAR) AS state
+			FROM range(%d) t(i)) TO '%s' (FORMAT parquet, COMPRESSION snappy)`, peopleRows, filepath.Join(data, "people", "people.parquet")),
+		fmt.Sprintf(`COPY (SELECT
+			CAST(i AS BIGINT) AS id,
+			'item ' || CAST(hash(i, 10) AS VARCHAR) AS item_name,
+			'category ' || CAST(hash(i, 11) %% 20 AS VARCHAR) AS category,
+			CAST(hash(i, 12) %% 100000 AS BIGINT) AS seller
+			FROM range(%d) t(i)) TO '%s' (FORMAT parquet, COMPRESSION snappy)`, auctionRows(rows), filepath.Join(data, "auctions", "auctions.parquet")),
+	}
+	for _, s := range stmts {
+		if _, err := db.ExecContext(ctx, s); err != nil {
+			return fmt.Errorf("%w\n%s", err, s)
+		}
+	}
+	return os.WriteFile(done, nil, 0o644)
+}

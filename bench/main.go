@@ -1,0 +1,417 @@
+// Command bench runs Þund's batch workloads side by side with DuckDB.
+//
+// It generates Nexmark-like Parquet input once (bids, a 100K-row people
+// dimension and an auctions table a quarter the size of bids), builds
+// workloads/bench.thund with a thundc built from this checkout, then runs
+// each workload through the thundc-built executable and through DuckDB
+// (duckdb-go, in a child process: this binary re-executed in worker mode, so
+// that both engines' peak RSS is the child's rusage), at each thread count,
+// on the same files, both writing Parquet with Snappy. It checks that every
+// run's result equals DuckDB's as a multiset and prints the median time,
+// rows/s, the thund/DuckDB throughput ratio and peak RSS.
+//
+//	go -C bench run . -rows 10000000 -runs 3
+//
+// See README.md beside this file for the workloads and the flags.
+package main
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	_ "github.com/duckdb/duckdb-go/v2"
+)
+
+// workload is one query, spelled for each engine.
+type workload struct {
+	name  string // the materialized view in workloads/bench.thund
+	about string
+	duck  string // the same query for DuckDB
+	// memLimit: run both engines with the harness's --memory-limit
+	memLimit bool
+}
+
+var workloads = []workload{
+	{name: "w1", about: "filter + project to Parquet",
+		duck: `SELECT auction, bidder, price, date_time FROM bids WHERE price > 5000000 AND channel = 'apple'`},
+	{name: "w2", about: "group by ~100K keys: count/sum/min/max/avg",
+		duck: `SELECT auction, count(*) AS n, CAST(sum(price) AS BIGINT) AS total, min(price) AS lo, max(price) AS hi, avg(price) AS mean
+			FROM bids GROUP BY auction`},
+	{name: "w3", about: "order by + limit 100",
+		duck: `SELECT auction, bidder, price, date_time FROM bids ORDER BY price DESC, auction, bidder, date_time LIMIT 100`},
+	{name: "w4", about: "hash join with the 100K people, then aggregate",
+		duck: `SELECT p.state, count(*) AS n, CAST(sum(b.price) AS BIGINT) AS total, max(b.price) AS hi
+			FROM bids b JOIN people p ON b.bidder = p.id GROUP BY p.state`},
+	{name: "w6", about: "join whose build side exceeds --memory-limit", memLimit: true,
+		duck: `SELECT a.category, count(*) AS n, CAST(sum(b.price) AS BIGINT) AS total, max(a.item_name) AS top_item
+			FROM bids b JOIN auctions a ON b.auction = a.id GROUP BY a.category`},
+}
+
+// duckViews are the sources as DuckDB sees them: the same files.
+var duckViews = []string{
+	`CREATE VIEW bids AS SELECT * FROM read_parquet('data/bids/*.parquet')`,
+	`CREATE VIEW people AS SELECT * FROM read_parquet('data/people/*.parquet')`,
+	`CREATE VIEW auctions AS SELECT * FROM read_parquet('data/auctions/*.parquet')`,
+}
+
+type config struct {
+	rows       int64
+	runs       int
+	threads    []int
+	only       []string
+	dir        string
+	memLimit   string
+	keep       bool
+	buildTimes bool
+	out        string
+}
+
+func main() {
+	if len(os.Args) > 1 && os.Args[1] == workerMode {
+		os.Exit(duckWorker(os.Args[2:]))
+	}
+	var c config
+	var threads, only string
+	flag.Int64Var(&c.rows, "rows", 200_000, "bids rows to generate")
+	flag.IntVar(&c.runs, "runs", 1, "runs per engine, workload and thread count (the median is reported)")
+	flag.StringVar(&threads, "threads", "1,2", "thread counts, comma-separated")
+	flag.StringVar(&only, "w", "", "workloads to run, comma-separated (default all)")
+	flag.StringVar(&c.dir, "dir", "", "work folder; the generated data is kept and reused there (default: a temporary folder)")
+	flag.StringVar(&c.memLimit, "memory-limit", "", "the W6 memory limit for both engines (default: about a third of the auctions build side)")
+	flag.StringVar(&c.out, "o", "", "also write the report to this file")
+	flag.BoolVar(&c.keep, "keep", false, "keep the temporary work folder")
+	flag.BoolVar(&c.buildTimes, "build-times", false, "also time a second thundc build with an empty executable cache (a warm go build cache)")
+	flag.Parse()
+	for _, s := range strings.Split(threads, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil || n < 1 {
+			fatalf("-threads %q: want positive numbers", threads)
+		}
+		c.threads = append(c.threads, n)
+	}
+	if only != "" {
+		c.only = strings.Split(only, ",")
+	}
+	if c.runs < 1 || c.rows < 1000 {
+		fatalf("-runs must be ≥ 1 and -rows ≥ 1000")
+	}
+	if err := benchmark(c); err != nil {
+		fatalf("%v", err)
+	}
+}
+
+func fatalf(format string, args ...any) {
+	fmt.Fprintf(os.Stderr, "bench: "+format+"\n", args...)
+	os.Exit(1)
+}
+
+// result is one run of one workload by one engine.
+type result struct {
+	secs   float64 // wall time
+	cpu    float64 // user + system time
+	maxRSS int64   // bytes
+	err    string
+}
+
+type cell struct {
+	engine  string
+	threads int
+	runs    []result
+}
+
+func benchmark(c config) error {
+	start := time.Now()
+	dir := c.dir
+	if dir == "" {
+		d, err := os.MkdirTemp("", "thund-bench-")
+		if err != nil {
+			return err
+		}
+		dir = d
+		if !c.keep {
+			defer os.RemoveAll(dir)
+		} else {
+			defer fmt.Fprintf(os.Stderr, "bench: kept %s\n", dir)
+		}
+	}
+	dir, _ = filepath.Abs(dir)
+	root := filepath.Join(dir, "rows-"+strconv.FormatInt(c.rows, 10))
+	if err := generate(root, c.rows); err != nil {
+		return fmt.Errorf("generate: %w", err)
+	}
+	genTime := time.Since(start)
+	etl, buildTimes, err := buildETL(dir, c.buildTimes)
+	if err != nil {
+		return err
+	}
+	if c.memLimit == "" {
+		c.memLimit = defaultMemLimit(c.rows)
+	}
+
+	var rep bytes.Buffer
+	fmt.Fprintf(&rep, "thund bench: %d bids, %d people, %d auctions; %d run(s) per cell, median; GOMAXPROCS %d, %d CPUs; %s\n",
+		c.rows, peopleRows, auctionRows(c.rows), c.runs, runtime.GOMAXPROCS(0), runtime.NumCPU(), time.Now().UTC().Format(time.RFC3339))
+	fmt.Fprintf(&rep, "data generated in %v; %s\n", genTime.Round(time.Millisecond), buildTimes)
+	fmt.Fprintf(&rep, "%-4s %-6s %3s %9s %12s %9s %10s %9s %9s  %s\n", "", "engine", "thr", "median s", "rows/s", "peak MiB", "thund/duck", "cpu s", "cpu t/d", "check")
+	failed := false
+	for _, w := range workloads {
+		if len(c.only) > 0 && !slices.Contains(c.only, w.name) {
+			continue
+		}
+		fmt.Fprintf(&rep, "%s: %s", w.name, w.about)
+		if w.memLimit {
+			fmt.Fprintf(&rep, " (--memory-limit %s)", c.memLimit)
+		}
+		fmt.Fprintln(&rep)
+		for _, th := range c.threads {
+			duck := cell{engine: "duckdb", threads: th}
+			thund := cell{engine: "thund", threads: th}
+			var duckOut, thundOut string
+			// alternate the engines run by run, so that noise from the
+			// machine's other users falls on both
+			for i := range c.runs {
+				out := filepath.Join(dir, fmt.Sprintf("duck-%s-t%d-%d.parquet", w.name, th, i))
+				duck.runs = append(duck.runs, runDuck(root, w, th, c.memLimit, out))
+				if i == 0 {
+					duckOut = out
+				} else {
+					os.Remove(out)
+				}
+				wh := filepath.Join(dir, fmt.Sprintf("wh-%s-t%d-%d", w.name, th, i))
+				thund.runs = append(thund.runs, runThund(etl, root, wh, w, th, c.memLimit))
+				if i == 0 {
+					thundOut = filepath.Join(wh, w.name, "*", "*.parquet")
+				} else {
+					os.RemoveAll(wh)
+				}
+			}
+			check := "-"
+			if duck.ok() && thund.ok() {
+				if err := sameMultiset(duckOut, thundOut); err != nil {
+					check = "DIFFERENT: " + err.Error()
+					failed = true
+				} else {
+					check = "equal"
+				}
+			}
+			row(&rep, c.rows, duck, nil, "")
+			row(&rep, c.rows, thund, &duck, check)
+			os.Remove(duckOut)
+			os.RemoveAll(filepath.Dir(filepath.Dir(filepath.Dir(thundOut))))
+		}
+		os.Stdout.Write(rep.Bytes())
+		if c.out != "" {
+			appendFile(c.out, rep.Bytes())
+		}
+		rep.Reset()
+	}
+	fmt.Fprintf(&rep, "total %v\n", time.Since(start).Round(time.Second))
+	os.Stdout.Write(rep.Bytes())
+	if c.out != "" {
+		appendFile(c.out, rep.Bytes())
+	}
+	if failed {
+		return errors.New("some results differ from DuckDB's")
+	}
+	return nil
+}
+
+func appendFile(name string, b []byte) {
+	f, err := os.OpenFile(name, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	if err != nil {
+		fatalf("%v", err)
+	}
+	f.Write(b)
+	f.Close()
+}
+
+func (c cell) ok() bool {
+	for _, r := range c.runs {
+		if r.err != "" {
+			return false
+		}
+	}
+	return true
+}
+
+// median is the median run's wall and CPU time and the largest peak RSS.
+func (c cell) median() (secs, cpu float64, rss int64) {
+	var ts, cs []float64
+	for _, r := range c.runs {
+		ts = append(ts, r.secs)
+		cs = append(cs, r.cpu)
+		rss = max(rss, r.maxRSS)
+	}
+	slices.Sort(ts)
+	slices.Sort(cs)
+	return ts[len(ts)/2], cs[len(cs)/2], rss
+}
+
+func row(w io.Writer, rows int64, c cell, base *cell, check string) {
+	if !c.ok() {
+		msg := ""
+		for _, r := range c.runs {
+			if r.err != "" {
+				msg = r.err
+				break
+			}
+		}
+		fmt.Fprintf(w, "     %-6s %3d  failed: %s\n", c.engine, c.threads, msg)
+		return
+	}
+	secs, cpu, rss := c.median()
+	ratio, cpuRatio := "", ""
+	if base != nil && base.ok() {
+		bs, bc, _ := base.median()
+		ratio = fmt.Sprintf("%.2fx", bs/secs)
+		cpuRatio = fmt.Sprintf("%.2fx", bc/cpu)
+	}
+	fmt.Fprintf(w, "     %-6s %3d %9.3f %12.0f %9.1f %10s %9.3f %9s  %s\n", c.engine, c.threads, secs, float64(rows)/secs,
+		float64(rss)/(1<<20), ratio, cpu, cpuRatio, check)
+}
+
+// runThund runs one workload through the executable in a fresh warehouse.
+func runThund(etl, root, wh string, w workload, threads int, memLimit string) result {
+	args := []string{"run", "--warehouse", wh, "--root", root, "--threads", strconv.Itoa(threads), "--select", w.name}
+	if w.memLimit {
+		args = append(args, "--memory-limit", memLimit)
+	}
+	return child(exec.Command(etl, args...))
+}
+
+// runDuck runs one workload through DuckDB in a worker child process.
+func runDuck(root string, w workload, threads int, memLimit, out string) result {
+	self, err := os.Executable()
+	if err != nil {
+		return result{err: err.Error()}
+	}
+	spec := workerSpec{Root: root, Threads: threads, Query: w.duck, Out: out}
+	if w.memLimit {
+		spec.MemoryLimit = memLimit
+	}
+	b, _ := json.Marshal(spec)
+	return child(exec.Command(self, workerMode, string(b)))
+}
+
+// child runs cmd and measures its wall time and peak RSS.
+func child(cmd *exec.Cmd) result {
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	start := time.Now()
+	err := cmd.Run()
+	secs := time.Since(start).Seconds()
+	var rss int64
+	var cpu float64
+	if cmd.ProcessState != nil {
+		if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+			rss = ru.Maxrss * 1024 // KiB on Linux
+			cpu = time.Duration(syscall.TimevalToNsec(ru.Utime) + syscall.TimevalToNsec(ru.Stime)).Seconds()
+		}
+	}
+	if err != nil {
+		return result{secs: secs, cpu: cpu, maxRSS: rss, err: fmt.Sprintf("%v: %s", err, errorLine(stderr.String()))}
+	}
+	return result{secs: secs, cpu: cpu, maxRSS: rss}
+}
+
+// errorLine picks the line of a child's stderr that says what went wrong:
+// the first that mentions an error, else the first.
+func errorLine(s string) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	for _, l := range lines {
+		if strings.Contains(strings.ToLower(l), "error") {
+			return strings.TrimSpace(l)
+		}
+	}
+	return strings.TrimSpace(lines[0])
+}
+
+// sameMultiset compares two sets of Parquet files as multisets of rows
+// (columns by position).
+func sameMultiset(a, b string) error {
+	return inWorker(workerSpec{Do: "compare", A: a, B: b})
+}
+
+// sameMultisetHere is sameMultiset, in a worker.
+func sameMultisetHere(a, b string) error {
+	db, err := sql.Open("duckdb", "")
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	ctx := context.Background()
+	q := fmt.Sprintf(`WITH a AS (SELECT * FROM read_parquet('%s')), b AS (SELECT * FROM read_parquet('%s'))
+		SELECT (SELECT count(*) FROM a), (SELECT count(*) FROM b),
+		       (SELECT count(*) FROM (SELECT * FROM a EXCEPT ALL SELECT * FROM b)),
+		       (SELECT count(*) FROM (SELECT * FROM b EXCEPT ALL SELECT * FROM a))`, a, b)
+	var na, nb, onlyA, onlyB int64
+	if err := db.QueryRowContext(ctx, q).Scan(&na, &nb, &onlyA, &onlyB); err != nil {
+		return err
+	}
+	if onlyA != 0 || onlyB != 0 {
+		return fmt.Errorf("duckdb %d rows, thund %d; %d rows only in duckdb's, %d only in thund's", na, nb, onlyA, onlyB)
+	}
+	return nil
+}
+
+// buildETL builds thundc from this checkout, then the workloads with it; it
+// reports how long the thundc build took (and, when twice, a second one
+// with an empty executable cache: a warm go build cache).
+func buildETL(dir string, twice bool) (string, string, error) {
+	thundc := filepath.Join(dir, "thundc")
+	cmd := exec.Command("go", "build", "-buildvcs=false", "-o", thundc, "./cmd/thundc")
+	cmd.Dir = ".."
+	cmd.Env = append(os.Environ(), "GOWORK=off")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return "", "", fmt.Errorf("go build ./cmd/thundc: %v\n%s", err, out)
+	}
+	src, err := filepath.Abs("workloads/bench.thund")
+	if err != nil {
+		return "", "", err
+	}
+	etl := filepath.Join(dir, "etl")
+	var times []string
+	// the first build uses a cache that outlives the run (like the
+	// conformance module's), so the runtime is compiled once per version
+	caches := []string{filepath.Join(os.TempDir(), "thund-bench-cache")}
+	if twice {
+		caches = append(caches, filepath.Join(dir, "thund-cache-2"))
+	}
+	for i, cache := range caches {
+		// the second build has an empty thundc cache: it measures a warm go
+		// build cache, not the executable cache
+		if i == 1 {
+			os.RemoveAll(cache)
+		}
+		start := time.Now()
+		cmd := exec.Command(thundc, "build", src, "-o", etl)
+		cmd.Env = append(os.Environ(), "THUND_CACHE="+cache, "GOWORK=off")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return "", "", fmt.Errorf("thundc build: %v\n%s", err, out)
+		}
+		label := "thundc build"
+		if i == 1 {
+			label = "warm thundc build"
+		}
+		times = append(times, fmt.Sprintf("%s %v", label, time.Since(start).Round(10*time.Millisecond)))
+		if i == 1 {
+			os.RemoveAll(cache)
+		}
+	}
+	return etl, strings.Join(times, ", "), nil
+}

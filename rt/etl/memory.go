@@ -1,0 +1,93 @@
+package etl
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"sync/atomic"
+)
+
+// The memory limit (--memory-limit). Generated code accounts what its
+// pipeline breakers keep — a hash join's build rows and hash table, a hash
+// aggregate's groups — through FlowContext.Grow, in steps of about a MiB.
+// When a flow's accounted memory would pass the limit, the flow stops with
+// a MemoryLimitError naming the operator, rather than the process dying of
+// an out-of-memory kill. Spilling those structures to disk instead is not
+// implemented yet. The limit also becomes the Go runtime's soft memory
+// limit (debug.SetMemoryLimit), so the collector works harder before then.
+
+// MemoryLimitError is a flow whose hash tables would pass --memory-limit.
+type MemoryLimitError struct {
+	Operator string // "join at FILE:LINE:COL (its build side)", ...
+	Limit    int64
+	Used     int64 // accounted when the limit was reached
+}
+
+func (e *MemoryLimitError) Error() string {
+	return fmt.Sprintf("%s needs more than --memory-limit %s (%s accounted so far); spilling it to disk is not implemented: raise --memory-limit, or filter its input",
+		e.Operator, FormatBytes(e.Limit), FormatBytes(e.Used))
+}
+
+// memBudget is one run's accounted memory.
+type memBudget struct {
+	limit int64 // 0: none
+	used  atomic.Int64
+}
+
+// Grow accounts n more bytes kept by the flow's operator op (a description
+// with its source position); it fails with a *MemoryLimitError when the
+// flow's accounted memory passes --memory-limit. Generated code calls it
+// every MiB or so. It is safe for concurrent use.
+func (fc *FlowContext) Grow(op string, n int64) error {
+	if fc.budget == nil {
+		return nil
+	}
+	used := fc.budget.used.Add(n)
+	if fc.budget.limit > 0 && used > fc.budget.limit {
+		return &MemoryLimitError{Operator: op, Limit: fc.budget.limit, Used: used}
+	}
+	return nil
+}
+
+// ParseBytes reads a size: a number with an optional unit B, KB, MB, GB, TB
+// (powers of 1000) or KiB, MiB, GiB, TiB (powers of 1024); a bare number is
+// bytes. Case does not matter.
+func ParseBytes(s string) (int64, error) {
+	t := strings.TrimSpace(s)
+	i := 0
+	for i < len(t) && (t[i] >= '0' && t[i] <= '9' || t[i] == '.') {
+		i++
+	}
+	num, unit := t[:i], strings.ToLower(strings.TrimSpace(t[i:]))
+	v, err := strconv.ParseFloat(num, 64)
+	if err != nil || num == "" {
+		return 0, fmt.Errorf("%q: want a size such as 512MiB or 2GB", s)
+	}
+	mult := map[string]float64{"": 1, "b": 1,
+		"kb": 1e3, "mb": 1e6, "gb": 1e9, "tb": 1e12,
+		"k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40,
+		"kib": 1 << 10, "mib": 1 << 20, "gib": 1 << 30, "tib": 1 << 40}[unit]
+	if mult == 0 {
+		return 0, fmt.Errorf("%q: unknown unit %q (want B, KB, MB, GB, TB, KiB, MiB, GiB or TiB)", s, t[i:])
+	}
+	n := v * mult
+	if n < 1 || n > 1<<62 {
+		return 0, fmt.Errorf("%q: want a size between 1 byte and 4EiB", s)
+	}
+	return int64(n), nil
+}
+
+// FormatBytes prints a size in the largest binary unit that keeps it at
+// least 1.
+func FormatBytes(n int64) string {
+	units := []string{"B", "KiB", "MiB", "GiB", "TiB"}
+	v, u := float64(n), 0
+	for v >= 1024 && u < len(units)-1 {
+		v /= 1024
+		u++
+	}
+	if u == 0 || v == float64(int64(v)) {
+		return fmt.Sprintf("%d%s", int64(v), units[u])
+	}
+	return fmt.Sprintf("%.1f%s", v, units[u])
+}

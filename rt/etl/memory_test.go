@@ -1,0 +1,51 @@
+package etl
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+func TestParseBytes(t *testing.T) {
+	for in, want := range map[string]int64{
+		"512MiB": 512 << 20, "512mib": 512 << 20, "2GB": 2_000_000_000, "1.5GiB": 3 << 29,
+		"300B": 300, "4096": 4096, "64k": 64 << 10, " 10 MB ": 10_000_000,
+	} {
+		if got, err := ParseBytes(in); err != nil || got != want {
+			t.Errorf("ParseBytes(%q) = %d, %v; want %d", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"", "lots", "12XB", "MiB", "0", "0.1B", "-5MiB"} {
+		if got, err := ParseBytes(in); err == nil {
+			t.Errorf("ParseBytes(%q) = %d, want an error", in, got)
+		}
+	}
+}
+
+func TestFormatBytes(t *testing.T) {
+	for n, want := range map[int64]string{300: "300B", 2 << 20: "2MiB", 3 << 29: "1.5GiB", 1536: "1.5KiB"} {
+		if got := FormatBytes(n); got != want {
+			t.Errorf("FormatBytes(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
+
+// Grow fails once the accounted total passes the limit, naming the operator.
+func TestGrowLimit(t *testing.T) {
+	fc := NewFlowContext(t.Context(), nil, 1, nil, nil, nil, nil)
+	if err := fc.Grow("join at p.thund:3:5 (its build side)", 1<<40); err != nil {
+		t.Fatalf("no budget: Grow failed: %v", err)
+	}
+	fc.budget = &memBudget{limit: 1000}
+	if err := fc.Grow("join at p.thund:3:5 (its build side)", 600); err != nil {
+		t.Fatalf("600 of 1000: %v", err)
+	}
+	err := fc.Grow("join at p.thund:3:5 (its build side)", 600)
+	var me *MemoryLimitError
+	if !errors.As(err, &me) || me.Used != 1200 || me.Limit != 1000 {
+		t.Fatalf("1200 of 1000: got %v, want a MemoryLimitError", err)
+	}
+	if !strings.Contains(err.Error(), "join at p.thund:3:5 (its build side) needs more than --memory-limit 1000B") {
+		t.Errorf("message %q does not name the operator and the limit", err)
+	}
+}
