@@ -221,26 +221,7 @@ func (g *flowGen) genCDCOutput() *output {
 		g.emit(jen.If(jen.Id("outRows").Op("==").Add(use(outCap))).Block(
 			jen.Id("outCap").Op("=").Id("growOutput").Call(jen.Id(ob), jen.Id("outCap"))))
 		all := append(append([]*value{}, vals...), seq, &value{t: ir.Type{Kind: ir.TBool}, v: use(del)})
-		for j, v := range all {
-			b := use(builders[j])
-			app, null := "Append", "AppendNull"
-			if p := mustPhys(v.t); p.values || p.kind == ir.TBool {
-				app, null = "UnsafeAppend", "UnsafeAppendBoolToBitmap"
-			}
-			appendNull := b.Clone().Dot(null).Call()
-			if null == "UnsafeAppendBoolToBitmap" {
-				appendNull = b.Clone().Dot(null).Call(jen.False())
-			}
-			appendValue := b.Clone().Dot(app).Call(appendConv(v.t, V0(v)))
-			switch {
-			case v.null:
-				g.emit(appendNull)
-			case v.ok == nil:
-				g.emit(appendValue)
-			default:
-				g.emit(jen.If(OK(v)).Block(appendValue).Else().Block(appendNull))
-			}
-		}
+		g.genAppendRow(builders, all)
 		g.emit(jen.Id("outRows").Op("++"),
 			jen.If(jen.Id("outRows").Op("==").Id("batchRows")).Block(
 				jen.If(jen.Err().Op(":=").Id(o.flush).Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err()))))

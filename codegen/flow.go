@@ -265,29 +265,11 @@ func (g *flowGen) genOutput() *output {
 		g.genExpect(stored, counters)
 		g.emit(jen.If(jen.Id("outRows").Op("==").Add(use(outCap))).Block(
 			jen.Id("outCap").Op("=").Id("growOutput").Call(jen.Id(ob), jen.Id("outCap"))))
+		vals := make([]*value, len(stored.cols))
 		for j, x := range stored.cols {
-			v := g.col(x)
-			b := use(builders[j])
-			// fixed-width builders have room for the row (growOutput):
-			// append without capacity checks
-			app, null := "Append", "AppendNull"
-			if p := mustPhys(v.t); p.values || p.kind == ir.TBool {
-				app, null = "UnsafeAppend", "UnsafeAppendBoolToBitmap"
-			}
-			appendNull := b.Clone().Dot(null).Call()
-			if null == "UnsafeAppendBoolToBitmap" {
-				appendNull = b.Clone().Dot(null).Call(jen.False())
-			}
-			appendValue := b.Clone().Dot(app).Call(appendConv(v.t, V0(v)))
-			switch {
-			case v.null:
-				g.emit(appendNull)
-			case v.ok == nil:
-				g.emit(appendValue)
-			default:
-				g.emit(jen.If(OK(v)).Block(appendValue).Else().Block(appendNull))
-			}
+			vals[j] = g.col(x)
 		}
+		g.genAppendRow(builders, vals)
 		g.emit(jen.Id("outRows").Op("++"),
 			jen.If(jen.Id("outRows").Op("==").Id("batchRows")).Block(
 				jen.If(jen.Err().Op(":=").Id(o.flush).Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err()))))
@@ -449,3 +431,29 @@ func (g *flowGen) fail(pos ir.Pos, err jen.Code) jen.Code {
 
 // posText is a position as messages print it: file:line:col.
 func posText(p ir.Pos) string { return p.String() }
+
+// genAppendRow appends one row of values to the output builders, one per
+// builder. Fixed-width builders have room for the row (the generated code
+// calls growOutput first), so they append without capacity checks.
+func (g *flowGen) genAppendRow(builders []*local, vals []*value) {
+	for j, v := range vals {
+		b := use(builders[j])
+		app, null := "Append", "AppendNull"
+		if p := mustPhys(v.t); p.values || p.kind == ir.TBool {
+			app, null = "UnsafeAppend", "UnsafeAppendBoolToBitmap"
+		}
+		appendNull := b.Clone().Dot(null).Call()
+		if null == "UnsafeAppendBoolToBitmap" {
+			appendNull = b.Clone().Dot(null).Call(jen.False())
+		}
+		appendValue := b.Clone().Dot(app).Call(appendConv(v.t, V0(v)))
+		switch {
+		case v.null:
+			g.emit(appendNull)
+		case v.ok == nil:
+			g.emit(appendValue)
+		default:
+			g.emit(jen.If(OK(v)).Block(appendValue).Else().Block(appendNull))
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package ir
 
 import (
+	"cmp"
 	"fmt"
 	"sort"
 	"strings"
@@ -79,19 +80,23 @@ func (l *Diagnostics) Warn(pos Pos, code Code, format string, args ...any) {
 	*l = append(*l, &Diagnostic{Pos: pos, Severity: Warning, Code: code, Msg: fmt.Sprintf(format, args...)})
 }
 
+// Compare orders positions by file, then line, then column: -1, 0 or +1.
+func (p Pos) Compare(q Pos) int {
+	switch {
+	case p.File != q.File:
+		return strings.Compare(p.File, q.File)
+	case p.Line != q.Line:
+		return cmp.Compare(p.Line, q.Line)
+	}
+	return cmp.Compare(p.Col, q.Col)
+}
+
 // Sort orders the list by file, line, column, then message, and removes exact duplicates.
 func (l *Diagnostics) Sort() {
 	s := *l
 	sort.SliceStable(s, func(i, j int) bool {
-		a, b := s[i].Pos, s[j].Pos
-		if a.File != b.File {
-			return a.File < b.File
-		}
-		if a.Line != b.Line {
-			return a.Line < b.Line
-		}
-		if a.Col != b.Col {
-			return a.Col < b.Col
+		if c := s[i].Pos.Compare(s[j].Pos); c != 0 {
+			return c < 0
 		}
 		return s[i].Msg < s[j].Msg
 	})

@@ -430,19 +430,17 @@ func (c *capChecker) flow(f *ir.Flow) {
 	})
 }
 
-// sortEntries orders the report by position, then flow, dataset and knob,
-// and removes exact duplicates.
+// Sort orders the report by position, then flow, dataset and knob, and
+// removes exact duplicates. A backend that adds entries of its own
+// (sparkemit) sorts again.
+func (r *LoweringReport) Sort() { r.Entries = sortEntries(r.Entries) }
+
+// sortEntries orders report entries as LoweringReport.Sort does.
 func sortEntries(es []ReportEntry) []ReportEntry {
 	sort.SliceStable(es, func(i, j int) bool {
 		a, b := es[i], es[j]
-		if a.Pos.File != b.Pos.File {
-			return a.Pos.File < b.Pos.File
-		}
-		if a.Pos.Line != b.Pos.Line {
-			return a.Pos.Line < b.Pos.Line
-		}
-		if a.Pos.Col != b.Pos.Col {
-			return a.Pos.Col < b.Pos.Col
+		if c := a.Pos.Compare(b.Pos); c != 0 {
+			return c < 0
 		}
 		if a.Flow != b.Flow {
 			return a.Flow < b.Flow

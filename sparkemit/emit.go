@@ -167,10 +167,10 @@ func Emit(u *passes.Unit, opts Options) (Bundle, *passes.LoweringReport, error) 
 		Storage:              optString(storage),
 	}}})
 	if len(e.errs) > 0 {
-		sort.SliceStable(e.errs, func(i, j int) bool { return posLess(e.errs[i].Pos, e.errs[j].Pos) })
+		sort.SliceStable(e.errs, func(i, j int) bool { return e.errs[i].Pos.Compare(e.errs[j].Pos) < 0 })
 		return Bundle{}, nil, e.errs
 	}
-	sortReport(e.report)
+	e.report.Sort()
 	return Bundle{Target: t, Pipeline: p.Name, Requests: e.reqs}, e.report, nil
 }
 
@@ -580,44 +580,4 @@ func kvMap(kvs []ir.KV) map[string]string {
 		m[kv.Key] = kv.Value
 	}
 	return m
-}
-
-func posLess(a, b ir.Pos) bool {
-	if a.File != b.File {
-		return a.File < b.File
-	}
-	if a.Line != b.Line {
-		return a.Line < b.Line
-	}
-	return a.Col < b.Col
-}
-
-// sortReport orders the report like the capability pass does, by position
-// then flow, dataset and knob, without exact duplicates.
-func sortReport(r *passes.LoweringReport) {
-	es := r.Entries
-	sort.SliceStable(es, func(i, j int) bool {
-		a, b := es[i], es[j]
-		if a.Pos != b.Pos {
-			return posLess(a.Pos, b.Pos)
-		}
-		if a.Flow != b.Flow {
-			return a.Flow < b.Flow
-		}
-		if a.Dataset != b.Dataset {
-			return a.Dataset < b.Dataset
-		}
-		if a.Knob != b.Knob {
-			return a.Knob < b.Knob
-		}
-		return a.Reason < b.Reason
-	})
-	out := es[:0]
-	for i, x := range es {
-		if i > 0 && x == es[i-1] {
-			continue
-		}
-		out = append(out, x)
-	}
-	r.Entries = out
 }
