@@ -1,13 +1,16 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	thund "github.com/nordisk/thund"
 	"runtime"
 	"runtime/debug"
+	"slices"
 
 	"github.com/nordisk/thund/ir"
 	"github.com/nordisk/thund/passes"
+	"github.com/nordisk/thund/sparkemit"
 )
 
 // compile loads the input and runs the passes with opts. It returns the unit
@@ -66,6 +69,11 @@ func runExplain(c *cli, inv *invocation) int {
 	if err != nil {
 		return fail(c, inv.cmd, err)
 	}
+	if u != nil && !diags.HasErrors() && slices.Contains(u.Ran, "capability") && (target == passes.Spark41 || target == passes.Spark42) {
+		// The lowering report a bundle gets: the capability pass's, plus
+		// what only the lowering converts or refuses.
+		diags = append(diags, lowerForExplain(inv, u)...)
+	}
 	failed := diags.HasErrors()
 	if inv.bool("json") {
 		out := explainJSON{OK: !failed, Target: string(target), Ran: []string{}, Diagnostics: diagsJSON(diags)}
@@ -90,6 +98,28 @@ func runExplain(c *cli, inv *invocation) int {
 	}
 	fmt.Fprint(c.stdout, text)
 	return exitOK
+}
+
+// lowerForExplain lowers the unit to Spark as spark emit would and puts the
+// lowering's report in u.Report; what the lowering refuses comes back as
+// diagnostics.
+func lowerForExplain(inv *invocation, u *passes.Unit) ir.Diagnostics {
+	_, rep, err := sparkemit.Emit(u, sparkemit.Options{})
+	if err == nil {
+		u.Report = rep
+		return nil
+	}
+	var diags ir.Diagnostics
+	var es sparkemit.Errors
+	if !errors.As(err, &es) {
+		diags.Add(ir.Pos{File: inv.pipelinePaths()[0]}, "", "internal error: %v", err)
+		return diags
+	}
+	for _, e := range es {
+		diags.Add(e.Pos, ir.CodeCapability, "%s", e.Message())
+	}
+	addSourceFromFiles(diags)
+	return diags
 }
 
 // runGraph implements `thundc graph PATH`.
