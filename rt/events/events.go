@@ -166,12 +166,18 @@ type (
 	}
 )
 
-// NewRunID returns a run id that sorts by start time: 20060102T150405Z-<8 hex>.
+// NewRunID returns a run id that sorts by start time, to the nanosecond:
+// 20060102T150405.000000000Z-<8 hex>. (Whole seconds were not enough: two
+// runs in one second sorted by their random part, and vacuum and history
+// rely on the order.)
 func NewRunID(start time.Time) string {
 	var b [4]byte
 	rand.Read(b[:])
-	return start.UTC().Format("20060102T150405Z") + "-" + hex.EncodeToString(b[:])
+	return start.UTC().Format(runIDTime) + "-" + hex.EncodeToString(b[:])
 }
+
+// runIDTime is the time part of a run id; fixed width, so ids sort as text.
+const runIDTime = "20060102T150405.000000000Z"
 
 func newUUID() string {
 	var b [16]byte

@@ -92,7 +92,20 @@ func TestWriteListLoad(t *testing.T) {
 	if err := fs.CreateIfAbsent(ctx, FileName(runs[1].RunID), nil); !errors.Is(err, store.ErrExist) {
 		t.Errorf("log not there? %v", err)
 	}
-	if len(runs[0].RunID) != len("20060102T150405Z-0123abcd") {
+	if len(runs[0].RunID) != len("20060102T150405.000000000Z-0123abcd") {
 		t.Errorf("run id %q", runs[0].RunID)
+	}
+}
+
+// TestRunIDsSortByStart: ids of runs started within one second sort by start
+// time (vacuum and history rely on it), whatever their random parts.
+func TestRunIDsSortByStart(t *testing.T) {
+	start := time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC)
+	for i := 0; i < 200; i++ {
+		a := NewRunID(start.Add(time.Duration(i) * time.Millisecond))
+		b := NewRunID(start.Add(time.Duration(i+1) * time.Millisecond))
+		if !(a < b) {
+			t.Fatalf("%s does not sort before %s", a, b)
+		}
 	}
 }
