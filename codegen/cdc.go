@@ -1,7 +1,6 @@
 package codegen
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
@@ -138,51 +137,13 @@ func (g *generator) cdcSpecField(f *ir.Flow) (field, bool) {
 func (g *flowGen) genCDCOutput() *output {
 	g.genCDCSpec()
 	sh, c := g.cdc, g.flow.CDC
-	o := &output{flush: "flush"}
-	ob := "ob"
-	setup := []jen.Code{
-		jen.Id(ob).Op(":=").Qual(arrayPkg, "NewRecordBuilder").Call(jen.Id("fc").Dot("Mem"), jen.Id(sh.specVar).Dot("ChangeSchema").Call()),
-		jen.Defer().Id(ob).Dot("Release").Call(),
-	}
 	types := make([]ir.Type, 0, sh.data+2)
 	for j := 0; j < sh.data; j++ {
 		types = append(types, sh.ts[j].Type)
 	}
 	types = append(types, sh.seqT, ir.Type{Kind: ir.TBool})
-	builders := make([]*local, len(types))
-	for j, t := range types {
-		st := jen.Id(fmt.Sprintf("ob%d", j)).Op(":=").Id(ob).Dot("Field").Call(jen.Lit(j)).Assert(jen.Op("*").Qual(arrayPkg, mustPhys(t).builder))
-		builders[j] = &local{name: fmt.Sprintf("ob%d", j), decl: st}
-		g.locals = append(g.locals, builders[j])
-		setup = append(setup, st)
-	}
+	o := g.genOutputBuffers(jen.Id(sh.specVar).Dot("ChangeSchema").Call(), types, "flush emits the change rows collected so far as one batch of the change schema.")
 	exps := g.target.Expectations
-	counters := make([][2]string, len(exps))
-	for i := range exps {
-		counters[i] = [2]string{fmt.Sprintf("exp%dPass", i), fmt.Sprintf("exp%dFail", i)}
-		setup = append(setup, jen.List(jen.Id(counters[i][0]), jen.Id(counters[i][1])).Op(":=").List(jen.Int64().Call(jen.Lit(0)), jen.Int64().Call(jen.Lit(0))))
-	}
-	rowsDecl := jen.List(jen.Id("outRows"), jen.Id("outCap")).Op(":=").List(jen.Lit(0), jen.Lit(0))
-	outCap := &local{name: "outCap", decl: rowsDecl}
-	g.locals = append(g.locals, outCap)
-	setup = append(setup, rowsDecl)
-	var fl []jen.Code
-	for i, c := range counters {
-		fl = append(fl,
-			jen.Id("fc").Dot("Expect").Call(jen.Lit(i)).Dot("Add").Call(jen.Id(c[0]), jen.Id(c[1])),
-			jen.List(jen.Id(c[0]), jen.Id(c[1])).Op("=").List(jen.Lit(0), jen.Lit(0)))
-	}
-	fl = append(fl,
-		jen.If(jen.Id("outRows").Op("==").Lit(0)).Block(jen.Return(jen.Nil())),
-		jen.Id("rec").Op(":=").Id(ob).Dot("NewRecordBatch").Call(),
-		jen.List(jen.Id("outRows"), jen.Id("outCap")).Op("=").List(jen.Lit(0), jen.Lit(0)),
-		jen.Id("err").Op(":=").Id("fc").Dot("Emit").Call(jen.Id("rec")),
-		jen.Id("rec").Dot("Release").Call(),
-		jen.Return(jen.Id("err")),
-	)
-	setup = append(setup, jen.Comment("flush emits the change rows collected so far as one batch of the change schema."),
-		jen.Id(o.flush).Op(":=").Func().Params().Error().Block(fl...))
-	o.setup = setup
 	o.consume = func(r *row) {
 		vals := g.cdcRow(r)
 		env := &env{rows: map[ir.Rel]*row{g.flow.Query: r}}
@@ -215,16 +176,11 @@ func (g *flowGen) genCDCOutput() *output {
 					stored.cols[j] = constColumn(nullValue(sh.ts[j].Type))
 				}
 			}
-			check := g.sub(func() { g.genExpect(stored, counters) })
+			check := g.sub(func() { g.genExpect(stored, o.counters) })
 			g.emit(jen.If(jen.Op("!").Add(use(del))).Block(check...))
 		}
-		g.emit(jen.If(jen.Id("outRows").Op("==").Add(use(outCap))).Block(
-			jen.Id("outCap").Op("=").Id("growOutput").Call(jen.Id(ob), jen.Id("outCap"))))
 		all := append(append([]*value{}, vals...), seq, &value{t: ir.Type{Kind: ir.TBool}, v: use(del)})
-		g.genAppendRow(builders, all)
-		g.emit(jen.Id("outRows").Op("++"),
-			jen.If(jen.Id("outRows").Op("==").Id("batchRows")).Block(
-				jen.If(jen.Err().Op(":=").Id(o.flush).Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err()))))
+		g.genAppendRow(o, all)
 	}
 	return o
 }

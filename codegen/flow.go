@@ -208,43 +208,45 @@ func (g *flowGen) genFlowBody() []jen.Code {
 // output is the flow's emitter: typed builders of the target's columns,
 // the expectation counters and the flush function.
 type output struct {
-	setup   []jen.Code
-	flush   string
-	consume consumer
+	setup    []jen.Code
+	flush    string
+	consume  consumer
+	builders []*local    // ob0, ob1, ...: one typed builder per column
+	outCap   *local      // the row capacity the builders were grown to
+	counters [][2]string // pass and fail counters per expectation of the target
 }
 
-// genOutput generates the builders that collect the target's rows, the
-// flush function that emits a batch (and adds the expectation counters),
-// and the consumer at the root of the query: it casts the query's output
-// to the target's schema (store assignment), checks the expectations
-// (genExpect) and appends the row.
-func (g *flowGen) genOutput() *output {
-	ts := g.u.Datasets[g.target].Visible()
+// genOutputBuffers generates what every flow output has: a record builder
+// of schema with one typed builder per column of types, the target's
+// expectation counters, the row counters, and the flush function that emits
+// the rows collected so far as one batch (flushDoc is its comment) and adds
+// the expectation counters. The caller sets consume.
+func (g *flowGen) genOutputBuffers(schema jen.Code, types []ir.Type, flushDoc string) *output {
 	o := &output{flush: "flush"}
 	ob := "ob"
 	setup := []jen.Code{
-		jen.Id(ob).Op(":=").Qual(arrayPkg, "NewRecordBuilder").Call(jen.Id("fc").Dot("Mem"), jen.Id(g.schemaVar[g.target])),
+		jen.Id(ob).Op(":=").Qual(arrayPkg, "NewRecordBuilder").Call(jen.Id("fc").Dot("Mem"), schema),
 		jen.Defer().Id(ob).Dot("Release").Call(),
 	}
-	builders := make([]*local, len(ts))
-	for j, f := range ts {
-		st := jen.Id(fmt.Sprintf("ob%d", j)).Op(":=").Id(ob).Dot("Field").Call(jen.Lit(j)).Assert(jen.Op("*").Qual(arrayPkg, mustPhys(f.Type).builder))
-		builders[j] = &local{name: fmt.Sprintf("ob%d", j), decl: st}
-		g.locals = append(g.locals, builders[j])
+	o.builders = make([]*local, len(types))
+	for j, t := range types {
+		st := jen.Id(fmt.Sprintf("ob%d", j)).Op(":=").Id(ob).Dot("Field").Call(jen.Lit(j)).Assert(jen.Op("*").Qual(arrayPkg, mustPhys(t).builder))
+		o.builders[j] = &local{name: fmt.Sprintf("ob%d", j), decl: st}
+		g.locals = append(g.locals, o.builders[j])
 		setup = append(setup, st)
 	}
 	exps := g.target.Expectations
-	counters := make([][2]string, len(exps))
+	o.counters = make([][2]string, len(exps))
 	for i := range exps {
-		counters[i] = [2]string{fmt.Sprintf("exp%dPass", i), fmt.Sprintf("exp%dFail", i)}
-		setup = append(setup, jen.List(jen.Id(counters[i][0]), jen.Id(counters[i][1])).Op(":=").List(jen.Int64().Call(jen.Lit(0)), jen.Int64().Call(jen.Lit(0))))
+		o.counters[i] = [2]string{fmt.Sprintf("exp%dPass", i), fmt.Sprintf("exp%dFail", i)}
+		setup = append(setup, jen.List(jen.Id(o.counters[i][0]), jen.Id(o.counters[i][1])).Op(":=").List(jen.Int64().Call(jen.Lit(0)), jen.Int64().Call(jen.Lit(0))))
 	}
 	rowsDecl := jen.List(jen.Id("outRows"), jen.Id("outCap")).Op(":=").List(jen.Lit(0), jen.Lit(0))
-	outCap := &local{name: "outCap", decl: rowsDecl} // read only when the flow has rows to append
-	g.locals = append(g.locals, outCap)
+	o.outCap = &local{name: "outCap", decl: rowsDecl} // read only when the flow has rows to append
+	g.locals = append(g.locals, o.outCap)
 	setup = append(setup, rowsDecl)
 	var fl []jen.Code
-	for i, c := range counters {
+	for i, c := range o.counters {
 		fl = append(fl,
 			jen.Id("fc").Dot("Expect").Call(jen.Lit(i)).Dot("Add").Call(jen.Id(c[0]), jen.Id(c[1])),
 			jen.List(jen.Id(c[0]), jen.Id(c[1])).Op("=").List(jen.Lit(0), jen.Lit(0)))
@@ -257,22 +259,31 @@ func (g *flowGen) genOutput() *output {
 		jen.Id("rec").Dot("Release").Call(),
 		jen.Return(jen.Id("err")),
 	)
-	setup = append(setup, jen.Comment("flush emits the rows collected so far as one batch of the target's schema."),
+	o.setup = append(setup, jen.Comment(flushDoc),
 		jen.Id(o.flush).Op(":=").Func().Params().Error().Block(fl...))
-	o.setup = setup
+	return o
+}
+
+// genOutput generates the builders that collect the target's rows, the
+// flush function that emits a batch (and adds the expectation counters),
+// and the consumer at the root of the query: it casts the query's output
+// to the target's schema (store assignment), checks the expectations
+// (genExpect) and appends the row.
+func (g *flowGen) genOutput() *output {
+	ts := g.u.Datasets[g.target].Visible()
+	types := make([]ir.Type, len(ts))
+	for j, f := range ts {
+		types[j] = f.Type
+	}
+	o := g.genOutputBuffers(jen.Id(g.schemaVar[g.target]), types, "flush emits the rows collected so far as one batch of the target's schema.")
 	o.consume = func(r *row) {
 		stored := g.storeRow(r, ts)
-		g.genExpect(stored, counters)
-		g.emit(jen.If(jen.Id("outRows").Op("==").Add(use(outCap))).Block(
-			jen.Id("outCap").Op("=").Id("growOutput").Call(jen.Id(ob), jen.Id("outCap"))))
+		g.genExpect(stored, o.counters)
 		vals := make([]*value, len(stored.cols))
 		for j, x := range stored.cols {
 			vals[j] = g.col(x)
 		}
-		g.genAppendRow(builders, vals)
-		g.emit(jen.Id("outRows").Op("++"),
-			jen.If(jen.Id("outRows").Op("==").Id("batchRows")).Block(
-				jen.If(jen.Err().Op(":=").Id(o.flush).Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err()))))
+		g.genAppendRow(o, vals)
 	}
 	return o
 }
@@ -432,12 +443,15 @@ func (g *flowGen) fail(pos ir.Pos, err jen.Code) jen.Code {
 // posText is a position as messages print it: file:line:col.
 func posText(p ir.Pos) string { return p.String() }
 
-// genAppendRow appends one row of values to the output builders, one per
-// builder. Fixed-width builders have room for the row (the generated code
-// calls growOutput first), so they append without capacity checks.
-func (g *flowGen) genAppendRow(builders []*local, vals []*value) {
+// genAppendRow appends one row of values to the output, one per builder:
+// it grows the builders when they are full (growOutput), so that
+// fixed-width builders append without capacity checks, and flushes a batch
+// every batchRows rows.
+func (g *flowGen) genAppendRow(o *output, vals []*value) {
+	g.emit(jen.If(jen.Id("outRows").Op("==").Add(use(o.outCap))).Block(
+		jen.Id("outCap").Op("=").Id("growOutput").Call(jen.Id("ob"), jen.Id("outCap"))))
 	for j, v := range vals {
-		b := use(builders[j])
+		b := use(o.builders[j])
 		app, null := "Append", "AppendNull"
 		if p := mustPhys(v.t); p.values || p.kind == ir.TBool {
 			app, null = "UnsafeAppend", "UnsafeAppendBoolToBitmap"
@@ -456,4 +470,7 @@ func (g *flowGen) genAppendRow(builders []*local, vals []*value) {
 			g.emit(jen.If(OK(v)).Block(appendValue).Else().Block(appendNull))
 		}
 	}
+	g.emit(jen.Id("outRows").Op("++"),
+		jen.If(jen.Id("outRows").Op("==").Id("batchRows")).Block(
+			jen.If(jen.Err().Op(":=").Id(o.flush).Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err()))))
 }
