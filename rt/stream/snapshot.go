@@ -41,17 +41,9 @@ type SnapshotGhost[K comparable] struct {
 func (s *State[K, A]) Snapshot() Snapshot[K, A] {
 	snap := Snapshot[K, A]{WM: ptr(s.wm, s.hasWM), Stats: s.stats, Closed: append([]Row[K, A](nil), s.closed...)}
 	if s.spec.Kind != Session {
-		ws := make([]Window, 0, len(s.panes))
-		for st := range s.panes {
-			ws = append(ws, Window{st, satAdd(st, s.spec.Size)})
-		}
-		sort.Slice(ws, func(i, j int) bool { return windowLess(ws[i], ws[j]) })
-		for _, w := range ws {
-			p := s.panes[w.Start]
-			for i, k := range p.keys {
-				snap.Open = append(snap.Open, SnapshotEntry[K, A]{Key: k, Window: w, Acc: p.accs[i]})
-			}
-		}
+		s.eachPaneRow(func(w Window, k K, acc A) {
+			snap.Open = append(snap.Open, SnapshotEntry[K, A]{Key: k, Window: w, Acc: acc})
+		})
 		return snap
 	}
 	var open []*session[K, A]

@@ -463,17 +463,7 @@ func (s *State[K, A]) paneAcc(r paneRef[K]) A {
 func (s *State[K, A]) result() []Row[K, A] {
 	out := append([]Row[K, A](nil), s.closed...)
 	if s.spec.Kind != Session {
-		ws := make([]Window, 0, len(s.panes))
-		for st := range s.panes {
-			ws = append(ws, Window{st, satAdd(st, s.spec.Size)})
-		}
-		sort.Slice(ws, func(i, j int) bool { return windowLess(ws[i], ws[j]) })
-		for _, w := range ws {
-			p := s.panes[w.Start]
-			for i, k := range p.keys {
-				out = append(out, Row[K, A]{Key: k, Window: w, Acc: p.accs[i]})
-			}
-		}
+		s.eachPaneRow(func(w Window, k K, acc A) { out = append(out, Row[K, A]{Key: k, Window: w, Acc: acc}) })
 		return out
 	}
 	var open []*session[K, A]
@@ -490,6 +480,23 @@ func (s *State[K, A]) result() []Row[K, A] {
 		out = append(out, Row[K, A]{Key: x.key, Window: x.w, Acc: x.acc})
 	}
 	return out
+}
+
+// eachPaneRow calls f for every open (key, window) of a tumbling or hopping
+// state: windows by end then start, keys within a window in first-arrival
+// order.
+func (s *State[K, A]) eachPaneRow(f func(w Window, k K, acc A)) {
+	ws := make([]Window, 0, len(s.panes))
+	for st := range s.panes {
+		ws = append(ws, Window{st, satAdd(st, s.spec.Size)})
+	}
+	sort.Slice(ws, func(i, j int) bool { return windowLess(ws[i], ws[j]) })
+	for _, w := range ws {
+		p := s.panes[w.Start]
+		for i, k := range p.keys {
+			f(w, k, p.accs[i])
+		}
+	}
 }
 
 func windowLess(a, b Window) bool {
