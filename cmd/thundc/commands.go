@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	thund "github.com/nordisk/thund"
 	"runtime"
@@ -109,16 +108,10 @@ func lowerForExplain(inv *invocation, u *passes.Unit) ir.Diagnostics {
 		u.Report = rep
 		return nil
 	}
-	var diags ir.Diagnostics
-	var es sparkemit.Errors
-	if !errors.As(err, &es) {
+	diags, ok := loweringRefusals(err)
+	if !ok {
 		diags.Add(ir.Pos{File: inv.pipelinePaths()[0]}, "", "internal error: %v", err)
-		return diags
 	}
-	for _, e := range es {
-		diags.Add(e.Pos, ir.CodeCapability, "%s", e.Message())
-	}
-	addSourceFromFiles(diags)
 	return diags
 }
 

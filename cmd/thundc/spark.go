@@ -131,9 +131,9 @@ type lowered struct {
 	diags  ir.Diagnostics
 }
 
-// lower compiles PATH for the Spark target and lowers it. A non-zero status
+// lower compiles the invocation's PATH for the Spark target and lowers it. A non-zero status
 // means it failed and said so (diagnostics printed, or usage).
-func lower(c *cli, inv *invocation, path string) (*lowered, int) {
+func lower(c *cli, inv *invocation) (*lowered, int) {
 	target, _ := passes.ParseTarget(inv.str("target")) // checked by parseArgs
 	opts, err := sparkOptions(inv)
 	if err != nil {
@@ -155,21 +155,27 @@ func lower(c *cli, inv *invocation, path string) (*lowered, int) {
 	}
 	b, rep, err := sparkemit.Emit(u, opts)
 	if err != nil {
-		var es sparkemit.Errors
-		if !errors.As(err, &es) {
+		refusals, ok := loweringRefusals(err)
+		if !ok {
 			return nil, fail(c, inv.cmd, err)
 		}
-		for _, e := range es {
-			diags.Add(e.Pos, ir.CodeCapability, "%s", e.Message())
-		}
-		in, _ := openInput(path)
-		if in != nil && in.fe.isText {
-			text, _ := os.ReadFile(path)
-			addSource(diags, path, text)
-		}
-		return nil, report(c, inv.bool("json"), diags)
+		return nil, report(c, inv.bool("json"), append(diags, refusals...))
 	}
 	return &lowered{bundle: b, report: rep, diags: diags}, exitOK
+}
+
+// loweringRefusals turns what sparkemit.Emit refuses into capability
+// diagnostics, with their source lines; ok is false for any other error.
+func loweringRefusals(err error) (diags ir.Diagnostics, ok bool) {
+	var es sparkemit.Errors
+	if !errors.As(err, &es) {
+		return nil, false
+	}
+	for _, e := range es {
+		diags.Add(e.Pos, ir.CodeCapability, "%s", e.Message())
+	}
+	addSourceFromFiles(diags)
+	return diags, true
 }
 
 // sqlElements are the SQL files of PATH for DefineSqlGraphElements: the
@@ -233,7 +239,7 @@ func sparkEmit(c *cli, inv *invocation) int {
 	if inv.isSet("remote") {
 		return fail(c, inv.cmd, usagef("--remote is for spark run"))
 	}
-	l, st := lower(c, inv, inv.args[1])
+	l, st := lower(c, inv)
 	if l == nil {
 		return st
 	}
@@ -350,7 +356,7 @@ func sparkRun(c *cli, inv *invocation) int {
 	path := inv.args[1]
 	var reqs []*pb.ExecutePlanRequest
 	if _, err := openInput(path); err == nil {
-		l, st := lower(c, inv, path)
+		l, st := lower(c, inv)
 		if l == nil {
 			return st
 		}
