@@ -91,21 +91,7 @@ func splitStatements(filename string, src []byte) []statement {
 			blank(i, j)
 			i = j
 		case c == '/' && i+1 < len(src) && src[i+1] == '*':
-			depth, j := 0, i
-			for j < len(src) {
-				if src[j] == '/' && j+1 < len(src) && src[j+1] == '*' {
-					depth++
-					j += 2
-				} else if src[j] == '*' && j+1 < len(src) && src[j+1] == '/' {
-					depth--
-					j += 2
-					if depth == 0 {
-						break
-					}
-				} else {
-					j++
-				}
-			}
+			j := blockCommentEnd(src, i)
 			blank(i, min(j, len(src)))
 			i = j
 		case c == ';':
@@ -139,6 +125,29 @@ func splitStatements(filename string, src []byte) []statement {
 	return out
 }
 
+// blockCommentEnd returns the offset just past the block comment that
+// starts at b[i] ("/*"), counting nested comments as Spark does; len(b) when
+// it is not closed.
+func blockCommentEnd(b []byte, i int) int {
+	depth, j := 0, i
+	for j < len(b) {
+		switch {
+		case b[j] == '/' && j+1 < len(b) && b[j+1] == '*':
+			depth++
+			j += 2
+		case b[j] == '*' && j+1 < len(b) && b[j+1] == '/':
+			depth--
+			j += 2
+			if depth == 0 {
+				return j
+			}
+		default:
+			j++
+		}
+	}
+	return j
+}
+
 // leadingComments returns the comments of a statement's text before its
 // first token (clean is the text with comments blanked), each line with a
 // "--" marker. After a ';' (afterSemi), comments on the rest of that line
@@ -163,21 +172,7 @@ func leadingComments(orig, clean []byte, afterSemi bool) []string {
 			}
 			i = j
 		case head[i] == '/' && i+1 < len(head) && head[i+1] == '*':
-			depth, j := 0, i
-			for j < len(head) {
-				if head[j] == '/' && j+1 < len(head) && head[j+1] == '*' {
-					depth++
-					j += 2
-				} else if head[j] == '*' && j+1 < len(head) && head[j+1] == '/' {
-					depth--
-					j += 2
-					if depth == 0 {
-						break
-					}
-				} else {
-					j++
-				}
-			}
+			j := blockCommentEnd(head, i)
 			body := string(head[i:j])
 			if !afterSemi || line > 0 {
 				body = strings.TrimSuffix(strings.TrimPrefix(body, "/*"), "*/")
