@@ -84,19 +84,7 @@ func readSQL(paths []string, binds []sql.SourceBinding) (*ir.Pipeline, []byte, i
 
 // readSpec reads a spark-pipeline.yml project and its SQL libraries.
 func readSpec(paths []string, binds []sql.SourceBinding) (*ir.Pipeline, []byte, ir.Diagnostics) {
-	proj, err := spec.Load(paths[0])
-	if err != nil {
-		var d ir.Diagnostics
-		if errors.As(err, &d) {
-			return nil, nil, d
-		}
-		return nil, nil, readFailure(paths[0], err)
-	}
-	for i := range binds {
-		binds[i].Dir = proj.Dir
-	}
-	proj.Sources = append(proj.Sources, binds...)
-	p, diags := proj.Pipeline()
+	p, diags := spec.LoadPipelineWith(paths[0], binds)
 	return p, nil, diags
 }
 

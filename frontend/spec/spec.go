@@ -442,6 +442,13 @@ func (proj *Project) Pipeline() (*ir.Pipeline, ir.Diagnostics) {
 
 // LoadPipeline is Load and Pipeline.
 func LoadPipeline(path string) (*ir.Pipeline, ir.Diagnostics) {
+	return LoadPipelineWith(path, nil)
+}
+
+// LoadPipelineWith is LoadPipeline with more source bindings after the
+// spec's thund.source.<name> entries (thundc's --bind). A binding's Dir,
+// when empty, is the project's folder.
+func LoadPipelineWith(path string, binds []sql.SourceBinding) (*ir.Pipeline, ir.Diagnostics) {
 	proj, err := Load(path)
 	if err != nil {
 		var d ir.Diagnostics
@@ -449,6 +456,12 @@ func LoadPipeline(path string) (*ir.Pipeline, ir.Diagnostics) {
 			return nil, d
 		}
 		return nil, diag(ir.Pos{File: path}, "%v", err)
+	}
+	for _, b := range binds {
+		if b.Dir == "" {
+			b.Dir = proj.Dir
+		}
+		proj.Sources = append(proj.Sources, b)
 	}
 	return proj.Pipeline()
 }
