@@ -1,6 +1,8 @@
 package etl
 
 import (
+	"bytes"
+	"encoding/gob"
 	"encoding/json"
 	"fmt"
 
@@ -68,26 +70,27 @@ func (fc *FlowContext) LoadState(shape string, v any) (bool, error) {
 	if err != nil {
 		return false, fmt.Errorf("flow %s: reading its streaming state: %w", s.f.Name, err)
 	}
-	if err := json.Unmarshal(data, v); err != nil {
+	if err := gob.NewDecoder(bytes.NewReader(data)).Decode(v); err != nil {
 		return false, fmt.Errorf("flow %s: its streaming state %s cannot be read: %v", s.f.Name, ref.Object, err)
 	}
 	return true, nil
 }
 
-// SaveState stages the flow's new state (v, encoded as JSON) for the run's
+// SaveState stages the flow's new state (v, encoded with encoding/gob, which
+// keeps every float, NaN included, and needs no schema) for the run's
 // commit, under the shape LoadState will check.
 func (fc *FlowContext) SaveState(shape string, v any) error {
 	s := fc.state
 	if s == nil {
 		return nil
 	}
-	data, err := json.Marshal(v)
-	if err != nil {
+	var buf bytes.Buffer
+	if err := gob.NewEncoder(&buf).Encode(v); err != nil {
 		return fmt.Errorf("flow %s: encoding its streaming state: %w", s.f.Name, err)
 	}
 	key := streamStateKey(s.ds.Name, s.f.Name)
 	txn := s.ex.r.Txn
-	if err := txn.WriteState(fc.Ctx, key, data); err != nil {
+	if err := txn.WriteState(fc.Ctx, key, buf.Bytes()); err != nil {
 		return fmt.Errorf("flow %s: writing its streaming state: %w", s.f.Name, err)
 	}
 	var obj struct {
