@@ -229,7 +229,7 @@ func (g *flowGen) genStreamJoin(n *ir.Join, c consumer) {
 	field := fmt.Sprintf("J%d", sf.ops-1)
 	sf.fields = append(sf.fields, jen.Id(field).Qual(streamPkg, "JoinSnapshot").Types(jen.Id(kt.name), jen.Id(L.st.name), jen.Id(R.st.name)))
 	sf.restore = append(sf.restore, jen.If(jen.Err().Op(":=").Id(ij).Dot("Restore").Call(jen.Id("st").Dot(field)), jen.Err().Op("!=").Nil()).Block(
-		jen.Return(jen.Qual(fmtPkg, "Errorf").Call(jen.Lit("flow "+flow+": restoring its join state: %w"), jen.Err()))))
+		jen.Return(jen.Qual(fmtPkg, "Errorf").Call(jen.Lit("restoring its join state: %w"), jen.Err()))))
 	if sf.save == nil {
 		sf.save = jen.Dict{}
 	}
