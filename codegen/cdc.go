@@ -224,7 +224,8 @@ func (g *flowGen) cdcRow(r *row) []*value {
 // change's index). The aggregate must be the query's top operator: the
 // target's key columns are its group keys. False when the flow is refused.
 func (g *flowGen) planUpdate() bool {
-	if g.st == nil || g.fi.Emission != passes.EmissionUpdate {
+	if g.st == nil || g.fi.Emission != passes.EmissionUpdate || g.target.Kind == ir.KindSink {
+		// a sink takes the changelog as rows (genStreamAggregate)
 		return true
 	}
 	agg, ok := g.flow.Query.(*ir.Aggregate)

@@ -548,6 +548,16 @@ func (g *flowGen) genStreamAggregate(n *ir.Aggregate, c consumer) {
 		body = g.loop(func() { out(jen.Id(ri)) })
 	case "Update":
 		list = jen.Id(em).Dot("Changes")
+		if g.target.Kind == ir.KindSink {
+			// a sink gets the changelog's upserts as rows; a session's
+			// delete has no row form
+			if session {
+				g.refuse(g.flow.Pos, "output mode update of session windows into sink %s is not supported yet (sessions that merge delete rows a sink cannot take back): write a streaming table, or emit on window close", g.target.Name)
+				return
+			}
+			body = g.loop(func() { out(jen.Id(ri).Dot("Row")) })
+			break
+		}
 		ci := g.name("ci")
 		body = g.loop(func() {
 			sf.chSeq = jen.Id("fc").Dot("Epoch").Call().Op("<<").Lit(32).Op("|").Int64().Call(jen.Id(ci))
