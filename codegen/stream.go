@@ -108,6 +108,7 @@ func (g *flowGen) planStream() bool {
 	sf := &streamFlow{inputs: map[*ir.Scan]wmRead{}, bounded: true}
 	unitSet := false
 	var delays []jen.Code
+	var names []string
 	for _, in := range g.fi.Inputs {
 		if !in.Stream || in.Subquery {
 			continue
@@ -140,6 +141,7 @@ func (g *flowGen) planStream() bool {
 		sf.per = int64(1e9) / unitsPerSecond[u]
 		sf.inputs[in.Scan] = wmRead{idx: len(delays), col: col}
 		delays = append(delays, typedNum("int64", fmt.Sprint(int64(w.Delay)/sf.per)))
+		names = append(names, fmt.Sprintf("%s(%s)", strings.ToLower(in.Name), strings.ToLower(w.Column)))
 		sf.lateness = max(sf.lateness, int64(w.AllowedLateness)/sf.per)
 		sf.idle = max(sf.idle, w.IdleTimeout)
 	}
@@ -150,7 +152,7 @@ func (g *flowGen) planStream() bool {
 	sf.tracker = "tr"
 	sf.nlate = "nlate"
 	sf.stateType = g.global("streamState_", g.flow.Name)
-	sf.shape = append(sf.shape, fmt.Sprintf("unit %s; lateness %d; inputs %d", sf.unit, sf.lateness, len(delays)))
+	sf.shape = append(sf.shape, fmt.Sprintf("unit %s; lateness %d; watermarked inputs %s", sf.unit, sf.lateness, strings.Join(names, " ")))
 	g.st = sf
 	g.prelude = append(g.prelude,
 		jen.Comment("the flow's watermark: the minimum over its stream inputs (rt/stream.Tracker)"),
