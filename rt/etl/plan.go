@@ -6,12 +6,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
 	"time"
 
 	"github.com/nordisk/thund/rt/format"
+	"github.com/nordisk/thund/rt/stream"
 	"github.com/nordisk/thund/rt/warehouse"
 )
 
@@ -263,6 +265,11 @@ func (pl *planner) listing(src *Dataset) *sourceListing {
 				return l
 			}
 			for _, f := range got {
+				// a watched folder's writers publish files whole, by
+				// rename: temporary names are never read (rt/stream.Ignored)
+				if stream.Ignored(filepath.Base(f.Name)) {
+					continue
+				}
 				if !seen[f.Path] {
 					seen[f.Path] = true
 					files = append(files, f)
