@@ -145,15 +145,13 @@ func (c *cli) epochErrors(r *run.Run, err error) {
 // due and feeds standard input). ctx interrupts the epoch. r is nil when the
 // run could not begin (err says why).
 func (c *cli) epoch(ctx context.Context, rc *runConfig, fl *follower) (*run.Run, *executor, error) {
-	var prog progress = c.newProgress()
-	if fl != nil {
-		prog = quietProgress{prog}
-	}
 	ex := &executor{c: c, ctx: ctx, p: c.p, place: rc.place, threads: rc.threads, budget: rc.budget, sel: rc.sel, mem: rc.mem,
-		edges: rc.edges, prog: prog, views: map[string]*viewTarget{}, stdin: map[string]*stdinData{}, srcRead: map[string]bool{}}
+		edges: rc.edges, prog: c.newProgress(), views: map[string]*viewTarget{}, stdin: map[string]*stdinData{}, srcRead: map[string]bool{}}
 	if fl != nil {
 		ex.due, ex.force, ex.feed = fl.dueNow, fl.forced, fl.feed
+		ex.prog = quietProgress{ex.prog, ex}
 	}
+	prog := ex.prog
 	defer ex.release()
 	cfg := run.Config{Pipeline: c.p.Name, Warehouse: rc.fs, Root: rc.place.root, Lease: warehouse.DefaultLease,
 		Args: rc.args, Threads: rc.threads, Runtime: RuntimeVersion,

@@ -296,10 +296,16 @@ func (c *cli) readBySelection(src *Dataset, sel *selection) bool {
 // quietProgress is the progress of one --follow epoch: the decisions to
 // build (or that cannot build), the flows and the warnings, without a line
 // per dataset left as it is.
-type quietProgress struct{ progress }
+type quietProgress struct {
+	progress
+	ex *executor
+}
 
 func (q quietProgress) decision(d *decision) {
-	if d.Build || d.Err != nil && d.Selected {
+	switch {
+	case d.Build && !q.ex.anyDue(d.Dataset):
+		q.progress.note(fmt.Sprintf("%s: waits for its trigger (%s)", d.Dataset.Name, d.Reason()))
+	case d.Build || d.Err != nil && d.Selected:
 		q.progress.decision(d)
 	}
 }
