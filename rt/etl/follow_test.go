@@ -668,4 +668,3 @@ func TestHistoryJSONShowsEdges(t *testing.T) {
 		t.Errorf("history --json lacks bids_log's read edge:\n%s", out)
 	}
 }
-
