@@ -195,10 +195,30 @@ expectation with "on violation fail" that sees a violating row, bad input
 data (the error names file, row and column), or an interrupt (Ctrl-C) fails
 the run, exit status 1, and the previous versions stay current.
 
-Progress goes to stderr, then a summary. With --json the event records go to
-stdout as JSON lines, as they are emitted.`,
+--once (the default) is one such run. --follow keeps going: every
+--poll-interval it looks for new input (new files, batches on standard
+input) and, when a selected dataset is stale, runs an epoch: one run as
+above, one commit, one event file; a poll with nothing new commits nothing.
+Materialized views downstream of a stream are rebuilt in the epoch their
+inputs changed. Flows honour their triggers: "trigger every N" runs at most
+once per N, "trigger available now" only in the first epoch; the others run
+as soon as input lands. A stateful flow whose watermark idle timeout passed
+gets one epoch without new input. The first SIGINT or SIGTERM lets the
+epoch in flight commit and exits 0; a second abandons it (nothing of it is
+committed) and exits 1. Standard input is read as it arrives, its batches
+become epochs, and its end ends the run; it cannot be replayed, so it is
+at-most-once across a crash.
+
+With more than one thread, a flow's inputs are decoded and its output
+written on goroutines of their own, joined by edges bounded by rows and
+bytes (a read's "bound N rows bound M bytes", else the defaults below):
+a slow sink slows its sources instead of growing memory.
+
+Progress goes to stderr, then a summary (with --follow, a line per epoch).
+With --json the event records go to stdout as JSON lines, as they are
+emitted.`,
 		flags:   flags(commonFlags, selectionFlags, []*flagSpec{flagOnce, flagFollow, flagPoll, flagThreads, flagMemLimit, flagEdgeRows, flagEdgeBytes}),
-		example: "etl run\netl run --select +top_bids --threads 4\netl run --memory-limit 512MiB\netl run --full-refresh bids_per_window",
+		example: "etl run\netl run --select +top_bids --threads 4\netl run --memory-limit 512MiB\netl run --full-refresh bids_per_window\netl run --follow --poll-interval 500ms\netl run --threads 4 --edge-rows 100000 --edge-bytes 16MiB",
 	},
 	{
 		name: "plan", summary: "show what a run would rebuild, and why",

@@ -127,6 +127,8 @@
 // resume from them (the property tests restart from snapshots at random
 // micro-batch boundaries).
 //
-// Not here yet: the Arrow IPC stdin source, and any wiring into rt/etl or
-// codegen.
+// Used by rt/etl so far: Edge (between a flow's reader, its loop and its
+// writer) and ManualClock / Clock (`run --follow`'s polling); the Arrow IPC
+// stdin source lives in rt/etl. The windows, watermarks and joins are not
+// wired into rt/etl or codegen yet.
 package stream
