@@ -152,6 +152,10 @@ func (g *generator) genFlowSpec(f *ir.Flow) jen.Code {
 		if in.Stream {
 			inf = append(inf, field{"Stream", jen.True()})
 		}
+		if b := readBounds(g.inputsOf(f), key); b != nil {
+			inf = append(inf, field{"Bounds", jen.Op("&").Qual(etlPkg, "EdgeBounds").Add(fields(false,
+				field{"Rows", jen.Lit(b.Rows)}, field{"Bytes", jen.Lit(b.Bytes)}))})
+		}
 		inputs = append(inputs, fields(false, inf...))
 	}
 	if len(inputs) > 0 {
@@ -171,8 +175,37 @@ func (g *generator) genFlowSpec(f *ir.Flow) jen.Code {
 			fs = append(fs, field{"LateTable", jen.Lit(x.late.Name)}, field{"LateSchema", jen.Id(x.lateSchema)})
 		}
 	}
+	if t := f.Trigger; t != nil {
+		tf := field{"Every", jen.Qual("time", "Duration").Call(jen.Lit(int64(t.Interval)))}
+		if t.Kind == ir.TriggerAvailableNow {
+			tf = field{"AvailableNow", jen.True()}
+		}
+		fs = append(fs, field{"Trigger", jen.Op("&").Qual(etlPkg, "Trigger").Add(fields(false, tf))})
+	}
+	if fi := g.u.Flows[f]; fi != nil && fi.Stateful {
+		var idle ir.Duration
+		for _, in := range fi.Watermarks() {
+			if t := in.Watermark.IdleTimeout; t > 0 && (idle == 0 || t < idle) {
+				idle = t
+			}
+		}
+		if idle > 0 {
+			fs = append(fs, field{"IdleTimeout", jen.Qual("time", "Duration").Call(jen.Lit(int64(idle)))})
+		}
+	}
 	fs = append(fs, field{"Run", jen.Id(g.flowFunc[f])})
 	return fields(false, fs...)
+}
+
+// readBounds is the back-pressure bounds of the first read of input key
+// (lower-cased) that declares them (`bound N rows bound M bytes`), or nil.
+func readBounds(reads []passes.Input, key string) *ir.EdgeBounds {
+	for _, in := range reads {
+		if strings.ToLower(in.Name) == key && in.Scan != nil && in.Scan.Bounds != nil {
+			return in.Scan.Bounds
+		}
+	}
+	return nil
 }
 
 // field is one keyed field of a composite literal.

@@ -6,9 +6,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/nordisk/thund/internal/testenv"
 	"github.com/rogpeppe/go-internal/testscript"
@@ -42,6 +45,8 @@ func TestScripts(t *testing.T) {
 			"example":     cmdExample,
 			"replace":     cmdReplace,
 			"sparkserver": cmdSparkServer,
+			"eventually":  cmdEventually,
+			"signal":      cmdSignal,
 		},
 	})
 }
@@ -133,4 +138,53 @@ func cmdReplace(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("replace: %q occurs %d times in %s, want once", args[1], n, args[0])
 	}
 	ts.Check(os.WriteFile(path, []byte(strings.Replace(string(data), args[1], args[2], 1)), 0o644))
+}
+
+// cmdEventually is the script command
+//
+//	eventually REGEXP PROGRAM [ARGS...]
+//
+// which runs PROGRAM like exec, again every 100ms, until it succeeds with
+// a stdout that matches REGEXP; it fails after a minute. It waits for a
+// process running in the background (etl run --follow) to do something.
+func cmdEventually(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: eventually REGEXP PROGRAM [ARGS...]")
+	}
+	re, err := regexp.Compile(args[0])
+	ts.Check(err)
+	deadline := time.Now().Add(time.Minute)
+	for {
+		err := ts.Exec(args[1], args[2:]...)
+		out := ts.ReadFile("stdout")
+		if err == nil && re.MatchString(out) {
+			return
+		}
+		if time.Now().After(deadline) {
+			ts.Fatalf("eventually: %s %s never printed a match for %q; last stdout:\n%s", args[1], strings.Join(args[2:], " "), args[0], out)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// cmdSignal is the script command
+//
+//	signal TERM|INT PIDFILE
+//
+// which sends the signal to the process whose id PIDFILE holds (testscript's
+// kill sends only INT and KILL, and only to its own background commands; a
+// script starts the process with sh -c 'echo $$ >PIDFILE; exec PROGRAM').
+func cmdSignal(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: signal TERM|INT PIDFILE")
+	}
+	sig := map[string]syscall.Signal{"TERM": syscall.SIGTERM, "INT": syscall.SIGINT}[args[0]]
+	if sig == 0 {
+		ts.Fatalf("signal: unknown signal %q (want TERM or INT)", args[0])
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(ts.ReadFile(args[1])))
+	if err != nil {
+		ts.Fatalf("signal: %s holds no process id", args[1])
+	}
+	ts.Check(syscall.Kill(pid, sig))
 }

@@ -13,11 +13,13 @@ import (
 	"runtime/pprof"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/nordisk/thund/rt/store"
+	"github.com/nordisk/thund/rt/stream"
 	"github.com/nordisk/thund/rt/warehouse"
 )
 
@@ -53,19 +55,43 @@ func Main(p *Pipeline) {
 
 // Run runs one command line (without the program name) and returns the exit
 // status. SIGINT and SIGTERM cancel a run, which then fails cleanly:
-// nothing of it is committed.
+// nothing of it is committed, and a second signal kills the process as
+// usual. Under `run --follow` the first signal is a clean stop instead (the
+// epoch in flight commits, then the run ends, status 0); a second one
+// interrupts that epoch (nothing of it is committed, status 1), and a
+// third kills the process.
 func Run(p *Pipeline, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sigs)
+	ctx, stop := context.WithCancel(context.Background())
+	abort, interrupt := context.WithCancel(context.Background())
 	defer stop()
+	defer interrupt()
+	c := &cli{p: p, stdin: stdin, stdout: stdout, stderr: stderr, abort: abort}
 	go func() {
-		// After the first signal, a second one kills the process as usual.
-		<-ctx.Done()
+		select {
+		case <-sigs:
+		case <-abort.Done():
+			return // returned
+		}
 		stop()
+		if !c.following.Load() {
+			signal.Stop(sigs)
+			return
+		}
+		select {
+		case <-sigs:
+			interrupt()
+		case <-abort.Done():
+		}
+		signal.Stop(sigs)
 	}()
-	return RunContext(ctx, p, args, stdin, stdout, stderr)
+	return c.main(ctx, args)
 }
 
-// RunContext is Run under ctx: cancelling it interrupts a run.
+// RunContext is Run under ctx: cancelling it interrupts a run (or, under
+// `run --follow`, stops it cleanly after the epoch in flight).
 func RunContext(ctx context.Context, p *Pipeline, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	c := &cli{p: p, stdin: stdin, stdout: stdout, stderr: stderr}
 	return c.main(ctx, args)
@@ -81,6 +107,16 @@ type cli struct {
 	runID string           // a fixed run id; "" generates one
 	live  int              // progress display: 0 decides by stderr, 1 forces live, -1 forces plain lines
 	mem   memory.Allocator // nil means memory.DefaultAllocator
+
+	// run --follow: the processing-time clock (nil: the wall clock), the
+	// context whose end interrupts the epoch in flight (nil: never), and
+	// whether the command follows (Run's signal handling asks).
+	clock     stream.Clock
+	abort     context.Context
+	following atomic.Bool
+	// beforeWrite runs before each batch a flow's target writes (tests: a
+	// slow sink).
+	beforeWrite func()
 }
 
 // flagSpec is one flag. The parser reads these, so what help shows is what
@@ -105,7 +141,10 @@ var (
 	flagFullRefresh = &flagSpec{name: "full-refresh", arg: "NAME,...", list: true, usage: "clear these datasets (a new, empty version; stream offsets reset) and recompute them"}
 	flagFullAll     = &flagSpec{name: "full-refresh-all", usage: "fully refresh every selected dataset"}
 	flagOnce        = &flagSpec{name: "once", usage: "process what is available now, then stop (the default)"}
-	flagFollow      = &flagSpec{name: "follow", usage: "keep streaming until interrupted (not supported yet)"}
+	flagFollow      = &flagSpec{name: "follow", usage: "keep running epochs as input arrives, honouring triggers, until SIGINT or SIGTERM; then stop cleanly at a commit point"}
+	flagPoll        = &flagSpec{name: "poll-interval", arg: "DURATION", def: "1s", usage: "with --follow: how often to look for new input"}
+	flagEdgeRows    = &flagSpec{name: "edge-rows", arg: "N", def: "the read's bound, else 262144", usage: "bound every edge between concurrent stages (reader, flow, writer) to N rows; 0: unbounded"}
+	flagEdgeBytes   = &flagSpec{name: "edge-bytes", arg: "SIZE", def: "the read's bound, else 64MiB", usage: "bound every edge to SIZE bytes (e.g. 16MiB); 0: unbounded"}
 	flagThreads     = &flagSpec{name: "threads", arg: "N", def: "GOMAXPROCS", usage: "threads a flow may use"}
 	flagMemLimit    = &flagSpec{name: "memory-limit", arg: "SIZE", usage: "bound a flow's hash tables and join builds (e.g. 512MiB); past it the flow stops with an error naming the operator"}
 	flagFormat      = &flagSpec{name: "format", arg: "FORMAT", def: "csv", values: []string{"csv", "jsonl", "parquet"}, usage: "the output format"}
@@ -156,10 +195,30 @@ expectation with "on violation fail" that sees a violating row, bad input
 data (the error names file, row and column), or an interrupt (Ctrl-C) fails
 the run, exit status 1, and the previous versions stay current.
 
-Progress goes to stderr, then a summary. With --json the event records go to
-stdout as JSON lines, as they are emitted.`,
-		flags:   flags(commonFlags, selectionFlags, []*flagSpec{flagOnce, flagFollow, flagThreads, flagMemLimit}),
-		example: "etl run\netl run --select +top_bids --threads 4\netl run --memory-limit 512MiB\netl run --full-refresh bids_per_window",
+--once (the default) is one such run. --follow keeps going: every
+--poll-interval it looks for new input (new files, batches on standard
+input) and, when a selected dataset is stale, runs an epoch: one run as
+above, one commit, one event file; a poll with nothing new commits nothing.
+Materialized views downstream of a stream are rebuilt in the epoch their
+inputs changed. Flows honour their triggers: "trigger every N" runs at most
+once per N, "trigger available now" only in the first epoch; the others run
+as soon as input lands. A stateful flow whose watermark idle timeout passed
+gets one epoch without new input. The first SIGINT or SIGTERM lets the
+epoch in flight commit and exits 0; a second abandons it (nothing of it is
+committed) and exits 1. Standard input is read as it arrives, its batches
+become epochs, and its end ends the run; it cannot be replayed, so it is
+at-most-once across a crash.
+
+With more than one thread, a flow's inputs are decoded and its output
+written on goroutines of their own, joined by edges bounded by rows and
+bytes (a read's "bound N rows bound M bytes", else the defaults below):
+a slow sink slows its sources instead of growing memory.
+
+Progress goes to stderr, then a summary (with --follow, a line per epoch).
+With --json the event records go to stdout as JSON lines, as they are
+emitted.`,
+		flags:   flags(commonFlags, selectionFlags, []*flagSpec{flagOnce, flagFollow, flagPoll, flagThreads, flagMemLimit, flagEdgeRows, flagEdgeBytes}),
+		example: "etl run\netl run --select +top_bids --threads 4\netl run --memory-limit 512MiB\netl run --full-refresh bids_per_window\netl run --follow --poll-interval 500ms\netl run --threads 4 --edge-rows 100000 --edge-bytes 16MiB",
 	},
 	{
 		name: "plan", summary: "show what a run would rebuild, and why",

@@ -24,7 +24,18 @@
 //     with more than one thread a flow's output is written on a goroutine of
 //     its own; a flow reads sources through FlowContext.ReadColumns and
 //     ReadPruned (only the columns it loads; row groups its filter
-//     excludes skipped);
+//     excludes skipped); with more than one thread each input is decoded on
+//     a goroutine of its own, and the stages are joined by bounded edges
+//     (rt/stream.Edge; Input.Bounds, DefaultEdgeBounds, --edge-rows,
+//     --edge-bytes) whose occupancy goes into flow_progress / flow_end
+//     events and `history --json`: a slow sink slows its sources;
+//   - `run --follow` (follow.go): epochs, each one --once run (one commit,
+//     one event file), whenever a poll finds a selected dataset stale over
+//     the flows that are due (Flow.Trigger), or a stateful flow's idle
+//     timeout passed (Flow.IdleTimeout); nothing new, nothing committed; the
+//     first SIGINT/SIGTERM stops after the epoch in flight commits, a second
+//     abandons it; an Arrow IPC stream on stdin is read as it arrives and
+//     its batches become epochs (at-most-once: it cannot be replayed);
 //   - --memory-limit (memory.go): generated hash joins and aggregates account
 //     what they keep through FlowContext.Grow, and a flow past the limit
 //     stops with a MemoryLimitError naming the operator (no spilling yet);

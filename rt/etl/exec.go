@@ -22,6 +22,7 @@ import (
 	"github.com/nordisk/thund/rt/events"
 	"github.com/nordisk/thund/rt/format"
 	"github.com/nordisk/thund/rt/run"
+	"github.com/nordisk/thund/rt/store"
 	"github.com/nordisk/thund/rt/stream"
 	"github.com/nordisk/thund/rt/warehouse"
 )
@@ -40,11 +41,9 @@ func (c *cli) runCmd(ctx context.Context, inv *invocation) int {
 	if err != nil {
 		return c.usage(inv.cmd, err)
 	}
-	if inv.bool("follow") {
-		if inv.bool("once") {
-			return c.usage(inv.cmd, usagef("--once and --follow exclude each other"))
-		}
-		return c.usage(inv.cmd, usagef("not supported yet: streaming follow mode (--follow); use --once, the default"))
+	follow := inv.bool("follow")
+	if follow && inv.bool("once") {
+		return c.usage(inv.cmd, usagef("--once and --follow exclude each other"))
 	}
 	threads := runtime.GOMAXPROCS(0)
 	if inv.isSet("threads") {
@@ -63,6 +62,21 @@ func (c *cli) runCmd(ctx context.Context, inv *invocation) int {
 		budget.limit = n
 		debug.SetMemoryLimit(n + n/2 + 64<<20) // the unaccounted rest: batches, writers, the runtime
 	}
+	edges, err := edgeFlags(inv)
+	if err != nil {
+		return c.usage(inv.cmd, err)
+	}
+	poll := defaultPollInterval
+	if inv.isSet("poll-interval") {
+		if !follow {
+			return c.usage(inv.cmd, usagef("--poll-interval applies to --follow only"))
+		}
+		d, err := time.ParseDuration(inv.str("poll-interval"))
+		if err != nil || d <= 0 {
+			return c.usage(inv.cmd, usagef("--poll-interval %q: want a positive duration such as 500ms or 2s", inv.str("poll-interval")))
+		}
+		poll = d
+	}
 	sel, err := c.selectionFromFlags(inv)
 	if err != nil {
 		return c.usage(inv.cmd, err)
@@ -79,18 +93,68 @@ func (c *cli) runCmd(ctx context.Context, inv *invocation) int {
 	if err != nil {
 		return c.fail("run", fmt.Errorf("opening the warehouse: %w", err))
 	}
-
 	mem := c.mem
 	if mem == nil {
 		mem = memory.DefaultAllocator
 	}
-	prog := c.newProgress()
-	ex := &executor{c: c, ctx: ctx, p: c.p, place: pl, threads: threads, budget: budget, sel: sel, mem: mem,
-		prog: prog, views: map[string]*viewTarget{}, stdin: map[string]*stdinData{}, srcRead: map[string]bool{}}
+	rc := &runConfig{place: pl, fs: fs, threads: threads, budget: budget, sel: sel, mem: mem, edges: edges,
+		jsonOut: jsonOut, args: append([]string{"etl", "run"}, inv.rawArgs()...)}
+	if follow {
+		c.following.Store(true)
+		return c.follow(ctx, rc, poll)
+	}
+	r, ex, err := c.epoch(ctx, rc, nil)
+	if r == nil {
+		return c.fail("run", err)
+	}
+	r.Summary.Print(c.stderr)
+	ex.printFooter(r)
+	c.epochErrors(r, err)
+	return run.ExitCode(err)
+}
+
+// runConfig is what every epoch of one `etl run` shares.
+type runConfig struct {
+	place   place
+	fs      store.FS
+	threads int
+	budget  *memBudget
+	sel     *selection
+	mem     memory.Allocator
+	edges   edgeConfig
+	jsonOut bool
+	args    []string
+	outMu   sync.Mutex // --json lines from several epochs' events
+}
+
+// epochErrors says what the summary does not: a failure to write the event
+// log, or a sink file that could not be published after the commit.
+func (c *cli) epochErrors(r *run.Run, err error) {
+	if err == nil && r.Summary.Err != nil {
+		fmt.Fprintf(c.stderr, "warning: %v\n", r.Summary.Err)
+	}
+	if err != nil && r.Summary.Status == "completed" {
+		// Committed, but a sink file could not be published: the next run
+		// publishes it.
+		fmt.Fprintf(c.stderr, "error: %v\n", err)
+	}
+}
+
+// epoch runs one epoch, one commit (or none, on failure): a whole `run
+// --once`, or one micro-batch of `run --follow` (fl says which flows are
+// due and feeds standard input). ctx interrupts the epoch. r is nil when the
+// run could not begin (err says why).
+func (c *cli) epoch(ctx context.Context, rc *runConfig, fl *follower) (*run.Run, *executor, error) {
+	ex := &executor{c: c, ctx: ctx, p: c.p, place: rc.place, threads: rc.threads, budget: rc.budget, sel: rc.sel, mem: rc.mem,
+		edges: rc.edges, prog: c.newProgress(), views: map[string]*viewTarget{}, stdin: map[string]*stdinData{}, srcRead: map[string]bool{}}
+	if fl != nil {
+		ex.due, ex.force, ex.feed = fl.dueNow, fl.forced, fl.feed
+		ex.prog = quietProgress{ex.prog, ex}
+	}
+	prog := ex.prog
 	defer ex.release()
-	var outMu sync.Mutex
-	cfg := run.Config{Pipeline: c.p.Name, Warehouse: fs, Root: pl.root, Lease: warehouse.DefaultLease,
-		Args: append([]string{"etl", "run"}, inv.rawArgs()...), Threads: threads, Runtime: RuntimeVersion,
+	cfg := run.Config{Pipeline: c.p.Name, Warehouse: rc.fs, Root: rc.place.root, Lease: warehouse.DefaultLease,
+		Args: rc.args, Threads: rc.threads, Runtime: RuntimeVersion,
 		RunID: c.runID, Now: c.now,
 		OnEvent: func(e events.Event) {
 			switch e.EventType {
@@ -105,19 +169,22 @@ func (c *cli) runCmd(ctx context.Context, inv *invocation) int {
 					prog.note("warning: " + t.Reason)
 				}
 			}
-			if jsonOut {
+			if rc.jsonOut {
 				b, _ := json.Marshal(e)
-				outMu.Lock()
+				rc.outMu.Lock()
 				c.stdout.Write(append(b, '\n'))
-				outMu.Unlock()
+				rc.outMu.Unlock()
 			}
 		}}
+	if fl != nil && c.runID != "" {
+		cfg.RunID = fmt.Sprintf("%s-%d", c.runID, fl.epochs+1) // one event file per epoch
+	}
 	// The run's own bookkeeping (event log, lock, commit) must finish even
 	// after an interrupt: only the flows see the cancellation.
 	r, err := run.Execute(context.WithoutCancel(ctx), cfg, ex.body)
 	prog.close()
 	if r == nil {
-		return c.fail("run", err)
+		return nil, ex, err
 	}
 	if err == nil {
 		for _, s := range ex.sinks {
@@ -130,17 +197,7 @@ func (c *cli) runCmd(ctx context.Context, inv *invocation) int {
 			s.discard()
 		}
 	}
-	r.Summary.Print(c.stderr)
-	ex.printFooter(r)
-	if err == nil && r.Summary.Err != nil {
-		fmt.Fprintf(c.stderr, "warning: %v\n", r.Summary.Err)
-	}
-	if err != nil && r.Summary.Status == "completed" {
-		// Committed, but a sink file could not be published: the next run
-		// publishes it.
-		fmt.Fprintf(c.stderr, "error: %v\n", err)
-	}
-	return run.ExitCode(err)
+	return r, ex, err
 }
 
 // printFooter adds what run.Summary does not say: threads, what was rebuilt,
@@ -185,6 +242,15 @@ type executor struct {
 	sel     *selection
 	mem     memory.Allocator
 	prog    progress
+	edges   edgeConfig
+
+	// --follow (nil or empty otherwise): which flows are due, the datasets
+	// an epoch runs although nothing is new (their idle timeout passed),
+	// and standard input's batches as they arrive.
+	due   func(ds *Dataset, f *Flow) bool
+	force map[string]string
+	feed  *stdinFeed
+	ran   []string // target/flow of every flow this epoch ran
 
 	r       *run.Run
 	pl      *planner
@@ -203,6 +269,10 @@ func (ex *executor) body(_ context.Context, r *run.Run) error {
 	ex.pl.lookup = r.Txn.Dataset
 	ex.pl.epoch = r.Txn.Epoch()
 	ex.pl.nonce = r.ID
+	ex.pl.force = ex.force
+	if ex.feed != nil {
+		ex.pl.stdinNew = ex.feed.pending
+	}
 	ex.completeSinks(r.State.Head)
 	for _, ds := range ex.p.Datasets {
 		if err := ex.ctx.Err(); err != nil {
@@ -245,6 +315,14 @@ func (ex *executor) skipped(ds *Dataset, f *Flow) {
 // build runs the flows of one stale dataset into a new version (or a sink
 // file) and records its fingerprint.
 func (ex *executor) build(ds *Dataset, d *decision) error {
+	if ex.due != nil && !ex.anyDue(ds) {
+		// --follow: no flow of ds is due (its trigger); its input waits,
+		// its offsets and fingerprint stay as they are.
+		for _, f := range ds.Flows {
+			ex.skipped(ds, f)
+		}
+		return nil
+	}
 	full := d.Full || recomputed(ds)
 	cur, exists := ex.r.Txn.Dataset(ds.Name)
 	if ds.Kind == StreamingTable && exists && !full {
@@ -276,7 +354,7 @@ func (ex *executor) build(ds *Dataset, d *decision) error {
 		once = append(once, rec.Once...)
 	}
 	for _, f := range ds.Flows {
-		if f.Once && slices.Contains(once, f.Name) {
+		if f.Once && slices.Contains(once, f.Name) || ex.due != nil && !ex.due(ds, f) {
 			ex.skipped(ds, f)
 			continue
 		}
@@ -284,6 +362,7 @@ func (ex *executor) build(ds *Dataset, d *decision) error {
 			out.abort()
 			return err
 		}
+		ex.ran = append(ex.ran, flowKey(ds, f))
 		if f.Once {
 			once = append(once, f.Name)
 		}
@@ -314,7 +393,14 @@ func (ex *executor) runFlow(ds *Dataset, f *Flow, out target, full bool) (err er
 	// A flow may emit from several goroutines (FlowContext.Threads): the
 	// target's writer is not safe for concurrent use, so emits take turns.
 	var emitMu sync.Mutex
-	aout := newAsyncOut(out, ex.threads > 1)
+	if ex.c.beforeWrite != nil {
+		out = hookedTarget{out, ex.c.beforeWrite}
+	}
+	aout := newAsyncOut(ex.ctx, out, ex.threads > 1, ex.edges.bounds(nil))
+	if aout.edge != nil {
+		fr.addEdge(f.Name+" -> writer "+ds.Name, aout.edge.Stats)
+	}
+	stats.SetEdges(fr.edgeEvents)
 	emit := func(rec arrow.RecordBatch) error {
 		if err := ex.ctx.Err(); err != nil {
 			return err
@@ -394,31 +480,37 @@ func (ex *executor) runFlow(ds *Dataset, f *Flow, out target, full bool) (err er
 
 // asyncOut writes a flow's batches to its target on a goroutine of its
 // own (with more than one thread), so that encoding and compressing the
-// output overlaps the flow's loops. At most asyncDepth batches wait.
+// output overlaps the flow's loops. The batches waiting are held by a
+// bounded edge (rows and bytes): a slow writer blocks the flow's emits,
+// which stop its reads, instead of growing memory.
 type asyncOut struct {
 	out    target
-	ch     chan arrow.RecordBatch // nil: write in the caller
-	failed chan struct{}          // closed when a write failed (err says why)
-	err    error
+	edge   *stream.Edge[arrow.RecordBatch] // nil: write in the caller
+	ctx    context.Context                 // ends when the run is interrupted or a write failed
+	cancel context.CancelFunc
+	err    error // the first write error, set before cancel
 	wg     sync.WaitGroup
 }
 
-const asyncDepth = 4
-
-func newAsyncOut(out target, async bool) *asyncOut {
+func newAsyncOut(ctx context.Context, out target, async bool, b EdgeBounds) *asyncOut {
 	a := &asyncOut{out: out}
 	if !async {
 		return a
 	}
-	a.ch, a.failed = make(chan arrow.RecordBatch, asyncDepth), make(chan struct{})
+	a.edge, _ = stream.NewEdge[arrow.RecordBatch](b) // bounds are >= 0 by construction
+	a.ctx, a.cancel = context.WithCancel(ctx)
 	a.wg.Add(1)
 	go func() {
 		defer a.wg.Done()
-		for rec := range a.ch {
+		for {
+			rec, ok, _ := a.edge.Recv(context.Background())
+			if !ok {
+				return
+			}
 			if a.err == nil {
 				if err := a.out.emit(rec); err != nil {
 					a.err = err
-					close(a.failed)
+					a.cancel()
 				}
 			}
 			rec.Release()
@@ -427,30 +519,32 @@ func newAsyncOut(out target, async bool) *asyncOut {
 	return a
 }
 
-// emit queues rec (retained until written), or reports an earlier write's
-// error.
+// emit queues rec (retained until written), waiting while the edge is
+// full, or reports an earlier write's error.
 func (a *asyncOut) emit(rec arrow.RecordBatch) error {
-	if a.ch == nil {
+	if a.edge == nil {
 		return a.out.emit(rec)
 	}
 	rec.Retain()
-	select {
-	case a.ch <- rec:
-		return nil
-	case <-a.failed:
+	if err := stream.SendRecord(a.ctx, a.edge, rec); err != nil {
 		rec.Release()
-		return a.err
+		if a.err != nil {
+			return a.err
+		}
+		return err
 	}
+	return nil
 }
 
 // finish waits for the queued batches to be written and returns the first
 // write error.
 func (a *asyncOut) finish() error {
-	if a.ch == nil {
+	if a.edge == nil {
 		return nil
 	}
-	close(a.ch)
+	a.edge.Close()
 	a.wg.Wait()
+	a.cancel()
 	return a.err
 }
 
@@ -567,6 +661,17 @@ func (t *storedTarget) abort() {
 	}
 }
 
+// hookedTarget runs a hook before each write (tests: a slow sink).
+type hookedTarget struct {
+	target
+	before func()
+}
+
+func (h hookedTarget) emit(rec arrow.RecordBatch) error {
+	h.before()
+	return h.target.emit(rec)
+}
+
 // viewTarget keeps a temporary view's rows in memory for its readers.
 type viewTarget struct {
 	schema  *arrow.Schema
@@ -654,7 +759,10 @@ func (ex *executor) stdinReader(src *Dataset) (format.BatchReader, error) {
 	if s == nil {
 		s = &stdinData{}
 		ex.stdin[src.Name] = s
-		if ex.c.stdin == nil {
+		if ex.feed != nil {
+			// --follow: the batches that arrived since the last epoch.
+			s.batches, s.err = ex.feed.take(src.Name)
+		} else if ex.c.stdin == nil {
 			s.err = fmt.Errorf("source %s reads standard input, and there is none", src.Name)
 		} else if r, err := format.OpenStream(ex.c.stdin, "stdin", src.Schema, format.Options{Mem: ex.mem}); err != nil {
 			s.err = err
@@ -696,6 +804,26 @@ type flowReads struct {
 	full    bool
 	streams map[string]*streamRead
 	readers []*ctxReader
+
+	edgeMu sync.Mutex
+	edges  []flowEdge
+}
+
+// addEdge records one of the flow's edges for its events.
+func (fr *flowReads) addEdge(name string, stats func() stream.EdgeStats) {
+	fr.edgeMu.Lock()
+	fr.edges = append(fr.edges, flowEdge{name: name, stats: stats})
+	fr.edgeMu.Unlock()
+}
+
+// edgeEvents is the occupancy of the flow's edges (run.Flow.SetEdges).
+func (fr *flowReads) edgeEvents() []events.Edge {
+	fr.edgeMu.Lock()
+	defer fr.edgeMu.Unlock()
+	if len(fr.edges) == 0 {
+		return nil
+	}
+	return edgeEvents(fr.edges)
 }
 
 // streamRead is a stream read's input for this run and the offset to
@@ -777,6 +905,13 @@ func (fr *flowReads) readColumns(name string, cols []int, bounds []format.Bound)
 	}
 	if err != nil {
 		return nil, err
+	}
+	if ex.threads > 1 && (x.Kind == Source && !x.Source.Stdin || stored(x.Kind)) {
+		// Decode on a goroutine of its own, ahead of the flow, into a
+		// bounded edge.
+		er := newEdgeReader(ex.ctx, br, ex.edges.bounds(in.Bounds))
+		fr.addEdge(name+" -> "+fr.f.Name, er.edge.Stats)
+		br = er
 	}
 	cr := &ctxReader{ctx: ex.ctx, r: br}
 	fr.readers = append(fr.readers, cr)

@@ -105,6 +105,8 @@ type rebuilt struct {
 	ExpectationViolations int64  `json:"expectation_violations"`
 	ExpectationDropped    int64  `json:"expectation_dropped"`
 	LateRowsDropped       int64  `json:"late_rows_dropped"`
+	// Edges: the occupancy of its flows' bounded edges (back-pressure).
+	Edges []events.Edge `json:"edges,omitempty"`
 }
 
 // summarizeRun reads what history shows from one run's events.
@@ -130,6 +132,7 @@ func summarizeRun(ri events.RunInfo, evs []events.Event) historyEntry {
 				r := of(e.Origin.Dataset)
 				r.RowsIn += p.RowsIn
 				r.RowsOut += p.RowsOut
+				r.Edges = append(r.Edges, p.Edges...)
 			}
 		case events.TypeRunEnd:
 			var p events.RunEnd
@@ -165,6 +168,7 @@ func summarizeRun(ri events.RunInfo, evs []events.Event) historyEntry {
 			if c := per[s.Dataset]; c != nil {
 				s.RowsIn, s.RowsOut, s.ExpectationViolations, s.ExpectationDropped, s.LateRowsDropped =
 					c.RowsIn, c.RowsOut, c.ExpectationViolations, c.ExpectationDropped, c.LateRowsDropped
+				s.Edges = c.Edges
 			}
 			h.Rebuilt = append(h.Rebuilt, s)
 		}

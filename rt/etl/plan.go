@@ -186,6 +186,12 @@ type planner struct {
 	epoch int64
 	// nonce makes tokens of stdin reads differ from run to run.
 	nonce string
+	// force makes a dataset stale with the given reason when nothing else
+	// does (--follow: an idle timeout passed).
+	force map[string]string
+	// stdinNew reports whether a standard-input source has batches not read
+	// yet (--follow); nil: it always has (a run reads what arrives).
+	stdinNew func(source string) bool
 
 	listings map[string]*sourceListing
 	decided  map[string]*decision
@@ -539,6 +545,9 @@ func (pl *planner) evalDataset(ds *Dataset, d *decision) {
 			d.Reasons[len(d.Reasons)-1] += reasonRecompute
 		}
 		pl.inputReasons(ds, rec, d)
+		if r := pl.force[ds.Name]; r != "" && len(d.Reasons) == 0 && d.Err == nil {
+			d.Reasons = []string{r}
+		}
 	}
 	if len(d.Reasons) > 0 && ds.NotIncremental != "" {
 		d.Reasons = append(d.Reasons, "recomputed in full, not incrementally: "+ds.NotIncremental)
@@ -576,7 +585,9 @@ func (pl *planner) inputReasons(ds *Dataset, rec *fingerprint, d *decision) {
 			switch {
 			case x.Kind == Source:
 				if x.Source != nil && x.Source.Stdin {
-					add(fmt.Sprintf("new input in %s (standard input)", x.Name))
+					if pl.stdinNew == nil || pl.stdinNew(x.Name) {
+						add(fmt.Sprintf("new input in %s (standard input)", x.Name))
+					}
 					continue
 				}
 				l := pl.listing(x)

@@ -2,6 +2,7 @@ package etl
 
 import (
 	"context"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -99,17 +100,44 @@ type Flow struct {
 	// streaming table of the pipeline that only this flow writes.
 	LateTable  string
 	LateSchema *arrow.Schema
+	// Trigger schedules the flow under `run --follow` (nil: a micro-batch
+	// as soon as new input lands). `--once` ignores it: one epoch runs
+	// every flow that has new input.
+	Trigger *Trigger
+	// IdleTimeout is the smallest idle timeout of the watermarks of a
+	// stateful flow's stream inputs (0: none). Under --follow, once that
+	// long has passed after an epoch that ran the flow, with no new input
+	// since, one epoch runs the flow without new input, so that the idle
+	// inputs stop holding its watermark back and windows can close.
+	IdleTimeout time.Duration
 	// Run computes the flow: it reads its inputs with fc.Read and emits
 	// batches of the target's schema (of CDC.ChangeSchema() for a change
 	// flow) with fc.Emit.
 	Run func(fc *FlowContext) error
 }
 
+// Trigger is a streaming flow's trigger (`trigger every N`, `trigger
+// available now`).
+type Trigger struct {
+	// Every: run the flow at most once per Every (processing time).
+	Every time.Duration
+	// AvailableNow: run the flow once, at the start of --follow, on what is
+	// available then; later input waits for the next run.
+	AvailableNow bool
+}
+
 // Input is one dataset a flow reads.
 type Input struct {
 	Name   string
 	Stream bool // a stream read: only what is new since the last commit
+	// Bounds bound the edge between the input's reader and the flow (`bound
+	// N rows bound M bytes`; 0 on a measure: unbounded on it). nil: the
+	// run's defaults (DefaultEdgeBounds, --edge-rows, --edge-bytes).
+	Bounds *EdgeBounds
 }
+
+// EdgeBounds bound one edge by rows and bytes (stream.EdgeBounds).
+type EdgeBounds = stream.EdgeBounds
 
 // FlowContext is what a flow's Run function works with.
 type FlowContext struct {

@@ -113,12 +113,31 @@ type (
 		Status  string `json:"status"` // running | completed | failed | skipped
 		RowsIn  int64  `json:"rows_in"`
 		RowsOut int64  `json:"rows_out"`
+		Edges   []Edge `json:"edges,omitempty"`
 	}
 	FlowEnd struct {
 		Status     string `json:"status"`
 		RowsIn     int64  `json:"rows_in"`
 		RowsOut    int64  `json:"rows_out"`
 		DurationMS int64  `json:"duration_ms"`
+		Edges      []Edge `json:"edges,omitempty"`
+	}
+	// Edge is the occupancy of one bounded edge between stages that run
+	// concurrently (a source's reader and its flow, a flow and its
+	// target's writer): its bounds (0: unbounded on that measure), the most
+	// rows and bytes it ever held, the batches that passed, how many sends
+	// had to wait for room, and how many batches were larger than a bound on
+	// their own (let through an empty edge; only they can make a peak exceed
+	// a bound).
+	Edge struct {
+		Edge            string `json:"edge"` // "INPUT -> FLOW" (its reader) or "FLOW -> writer TARGET"
+		BoundRows       int64  `json:"bound_rows"`
+		BoundBytes      int64  `json:"bound_bytes"`
+		PeakRows        int64  `json:"peak_rows"`
+		PeakBytes       int64  `json:"peak_bytes"`
+		Batches         int64  `json:"batches"`
+		BlockedSends    int64  `json:"blocked_sends"`
+		OversizeBatches int64  `json:"oversize_batches,omitempty"`
 	}
 	Rows struct {
 		In  int64 `json:"in"`

@@ -134,10 +134,28 @@ func (f *Flow) Start() {
 	f.run.Log.Emit(events.Info, events.TypeFlowStart, f.Target, f.Name, events.FlowStart{Target: f.Target})
 }
 
+// SetEdges gives the flow its edges' occupancy, which Progress and End
+// record (back-pressure counters).
+func (f *Flow) SetEdges(edges func() []events.Edge) {
+	f.mu.Lock()
+	f.edges = edges
+	f.mu.Unlock()
+}
+
+func (f *Flow) edgeStats() []events.Edge {
+	f.mu.Lock()
+	fn := f.edges
+	f.mu.Unlock()
+	if fn == nil {
+		return nil
+	}
+	return fn()
+}
+
 // Progress records an intermediate count (streaming, long batches).
 func (f *Flow) Progress() {
 	f.run.Log.Emit(events.Metrics, events.TypeFlowProgress, f.Target, f.Name,
-		events.FlowProgress{Status: "running", RowsIn: f.RowsIn(), RowsOut: f.RowsOut()})
+		events.FlowProgress{Status: "running", RowsIn: f.RowsIn(), RowsOut: f.RowsOut(), Edges: f.edgeStats()})
 }
 
 // End records the flow's end: its rows, expectation counts and late drops.
@@ -172,7 +190,7 @@ func (f *Flow) End(err error) error {
 		log.Emit(events.Warn, events.TypeLateRowsDropped, f.Target, f.Name, events.LateRowsDropped{Count: n})
 	}
 	log.Emit(events.Info, events.TypeFlowEnd, f.Target, f.Name, events.FlowEnd{Status: status,
-		RowsIn: f.RowsIn(), RowsOut: f.RowsOut(), DurationMS: dur.Milliseconds()})
+		RowsIn: f.RowsIn(), RowsOut: f.RowsOut(), DurationMS: dur.Milliseconds(), Edges: f.edgeStats()})
 	return failed
 }
 

@@ -2,6 +2,8 @@ package run
 
 import (
 	"fmt"
+
+	"github.com/nordisk/thund/rt/events"
 	"io"
 	"strings"
 	"sync"
@@ -98,6 +100,7 @@ type Flow struct {
 	start, end   time.Time
 	status       string
 	run          *Run
+	edges        func() []events.Edge // SetEdges
 }
 
 // AddIn counts rows read by the flow.

@@ -128,7 +128,9 @@
 // micro-batch boundaries).
 //
 // The generated code follows this sequence with one stateful operator per
-// flow, one micro-batch per run (rt/etl: FlowContext.LoadState, SaveState,
+// flow, one micro-batch per epoch (rt/etl: FlowContext.LoadState, SaveState,
 // Late, EmitLate); it reads new input through rt/etl's stream reads rather
-// than a Folder of its own.
+// than a Folder of its own. rt/etl also uses Edge (between a flow's reader,
+// its loop and its writer) and ManualClock / Clock (`run --follow`'s
+// polling); the Arrow IPC stdin source lives in rt/etl.
 package stream
