@@ -20,3 +20,11 @@ func init() {
 	both("agg_sum_distinct", "codegen: sum(distinct) is refused (not supported yet)")
 	both("agg_avg_distinct", "codegen: avg(distinct) is refused (not supported yet)")
 }
+
+func init() {
+	// not built: the native backend refuses windowed aggregates over a stream
+	// and joins of two streams until codegen wires rt/stream in
+	for _, q := range []string{"q5", "q5_hot", "q7_max", "q7", "q8"} {
+		knownFailures["TestNexmark/"+q] = "codegen: streaming windows and stream-stream joins are not built yet"
+	}
+}
