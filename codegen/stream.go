@@ -173,7 +173,7 @@ func (g *flowGen) streamProlog() []jen.Code {
 	})
 	restore := append([]jen.Code{
 		jen.If(jen.Err().Op(":=").Id(sf.tracker).Dot("Restore").Call(jen.Id("st").Dot("Tracker")), jen.Err().Op("!=").Nil()).Block(
-			jen.Return(jen.Qual(fmtPkg, "Errorf").Call(jen.Lit("flow "+g.flow.Name+": restoring its watermarks: %w"), jen.Err()))),
+			jen.Return(jen.Qual(fmtPkg, "Errorf").Call(jen.Lit("restoring its watermarks: %w"), jen.Err()))),
 	}, sf.restore...)
 	return []jen.Code{
 		jen.Comment("restore the state of the last commit"),
@@ -341,7 +341,6 @@ func (g *flowGen) genStreamAggregate(n *ir.Aggregate, c consumer) {
 	sf.ops++
 	sf.win = w
 	session := w.Kind == ir.WindowSession
-	flow := g.flow.Name
 
 	// the window's spec, in units of the event-time column
 	size, slide, gap := int64(w.Size), int64(w.Slide), int64(w.Gap)
@@ -431,7 +430,7 @@ func (g *flowGen) genStreamAggregate(n *ir.Aggregate, c consumer) {
 	field := fmt.Sprintf("W%d", sf.ops-1)
 	sf.fields = append(sf.fields, jen.Id(field).Qual(streamPkg, "Snapshot").Types(jen.Id(key.name), jen.Id(acc.name)))
 	sf.restore = append(sf.restore, jen.If(jen.Err().Op(":=").Id(sw).Dot("Restore").Call(jen.Id("st").Dot(field)), jen.Err().Op("!=").Nil()).Block(
-		jen.Return(jen.Qual(fmtPkg, "Errorf").Call(jen.Lit("flow "+flow+": restoring its window state: %w"), jen.Err()))))
+		jen.Return(jen.Qual(fmtPkg, "Errorf").Call(jen.Lit("restoring its window state: %w"), jen.Err()))))
 	if sf.save == nil {
 		sf.save = jen.Dict{}
 	}
@@ -442,6 +441,10 @@ func (g *flowGen) genStreamAggregate(n *ir.Aggregate, c consumer) {
 		if winKey[i] == 0 {
 			fmt.Fprintf(&shape, " %s", t)
 		}
+	}
+	shape.WriteString("; aggregates")
+	for _, a := range accs {
+		fmt.Fprintf(&shape, " %s(%s)", a.name, a.argT)
 	}
 	shape.WriteString("; acc")
 	for _, f := range acc.fields {

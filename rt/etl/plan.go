@@ -456,6 +456,7 @@ func (pl *planner) evaluate(ds *Dataset) *decision {
 		return d
 	}
 	if owner := lateOwner(pl.p, ds); owner != "" {
+		d.Selected = pl.sel.has(owner)
 		// written by its owner's flow, with the late rows of each run that
 		// builds the owner
 		d.Decision, d.Reasons = decisionFresh, []string{"late rows of " + owner + ": written when " + owner + " is built"}

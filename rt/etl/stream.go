@@ -1,6 +1,8 @@
 package etl
 
 import (
+	"bytes"
+	"encoding/gob"
 	"encoding/json"
 	"fmt"
 
@@ -58,37 +60,38 @@ func (fc *FlowContext) LoadState(shape string, v any) (bool, error) {
 	}
 	var ref streamStateRef
 	if err := json.Unmarshal(raw, &ref); err != nil || ref.Object == "" {
-		return false, fmt.Errorf("flow %s: its state record in epoch %d is malformed", s.f.Name, head.Epoch)
+		return false, fmt.Errorf("its streaming state record in epoch %d is malformed", head.Epoch)
 	}
 	if ref.Shape != shape {
-		return false, fmt.Errorf("flow %s: its streaming state (epoch %d) no longer fits the flow's definition (its windows, keys, aggregates or inputs changed); run with --full-refresh %s to recompute %s from the start",
-			s.f.Name, head.Epoch, s.ds.Name, s.ds.Name)
+		return false, fmt.Errorf("its streaming state no longer fits the flow's definition (its windows, keys, aggregates or inputs changed); run with --full-refresh %s to recompute %s from the start",
+			s.ds.Name, s.ds.Name)
 	}
 	data, _, err := s.ex.r.WH.FS.ReadFile(fc.Ctx, ref.Object)
 	if err != nil {
-		return false, fmt.Errorf("flow %s: reading its streaming state: %w", s.f.Name, err)
+		return false, fmt.Errorf("reading its streaming state: %w", err)
 	}
-	if err := json.Unmarshal(data, v); err != nil {
-		return false, fmt.Errorf("flow %s: its streaming state %s cannot be read: %v", s.f.Name, ref.Object, err)
+	if err := gob.NewDecoder(bytes.NewReader(data)).Decode(v); err != nil {
+		return false, fmt.Errorf("its streaming state %s cannot be read: %v", ref.Object, err)
 	}
 	return true, nil
 }
 
-// SaveState stages the flow's new state (v, encoded as JSON) for the run's
+// SaveState stages the flow's new state (v, encoded with encoding/gob, which
+// keeps every float, NaN included, and needs no schema) for the run's
 // commit, under the shape LoadState will check.
 func (fc *FlowContext) SaveState(shape string, v any) error {
 	s := fc.state
 	if s == nil {
 		return nil
 	}
-	data, err := json.Marshal(v)
-	if err != nil {
-		return fmt.Errorf("flow %s: encoding its streaming state: %w", s.f.Name, err)
+	var buf bytes.Buffer
+	if err := gob.NewEncoder(&buf).Encode(v); err != nil {
+		return fmt.Errorf("encoding its streaming state: %w", err)
 	}
 	key := streamStateKey(s.ds.Name, s.f.Name)
 	txn := s.ex.r.Txn
-	if err := txn.WriteState(fc.Ctx, key, data); err != nil {
-		return fmt.Errorf("flow %s: writing its streaming state: %w", s.f.Name, err)
+	if err := txn.WriteState(fc.Ctx, key, buf.Bytes()); err != nil {
+		return fmt.Errorf("writing its streaming state: %w", err)
 	}
 	var obj struct {
 		Object string `json:"object"`
