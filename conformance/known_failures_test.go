@@ -20,11 +20,3 @@ func init() {
 	both("agg_sum_distinct", "codegen: sum(distinct) is refused (not supported yet)")
 	both("agg_avg_distinct", "codegen: avg(distinct) is refused (not supported yet)")
 }
-
-func init() {
-	// not built: the native backend refuses joins of two streams (q7_max is
-	// in q7's file); codegen has not wired rt/stream's IntervalJoin in yet
-	for _, q := range []string{"q7_max", "q7", "q8"} {
-		knownFailures["TestNexmark/"+q] = "codegen: joins of two streams are not built yet"
-	}
-}
