@@ -27,7 +27,8 @@ type workerSpec struct {
 	Threads     int
 	MemoryLimit string // empty: DuckDB's default
 	Query       string
-	Out         string // the Parquet file the result goes to
+	Views       []string // the sources as views (default duckViews)
+	Out         string   // the Parquet file the result goes to
 }
 
 // duckWorker runs one workload: the sources as views over the Parquet files,
@@ -69,7 +70,11 @@ func duckWorker(args []string) int {
 		stmts = append(stmts, fmt.Sprintf("SET memory_limit = '%s'", spec.MemoryLimit),
 			fmt.Sprintf("SET temp_directory = '%s.tmp'", spec.Out))
 	}
-	stmts = append(stmts, duckViews...)
+	if len(spec.Views) > 0 {
+		stmts = append(stmts, spec.Views...)
+	} else {
+		stmts = append(stmts, duckViews...)
+	}
 	stmts = append(stmts, fmt.Sprintf("COPY (%s) TO '%s' (FORMAT parquet, COMPRESSION snappy)", spec.Query, spec.Out))
 	for _, s := range stmts {
 		if _, err := db.ExecContext(ctx, s); err != nil {

@@ -43,6 +43,7 @@ func TestScripts(t *testing.T) {
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"exitcode":    cmdExitcode,
 			"example":     cmdExample,
+			"nexmark":     cmdNexmark,
 			"replace":     cmdReplace,
 			"sparkserver": cmdSparkServer,
 			"eventually":  cmdEventually,
