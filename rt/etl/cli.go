@@ -157,8 +157,18 @@ data (the error names file, row and column), or an interrupt (Ctrl-C) fails
 the run, exit status 1, and the previous versions stay current.
 
 Progress goes to stderr, then a summary. With --json the event records go to
-stdout as JSON lines, as they are emitted.`,
-		flags:   flags(commonFlags, selectionFlags, []*flagSpec{flagOnce, flagFollow, flagThreads, flagMemLimit}),
+stdout as JSON lines, as they are emitted.
+
+Recovery: a run resumes from the latest commit (its dataset versions, the
+source offsets consumed and the operators' state), and the event log records
+the epoch (resume_from_epoch). A killed run (kill -9, a crash, a lost
+machine) committed nothing: the next run redoes its work from that commit.
+Every state object carries a sha256 in the commit; when the latest commit's
+record is corrupt or one of its state objects is missing or fails its
+checksum, run stops and names the object. --allow-older-checkpoint then
+resumes from the newest older commit that verifies instead: what came after
+it is computed again.`,
+		flags:   flags(commonFlags, selectionFlags, []*flagSpec{flagOnce, flagFollow, flagThreads, flagMemLimit, flagAllowOlder}),
 		example: "etl run\netl run --select +top_bids --threads 4\netl run --memory-limit 512MiB\netl run --full-refresh bids_per_window",
 	},
 	{

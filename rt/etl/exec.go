@@ -90,7 +90,7 @@ func (c *cli) runCmd(ctx context.Context, inv *invocation) int {
 	var outMu sync.Mutex
 	cfg := run.Config{Pipeline: c.p.Name, Warehouse: fs, Root: pl.root, Lease: warehouse.DefaultLease,
 		Args: append([]string{"etl", "run"}, inv.rawArgs()...), Threads: threads, Runtime: RuntimeVersion,
-		RunID: c.runID, Now: c.now,
+		RunID: c.runID, Now: c.now, AllowOlderCheckpoint: inv.bool(flagAllowOlder.name),
 		OnEvent: func(e events.Event) {
 			switch e.EventType {
 			case events.TypeWarning:
