@@ -22,7 +22,9 @@ func (e *CheckpointError) Error() string {
 		"; nothing was run. Run again with --allow-older-checkpoint to resume from the newest older commit whose state verifies (what came after it is computed again)"
 }
 
-// chooseHead decides which commit the run resumes from. The latest valid
+// chooseHead decides which commit the run resumes from. A state object
+// that cannot be read for another reason (permissions, the network) is an
+// error of its own: it says nothing about the checkpoint. The latest valid
 // record is st.Head; it is used when no newer record failed validation and
 // every state object it references verifies. Otherwise, without allowOlder,
 // the run stops with a *CheckpointError naming each problem; with it, st.Head
@@ -38,7 +40,7 @@ func chooseHead(ctx context.Context, wh *warehouse.Warehouse, st *warehouse.Stat
 	if head != nil {
 		if err := wh.VerifyState(ctx, head); err != nil {
 			var se *warehouse.StateError
-			if !errors.As(err, &se) {
+			if !errors.As(err, &se) || !se.Damaged() {
 				return nil, fmt.Errorf("verifying the state of commit epoch %d: %w", head.Epoch, err)
 			}
 			problems = append(problems, err.Error())
@@ -80,7 +82,7 @@ func chooseHead(ctx context.Context, wh *warehouse.Warehouse, st *warehouse.Stat
 		}
 		if err := wh.VerifyState(ctx, c); err != nil {
 			var se *warehouse.StateError
-			if !errors.As(err, &se) {
+			if !errors.As(err, &se) || !se.Damaged() {
 				return nil, err
 			}
 			problems = append(problems, err.Error())

@@ -48,6 +48,13 @@ func (e *StateError) Error() string {
 
 func (e *StateError) Unwrap() error { return e.Err }
 
+// Damaged reports whether the object is missing or does not match its
+// record (as opposed to a read that failed: a permission or network error,
+// which says nothing about the object).
+func (e *StateError) Damaged() bool { return e.Problem != problemUnreadable }
+
+const problemUnreadable = "cannot be read"
+
 // ParseStateRef decodes a state entry written by Txn.WriteState.
 func ParseStateRef(raw json.RawMessage) (*StateRef, error) {
 	var r StateRef
@@ -88,7 +95,7 @@ func (w *Warehouse) ReadState(ctx context.Context, c *Commit, key string) ([]byt
 }
 
 func (w *Warehouse) stateErr(c *Commit, key string, ref *StateRef, err error) error {
-	problem := "cannot be read"
+	problem := problemUnreadable
 	if errors.Is(err, store.ErrNotExist) {
 		problem = "missing"
 	}
@@ -135,7 +142,7 @@ func (w *Warehouse) VerifyState(ctx context.Context, c *Commit) error {
 		n, err := io.Copy(h, obj)
 		obj.Close()
 		if err != nil {
-			return &StateError{Key: key, Epoch: c.Epoch, Location: w.FS.Location(ref.Object), Problem: "cannot be read", Err: err}
+			return &StateError{Key: key, Epoch: c.Epoch, Location: w.FS.Location(ref.Object), Problem: problemUnreadable, Err: err}
 		}
 		if ref.Bytes != nil && n != *ref.Bytes {
 			return &StateError{Key: key, Epoch: c.Epoch, Location: w.FS.Location(ref.Object),
