@@ -68,7 +68,7 @@ type accum struct {
 // input (count 0, other aggregates NULL).
 func (g *flowGen) genAggregate(n *ir.Aggregate, c consumer) {
 	if streaming(n) {
-		g.refuseStreaming(n.Pos, "an aggregate")
+		g.genStreamAggregate(n, c)
 		return
 	}
 	st := g.newStruct("aggState", "is the state of one group of an aggregate.")

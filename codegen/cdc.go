@@ -27,6 +27,7 @@ type cdcShape struct {
 	tracked []int // nil: every non-key column
 	seqT    ir.Type
 	specVar string
+	scd     int
 }
 
 // checkCDC refuses change flows the native backend cannot run and returns
@@ -38,7 +39,7 @@ func (g *generator) checkCDC(f *ir.Flow, target *ir.Dataset) *cdcShape {
 		return nil
 	}
 	ts := g.u.Datasets[target].Visible()
-	sh := &cdcShape{ts: ts, data: len(ts), specVar: g.flowFunc[f] + "CDC"}
+	sh := &cdcShape{ts: ts, data: len(ts), specVar: g.flowFunc[f] + "CDC", scd: c.SCDType}
 	if c.SequenceBy != nil {
 		sh.seqT = g.u.Types[c.SequenceBy]
 	}
@@ -98,7 +99,7 @@ func (g *generator) checkCDC(f *ir.Flow, target *ir.Dataset) *cdcShape {
 
 // genCDCSpec declares the flow's cdc.Spec, the apply's parameters.
 func (g *flowGen) genCDCSpec() {
-	sh, c := g.cdc, g.flow.CDC
+	sh := g.cdc
 	ints := func(list []int) jen.Code {
 		return jen.Index().Int().ValuesFunc(func(gr *jen.Group) {
 			for _, i := range list {
@@ -110,9 +111,9 @@ func (g *flowGen) genCDCSpec() {
 		{"Target", jen.Id(g.schemaVar[g.target])},
 		{"Keys", ints(sh.keys)},
 		{"Sequence", arrowType(sh.seqT)},
-		{"SCD", jen.Lit(c.SCDType)},
+		{"SCD", jen.Lit(sh.scd)},
 	}
-	if c.IgnoreNullUpdates {
+	if c := g.flow.CDC; c != nil && c.IgnoreNullUpdates {
 		fs = append(fs, field{"IgnoreNullUpdates", jen.True()})
 	}
 	if sh.tracked != nil {
@@ -126,7 +127,7 @@ func (g *flowGen) genCDCSpec() {
 
 // cdcSpecField is the CDC field of a change flow's etl.Flow literal.
 func (g *generator) cdcSpecField(f *ir.Flow) (field, bool) {
-	if f.CDC == nil {
+	if f.CDC == nil && (g.extras[f] == nil || !g.extras[f].update) {
 		return field{}, false
 	}
 	return field{"CDC", jen.Id(g.flowFunc[f] + "CDC")}, true
@@ -214,4 +215,65 @@ func (g *flowGen) cdcRow(r *row) []*value {
 		vals[j] = x
 	}
 	return vals
+}
+
+// planUpdate makes an update-mode windowed aggregate a change flow of SCD
+// type 1: the target stores the current row per group key and window, and
+// each micro-batch's upserts and deletes are applied to it by key (rt/cdc),
+// in the order the state emits them (the sequence is the epoch, then the
+// change's index). The aggregate must be the query's top operator: the
+// target's key columns are its group keys. False when the flow is refused.
+func (g *flowGen) planUpdate() bool {
+	if g.st == nil || g.fi.Emission != passes.EmissionUpdate {
+		return true
+	}
+	agg, ok := g.flow.Query.(*ir.Aggregate)
+	if !ok || len(g.u.Pipeline.FlowsInto(g.target.Name)) > 1 {
+		g.refuse(g.flow.Pos, "output mode update needs the windowed aggregate at the top of the flow's query, and the flow alone in its target (its rows are upserted by the group keys): move the select or filter downstream")
+		return false
+	}
+	ts := g.u.Datasets[g.target].Visible()
+	sh := &cdcShape{ts: ts, data: len(ts), specVar: g.flowFunc[g.flow] + "CDC", seqT: ir.Int64, scd: 1}
+	out := g.u.Schemas[agg]
+	for i := range agg.Keys {
+		j := ts.Lookup(out[i].Name)
+		if j < 0 {
+			g.refuse(agg.Keys[i].Pos, "output mode update: group key %s is not a column of %s", out[i].Name, g.target.Name)
+			return false
+		}
+		sh.keys = append(sh.keys, j)
+	}
+	g.cdc = sh
+	g.extra(g.flow).update = true
+	return true
+}
+
+// genUpdateOutput is genCDCOutput for an update-mode windowed aggregate:
+// the change row's sequence and delete flag come from the state's changes
+// (streamFlow.chSeq, chDel), and only upserts are checked against the
+// target's expectations.
+func (g *flowGen) genUpdateOutput() *output {
+	g.genCDCSpec()
+	sh := g.cdc
+	types := make([]ir.Type, 0, sh.data+2)
+	for j := 0; j < sh.data; j++ {
+		types = append(types, sh.ts[j].Type)
+	}
+	types = append(types, sh.seqT, ir.Type{Kind: ir.TBool})
+	o := g.genOutputBuffers(jen.Id(sh.specVar).Dot("ChangeSchema").Call(), types, "flush emits the change rows collected so far as one batch of the change schema.")
+	o.consume = func(r *row) {
+		vals := g.cdcRow(r)
+		del := g.declare([]string{g.name("del")}, g.st.chDel)[0]
+		if len(g.target.Expectations) > 0 {
+			stored := &row{cols: make([]*column, len(sh.ts))}
+			for j := range sh.ts {
+				stored.cols[j] = constColumn(vals[j])
+			}
+			check := g.sub(func() { g.genExpect(stored, o.counters) })
+			g.emit(jen.If(jen.Op("!").Add(use(del))).Block(check...))
+		}
+		all := append(append([]*value{}, vals...), plainValue(ir.Int64, g.st.chSeq), &value{t: ir.Type{Kind: ir.TBool}, v: use(del)})
+		g.genAppendRow(o, all)
+	}
+	return o
 }

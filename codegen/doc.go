@@ -22,6 +22,9 @@
 //   - flow.go: one flow's function (genFlow), its output and expectations;
 //   - cdc.go: change flows (apply changes): the projection into change rows
 //     and the flow's cdc.Spec; the apply itself is rt/cdc's;
+//   - stream.go, streamjoin.go: stateful streaming flows (windowed
+//     aggregates, interval joins of two streams) over rt/stream, their
+//     watermark tracking, late rows and the state committed per epoch;
 //   - materialize.go: whether a view declared materialize incremental can
 //     be maintained by appending (etl.Dataset.Incremental / NotIncremental);
 //   - rel.go, agg.go, join.go, sort.go, subquery.go: the operators;

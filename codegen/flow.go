@@ -23,8 +23,9 @@ type flowGen struct {
 	flow   *ir.Flow
 	fi     *passes.FlowInfo
 	target *ir.Dataset
-	fname  string    // the flow function's name
-	cdc    *cdcShape // a change flow's layout (cdc.go); nil for other flows
+	fname  string      // the flow function's name
+	cdc    *cdcShape   // a change flow's layout (cdc.go); nil for other flows
+	st     *streamFlow // a stateful streaming flow's state (stream.go); nil for other flows
 
 	blk    *block
 	n      int
@@ -75,7 +76,7 @@ func (g *generator) genFlow(file *jen.File, f *ir.Flow, target *ir.Dataset) {
 	before := len(g.diags)
 	fg.checkInputs()
 	fg.checkCorrelated()
-	if len(g.diags) > before {
+	if len(g.diags) > before || !fg.planStream() || !fg.planUpdate() {
 		return
 	}
 	fg.indexStages()
@@ -189,9 +190,12 @@ func refText(c *ir.ColumnRef) string {
 // genFlowBody generates the statements of the flow function.
 func (g *flowGen) genFlowBody() []jen.Code {
 	var out *output
-	if g.cdc != nil {
+	switch {
+	case g.cdc != nil && g.flow.CDC == nil:
+		out = g.genUpdateOutput()
+	case g.cdc != nil:
 		out = g.genCDCOutput()
-	} else {
+	default:
 		out = g.genOutput()
 	}
 	subs := g.sub(func() { g.genSubqueries() })
@@ -199,8 +203,13 @@ func (g *flowGen) genFlowBody() []jen.Code {
 	var body []jen.Code
 	body = append(body, out.setup...)
 	body = append(body, g.prelude...)
+	body = append(body, g.streamProlog()...)
 	body = append(body, subs...)
 	body = append(body, main...)
+	if g.st != nil {
+		body = append(body, g.st.lateFlush...)
+	}
+	body = append(body, g.streamEpilog()...)
 	body = append(body, jen.Return(jen.Id(out.flush).Call()))
 	return body
 }

@@ -74,6 +74,7 @@ type generator struct {
 	schemaVar map[*ir.Dataset]string
 	order     []*ir.Dataset
 	explain   *passes.Explain // the stages' one-line descriptions, for comments
+	extras    map[*ir.Flow]*flowExtra
 }
 
 // refuse records that the native backend cannot run a construct yet.

@@ -107,6 +107,9 @@ func (g *flowGen) keyValues(keys []joinKey, left bool, r *row, e *env, pos ir.Po
 func (g *flowGen) genJoin(n *ir.Join, c consumer) {
 	kind := n.Kind
 	switch {
+	case streaming(n.Left) && streaming(n.Right):
+		g.genStreamJoin(n, c)
+		return
 	case streaming(n.Right):
 		// the build side would have to be kept across micro-batches
 		g.refuseStreaming(n.Pos, "a join whose right input (the build side) reads a stream")

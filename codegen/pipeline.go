@@ -26,6 +26,15 @@ func (g *generator) genPipeline(f *jen.File) {
 	var ds []jen.Code
 	for _, d := range g.order {
 		ds = append(ds, g.genDataset(d))
+		for _, f := range g.u.Pipeline.FlowsInto(d.Name) {
+			if x := g.extras[f]; x != nil && x.late != nil {
+				ds = append(ds, fields(true,
+					field{"Name", jen.Lit(x.late.Name)},
+					field{"Kind", jen.Qual(etlPkg, "StreamingTable")},
+					field{"Schema", jen.Id(x.lateSchema)},
+					field{"Definition", jen.Lit("late table of flow " + f.Name + " of " + d.Name + "\n" + g.definition(d))}))
+			}
+		}
 	}
 	file := g.opts.SourceFile
 	if file == "" {
@@ -153,6 +162,14 @@ func (g *generator) genFlowSpec(f *ir.Flow) jen.Code {
 	}
 	if cf, ok := g.cdcSpecField(f); ok {
 		fs = append(fs, cf)
+	}
+	if x := g.extras[f]; x != nil {
+		if x.complete {
+			fs = append(fs, field{"Complete", jen.True()})
+		}
+		if x.late != nil {
+			fs = append(fs, field{"LateTable", jen.Lit(x.late.Name)}, field{"LateSchema", jen.Id(x.lateSchema)})
+		}
 	}
 	fs = append(fs, field{"Run", jen.Id(g.flowFunc[f])})
 	return fields(false, fs...)

@@ -134,6 +134,7 @@ func (g *flowGen) genScan(n *ir.Scan, c consumer) {
 		order = append(order, k)
 		return a
 	}
+	c = g.observeWatermark(n, c)
 	r := &row{cols: make([]*column, len(schema))}
 	for k, f := range schema {
 		if f.Open {
@@ -442,14 +443,11 @@ func (g *flowGen) distinctConsumer(schema passes.Schema, pos ir.Pos, c consumer)
 // Spark. A hop expands a row into size/slide windows, latest first.
 func (g *flowGen) genWindow(n *ir.Window, c consumer) {
 	switch {
-	case n.Kind == ir.WindowSession && streaming(n):
-		g.refuse(n.Pos, "session windows over a stream are not supported yet")
+	case streaming(n):
+		g.genStreamWindow(n, c)
 		return
 	case n.Kind == ir.WindowSession:
-		g.refuse(n.Pos, "session windows are not supported yet")
-		return
-	case streaming(n):
-		g.refuseStreaming(n.Pos, "a "+n.Kind.String()+" window")
+		g.refuse(n.Pos, "session windows over bounded input are not supported yet (over a stream they are)")
 		return
 	}
 	schema := g.u.Schemas[n]

@@ -31,6 +31,11 @@
 //   - change flows (cdc.go): a streaming table fed by change flows gets a
 //     new version per run computed by rt/cdc from its committed change state
 //     and the run's new change rows; the new state joins the same commit;
+//   - stateful streaming flows (stream.go): FlowContext.LoadState and
+//     SaveState carry a flow's operator state from commit to commit (staged
+//     under _thund/checkpoints/, refused when its shape changed), Late
+//     counts late rows, EmitLate writes a flow's late table; output mode
+//     complete replaces the target every run (Flow.Complete);
 //   - incremental materialized views (Dataset.Incremental): read only the
 //     input new since their last version (like stream reads), append, and
 //     recompute in full, with the reason, when an input was rewritten, the

@@ -22,6 +22,7 @@ import (
 	"github.com/nordisk/thund/rt/events"
 	"github.com/nordisk/thund/rt/format"
 	"github.com/nordisk/thund/rt/run"
+	"github.com/nordisk/thund/rt/stream"
 	"github.com/nordisk/thund/rt/warehouse"
 )
 
@@ -192,6 +193,7 @@ type executor struct {
 	stdin   map[string]*stdinData
 	srcRead map[string]bool
 	built   []string
+	clock   stream.Clock // nil: the wall clock
 }
 
 // body is the run between Begin and Commit: decide, then build in order.
@@ -261,8 +263,9 @@ func (ex *executor) build(ds *Dataset, d *decision) error {
 		}
 		out = t
 	case stored(ds.Kind):
-		out = &storedTarget{ex: ex, ds: ds, create: recomputed(ds) || full || !exists,
-			opts: warehouse.WriteOptions{PartitionBy: ds.PartitionBy, Append: !recomputed(ds) && !full, Mem: ex.mem}}
+		replace := recomputed(ds) || full || completeFlows(ds)
+		out = &storedTarget{ex: ex, ds: ds, create: replace || !exists,
+			opts: warehouse.WriteOptions{PartitionBy: ds.PartitionBy, Append: !replace, Mem: ex.mem}}
 	case ds.Kind == Sink:
 		out = &sinkTarget{ex: ex, ds: ds}
 	default:
@@ -296,6 +299,10 @@ func (ex *executor) build(ds *Dataset, d *decision) error {
 
 // runFlow runs one flow into out.
 func (ex *executor) runFlow(ds *Dataset, f *Flow, out target, full bool) (err error) {
+	late, lateDS, err := ex.lateTable(f, full)
+	if err != nil {
+		return err
+	}
 	stats := ex.r.Flow(f.Name, ds.Name)
 	stats.Start()
 	ex.prog.flowStart(stats)
@@ -332,6 +339,18 @@ func (ex *executor) runFlow(ds *Dataset, f *Flow, out target, full bool) (err er
 	}
 	fc := NewFlowContext(ex.ctx, ex.mem, ex.threads, stats, fr.read, emit, exps)
 	fc.readCols = fr.readColumns
+	fc.state = &flowState{ex: ex, ds: ds, f: f, full: full}
+	fc.clock = ex.clock
+	if late != nil {
+		fc.emitLate = func(rec arrow.RecordBatch) error {
+			if err := checkBatch(lateDS.Name, lateDS.Schema, rec); err != nil {
+				return err
+			}
+			emitMu.Lock()
+			defer emitMu.Unlock()
+			return late.emit(rec)
+		}
+	}
 	fc.budget = ex.budget
 	if l := ex.budget.limit; l > 0 {
 		fc.GrowStep = min(fc.GrowStep, max(l/16, 1))
@@ -344,6 +363,13 @@ func (ex *executor) runFlow(ds *Dataset, f *Flow, out target, full bool) (err er
 	}
 	stopTicks()
 	fr.closeReaders()
+	if late != nil {
+		if err == nil {
+			err = late.close()
+		} else {
+			late.abort()
+		}
+	}
 	switch {
 	case err == nil:
 	case ex.ctx.Err() != nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)):

@@ -455,6 +455,16 @@ func (pl *planner) evaluate(ds *Dataset) *decision {
 		pl.evalSource(ds, d)
 		return d
 	}
+	if owner := lateOwner(pl.p, ds); owner != "" {
+		d.Selected = pl.sel.has(owner)
+		// written by its owner's flow, with the late rows of each run that
+		// builds the owner
+		d.Decision, d.Reasons = decisionFresh, []string{"late rows of " + owner + ": written when " + owner + " is built"}
+		if od := pl.decided[owner]; od != nil && od.Build {
+			d.Decision = decisionStale
+		}
+		return d
+	}
 	pl.evalDataset(ds, d)
 	if d.Decision == decisionStale && d.Selected && buildable(ds.Kind) && d.Err == nil {
 		if err := pl.available(ds, map[string]bool{}); err != nil {

@@ -8,6 +8,7 @@ import (
 	"github.com/nordisk/thund/rt/cdc"
 	"github.com/nordisk/thund/rt/format"
 	"github.com/nordisk/thund/rt/run"
+	"github.com/nordisk/thund/rt/stream"
 )
 
 // Kind is a dataset's kind, as in the IR.
@@ -90,6 +91,14 @@ type Flow struct {
 	// rows of CDC.ChangeSchema(), which the runtime applies (rt/cdc) to the
 	// target's committed state; the target's new version replaces the old.
 	CDC *cdc.Spec
+	// Complete (output mode complete): every run's rows replace the
+	// target's, rather than append to it.
+	Complete bool
+	// LateTable is the dataset that receives the flow's late rows
+	// (fc.EmitLate, of LateSchema); "" when the flow has none. It is a
+	// streaming table of the pipeline that only this flow writes.
+	LateTable  string
+	LateSchema *arrow.Schema
 	// Run computes the flow: it reads its inputs with fc.Read and emits
 	// batches of the target's schema (of CDC.ChangeSchema() for a change
 	// flow) with fc.Emit.
@@ -118,6 +127,9 @@ type FlowContext struct {
 	readCols func(name string, cols []int, bounds []format.Bound) (format.BatchReader, error) // nil: read
 	emit     func(rec arrow.RecordBatch) error
 	expect   []*run.Expectation
+	state    *flowState                        // LoadState, SaveState, Epoch (stream.go)
+	clock    stream.Clock                      // nil: the wall clock
+	emitLate func(rec arrow.RecordBatch) error // nil: no late table
 }
 
 // Read opens an input: a source's files (for a stream read, only the files

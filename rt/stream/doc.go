@@ -83,7 +83,7 @@
 // session would have to be kept forever. For other stateful operators (IntervalJoin) a row is late
 // when its event time < WM - allowed lateness.
 //
-// # Codegen integration (intended; nothing generated calls this yet)
+// # Codegen integration (codegen/stream.go, streamjoin.go)
 //
 // A streaming flow becomes, per micro-batch epoch, a BatchFunc run by a
 // Scheduler built from the flow's trigger (Once for `--once`, ProcessingTime
@@ -127,6 +127,8 @@
 // resume from them (the property tests restart from snapshots at random
 // micro-batch boundaries).
 //
-// Not here yet: the Arrow IPC stdin source, and any wiring into rt/etl or
-// codegen.
+// The generated code follows this sequence with one stateful operator per
+// flow, one micro-batch per run (rt/etl: FlowContext.LoadState, SaveState,
+// Late, EmitLate); it reads new input through rt/etl's stream reads rather
+// than a Folder of its own.
 package stream

@@ -1,0 +1,360 @@
+package codegen
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/dave/jennifer/jen"
+	"github.com/nordisk/thund/ir"
+)
+
+// timeBound is a join's event-time bound: tr - tl in [lower, upper], in
+// units of the event-time columns; lcol and rcol are the time column of
+// each side (an expression of one side's columns).
+type timeBound struct {
+	lower, upper int64
+	l, r         ir.Expr
+}
+
+// timeTerm splits e into a column of one join side plus a constant (in
+// units): col, col + c, col - c, c + col. ok is false for anything else.
+func (g *flowGen) timeTerm(e ir.Expr, n *ir.Join) (col ir.Expr, side int, c int64, ok bool) {
+	if b, isBin := e.(*ir.Binary); isBin && (b.Op == ir.OpAdd || b.Op == ir.OpSub) {
+		lit, litOK := g.intervalUnits(b.R)
+		x := b.L
+		if !litOK && b.Op == ir.OpAdd {
+			lit, litOK = g.intervalUnits(b.L)
+			x = b.R
+		}
+		if !litOK {
+			return nil, 0, 0, false
+		}
+		if b.Op == ir.OpSub {
+			lit = -lit
+		}
+		col, side, c, ok = g.timeTerm(x, n)
+		return col, side, c + lit, ok
+	}
+	ref, isRef := e.(*ir.ColumnRef)
+	if !isRef {
+		return nil, 0, 0, false
+	}
+	t := g.typeOf(ref)
+	if t.Kind != ir.TTimestamp || g.st == nil || t.Unit != g.st.unit {
+		return nil, 0, 0, false
+	}
+	switch g.sideOf(ref, n) {
+	case 1:
+		return ref, 1, 0, true
+	case 2:
+		return ref, 2, 0, true
+	}
+	return nil, 0, 0, false
+}
+
+// intervalUnits is an interval literal (possibly negated) in units of the
+// flow's event time.
+func (g *flowGen) intervalUnits(e ir.Expr) (int64, bool) {
+	neg := false
+	if u, ok := e.(*ir.Unary); ok && u.Op == ir.OpNeg {
+		e, neg = u.X, true
+	}
+	l, ok := e.(*ir.Literal)
+	if !ok || l.Kind != ir.LitInterval {
+		return 0, false
+	}
+	d, err := ir.ParseDuration(l.Text)
+	if err != nil || int64(d)%g.st.per != 0 {
+		return 0, false
+	}
+	v := int64(d) / g.st.per
+	if neg {
+		v = -v
+	}
+	return v, true
+}
+
+// joinTimeBound reads the event-time bound of a stream-stream join from
+// its ON conjuncts (between, <, <=, >, >=, = of one side's time column plus
+// a constant against the other's). Every conjunct stays in the residual
+// condition as well: the bound only decides what the state keeps.
+func (g *flowGen) joinTimeBound(n *ir.Join) (*timeBound, bool) {
+	tb := &timeBound{lower: math.MinInt64, upper: math.MaxInt64}
+	var hasLo, hasHi bool
+	add := func(a ir.Expr, op ir.BinaryOp, b ir.Expr) {
+		ca, sa, ka, okA := g.timeTerm(a, n)
+		cb, sb, kb, okB := g.timeTerm(b, n)
+		if !okA || !okB || sa == sb {
+			return
+		}
+		// a op b, with a = side sa's time + ka: make it tr - tl op k
+		var k int64
+		if sa == 1 { // tl + ka op tr + kb  <=>  tr - tl op' ka - kb
+			k = ka - kb
+			op = map[ir.BinaryOp]ir.BinaryOp{ir.OpLt: ir.OpGt, ir.OpLe: ir.OpGe, ir.OpGt: ir.OpLt, ir.OpGe: ir.OpLe, ir.OpEq: ir.OpEq}[op]
+			tb.l, tb.r = ca, cb
+		} else { // tr + ka op tl + kb  <=>  tr - tl op kb - ka
+			k = kb - ka
+			tb.l, tb.r = cb, ca
+		}
+		switch op {
+		case ir.OpGt, ir.OpGe:
+			tb.lower, hasLo = max(tb.lower, k), true
+		case ir.OpLt, ir.OpLe:
+			tb.upper, hasHi = min(tb.upper, k), true
+		case ir.OpEq:
+			tb.lower, tb.upper, hasLo, hasHi = max(tb.lower, k), min(tb.upper, k), true, true
+		}
+	}
+	for _, c := range conjuncts(n.On) {
+		switch c := c.(type) {
+		case *ir.Between:
+			if !c.Not {
+				add(c.X, ir.OpGe, c.Lo)
+				add(c.X, ir.OpLe, c.Hi)
+			}
+		case *ir.Binary:
+			switch c.Op {
+			case ir.OpEq, ir.OpLt, ir.OpLe, ir.OpGt, ir.OpGe:
+				add(c.L, c.Op, c.R)
+			}
+		}
+	}
+	return tb, hasLo && hasHi && tb.lower <= tb.upper
+}
+
+// genStreamJoin generates an inner join of two streams with a time bound
+// (rt/stream.IntervalJoin): every row of each side is added to the state,
+// probing the other side's rows of the same key within the bound; the
+// pairs found are tested against the whole ON condition and passed on. A
+// row whose event time is below the watermark less the allowed lateness is
+// late: it is dropped and counted. Held rows are evicted when the watermark
+// passes the last time the other side could match them.
+func (g *flowGen) genStreamJoin(n *ir.Join, c consumer) {
+	sf := g.st
+	switch {
+	case sf == nil:
+		g.refuseStreaming(n.Pos, "a join of two streams")
+		return
+	case n.Kind != ir.JoinInner:
+		g.refuse(n.Pos, "a %s join of two streams is not supported yet (inner joins are)", n.Kind)
+		return
+	case len(n.Using) > 0:
+		g.refuse(n.Pos, "a join of two streams with USING is not supported yet: write the condition with ON")
+		return
+	case sf.ops > 0:
+		g.refuse(n.Pos, "a flow with more than one stateful streaming operator is not supported yet: split it through a streaming table")
+		return
+	case g.flow.LateTable != "":
+		g.refuse(g.flow.Pos, "a late table of a join of two streams is not supported yet (late rows are counted)")
+		return
+	}
+	sf.ops++
+	tb, ok := g.joinTimeBound(n)
+	if !ok {
+		g.refuse(n.Pos, "the time bound of this join of two streams must compare the two sides' event-time columns (in the watermarks' unit) plus constant intervals, e.g. b.t between a.t and a.t + 10s")
+		return
+	}
+	keys, _ := g.joinKeys(n)
+	if len(keys) == 0 {
+		g.refuse(n.Pos, "a join of two streams needs an equality of the two sides (a key) besides its time bound")
+		return
+	}
+	for _, k := range keys {
+		if k.nullSafe || k.t.Kind == ir.TDecimal || k.t.Kind == ir.TBinary {
+			g.refuse(n.Pos, "a join of two streams on a key of type %s (or with <=>) is not supported yet", k.t)
+			return
+		}
+	}
+	flow := g.flow.Name
+	kt := g.newStruct("streamJoinKey", "is the key of a join of two streams.")
+	for i, k := range keys {
+		kt.add(fmt.Sprintf("K%d", i), goType(k.t))
+	}
+	type side struct {
+		rel    ir.Rel
+		st     *structDecl
+		stored []bool
+		tcol   ir.Expr
+	}
+	mkSide := func(r ir.Rel, stem string, t ir.Expr) *side {
+		return &side{rel: r, st: g.newStruct(stem, "is one held row of a side of a join of two streams."), tcol: t,
+			stored: make([]bool, len(g.u.Schemas[r]))}
+	}
+	L, R := mkSide(n.Left, "streamLeft", tb.l), mkSide(n.Right, "streamRight", tb.r)
+	// the columns each side keeps: what the join's consumers and its ON read
+	used := map[ir.Rel]map[int]bool{n.Left: {}, n.Right: {}}
+	ir.WalkExpr(n.On, func(x ir.Expr) bool {
+		if ref, ok := x.(*ir.ColumnRef); ok {
+			if b, ok := g.u.Refs[ref]; ok && b.Depth == 0 && used[b.Rel] != nil {
+				used[b.Rel][b.Index] = true
+			}
+		}
+		return true
+	})
+	for _, s := range []*side{L, R} {
+		need := g.demand.need[s.rel]
+		for j, f := range g.u.Schemas[s.rel] {
+			if f.Open || !(used[s.rel][j] || j < len(need) && need[j]) {
+				continue
+			}
+			switch f.Type.Kind {
+			case ir.TDecimal:
+				g.refuse(n.Pos, "a join of two streams that keeps a %s column (%s) is not supported yet", f.Type, f.Name)
+				return
+			}
+			s.stored[j] = true
+			s.st.add(fmt.Sprintf("C%d", j), goType(f.Type))
+			s.st.add(fmt.Sprintf("C%dok", j), jen.Bool())
+		}
+		if len(s.st.fields) == 0 {
+			s.st.add("None", jen.Bool())
+		}
+	}
+	pair := g.global("streamPair_", flow)
+	g.typeDecls = append(g.typeDecls, func() jen.Code {
+		return jen.Commentf("%s is a pair of rows a join of two streams matched.", pair).Line().
+			Type().Id(pair).Struct(jen.Id("L").Id(L.st.name), jen.Id("R").Id(R.st.name))
+	})
+
+	ij, pairs, emitFn := g.name("ij"), g.name("pairs"), g.name("match")
+	g.prelude = append(g.prelude,
+		jen.Commentf("the state of the join of two streams at %s (rt/stream.IntervalJoin): tr - tl in [%d, %d]", posText(n.Pos), tb.lower, tb.upper),
+		jen.List(jen.Id(ij), jen.Id(ij+"Err")).Op(":=").Qual(streamPkg, "NewIntervalJoin").Types(jen.Id(kt.name), jen.Id(L.st.name), jen.Id(R.st.name)).Call(
+			jen.Lit(tb.lower), jen.Lit(tb.upper), jen.Lit(sf.lateness)),
+		jen.If(jen.Id(ij+"Err").Op("!=").Nil()).Block(jen.Return(jen.Id(ij+"Err"))),
+		jen.Var().Id(pairs).Index().Id(pair),
+		jen.Id(emitFn).Op(":=").Func().Params(jen.Id("l").Id(L.st.name), jen.Id("r").Id(R.st.name)).Block(
+			jen.Id(pairs).Op("=").Append(jen.Id(pairs), jen.Id(pair).Values(jen.Id("l"), jen.Id("r")))))
+	field := fmt.Sprintf("J%d", sf.ops-1)
+	sf.fields = append(sf.fields, jen.Id(field).Qual(streamPkg, "JoinSnapshot").Types(jen.Id(kt.name), jen.Id(L.st.name), jen.Id(R.st.name)))
+	sf.restore = append(sf.restore, jen.If(jen.Err().Op(":=").Id(ij).Dot("Restore").Call(jen.Id("st").Dot(field)), jen.Err().Op("!=").Nil()).Block(
+		jen.Return(jen.Qual(fmtPkg, "Errorf").Call(jen.Lit("restoring its join state: %w"), jen.Err()))))
+	if sf.save == nil {
+		sf.save = jen.Dict{}
+	}
+	sf.save[jen.Id(field)] = jen.Id(ij).Dot("Snapshot").Call()
+	shape := fmt.Sprintf("%s: interval join [%d, %d]; key", field, tb.lower, tb.upper)
+	for _, k := range keys {
+		shape += " " + k.t.String()
+	}
+	for _, s := range []*side{L, R} {
+		shape += "; side"
+		for _, f := range s.st.fields {
+			shape += fmt.Sprintf(" %s %#v", f.name, f.typ)
+		}
+	}
+	sf.shape = append(sf.shape, shape)
+
+	// a held row's columns, read back from its struct
+	heldRow := func(s *side, v jen.Code) *row {
+		sch := g.u.Schemas[s.rel]
+		out := &row{cols: make([]*column, len(sch))}
+		for j, f := range sch {
+			if !s.stored[j] {
+				continue
+			}
+			j, t := j, f.Type
+			out.cols[j] = &column{t: t, load: func() *value {
+				// the other side's nullability is not known yet when this
+				// side's probe is generated: test the flag always
+				return &value{t: t, v: jen.Add(v).Dot(fmt.Sprintf("C%d", j)), ok: jen.Add(v).Dot(fmt.Sprintf("C%dok", j))}
+			}}
+		}
+		return out
+	}
+	outSchema := g.u.Schemas[n]
+	info := g.u.Joins[n]
+	need := g.demand.need[n]
+	joined := func(l, r *row) *row {
+		out := &row{cols: make([]*column, len(outSchema))}
+		for k, jc := range info.Output {
+			if k >= len(need) || !need[k] {
+				continue
+			}
+			var src *column
+			if jc.Left >= 0 {
+				src = l.cols[jc.Left]
+			} else {
+				src = r.cols[jc.Right]
+			}
+			if src == nil {
+				continue
+			}
+			t := outSchema[k].Type
+			if sameType(src.t, t) {
+				out.cols[k] = src
+				continue
+			}
+			s := src
+			out.cols[k] = &column{t: t, load: func() *value { return g.coerce(g.col(s), t, n.Pos) }}
+		}
+		return out
+	}
+	// add is one side's pipeline: key, time, held row, then the probe
+	add := func(s *side, left bool) {
+		g.emit(jen.Commentf("join of two streams at %s: the %s side", posText(n.Pos), map[bool]string{true: "left", false: "right"}[left]))
+		g.produce(s.rel, func(r *row) {
+			e := g.envOf(s.rel, r)
+			kvals := g.keyValues(keys, left, r, e, n.Pos)
+			kd := jen.Dict{}
+			for i, x := range kvals {
+				if x.null {
+					g.emit(g.skipStmt())
+					return
+				}
+				if x.nullable() {
+					g.emit(jen.If(jen.Op("!").Add(OK(x))).Block(g.skipStmt())) // NULL keys never match
+				}
+				kd[jen.Id(fmt.Sprintf("K%d", i))] = cloneValue(x.t, V(x))
+			}
+			t := g.genExpr(s.tcol, e)
+			if t.null {
+				g.emit(g.skipStmt())
+				return
+			}
+			if t.nullable() {
+				g.emit(jen.If(jen.Op("!").Add(OK(t))).Block(g.skipStmt()))
+			}
+			rd := jen.Dict{}
+			for j := range g.u.Schemas[s.rel] {
+				if !s.stored[j] || r.cols[j] == nil {
+					continue
+				}
+				x := g.col(r.cols[j])
+				if x.null {
+					continue
+				}
+				rd[jen.Id(fmt.Sprintf("C%d", j))] = cloneValue(x.t, V0(x))
+				rd[jen.Id(fmt.Sprintf("C%dok", j))] = OK(x)
+			}
+			method := "AddRight"
+			if left {
+				method = "AddLeft"
+			}
+			g.emit(jen.Id(pairs).Op("=").Id(pairs).Index(jen.Empty(), jen.Lit(0)),
+				jen.If(jen.Op("!").Id(ij).Dot(method).Call(jen.Id(kt.name).Values(kd), jen.Int64().Call(V(nonNull(t))), jen.Id(s.st.name).Values(rd), jen.Id(emitFn))).Block(
+					jen.Id(sf.nlate).Op("++"), g.skipStmt()))
+			p := g.name("p")
+			body := g.loop(func() {
+				var lr, rr *row
+				if left {
+					lr, rr = r, heldRow(R, jen.Id(p).Dot("R"))
+				} else {
+					lr, rr = heldRow(L, jen.Id(p).Dot("L")), r
+				}
+				en := &env{rows: map[ir.Rel]*row{n.Left: lr, n.Right: rr}}
+				if cond := truth(g.genExpr(n.On, en)); fmt.Sprintf("%#v", cond) != "true" {
+					g.emit(jen.If(jen.Op("!").Parens(cond)).Block(jen.Continue()))
+				}
+				c(joined(lr, rr))
+			})
+			g.emit(jen.For(jen.List(jen.Id("_"), jen.Id(p)).Op(":=").Range().Id(pairs)).Block(body...))
+		})
+	}
+	add(L, true)
+	add(R, false)
+	g.emit(jen.Comment("the micro-batch ends: count late rows, advance the watermark, evict"),
+		jen.Id("fc").Dot("Late").Call(jen.Id(sf.nlate)),
+		jen.Id(ij).Dot("Advance").Call(jen.Id(sf.tracker).Dot("Advance").Call()))
+}
