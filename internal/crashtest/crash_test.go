@@ -92,74 +92,96 @@ func TestMain(m *testing.M) {
 type scenario struct {
 	name string
 	src  string // the folder with pipeline.thund
-	feed string // the watched folder, relative to the root
-	// header and rows make the input: file i (0-based) of the run.
-	header string
-	rows   func(rng *rand.Rand, g *genState, file int) []string
+	// inputs makes the input: files written before the first run (bounded
+	// tables), and the files fed in steps, in order.
+	inputs func(t *testing.T, rng *rand.Rand) (fixed, feed []inputFile)
 	// read: the datasets compared with the uninterrupted run.
 	read []string
-	// streams: flows (target/flow) that read only the source's new files;
+	// streams: flows (target/flow) that read only the new files of source;
 	// each run's rows_in for them must be exactly the rows of the files its
 	// head commit had not consumed.
 	streams []string
 	source  string
 	sinkDir string // a CSV sink folder under the root ("": none)
+	// sameBatches: each step's files are one micro-batch, as in the
+	// uninterrupted run (update-mode changelogs depend on the batches); else
+	// a step's files sometimes join the next step's run.
+	sameBatches bool
 }
 
-// rowsPerFile is every input file's row count.
+// inputFile is one input file.
+type inputFile struct {
+	path   string // relative to the root
+	data   []byte
+	rows   int64
+	source string
+}
+
+// rowsPerFile is the row count of the generated CSV files.
 const rowsPerFile = 12
 
-// genState carries a generator's state across files.
-type genState struct {
-	seq   int64
-	alive map[int]bool
+// csvFiles makes n CSV files under dir, from rows.
+func csvFiles(n int, dir, source, header string, rows func(file int) []string) []inputFile {
+	var out []inputFile
+	for i := range n {
+		r := rows(i)
+		out = append(out, inputFile{path: fmt.Sprintf("%s/%04d.csv", dir, i), source: source, rows: int64(len(r)),
+			data: []byte(header + "\n" + strings.Join(r, "\n") + "\n")})
+	}
+	return out
 }
 
 var scenarios = []*scenario{
 	{
-		name: "streams", src: "testdata/streams", feed: "data/events", header: "id,k,v", source: "events",
-		rows: func(rng *rand.Rand, g *genState, file int) []string {
-			var out []string
-			for range rowsPerFile {
-				g.seq++
-				out = append(out, fmt.Sprintf("%d,k%d,%d", g.seq, rng.Intn(6), rng.Intn(100)))
-			}
-			return out
+		name: "streams", src: "testdata/streams", source: "events",
+		inputs: func(t *testing.T, rng *rand.Rand) (fixed, feed []inputFile) {
+			seq := 0
+			return nil, csvFiles(16, "data/events", "events", "id,k,v", func(int) []string {
+				var out []string
+				for range rowsPerFile {
+					seq++
+					out = append(out, fmt.Sprintf("%d,k%d,%d", seq, rng.Intn(6), rng.Intn(100)))
+				}
+				return out
+			})
 		},
 		read:    []string{"events_copy", "big_events", "small_inc", "per_key"},
 		streams: []string{"events_copy/events_copy", "big_events/big_events", "small_inc/small_inc", "out_csv/export"},
 		sinkDir: "out",
 	},
 	{
-		name: "cdc", src: repoRoot + "/examples/cdc", feed: "data/changes", source: "customer_changes",
-		header: "id,name,email,city,op,seq,changed_at",
-		rows: func(rng *rand.Rand, g *genState, file int) []string {
+		name: "cdc", src: repoRoot + "/examples/cdc", source: "customer_changes",
+		inputs: func(t *testing.T, rng *rand.Rand) (fixed, feed []inputFile) {
 			names := []string{"Ada", "Bo", "Cy", "Di", "Ed"}
 			cities := []string{"Oslo", "Malmo", "Bergen", "Turku"}
-			var out []string
-			for range rowsPerFile {
-				g.seq++
-				id := 1 + rng.Intn(15)
-				op := "INSERT"
-				switch {
-				case g.alive[id] && rng.Intn(5) == 0:
-					op = "DELETE"
-					delete(g.alive, id)
-				case g.alive[id]:
-					op = "UPDATE"
-				default:
-					g.alive[id] = true
+			seq := int64(0)
+			alive := map[int]bool{}
+			return nil, csvFiles(16, "data/changes", "customer_changes", "id,name,email,city,op,seq,changed_at", func(int) []string {
+				var out []string
+				for range rowsPerFile {
+					seq++
+					id := 1 + rng.Intn(15)
+					op := "INSERT"
+					switch {
+					case alive[id] && rng.Intn(5) == 0:
+						op = "DELETE"
+						delete(alive, id)
+					case alive[id]:
+						op = "UPDATE"
+					default:
+						alive[id] = true
+					}
+					email := fmt.Sprintf("%s%d@example.no", strings.ToLower(names[id%5]), id)
+					if rng.Intn(4) == 0 {
+						email = "" // NULL: ignored by customers' null updates
+					}
+					at := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(seq) * time.Minute)
+					out = append(out, fmt.Sprintf("%d,%s,%s,%s,%s,%d,%s", id, names[rng.Intn(5)], email, cities[rng.Intn(4)], op, seq, at.Format("2006-01-02 15:04:05")))
 				}
-				email := fmt.Sprintf("%s%d@example.no", strings.ToLower(names[id%5]), id)
-				if rng.Intn(4) == 0 {
-					email = "" // NULL: ignored by customers' null updates
-				}
-				at := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(g.seq) * time.Minute)
-				out = append(out, fmt.Sprintf("%d,%s,%s,%s,%s,%d,%s", id, names[rng.Intn(5)], email, cities[rng.Intn(4)], op, g.seq, at.Format("2006-01-02 15:04:05")))
-			}
-			// changes arrive out of order within a file; seq orders them
-			rng.Shuffle(len(out), func(i, j int) { out[i], out[j] = out[j], out[i] })
-			return out
+				// changes arrive out of order within a file; seq orders them
+				rng.Shuffle(len(out), func(i, j int) { out[i], out[j] = out[j], out[i] })
+				return out
+			})
 		},
 		read:    []string{"customers", "customers_history", "customers_per_city"},
 		streams: []string{"customers/customers", "customers_history/customers_history"},
@@ -237,7 +259,8 @@ type scenarioRun struct {
 	sc    *scenario
 	bin   string
 	rng   *rand.Rand
-	files [][]byte // the input files, in order
+	fixed []inputFile // written before the first run
+	files []inputFile // fed in steps, in order
 	kills int
 	after int           // kills that landed after the run's commit
 	dur   time.Duration // the mean uninterrupted run
@@ -252,12 +275,8 @@ type root struct {
 
 func (s *scenarioRun) run(targets func(string) target) {
 	t := s.t
-	g := &genState{alive: map[int]bool{}}
-	const nfiles = 16
-	for i := range nfiles {
-		rows := s.sc.rows(s.rng, g, i)
-		s.files = append(s.files, []byte(s.sc.header+"\n"+strings.Join(rows, "\n")+"\n"))
-	}
+	s.fixed, s.files = s.sc.inputs(t, s.rng)
+	nfiles := len(s.files)
 	// The steps: how many files each brings.
 	var steps []int
 	for left := nfiles; left > 0; {
@@ -267,7 +286,7 @@ func (s *scenarioRun) run(targets func(string) target) {
 	}
 
 	// The uninterrupted run: one run per step.
-	ref := &root{dir: t.TempDir(), tg: targets(s.sc.name + "-ref")}
+	ref := s.newRoot(targets(s.sc.name + "-ref"))
 	t0 := time.Now()
 	for _, n := range steps {
 		s.feed(ref, n)
@@ -276,7 +295,7 @@ func (s *scenarioRun) run(targets func(string) target) {
 	s.dur = time.Since(t0) / time.Duration(len(steps))
 
 	// The same steps, with kills.
-	cr := &root{dir: t.TempDir(), tg: targets(s.sc.name + "-crash")}
+	cr := s.newRoot(targets(s.sc.name + "-crash"))
 	for i, n := range steps {
 		s.feed(cr, n)
 		for a := 1 + s.rng.Intn(3); a > 0 || (i == len(steps)-1 && s.kills < minKills); a-- {
@@ -285,7 +304,7 @@ func (s *scenarioRun) run(targets func(string) target) {
 		}
 		// Mostly a run completes before the next step; sometimes the next
 		// step's files join the same run.
-		if s.rng.Intn(4) != 0 || i == len(steps)-1 {
+		if s.sc.sameBatches || s.rng.Intn(4) != 0 || i == len(steps)-1 {
 			s.completingRun(cr)
 			s.checkVisible(cr)
 		}
@@ -303,35 +322,60 @@ func (s *scenarioRun) run(targets func(string) target) {
 		if !slices.Equal(got, want) {
 			t.Errorf("sink folder %s after %d kills differs from the uninterrupted run:\n%s", s.sc.sinkDir, s.kills, diffLines(got, want))
 		}
-		if len(want) != nfiles*rowsPerFile {
-			t.Errorf("sink folder of the uninterrupted run: %d rows, want %d", len(want), nfiles*rowsPerFile)
+		if n := s.sourceRows(nfiles, nil); int64(len(want)) != n {
+			t.Errorf("sink folder of the uninterrupted run: %d rows, want %d", len(want), n)
 		}
 	}
 	t.Logf("%s: %d steps, %d kills (%d after the run's commit); an uninterrupted run takes %v on average",
 		s.sc.name, len(steps), s.kills, s.after, s.dur.Round(time.Millisecond))
 }
 
-// feed adds the next n input files: written beside the watched folder, then
-// renamed into it, so a run never sees half a file.
-func (s *scenarioRun) feed(r *root, n int) {
-	dir := filepath.Join(r.dir, filepath.FromSlash(s.sc.feed))
+// newRoot is a working folder with the fixed input files.
+func (s *scenarioRun) newRoot(tg target) *root {
+	r := &root{dir: s.t.TempDir(), tg: tg}
+	for _, f := range s.fixed {
+		s.put(r, f)
+	}
+	return r
+}
+
+// put writes an input file beside its folder, then renames it into place,
+// so a run never sees half a file.
+func (s *scenarioRun) put(r *root, f inputFile) {
+	dst := filepath.Join(r.dir, filepath.FromSlash(f.path))
 	incoming := filepath.Join(r.dir, "incoming")
-	for _, d := range []string{dir, incoming} {
+	for _, d := range []string{filepath.Dir(dst), incoming} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			s.t.Fatal(err)
 		}
 	}
+	tmp := filepath.Join(incoming, filepath.Base(dst))
+	if err := os.WriteFile(tmp, f.data, 0o644); err != nil {
+		s.t.Fatal(err)
+	}
+	if err := os.Rename(tmp, dst); err != nil {
+		s.t.Fatal(err)
+	}
+}
+
+// feed adds the next n input files.
+func (s *scenarioRun) feed(r *root, n int) {
 	for range n {
-		name := fmt.Sprintf("%04d.csv", r.n)
-		tmp := filepath.Join(incoming, name)
-		if err := os.WriteFile(tmp, s.files[r.n], 0o644); err != nil {
-			s.t.Fatal(err)
-		}
-		if err := os.Rename(tmp, filepath.Join(dir, name)); err != nil {
-			s.t.Fatal(err)
-		}
+		s.put(r, s.files[r.n])
 		r.n++
 	}
+}
+
+// sourceRows counts the rows of the first n fed files of the scenario's
+// source, less those of the consumed paths.
+func (s *scenarioRun) sourceRows(n int, consumed map[string]bool) int64 {
+	var rows int64
+	for _, f := range s.files[:n] {
+		if f.source == s.sc.source && !consumed[f.path] {
+			rows += f.rows
+		}
+	}
+	return rows
 }
 
 func (s *scenarioRun) command(r *root, args ...string) *exec.Cmd {
@@ -453,13 +497,7 @@ func (s *scenarioRun) completingRun(r *root) {
 				consumed[f.Path] = true
 			}
 		}
-		fresh := 0
-		for i := range r.n {
-			if !consumed[fmt.Sprintf("%s/%04d.csv", s.sc.feed, i)] {
-				fresh++
-			}
-		}
-		want[key] = int64(fresh * rowsPerFile)
+		want[key] = s.sourceRows(r.n, consumed)
 	}
 	got := map[string]int64{}
 	resumed := int64(-1)
@@ -636,13 +674,10 @@ func twoWriters(t *testing.T, targets func(string) target) {
 	bins := executables(t)
 	sc := scenarios[0]
 	s := &scenarioRun{t: t, sc: sc, bin: bins[sc.name], rng: rand.New(rand.NewSource(1))}
-	g := &genState{alive: map[int]bool{}}
 	const rounds = 3
-	for i := range rounds * 2 {
-		s.files = append(s.files, []byte(sc.header+"\n"+strings.Join(sc.rows(s.rng, g, i), "\n")+"\n"))
-	}
-	ref := &root{dir: t.TempDir(), tg: targets("writers-ref")}
-	many := &root{dir: t.TempDir(), tg: targets("writers")}
+	s.fixed, s.files = sc.inputs(t, s.rng)
+	ref := s.newRoot(targets("writers-ref"))
+	many := s.newRoot(targets("writers"))
 	epochs := map[int64]bool{}
 	refused := 0
 	for range rounds {
