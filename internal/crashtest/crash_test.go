@@ -231,16 +231,17 @@ func TestKill(t *testing.T) {
 
 // minKills is the least number of SIGKILLs that land in a running process,
 // per scenario.
-const minKills = 12
+const minKills = 8
 
 func runSuite(t *testing.T, targets func(string) target) {
 	bins := executables(t)
 	sd := seed(t)
 	t.Logf("seed %d (replay: THUND_CRASH_SEED=%d)", sd, sd)
 	start := time.Now()
-	total := 0
+	total, ran := 0, 0
 	for i, sc := range scenarios {
 		t.Run(sc.name, func(t *testing.T) {
+			ran++
 			t.Logf("seed %d", sd)
 			s := &scenarioRun{t: t, sc: sc, bin: bins[sc.name], rng: rand.New(rand.NewSource(sd + int64(i)))}
 			s.run(targets)
@@ -248,7 +249,7 @@ func runSuite(t *testing.T, targets func(string) target) {
 		})
 	}
 	t.Logf("seed %d: %d kills in %v", sd, total, time.Since(start).Round(time.Millisecond))
-	if total < 20 {
+	if ran == len(scenarios) && total < 20 {
 		t.Errorf("only %d kills landed in a running process; the suite wants at least 20", total)
 	}
 }
