@@ -21,6 +21,10 @@
 //		(ThundCache). Default: thund-test-cache under the system temp dir,
 //		shared across scripts and runs.
 //
+//	THUND_CRASH_SEED
+//		The seed of internal/crashtest's kill -9 suite (random kill points
+//		and input). Each run logs the seed it used; set this to replay it.
+//
 //	THUND_TEST_S3_ENDPOINT, THUND_TEST_S3_BUCKET (with AWS_ACCESS_KEY_ID,
 //	AWS_SECRET_ACCESS_KEY)
 //		The S3 test lane: tests built with -tags s3 run against the
@@ -28,5 +32,6 @@
 //		thund-test), with these credentials (S3). Without an endpoint they
 //		skip, except when CI=true, where they fail. .ci/run installs and
 //		starts versitygw on 127.0.0.1, creates the bucket and runs the lane:
-//		go test -tags s3 -run S3 ./rt/store ./rt/etl ./cmd/thundc.
+//		go test -tags s3 -run S3 ./rt/store ./rt/warehouse ./rt/etl ./cmd/thundc
+//		./internal/crashtest.
 package testenv

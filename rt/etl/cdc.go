@@ -1,7 +1,6 @@
 package etl
 
 import (
-	"encoding/json"
 	"fmt"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -102,9 +101,9 @@ func (t *cdcTarget) loadState() error {
 		return fmt.Errorf("streaming table %s: its change flow's keys, columns, sequence or SCD type changed since its change state was written, so the state no longer fits; run with --full-refresh %s to rebuild it from its change feed",
 			t.ds.Name, t.ds.Name)
 	}
-	data, _, err := t.ex.r.WH.FS.ReadFile(t.ex.ctx, ref.Object)
+	data, err := t.ex.r.WH.ReadState(t.ex.ctx, head, cdcStateKey(t.ds.Name))
 	if err != nil {
-		return fmt.Errorf("streaming table %s: reading its change state: %w", t.ds.Name, err)
+		return fmt.Errorf("streaming table %s: its change state: %w", t.ds.Name, err)
 	}
 	if err := t.a.LoadState(data); err != nil {
 		return fmt.Errorf("streaming table %s: %w", t.ds.Name, err)
@@ -145,15 +144,11 @@ func (t *cdcTarget) close() error {
 	if err := txn.WriteState(t.ex.ctx, key, res.State); err != nil {
 		return fmt.Errorf("streaming table %s: writing its change state: %w", t.ds.Name, err)
 	}
-	// WriteState recorded {"object": name}; add what the next run checks
-	var obj struct {
-		Object string `json:"object"`
+	// WriteState recorded the object, its size and checksum; add what the
+	// next run checks.
+	if err := txn.AnnotateState(key, cdc.StateRef{Fingerprint: t.spec.Fingerprint(), LogRows: res.LogRows, Tombstones: res.Tombstones}); err != nil {
+		return fmt.Errorf("streaming table %s: %w", t.ds.Name, err)
 	}
-	if base, ok := txn.State(key); ok {
-		json.Unmarshal(base, &obj)
-	}
-	raw, _ := json.Marshal(cdc.StateRef{Object: obj.Object, Fingerprint: t.spec.Fingerprint(), LogRows: res.LogRows, Tombstones: res.Tombstones})
-	txn.SetState(key, raw)
 	return nil
 }
 

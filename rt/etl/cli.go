@@ -214,10 +214,20 @@ written on goroutines of their own, joined by edges bounded by rows and
 bytes (a read's "bound N rows bound M bytes", else the defaults below):
 a slow sink slows its sources instead of growing memory.
 
+Recovery: a run resumes from the latest commit (its dataset versions, the
+source offsets consumed and the operators' state), and the event log records
+the epoch (resume_from_epoch). A killed run (kill -9, a crash, a lost
+machine) committed nothing: the next run redoes its work from that commit.
+Every state object carries a sha256 in the commit; when the latest commit's
+record is corrupt or one of its state objects is missing or fails its
+checksum, run stops and names the object. --allow-older-checkpoint then
+resumes from the newest older commit that verifies instead: what came after
+it is computed again.
+
 Progress goes to stderr, then a summary (with --follow, a line per epoch).
 With --json the event records go to stdout as JSON lines, as they are
 emitted.`,
-		flags:   flags(commonFlags, selectionFlags, []*flagSpec{flagOnce, flagFollow, flagPoll, flagThreads, flagMemLimit, flagEdgeRows, flagEdgeBytes}),
+		flags:   flags(commonFlags, selectionFlags, []*flagSpec{flagOnce, flagFollow, flagPoll, flagThreads, flagMemLimit, flagEdgeRows, flagEdgeBytes, flagAllowOlder}),
 		example: "etl run\netl run --select +top_bids --threads 4\netl run --memory-limit 512MiB\netl run --full-refresh bids_per_window\netl run --follow --poll-interval 500ms\netl run --threads 4 --edge-rows 100000 --edge-bytes 16MiB",
 	},
 	{

@@ -15,6 +15,8 @@
 //     versions of the datasets it reads, the files of the sources it reads,
 //     the runtime version), recorded in the commit that built it, and the
 //     fresh / stale decision with its reason, shared by `plan` and `run`;
+//   - --allow-older-checkpoint (checkpoint.go; rt/run decides which commit a
+//     run resumes from);
 //   - the run itself (exec.go): flows in Pipeline.Datasets order, reads of
 //     sources (stream reads see only the files not consumed before: source
 //     offsets in the commit), of stored datasets and of temporary views

@@ -768,13 +768,13 @@ func TestHistory(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d", code)
 	}
-	diffText(t, "history", out, `20260102T030405Z-run00003  2026-01-02 03:04:20 UTC  failed  nothing committed  2.75s
+	diffText(t, "history", out, `20260102T030405Z-run00003  2026-01-02 03:04:20 UTC  failed  nothing committed  3s
   rows 5 in, 2 out; expectations: 1 violated (1 dropped); late rows dropped: 0
   tried to rebuild high_bids: new files in bids (1: data/bids/c.csv)
     rows 5 in, 2 out; expectations: 1 violated (1 dropped)
   error: flow high_bids: data/bids/c.csv:2:2: column price: want int64, got "12x"
 
-20260102T030405Z-run00002  2026-01-02 03:04:15 UTC  completed  epoch 2  4s
+20260102T030405Z-run00002  2026-01-02 03:04:15 UTC  completed  epoch 2  4.25s
   rows 0 in, 0 out; expectations: 0 violated (0 dropped); late rows dropped: 0
   rebuilt nothing
 

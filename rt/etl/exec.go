@@ -98,7 +98,7 @@ func (c *cli) runCmd(ctx context.Context, inv *invocation) int {
 		mem = memory.DefaultAllocator
 	}
 	rc := &runConfig{place: pl, fs: fs, threads: threads, budget: budget, sel: sel, mem: mem, edges: edges,
-		jsonOut: jsonOut, args: append([]string{"etl", "run"}, inv.rawArgs()...)}
+		jsonOut: jsonOut, allowOlder: inv.bool(flagAllowOlder.name), args: append([]string{"etl", "run"}, inv.rawArgs()...)}
 	if follow {
 		c.following.Store(true)
 		return c.follow(ctx, rc, poll)
@@ -124,7 +124,10 @@ type runConfig struct {
 	edges   edgeConfig
 	jsonOut bool
 	args    []string
-	outMu   sync.Mutex // --json lines from several epochs' events
+	// allowOlder: --allow-older-checkpoint (resume from the newest commit
+	// that verifies when the latest does not).
+	allowOlder bool
+	outMu      sync.Mutex // --json lines from several epochs' events
 }
 
 // epochErrors says what the summary does not: a failure to write the event
@@ -155,7 +158,7 @@ func (c *cli) epoch(ctx context.Context, rc *runConfig, fl *follower) (*run.Run,
 	defer ex.release()
 	cfg := run.Config{Pipeline: c.p.Name, Warehouse: rc.fs, Root: rc.place.root, Lease: warehouse.DefaultLease,
 		Args: rc.args, Threads: rc.threads, Runtime: RuntimeVersion,
-		RunID: c.runID, Now: c.now,
+		RunID: c.runID, Now: c.now, AllowOlderCheckpoint: rc.allowOlder,
 		OnEvent: func(e events.Event) {
 			switch e.EventType {
 			case events.TypeWarning:

@@ -28,7 +28,7 @@ func streamStateKey(target, flow string) string { return "stream-" + target + "-
 // and the state's shape (operators, windows, key and accumulator types, as
 // the generated code declares them).
 type streamStateRef struct {
-	Object string `json:"object"`
+	Object string `json:"object,omitempty"`
 	Shape  string `json:"shape"`
 }
 
@@ -66,9 +66,9 @@ func (fc *FlowContext) LoadState(shape string, v any) (bool, error) {
 		return false, fmt.Errorf("its streaming state no longer fits the flow's definition (its windows, keys, aggregates or inputs changed); run with --full-refresh %s to recompute %s from the start",
 			s.ds.Name, s.ds.Name)
 	}
-	data, _, err := s.ex.r.WH.FS.ReadFile(fc.Ctx, ref.Object)
+	data, err := s.ex.r.WH.ReadState(fc.Ctx, head, streamStateKey(s.ds.Name, s.f.Name))
 	if err != nil {
-		return false, fmt.Errorf("reading its streaming state: %w", err)
+		return false, fmt.Errorf("its streaming state: %w", err)
 	}
 	if err := gob.NewDecoder(bytes.NewReader(data)).Decode(v); err != nil {
 		return false, fmt.Errorf("its streaming state %s cannot be read: %v", ref.Object, err)
@@ -93,14 +93,10 @@ func (fc *FlowContext) SaveState(shape string, v any) error {
 	if err := txn.WriteState(fc.Ctx, key, buf.Bytes()); err != nil {
 		return fmt.Errorf("writing its streaming state: %w", err)
 	}
-	var obj struct {
-		Object string `json:"object"`
+	// WriteState recorded the object, its size and checksum; add the shape.
+	if err := txn.AnnotateState(key, streamStateRef{Shape: shape}); err != nil {
+		return err
 	}
-	if base, ok := txn.State(key); ok {
-		json.Unmarshal(base, &obj)
-	}
-	raw, _ := json.Marshal(streamStateRef{Object: obj.Object, Shape: shape})
-	txn.SetState(key, raw)
 	s.staged = true
 	return nil
 }

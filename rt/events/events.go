@@ -164,11 +164,15 @@ type (
 		Objects []string `json:"objects,omitempty"`
 	}
 	ResumeFromEpoch struct {
-		Epoch int64 `json:"epoch"`
+		Epoch int64 `json:"epoch"` // the commit the run resumes from
+		// Skipped names the newer commits passed over (with
+		// --allow-older-checkpoint) and why; empty when resuming from the
+		// latest.
+		Skipped []string `json:"skipped,omitempty"`
 	}
 	ErrorDetails struct {
 		Message string `json:"message"`
-		Kind    string `json:"kind,omitempty"` // data | schema | expectation | lock | conflict | storage | internal
+		Kind    string `json:"kind,omitempty"` // data | schema | expectation | lock | conflict | checkpoint | storage | internal
 		File    string `json:"file,omitempty"`
 		Row     int64  `json:"row,omitempty"`
 		Col     int    `json:"col,omitempty"`

@@ -15,6 +15,13 @@
 // lost, or the commit write failed; a failed run commits nothing. Either way
 // the event log is written and the lock released.
 //
+// Begin resumes from the latest commit (resume.go): it verifies the state
+// objects that commit references and refuses, with a *CheckpointError naming
+// each problem, when one is missing or corrupt or a newer record is corrupt;
+// with Config.AllowOlderCheckpoint it resumes from the newest older commit
+// that verifies instead. A run that resumes from a commit with state or
+// offsets records its epoch (resume_from_epoch, with the commits skipped).
+//
 // It owns the run's life cycle, the expectation counters (warn / drop / fail)
 // and the Summary (rows in/out per flow, expectation counts, late drops) with
 // its human form. It must not: hold per-pipeline logic (generated code does),

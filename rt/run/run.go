@@ -31,6 +31,11 @@ type Config struct {
 	Now func() time.Time
 	// OnEvent sees every event as it is emitted (--json, progress).
 	OnEvent func(events.Event)
+	// AllowOlderCheckpoint lets a run whose latest commit cannot be loaded
+	// (a corrupt commit record, a state object missing or failing its
+	// checksum) resume from the newest older commit that verifies
+	// (--allow-older-checkpoint). Without it such a run stops.
+	AllowOlderCheckpoint bool
 }
 
 // Run is one run of a pipeline: the warehouse transaction, the lock, the
@@ -92,18 +97,32 @@ func Begin(ctx context.Context, cfg Config) (*Run, error) {
 		return nil, r.end(ctx, fmt.Errorf("reading the warehouse: %w", err))
 	}
 	r.State = st
+	// Garbage is judged against the newest valid record, even when the run
+	// then resumes from an older one: what that record lists stays.
 	removed, cerr := wh.Collect(ctx, st)
 	startDetails.Epoch, startDetails.Collected = st.NextEpoch, len(removed)
+	skipped, herr := chooseHead(ctx, wh, st, cfg.AllowOlderCheckpoint)
 	if st.Head != nil {
 		startDetails.HeadEpoch = st.Head.Epoch
 	}
 	log.Emit(events.Info, events.TypeRunStart, "", "", startDetails)
+	if herr != nil {
+		return nil, r.end(ctx, herr)
+	}
+	if h := st.Head; h != nil && (len(h.State) > 0 || len(h.SourceOffsets) > 0 || len(skipped) > 0) {
+		log.Emit(events.Info, events.TypeResumeFromEpoch, "", "", events.ResumeFromEpoch{Epoch: h.Epoch, Skipped: skipped})
+	}
+	for _, s := range skipped {
+		r.Warn("--allow-older-checkpoint: skipped " + s)
+	}
 	if t := lock.Takeover; t != nil {
 		log.Emit(events.Warn, events.TypeLockTakenOver, "", "", events.LockTakenOver{
 			PreviousRun: t.Previous.RunID, Host: t.Previous.Host, PID: t.Previous.PID, Reason: t.String()})
 	}
 	for _, inv := range st.Invalid {
-		r.Warn("ignored an invalid commit record: " + inv)
+		if len(skipped) == 0 {
+			r.Warn("ignored an invalid commit record: " + inv)
+		}
 	}
 	if cerr != nil {
 		r.Warn("removing garbage of failed runs: " + cerr.Error())
@@ -329,6 +348,7 @@ func errorDetails(err error) events.ErrorDetails {
 		le *warehouse.LockedError
 		ll *warehouse.LockLostError
 		ce *warehouse.ConflictError
+		ck *CheckpointError
 	)
 	switch {
 	case errors.As(err, &de):
@@ -341,6 +361,8 @@ func errorDetails(err error) events.ErrorDetails {
 		d.Kind = "lock"
 	case errors.As(err, &ce):
 		d.Kind = "conflict"
+	case errors.As(err, &ck):
+		d.Kind = "checkpoint"
 	}
 	return d
 }

@@ -16,6 +16,14 @@
 // and reported in State.Invalid. Readers resolve through the latest record or,
 // for --version N, through the record that holds version N.
 //
+// State snapshots (state.go): Txn.WriteState stages an object under
+// _thund/checkpoints/<epoch>/ and records it in the commit's state map with
+// its size and sha256 (a StateRef; AnnotateState adds a caller's fields).
+// ReadState is the one reader every state load uses: it returns the bytes
+// only when they match the record, and otherwise a *StateError naming the
+// object ("missing", "checksum mismatch", ...); VerifyState checks every
+// object of a commit the same way, streaming, before a run starts.
+//
 // Vacuum (vacuum.go) is retention: it keeps the last N valid commits and
 // removes older commit records, dataset files only they list, older event
 // logs and checkpoints, never anything the latest commit references. The

@@ -2,6 +2,8 @@ package warehouse
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -109,7 +111,9 @@ func (t *Txn) set(m map[string]json.RawMessage, k string, v json.RawMessage) {
 }
 
 // WriteState stages a state snapshot object under _thund/checkpoints/<epoch>/
-// and records its name under key in the commit's state map.
+// and records it under key in the commit's state map as a StateRef: its
+// name, size and sha256, which ReadState checks before anything loads it.
+// AnnotateState adds a caller's own fields to the entry.
 func (t *Txn) WriteState(ctx context.Context, key string, data []byte) error {
 	name := fmt.Sprintf("%s/%012d/%s-%s", CheckpointsDir, t.epoch, key, t.tag)
 	if err := store.ValidName(name); err != nil {
@@ -121,8 +125,49 @@ func (t *Txn) WriteState(ctx context.Context, key string, data []byte) error {
 	if err := t.w.FS.WriteFile(ctx, name, data); err != nil {
 		return err
 	}
-	ref, _ := json.Marshal(map[string]string{"object": name})
+	sum := sha256.Sum256(data)
+	size := int64(len(data))
+	ref, _ := json.Marshal(StateRef{Object: name, SHA256: hex.EncodeToString(sum[:]), Bytes: &size})
 	t.SetState(key, ref)
+	return nil
+}
+
+// AnnotateState adds fields (a struct or map that encodes as a JSON object)
+// to the state entry under key, keeping the entry's other fields: a caller
+// records what it checks on the next load (a fingerprint, counters) beside
+// the StateRef that WriteState recorded. The StateRef's own fields cannot be
+// overwritten.
+func (t *Txn) AnnotateState(key string, fields any) error {
+	add, err := json.Marshal(fields)
+	if err != nil {
+		return err
+	}
+	var extra map[string]json.RawMessage
+	if err := json.Unmarshal(add, &extra); err != nil {
+		return fmt.Errorf("state %q: annotation is not a JSON object: %w", key, err)
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	entry := map[string]json.RawMessage{}
+	if cur, ok := t.state[key]; ok {
+		if err := json.Unmarshal(cur, &entry); err != nil {
+			return fmt.Errorf("state %q: %w", key, err)
+		}
+	}
+	for k, v := range extra {
+		switch k {
+		case "object", "sha256", "bytes":
+			if _, set := entry[k]; set {
+				continue
+			}
+		}
+		entry[k] = v
+	}
+	raw, err := json.Marshal(entry)
+	if err != nil {
+		return err
+	}
+	t.state[key] = raw
 	return nil
 }
 

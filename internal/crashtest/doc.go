@@ -1,0 +1,11 @@
+// Package crashtest holds the kill -9 suite (tests only): it builds real
+// pipelines with the real thundc, feeds input files into their watched
+// folders in steps (write, then rename into place), runs `etl run` and
+// SIGKILLs it at random points, then checks that a final run's outputs equal
+// those of an uninterrupted run over the same input (no row lost, none
+// duplicated), that a run after a commit re-reads only the input that came
+// after it, and that no partial file is ever visible. The random delays come
+// from a seeded generator whose seed is logged; THUND_CRASH_SEED replays one.
+// With -tags s3 the same suite runs against the S3 lane's server
+// (TestS3Kill; see internal/testenv).
+package crashtest
