@@ -95,9 +95,13 @@ func (g *flowGen) genAggregate(n *ir.Aggregate, c consumer) {
 	var ht, nullGroup string
 	var nullDecl *local
 	var kt *keyType
-	if global {
-		g.emit(jen.Var().Id(groups).Index(jen.Lit(1)).Id(st.name))
-	} else {
+	// the table's declarations: per worker when the input runs on the
+	// workers (parallel.go)
+	decls := g.sub(func() {
+		if global {
+			g.emit(jen.Var().Id(groups).Index(jen.Lit(1)).Id(st.name))
+			return
+		}
 		ht = g.name("ht")
 		kt = g.newKeyType("group", keyTypes, false)
 		kt.stateName = st.name
@@ -110,6 +114,13 @@ func (g *flowGen) genAggregate(n *ir.Aggregate, c consumer) {
 			nullDecl = g.locals[len(g.locals)-1]
 			nullDecl.used = false
 		}
+	})
+	var ap *aggPar
+	if g.parSource(n.Input) && aggMergeable(accs) {
+		ap = g.newAggPar(st, kt, groups, ht, nullGroup, decls)
+		g.par = &ap.parPipe
+	} else {
+		g.emit(decls...)
 	}
 	g.produce(n.Input, func(r *row) {
 		e := g.envOf(n.Input, r)
@@ -127,6 +138,10 @@ func (g *flowGen) genAggregate(n *ir.Aggregate, c consumer) {
 			g.genAccumulate(a, use(gs), e)
 		}
 	})
+	g.par = nil
+	if ap != nil {
+		g.genAggMerge(ap, accs, keyTypes, keyNullable, nullDecl)
+	}
 	// the groups, in first-seen order
 	out := func(gs *local) {
 		schema := g.u.Schemas[n]

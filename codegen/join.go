@@ -116,6 +116,10 @@ func (g *flowGen) genJoin(n *ir.Join, c consumer) {
 		g.refuseStreaming(n.Pos, "a "+kind.String()+" join")
 		return
 	}
+	// a parallel pipeline asked of the join's output is its probe's: the
+	// build side is built once, on the flow's goroutine (parallel.go)
+	par := g.par
+	g.par = nil
 	info := g.u.Joins[n]
 	keys, residual := g.joinKeys(n)
 	rneed := g.demand.need[n.Right]
@@ -284,6 +288,10 @@ func (g *flowGen) genJoin(n *ir.Join, c consumer) {
 
 	// probe: the left input's pipeline
 	g.emit(jen.Commentf("join at %s: probe with the left side", posText(n.Pos)))
+	if par != nil && trackMatch {
+		panic("codegen: a parallel probe of a " + kind.String() + " join")
+	}
+	g.par = par
 	g.produce(n.Left, func(l *row) {
 		// candidates is the loop over the build rows that may match
 		candidates := func(body func(rw *local) []jen.Code) {
