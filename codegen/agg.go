@@ -208,7 +208,7 @@ func (g *flowGen) groupLookup(kt *keyType, groups, ht, nullGroup string, nullDec
 	}
 	newGroup := func() {
 		g.emit(jen.Id(gi).Op("=").Int32().Call(jen.Len(jen.Id(groups))),
-			jen.Id(groups).Op("=").Append(jen.Id(groups), jen.Id(kt.stateName).Values()))
+			jen.Id(groups).Op("=").Id("appendZero").Call(jen.Id(groups)))
 	}
 	// account counts a new group (its keys stored) against --memory-limit
 	account := func() {
@@ -249,7 +249,7 @@ func (g *flowGen) groupLookup(kt *keyType, groups, ht, nullGroup string, nullDec
 			g.emit(jen.If(ok).Block(lookup...).Else().Block(
 				jen.If(jen.Id(nullGroup).Op("<").Lit(0)).Block(
 					jen.Id(nullGroup).Op("=").Int32().Call(jen.Len(jen.Id(groups))),
-					jen.Id(groups).Op("=").Append(jen.Id(groups), jen.Id(kt.stateName).Values())),
+					jen.Id(groups).Op("=").Id("appendZero").Call(jen.Id(groups))),
 				jen.Id(gi).Op("=").Id(nullGroup)))
 		}
 	} else {

@@ -164,7 +164,7 @@ func (g *flowGen) genJoin(n *ir.Join, c consumer) {
 		if kt != nil {
 			kvals = g.keyValues(keys, false, r, e, n.Pos)
 		}
-		g.emit(jen.Id(rows).Op("=").Append(jen.Id(rows), jen.Id(st.name).Values()))
+		g.emit(jen.Id(rows).Op("=").Id("appendZero").Call(jen.Id(rows)))
 		rw := g.declare([]string{g.name("rw")}, jen.Op("&").Id(rows).Index(jen.Len(jen.Id(rows)).Op("-").Lit(1)))[0]
 		for j := range rschema {
 			if j >= len(rneed) || !rneed[j] || r.cols[j] == nil {

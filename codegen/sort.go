@@ -83,7 +83,7 @@ func (g *flowGen) genSort(n *ir.Sort, c consumer, topK int64) {
 			g.emit(jen.If(jen.Id(haveBar).Op("&&").Id(cmpFn).Call(jen.Op("&").Add(use(cand)), jen.Op("&").Id(bar)).Op(">=").Lit(0)).Block(g.skipStmt()),
 				jen.Id(rows).Op("=").Append(jen.Id(rows), use(cand)))
 		} else {
-			g.emit(jen.Id(rows).Op("=").Append(jen.Id(rows), jen.Id(st.name).Values()))
+			g.emit(jen.Id(rows).Op("=").Id("appendZero").Call(jen.Id(rows)))
 		}
 		rw := g.declare([]string{g.name("rw")}, jen.Op("&").Id(rows).Index(jen.Len(jen.Id(rows)).Op("-").Lit(1)))[0]
 		if topK == 0 {
