@@ -41,7 +41,7 @@ func (s *structDecl) add(name string, typ jen.Code) string {
 // decl declares the struct with the fields added so far.
 func (s *structDecl) decl() jen.Code {
 	fs := make([]jen.Code, len(s.fields))
-	for i, f := range s.fields {
+	for i, f := range packed(s.fields) {
 		fs[i] = jen.Id(f.name).Add(f.typ)
 	}
 	return jen.Commentf("%s %s", s.name, s.doc).Line().Type().Id(s.name).Struct(fs...)
