@@ -24,7 +24,11 @@
 //     with more than one thread a flow's output is written on a goroutine of
 //     its own; a flow reads sources through FlowContext.ReadColumns and
 //     ReadPruned (only the columns it loads; row groups its filter
-//     excludes skipped);
+//     excludes skipped; decoded into buffers reused once the flow released
+//     its batches: format.Options.Reuse);
+//   - parallel pipelines (parallel.go): FlowContext.Parallel hands a
+//     reader's batches to Workers() goroutines, each running the generated
+//     loop with its own state, numbered in the reader's order;
 //   - --memory-limit (memory.go): generated hash joins and aggregates account
 //     what they keep through FlowContext.Grow, and a flow past the limit
 //     stops with a MemoryLimitError naming the operator (no spilling yet);
