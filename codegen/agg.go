@@ -41,7 +41,7 @@ func (s *structDecl) add(name string, typ jen.Code) string {
 // decl declares the struct with the fields added so far.
 func (s *structDecl) decl() jen.Code {
 	fs := make([]jen.Code, len(s.fields))
-	for i, f := range s.fields {
+	for i, f := range packed(s.fields) {
 		fs[i] = jen.Id(f.name).Add(f.typ)
 	}
 	return jen.Commentf("%s %s", s.name, s.doc).Line().Type().Id(s.name).Struct(fs...)
@@ -95,9 +95,13 @@ func (g *flowGen) genAggregate(n *ir.Aggregate, c consumer) {
 	var ht, nullGroup string
 	var nullDecl *local
 	var kt *keyType
-	if global {
-		g.emit(jen.Var().Id(groups).Index(jen.Lit(1)).Id(st.name))
-	} else {
+	// the table's declarations: per worker when the input runs on the
+	// workers (parallel.go)
+	decls := g.sub(func() {
+		if global {
+			g.emit(jen.Var().Id(groups).Index(jen.Lit(1)).Id(st.name))
+			return
+		}
 		ht = g.name("ht")
 		kt = g.newKeyType("group", keyTypes, false)
 		kt.stateName = st.name
@@ -110,6 +114,13 @@ func (g *flowGen) genAggregate(n *ir.Aggregate, c consumer) {
 			nullDecl = g.locals[len(g.locals)-1]
 			nullDecl.used = false
 		}
+	})
+	var ap *aggPar
+	if g.parSource(n.Input) && aggMergeable(accs) {
+		ap = g.newAggPar(st, kt, groups, ht, nullGroup, decls)
+		g.par = &ap.parPipe
+	} else {
+		g.emit(decls...)
 	}
 	g.produce(n.Input, func(r *row) {
 		e := g.envOf(n.Input, r)
@@ -127,6 +138,10 @@ func (g *flowGen) genAggregate(n *ir.Aggregate, c consumer) {
 			g.genAccumulate(a, use(gs), e)
 		}
 	})
+	g.par = nil
+	if ap != nil {
+		g.genAggMerge(ap, accs, keyTypes, keyNullable, nullDecl)
+	}
 	// the groups, in first-seen order
 	out := func(gs *local) {
 		schema := g.u.Schemas[n]
@@ -193,7 +208,7 @@ func (g *flowGen) groupLookup(kt *keyType, groups, ht, nullGroup string, nullDec
 	}
 	newGroup := func() {
 		g.emit(jen.Id(gi).Op("=").Int32().Call(jen.Len(jen.Id(groups))),
-			jen.Id(groups).Op("=").Append(jen.Id(groups), jen.Id(kt.stateName).Values()))
+			jen.Id(groups).Op("=").Id("appendZero").Call(jen.Id(groups)))
 	}
 	// account counts a new group (its keys stored) against --memory-limit
 	account := func() {
@@ -234,7 +249,7 @@ func (g *flowGen) groupLookup(kt *keyType, groups, ht, nullGroup string, nullDec
 			g.emit(jen.If(ok).Block(lookup...).Else().Block(
 				jen.If(jen.Id(nullGroup).Op("<").Lit(0)).Block(
 					jen.Id(nullGroup).Op("=").Int32().Call(jen.Len(jen.Id(groups))),
-					jen.Id(groups).Op("=").Append(jen.Id(groups), jen.Id(kt.stateName).Values())),
+					jen.Id(groups).Op("=").Id("appendZero").Call(jen.Id(groups))),
 				jen.Id(gi).Op("=").Id(nullGroup)))
 		}
 	} else {

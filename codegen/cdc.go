@@ -143,7 +143,7 @@ func (g *flowGen) genCDCOutput() *output {
 		types = append(types, sh.ts[j].Type)
 	}
 	types = append(types, sh.seqT, ir.Type{Kind: ir.TBool})
-	o := g.genOutputBuffers(jen.Id(sh.specVar).Dot("ChangeSchema").Call(), types, "flush emits the change rows collected so far as one batch of the change schema.")
+	o := g.genOutputBuffers(jen.Id(sh.specVar).Dot("ChangeSchema").Call(), types, "flush emits the change rows collected so far as one batch of the change schema.", true)
 	exps := g.target.Expectations
 	o.consume = func(r *row) {
 		vals := g.cdcRow(r)
@@ -261,7 +261,7 @@ func (g *flowGen) genUpdateOutput() *output {
 		types = append(types, sh.ts[j].Type)
 	}
 	types = append(types, sh.seqT, ir.Type{Kind: ir.TBool})
-	o := g.genOutputBuffers(jen.Id(sh.specVar).Dot("ChangeSchema").Call(), types, "flush emits the change rows collected so far as one batch of the change schema.")
+	o := g.genOutputBuffers(jen.Id(sh.specVar).Dot("ChangeSchema").Call(), types, "flush emits the change rows collected so far as one batch of the change schema.", true)
 	o.consume = func(r *row) {
 		vals := g.cdcRow(r)
 		del := g.declare([]string{g.name("del")}, g.st.chDel)[0]

@@ -28,6 +28,11 @@
 //   - materialize.go: whether a view declared materialize incremental can
 //     be maintained by appending (etl.Dataset.Incremental / NotIncremental);
 //   - rel.go, agg.go, join.go, sort.go, subquery.go: the operators;
+//   - parallel.go: pipelines on fc.Threads workers (fc.Parallel): a scan's
+//     batches handed to workers that run the fused loop with their own
+//     output builders, partial aggregate tables (merged after) or top-N
+//     rows; where that would change results, one goroutine (it says where);
+//   - layout.go: the field order of generated structs (flags packed last);
 //   - expr.go, arith.go, cast.go, funcs.go: expressions;
 //   - values.go, keys.go, konst.go, demand.go: the compile-time model
 //     (demand also collects the filters directly over each scan, whose

@@ -40,6 +40,7 @@ type flowGen struct {
 	skips   []*skipTarget // where "skip this row" goes: nil = continue
 	recs    []string      // record batches open in the current pipeline
 	prelude []jen.Code    // statements at the top of the flow function
+	par     *parPipe      // a pipeline asked to run on the workers, for the scan that produces it
 
 	typeDecls []func() jen.Code // package-level types and functions of the flow, declared last
 }
@@ -199,7 +200,14 @@ func (g *flowGen) genFlowBody() []jen.Code {
 		out = g.genOutput()
 	}
 	subs := g.sub(func() { g.genSubqueries() })
-	main := g.sub(func() { g.produce(g.flow.Query, out.consume) })
+	main := g.sub(func() {
+		c := out.consume
+		if g.cdc == nil && g.parSource(g.flow.Query) {
+			c = g.parOutput(out)
+		}
+		g.produce(g.flow.Query, c)
+		g.par = nil
+	})
 	var body []jen.Code
 	body = append(body, out.setup...)
 	body = append(body, g.prelude...)
@@ -230,12 +238,17 @@ type output struct {
 // expectation counters, the row counters, and the flush function that emits
 // the rows collected so far as one batch (flushDoc is its comment) and adds
 // the expectation counters. The caller sets consume.
-func (g *flowGen) genOutputBuffers(schema jen.Code, types []ir.Type, flushDoc string) *output {
+//
+// Without release, the caller releases the builder (a worker's output,
+// at the worker's end).
+func (g *flowGen) genOutputBuffers(schema jen.Code, types []ir.Type, flushDoc string, release bool) *output {
 	o := &output{flush: "flush"}
 	ob := "ob"
 	setup := []jen.Code{
 		jen.Id(ob).Op(":=").Qual(arrayPkg, "NewRecordBuilder").Call(jen.Id("fc").Dot("Mem"), schema),
-		jen.Defer().Id(ob).Dot("Release").Call(),
+	}
+	if release {
+		setup = append(setup, jen.Defer().Id(ob).Dot("Release").Call())
 	}
 	o.builders = make([]*local, len(types))
 	for j, t := range types {
@@ -278,13 +291,17 @@ func (g *flowGen) genOutputBuffers(schema jen.Code, types []ir.Type, flushDoc st
 // and the consumer at the root of the query: it casts the query's output
 // to the target's schema (store assignment), checks the expectations
 // (genExpect) and appends the row.
-func (g *flowGen) genOutput() *output {
+func (g *flowGen) genOutput() *output { return g.genOutputFor(true) }
+
+// genOutputFor is genOutput; without release, the caller releases the
+// builder (a worker's output).
+func (g *flowGen) genOutputFor(release bool) *output {
 	ts := g.u.Datasets[g.target].Visible()
 	types := make([]ir.Type, len(ts))
 	for j, f := range ts {
 		types[j] = f.Type
 	}
-	o := g.genOutputBuffers(jen.Id(g.schemaVar[g.target]), types, "flush emits the rows collected so far as one batch of the target's schema.")
+	o := g.genOutputBuffers(jen.Id(g.schemaVar[g.target]), types, "flush emits the rows collected so far as one batch of the target's schema.", release)
 	o.consume = func(r *row) {
 		stored := g.storeRow(r, ts)
 		g.genExpect(stored, o.counters)

@@ -175,4 +175,14 @@ func genHelpers(f *jen.File) {
 		jen.Id("out").Op(":=").Make(jen.Index().Id("T"), jen.Len(jen.Id("idx"))),
 		jen.For(jen.List(jen.Id("i"), jen.Id("j")).Op(":=").Range().Id("idx")).Block(jen.Id("out").Index(jen.Id("i")).Op("=").Id("rows").Index(jen.Id("j"))),
 		jen.Return(jen.Id("out")))
+
+	f.Comment("appendZero appends a zero element to rows that are never cut (groups, build rows,")
+	f.Comment("sort rows), doubling the capacity when full: append grows a large slice by a")
+	f.Comment("quarter, copying it (and faulting fresh pages in) again and again. (rt/etl)")
+	f.Func().Id("appendZero").Types(jen.Id("T").Any()).Params(jen.Id("rows").Index().Id("T")).Index().Id("T").Block(
+		jen.If(jen.Len(jen.Id("rows")).Op("==").Cap(jen.Id("rows"))).Block(
+			jen.Id("grown").Op(":=").Make(jen.Index().Id("T"), jen.Len(jen.Id("rows")), jen.Max(jen.Lit(2).Op("*").Cap(jen.Id("rows")), jen.Lit(64))),
+			jen.Copy(jen.Id("grown"), jen.Id("rows")),
+			jen.Id("rows").Op("=").Id("grown")),
+		jen.Return(jen.Id("rows").Index(jen.Empty(), jen.Len(jen.Id("rows")).Op("+").Lit(1))))
 }

@@ -119,6 +119,10 @@ func (g *flowGen) genJoin(n *ir.Join, c consumer) {
 		g.refuseStreaming(n.Pos, "a "+kind.String()+" join")
 		return
 	}
+	// a parallel pipeline asked of the join's output is its probe's: the
+	// build side is built once, on the flow's goroutine (parallel.go)
+	par := g.par
+	g.par = nil
 	info := g.u.Joins[n]
 	keys, residual := g.joinKeys(n)
 	rneed := g.demand.need[n.Right]
@@ -163,7 +167,7 @@ func (g *flowGen) genJoin(n *ir.Join, c consumer) {
 		if kt != nil {
 			kvals = g.keyValues(keys, false, r, e, n.Pos)
 		}
-		g.emit(jen.Id(rows).Op("=").Append(jen.Id(rows), jen.Id(st.name).Values()))
+		g.emit(jen.Id(rows).Op("=").Id("appendZero").Call(jen.Id(rows)))
 		rw := g.declare([]string{g.name("rw")}, jen.Op("&").Id(rows).Index(jen.Len(jen.Id(rows)).Op("-").Lit(1)))[0]
 		for j := range rschema {
 			if j >= len(rneed) || !rneed[j] || r.cols[j] == nil {
@@ -287,6 +291,10 @@ func (g *flowGen) genJoin(n *ir.Join, c consumer) {
 
 	// probe: the left input's pipeline
 	g.emit(jen.Commentf("join at %s: probe with the left side", posText(n.Pos)))
+	if par != nil && trackMatch {
+		panic("codegen: a parallel probe of a " + kind.String() + " join")
+	}
+	g.par = par
 	g.produce(n.Left, func(l *row) {
 		// candidates is the loop over the build rows that may match
 		candidates := func(body func(rw *local) []jen.Code) {

@@ -34,6 +34,9 @@ func (g *flowGen) genFusedStage(st *passes.Stage, top ir.Rel, c consumer) {
 
 // produceOp dispatches on the operator.
 func (g *flowGen) produceOp(r ir.Rel, c consumer) {
+	if !parTransparent(r) {
+		g.par = nil // a pipeline breaker or an order-sensitive operator: its own pipelines
+	}
 	if st := g.stageTop[r]; st != nil && !st.Fused {
 		g.emit(jen.Commentf("stage s%d: %s", st.ID, strings.Join(g.details[st], " | ")))
 	}
@@ -105,6 +108,9 @@ func (g *flowGen) genScan(n *ir.Scan, c consumer) {
 		name = d.Name
 	}
 	schema := g.u.Schemas[n]
+	// a pipeline its last consumer asked to run on the workers (parallel.go)
+	par := g.par
+	g.par = nil
 	rd := g.name("rd")
 	rec := g.name("rec")
 	nrows := "n" + strings.TrimPrefix(rec, "rec")
@@ -164,16 +170,29 @@ func (g *flowGen) genScan(n *ir.Scan, c consumer) {
 			return x
 		}}
 	}
+	var begin []jen.Code
+	if par != nil {
+		if n.Stream {
+			panic("codegen: a parallel pipeline over a stream read")
+		}
+		par.on, par.inside = true, true
+		par.w, par.seq, par.row = g.name("w"), g.name("seq"), i
+		begin = g.sub(par.begin)
+	}
 	g.recs = append(g.recs, rec)
 	body := g.loop(func() { c(r) })
 	g.recs = g.recs[:len(g.recs)-1]
-	batch := []jen.Code{
-		jen.List(jen.Id(rec), jen.Err()).Op(":=").Id(rd).Dot("Next").Call(),
-		jen.If(jen.Err().Op("==").Qual(ioPkg, "EOF")).Block(jen.Break()),
-		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+	var batch []jen.Code
+	if par == nil {
+		batch = append(batch,
+			jen.List(jen.Id(rec), jen.Err()).Op(":=").Id(rd).Dot("Next").Call(),
+			jen.If(jen.Err().Op("==").Qual(ioPkg, "EOF")).Block(jen.Break()),
+			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())))
+	}
+	batch = append(batch,
 		jen.Id(nrows).Op(":=").Int().Call(jen.Id(rec).Dot("NumRows").Call()),
 		jen.Id("fc").Dot("CountIn").Call(jen.Int64().Call(jen.Id(nrows))),
-	}
+	)
 	readArgs := []jen.Code{jen.Lit(name)}
 	if bounds := g.scanBounds(n); len(bounds) > 0 {
 		readCall.Dot("ReadPruned")
@@ -193,9 +212,15 @@ func (g *flowGen) genScan(n *ir.Scan, c consumer) {
 		}
 	}
 	batch = append(batch,
-		jen.For(jen.Id(i).Op(":=").Lit(0), jen.Id(i).Op("<").Id(nrows), jen.Id(i).Op("++")).Block(body...),
-		jen.Id(rec).Dot("Release").Call())
-	g.emit(jen.Commentf("scan %s", scanText(n)), jen.For().Block(batch...))
+		jen.For(jen.Id(i).Op(":=").Lit(0), jen.Id(i).Op("<").Id(nrows), jen.Id(i).Op("++")).Block(body...))
+	g.emit(jen.Commentf("scan %s", scanText(n)))
+	if par != nil {
+		par.inside = false
+		g.genParScan(par, rd, rec, begin, batch)
+		return
+	}
+	batch = append(batch, jen.Id(rec).Dot("Release").Call())
+	g.emit(jen.For().Block(batch...))
 }
 
 // scanText describes a scan for a comment.

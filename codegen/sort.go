@@ -22,13 +22,24 @@ func (g *flowGen) genSort(n *ir.Sort, c consumer, topK int64) {
 	st := g.newStruct("sortRow", "is one row of an order by: its sort keys and the columns read after it.")
 	cmpFn := g.global("sortCompare_", g.flow.Name)
 	rows := g.name("sorted")
-	g.emit(jen.Id(rows).Op(":=").Index().Id(st.name).Values())
 	// with topK, bar is the topK-th best row after the last cut: a row that
 	// does not sort before it cannot make the cut (the sort is stable, so a
 	// tie with it loses too), and is dropped at once
 	bar, haveBar := g.name("bar"), g.name("haveBar")
-	if topK > 0 {
-		g.emit(jen.Var().Id(bar).Id(st.name), jen.Id(haveBar).Op(":=").False())
+	decls := g.sub(func() {
+		g.emit(jen.Id(rows).Op(":=").Index().Id(st.name).Values())
+		if topK > 0 {
+			g.emit(jen.Var().Id(bar).Id(st.name), jen.Id(haveBar).Op(":=").False())
+		}
+	})
+	// a top-N's input runs on the workers, each keeping its own top rows
+	// (parallel.go); the rows' input positions break ties
+	var par *sortPar
+	if topK > 0 && g.parSource(n.Input) {
+		par = g.newSortPar(st, rows, decls)
+		g.par = &par.parPipe
+	} else {
+		g.emit(decls...)
 	}
 	schema := g.u.Schemas[n]
 	need := g.demand.need[n]
@@ -59,10 +70,26 @@ func (g *flowGen) genSort(n *ir.Sort, c consumer, topK int64) {
 		for i, k := range n.Keys {
 			keys[i] = g.coerce(g.genExpr(k.Expr, e), keyTypes[i], k.Pos)
 		}
-		g.emit(jen.Id(rows).Op("=").Append(jen.Id(rows), jen.Id(st.name).Values()))
+		if topK > 0 {
+			// the keys go to a candidate row first: most rows lose to the
+			// bar and are never stored
+			cand := g.declareVar(g.name("cand"), jen.Id(st.name))
+			for i, x := range keys {
+				store(cand, fmt.Sprintf("k%d", i), x, &keyNullable[i])
+			}
+			if par != nil {
+				g.emit(use(cand).Dot("seq").Op("=").Id(par.seq).Op("<<").Lit(32).Op("|").Int64().Call(jen.Id(par.row)))
+			}
+			g.emit(jen.If(jen.Id(haveBar).Op("&&").Id(cmpFn).Call(jen.Op("&").Add(use(cand)), jen.Op("&").Id(bar)).Op(">=").Lit(0)).Block(g.skipStmt()),
+				jen.Id(rows).Op("=").Append(jen.Id(rows), use(cand)))
+		} else {
+			g.emit(jen.Id(rows).Op("=").Id("appendZero").Call(jen.Id(rows)))
+		}
 		rw := g.declare([]string{g.name("rw")}, jen.Op("&").Id(rows).Index(jen.Len(jen.Id(rows)).Op("-").Lit(1)))[0]
-		for i, x := range keys {
-			store(rw, fmt.Sprintf("k%d", i), x, &keyNullable[i])
+		if topK == 0 {
+			for i, x := range keys {
+				store(rw, fmt.Sprintf("k%d", i), x, &keyNullable[i])
+			}
 		}
 		for j := range schema {
 			if j >= len(need) || !need[j] || r.cols[j] == nil {
@@ -73,16 +100,18 @@ func (g *flowGen) genSort(n *ir.Sort, c consumer, topK int64) {
 		}
 		if topK > 0 {
 			limit := max(2*topK, 1024)
-			last := jen.Op("&").Id(rows).Index(jen.Len(jen.Id(rows)).Op("-").Lit(1))
-			g.emit(jen.If(jen.Id(haveBar).Op("&&").Id(cmpFn).Call(last, jen.Op("&").Id(bar)).Op(">=").Lit(0)).Block(
-				jen.Id(rows).Op("=").Id(rows).Index(jen.Empty(), jen.Len(jen.Id(rows)).Op("-").Lit(1)),
-			).Else().If(jen.Len(jen.Id(rows)).Op(">=").Lit(int(limit))).Block(
+			g.emit(jen.If(jen.Len(jen.Id(rows)).Op(">=").Lit(int(limit))).Block(
 				jen.Id(rows).Op("=").Id("topK").Call(jen.Id(rows), jen.Lit(int(topK)), jen.Id(cmpFn)),
 				jen.If(jen.Len(jen.Id(rows)).Op("==").Lit(int(topK))).Block(
 					jen.List(jen.Id(bar), jen.Id(haveBar)).Op("=").List(jen.Id(rows).Index(jen.Lit(int(topK)-1)), jen.True())),
 			))
 		}
 	})
+	g.par = nil
+	if par != nil {
+		g.emit(jen.Comment("the workers' top rows, in one slice"),
+			jen.Id(rows).Op(":=").Qual(slicesPkg, "Concat").Call(jen.Id(par.slots).Op("...")))
+	}
 	idx := g.name("order")
 	g.emit(jen.Id(idx).Op(":=").Id("sortIndex").Call(jen.Id(rows), jen.Id(cmpFn)))
 	if topK > 0 {
@@ -133,6 +162,10 @@ func (g *flowGen) genSort(n *ir.Sort, c consumer, topK int64) {
 			} else {
 				stmts = append(stmts, cmpStmt)
 			}
+		}
+		if par != nil {
+			// the rows' positions in the input: ties break as in a stable sort
+			stmts = append(stmts, jen.If(jen.Id("c").Op(":=").Qual(cmpPkg, "Compare").Call(jen.Id("a").Dot("seq"), jen.Id("b").Dot("seq")), jen.Id("c").Op("!=").Lit(0)).Block(jen.Return(jen.Id("c"))))
 		}
 		stmts = append(stmts, jen.Return(jen.Lit(0)))
 		return jen.Commentf("%s orders the rows of the order by at %s.", cmpFn, posText(n.Pos)).Line().

@@ -26,7 +26,8 @@
 //     with more than one thread a flow's output is written on a goroutine of
 //     its own; a flow reads sources through FlowContext.ReadColumns and
 //     ReadPruned (only the columns it loads; row groups its filter
-//     excludes skipped); with more than one thread each input is decoded on
+//     excludes skipped; decoded into buffers reused once the flow released
+//     its batches: format.Options.Reuse); with more than one thread each input is decoded on
 //     a goroutine of its own, and the stages are joined by bounded edges
 //     (rt/stream.Edge; Input.Bounds, DefaultEdgeBounds, --edge-rows,
 //     --edge-bytes) whose occupancy goes into flow_progress / flow_end
@@ -38,6 +39,9 @@
 //     first SIGINT/SIGTERM stops after the epoch in flight commits, a second
 //     abandons it; an Arrow IPC stream on stdin is read as it arrives and
 //     its batches become epochs (at-most-once: it cannot be replayed);
+//   - parallel pipelines (parallel.go): FlowContext.Parallel hands a
+//     reader's batches to Workers() goroutines, each running the generated
+//     loop with its own state, numbered in the reader's order;
 //   - --memory-limit (memory.go): generated hash joins and aggregates account
 //     what they keep through FlowContext.Grow, and a flow past the limit
 //     stops with a MemoryLimitError naming the operator (no spilling yet);

@@ -885,7 +885,7 @@ func (fr *flowReads) readColumns(name string, cols []int, bounds []format.Bound)
 			files = fr.streamSource(x, l).srcFiles
 		}
 		ex.srcRead[x.Name] = true
-		opts.Columns, opts.Threads, opts.Bounds = cols, ex.threads, bounds
+		opts.Columns, opts.Threads, opts.Bounds, opts.Reuse = cols, ex.threads, bounds, true
 		br = format.OpenFiles(files, f, x.Schema, opts)
 	case stored(x.Kind):
 		cur, ok := ex.r.Txn.Dataset(name)

@@ -189,6 +189,11 @@ type Options struct {
 	// no row of it meets one of them (it may still return rows that do not
 	// meet them: the caller filters). Other formats ignore them.
 	Bounds []Bound
+	// Reuse lets a Parquet reader decode into buffers that earlier batches
+	// held, once the caller released them: the caller must not keep any
+	// part of a batch (a string's bytes) past its Release without copying
+	// it (generated flows copy what they keep). Other formats ignore it.
+	Reuse bool
 }
 
 // Bound is a comparison of a declared int32 or int64 column (an index into
