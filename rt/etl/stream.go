@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/nordisk/thund/rt/pqstate"
 	"github.com/nordisk/thund/rt/stream"
 	"github.com/nordisk/thund/rt/warehouse"
 )
@@ -70,27 +71,34 @@ func (fc *FlowContext) LoadState(shape string, v any) (bool, error) {
 	if err != nil {
 		return false, fmt.Errorf("its streaming state: %w", err)
 	}
-	if err := gob.NewDecoder(bytes.NewReader(data)).Decode(v); err != nil {
+	if bytes.HasPrefix(data, []byte(pqstate.Magic)) {
+		err = pqstate.Unmarshal(data, v)
+	} else {
+		// a snapshot an earlier runtime encoded with encoding/gob
+		err = gob.NewDecoder(bytes.NewReader(data)).Decode(v)
+	}
+	if err != nil {
 		return false, fmt.Errorf("its streaming state %s cannot be read: %v", ref.Object, err)
 	}
 	return true, nil
 }
 
-// SaveState stages the flow's new state (v, encoded with encoding/gob, which
-// keeps every float, NaN included, and needs no schema) for the run's
-// commit, under the shape LoadState will check.
+// SaveState stages the flow's new state (v, a generated struct of plain
+// values) for the run's commit as a Parquet file of one row (rt/pqstate:
+// every float's bits kept, NaN included; readable by any Parquet reader),
+// under the shape LoadState will check.
 func (fc *FlowContext) SaveState(shape string, v any) error {
 	s := fc.state
 	if s == nil {
 		return nil
 	}
-	var buf bytes.Buffer
-	if err := gob.NewEncoder(&buf).Encode(v); err != nil {
+	data, err := pqstate.Marshal(v)
+	if err != nil {
 		return fmt.Errorf("encoding its streaming state: %w", err)
 	}
 	key := streamStateKey(s.ds.Name, s.f.Name)
 	txn := s.ex.r.Txn
-	if err := txn.WriteState(fc.Ctx, key, buf.Bytes()); err != nil {
+	if err := txn.WriteState(fc.Ctx, key, data); err != nil {
 		return fmt.Errorf("writing its streaming state: %w", err)
 	}
 	// WriteState recorded the object, its size and checksum; add the shape.
