@@ -32,28 +32,42 @@ func nexmarkConfig(events int64) nexmark.Config {
 
 // cmdNexmark is the script command
 //
-//	nexmark gen DIR N
+//	nexmark gen DIR N [KIND...]
 //	nexmark check N QUERY
+//	nexmark await N QUERY PROGRAM [ARGS...]
 //
 // gen writes N generated Nexmark events under DIR (DIR/person, DIR/auction,
-// DIR/bid, Parquet parts of nexmarkPerFile events). check compares the last
-// command's stdout (`etl read QUERY`, CSV) as a multiset of rows with the
-// rows examples/nexmark's QUERY must hold after one `run --once` over those
-// files, computed here from the generator's events in plain Go, not by
-// thund: the standard query, restricted for windowed queries to the windows
-// that the final watermark (the greatest event time minus the sources'
-// delay) has closed.
+// DIR/bid, Parquet parts of nexmarkPerFile events, each published whole by a
+// rename); with KINDs (person, auction, bid) only those tables' parts. check
+// compares the last command's stdout (`etl read QUERY`, CSV) as a multiset
+// of rows with the rows examples/nexmark's QUERY must hold once every file
+// of those N events has been read, computed here from the generator's
+// events in plain Go, not by thund: the standard query, restricted for
+// windowed queries to the windows that the final watermark (the greatest
+// event time minus the sources' delay) has closed. await runs PROGRAM (`etl
+// read QUERY` beside an `etl run --follow`) like exec, again every 100ms,
+// until its stdout passes check; it fails after a minute with the last
+// difference.
 func cmdNexmark(ts *testscript.TestScript, neg bool, args []string) {
+	const usage = "usage: nexmark gen DIR N [KIND...] | nexmark check N QUERY | nexmark await N QUERY PROGRAM [ARGS...]"
 	if neg || len(args) < 1 {
-		ts.Fatalf("usage: nexmark gen DIR N | nexmark check N QUERY")
+		ts.Fatalf(usage)
 	}
 	switch {
-	case args[0] == "gen" && len(args) == 3:
+	case args[0] == "gen" && len(args) >= 3:
 		n, err := strconv.ParseInt(args[2], 10, 64)
 		ts.Check(err)
+		opts := nexmark.WriteOptions{EventsPerFile: nexmarkPerFile}
+		for _, k := range args[3:] {
+			kind, ok := map[string]nexmark.Kind{"person": nexmark.PersonKind, "auction": nexmark.AuctionKind, "bid": nexmark.BidKind}[k]
+			if !ok {
+				ts.Fatalf("nexmark gen: unknown kind %q (want person, auction or bid)", k)
+			}
+			opts.Kinds = append(opts.Kinds, kind)
+		}
 		fsys, err := store.NewLocal(ts.MkAbs(args[1]))
 		ts.Check(err)
-		sum, err := nexmark.Write(context.Background(), fsys, nexmarkConfig(n), nexmark.WriteOptions{EventsPerFile: nexmarkPerFile})
+		sum, err := nexmark.Write(context.Background(), fsys, nexmarkConfig(n), opts)
 		ts.Check(err)
 		ts.Logf("%d persons, %d auctions, %d bids", sum.Persons, sum.Auctions, sum.Bids)
 	case args[0] == "check" && len(args) == 3:
@@ -61,18 +75,36 @@ func cmdNexmark(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Check(err)
 		want, err := nexmarkExpected(n, args[2])
 		ts.Check(err)
-		got, err := csv.NewReader(strings.NewReader(ts.ReadFile("stdout"))).ReadAll()
-		ts.Check(err)
-		if len(got) == 0 {
-			ts.Fatalf("nexmark check %s: no CSV header in stdout", args[2])
-		}
-		if diff := multisetDiff(got[1:], want); diff != "" {
-			ts.Fatalf("nexmark check %s: %d rows read, %d expected:\n%s", args[2], len(got)-1, len(want), diff)
+		if diff := nexmarkDiff(ts.ReadFile("stdout"), want); diff != "" {
+			ts.Fatalf("nexmark check %s: %s", args[2], diff)
 		}
 		ts.Logf("%s: %d rows, as expected", args[2], len(want))
+	case args[0] == "await" && len(args) >= 4:
+		n, err := strconv.ParseInt(args[1], 10, 64)
+		ts.Check(err)
+		want, err := nexmarkExpected(n, args[2])
+		ts.Check(err)
+		retry(ts, args[3:], func(stdout string) string { return nexmarkDiff(stdout, want) })
+		ts.Logf("%s: %d rows, as expected", args[2], len(want))
 	default:
-		ts.Fatalf("usage: nexmark gen DIR N | nexmark check N QUERY")
+		ts.Fatalf(usage)
 	}
+}
+
+// nexmarkDiff says how the CSV out (with a header) differs from want as a
+// multiset of rows; "" when it does not.
+func nexmarkDiff(out string, want [][]string) string {
+	got, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+	if err != nil {
+		return err.Error()
+	}
+	if len(got) == 0 {
+		return "no CSV header in stdout"
+	}
+	if diff := multisetDiff(got[1:], want); diff != "" {
+		return fmt.Sprintf("%d rows read, %d expected:\n%s", len(got)-1, len(want), diff)
+	}
+	return ""
 }
 
 // canon puts one CSV field in a form that compares by value: a timestamp as

@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -154,15 +155,31 @@ func cmdEventually(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	re, err := regexp.Compile(args[0])
 	ts.Check(err)
+	retry(ts, args[1:], func(stdout string) string {
+		if re.MatchString(stdout) {
+			return ""
+		}
+		return fmt.Sprintf("never printed a match for %q", args[0])
+	})
+}
+
+// retry runs prog (a program and its arguments) like exec, again every
+// 100ms, until it succeeds with a stdout that check accepts (returns "");
+// after a minute it fails the script with the last run's complaint and
+// stdout.
+func retry(ts *testscript.TestScript, prog []string, check func(stdout string) string) {
 	deadline := time.Now().Add(time.Minute)
 	for {
-		err := ts.Exec(args[1], args[2:]...)
+		err := ts.Exec(prog[0], prog[1:]...)
 		out := ts.ReadFile("stdout")
-		if err == nil && re.MatchString(out) {
+		why := ""
+		if err != nil {
+			why = err.Error()
+		} else if why = check(out); why == "" {
 			return
 		}
 		if time.Now().After(deadline) {
-			ts.Fatalf("eventually: %s %s never printed a match for %q; last stdout:\n%s", args[1], strings.Join(args[2:], " "), args[0], out)
+			ts.Fatalf("eventually: %s: %s; last stdout:\n%s", strings.Join(prog, " "), why, out)
 		}
 		time.Sleep(100 * time.Millisecond)
 	}

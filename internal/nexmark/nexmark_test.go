@@ -8,6 +8,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -270,6 +272,55 @@ func TestWriteIsDeterministic(t *testing.T) {
 	}
 	if !bytes.Equal(data[0], data[1]) {
 		t.Fatal("two runs with one seed wrote different files")
+	}
+}
+
+// TestWriteKinds: writing the tables one call per kind gives the files of
+// one call writing them all, and a call writes only its kinds.
+func TestWriteKinds(t *testing.T) {
+	ctx := context.Background()
+	cfg := Config{Seed: 4, Events: 700}
+	read := func(fsys store.FS, names []string) map[string]string {
+		out := map[string]string{}
+		for _, n := range names {
+			b, _, err := fsys.ReadFile(ctx, n)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out[n] = string(b)
+		}
+		return out
+	}
+	whole, _ := store.NewLocal(t.TempDir())
+	sum, err := Write(ctx, whole, cfg, WriteOptions{EventsPerFile: 300})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := read(whole, sum.Files)
+	split, _ := store.NewLocal(t.TempDir())
+	got := map[string]string{}
+	for _, kinds := range [][]Kind{{PersonKind}, {AuctionKind, BidKind}} {
+		sum, err := Write(ctx, split, cfg, WriteOptions{EventsPerFile: 300, Kinds: kinds})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for n, b := range read(split, sum.Files) {
+			if dir, _, _ := strings.Cut(n, "/"); !slices.ContainsFunc(kinds, func(k Kind) bool { return k.String() == dir }) {
+				t.Errorf("Kinds %v wrote %s", kinds, n)
+			}
+			got[n] = b
+		}
+		if kinds[0] == PersonKind && (sum.Persons == 0 || sum.Auctions != 0 || sum.Bids != 0) {
+			t.Errorf("Kinds %v: summary %+v", kinds, sum)
+		}
+	}
+	if len(got) != len(want) {
+		t.Fatalf("split writes wrote %d files, one write %d", len(got), len(want))
+	}
+	for n, b := range want {
+		if got[n] != b {
+			t.Errorf("%s differs between the split writes and one write", n)
+		}
 	}
 }
 
