@@ -40,8 +40,9 @@ type noClose struct{ io.Writer }
 //
 // Parquet files are Snappy-compressed, with row groups of up to
 // ParquetRowGroupRows rows, dictionary-encode only string and binary
-// columns, and store the Arrow schema so that types Parquet
-// lacks (timestamp(s), duration, unsigned widths) read back exactly.
+// columns whose first batch repeats values (parquetWriter), and store the
+// Arrow schema so that types Parquet lacks (timestamp(s), duration, unsigned
+// widths) read back exactly.
 func NewWriter(w io.Writer, f Format, schema *arrow.Schema, opts WriteOptions) (Writer, error) {
 	if err := CheckSchema(schema); err != nil {
 		return nil, err
@@ -52,38 +53,8 @@ func NewWriter(w io.Writer, f Format, schema *arrow.Schema, opts WriteOptions) (
 	}
 	switch f {
 	case Parquet:
-		popts := []parquet.WriterProperty{
-			parquet.WithCompression(compress.Codecs.Snappy),
-			parquet.WithMaxRowGroupLength(ParquetRowGroupRows),
-			parquet.WithAllocator(mem),
-			parquet.WithCreatedBy("thund"),
-			// Dictionary pages only for strings and binary: for numbers and
-			// times, hashing every value into a dictionary that overflows
-			// for any high-cardinality column costs more than it saves.
-			parquet.WithDictionaryDefault(false),
-		}
-		for _, f := range schema.Fields() {
-			switch f.Type.ID() {
-			case arrow.STRING, arrow.LARGE_STRING, arrow.BINARY, arrow.LARGE_BINARY:
-				popts = append(popts, parquet.WithDictionaryFor(f.Name, true))
-			}
-		}
-		props := parquet.NewWriterProperties(popts...)
-		pqSchema := parquetSchema(schema)
-		fw, err := pqarrow.NewFileWriter(pqSchema, noClose{w}, props,
-			pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema(), pqarrow.WithAllocator(mem)))
-		if err != nil {
-			return nil, err
-		}
-		write := fw.WriteBuffered
-		if pqSchema != schema {
-			write = func(rec arrow.RecordBatch) error {
-				r := relabelBatch(rec, pqSchema)
-				defer r.Release()
-				return fw.WriteBuffered(r)
-			}
-		}
-		return &arrowWriter{schema: schema, write: write, close: fw.Close}, nil
+		pw := &parquetWriter{out: w, schema: schema, mem: mem}
+		return &arrowWriter{schema: schema, write: pw.write, close: pw.close}, nil
 	case Arrow:
 		fw, err := ipc.NewFileWriter(noClose{w}, ipc.WithSchema(schema), ipc.WithAllocator(mem))
 		if err != nil {
@@ -365,4 +336,103 @@ func newJSONWriter(out io.Writer, schema *arrow.Schema) Writer {
 		return append(dst, '}', '\n')
 	}
 	return tw
+}
+
+// parquetWriter opens its file writer at the first batch (or at Close, for
+// an empty file), when it can see the data: a string or binary column whose
+// first batch holds mostly distinct values is written plain, since
+// dictionary-encoding it hashes every value of every row group into a
+// dictionary that overflows and is then thrown away.
+type parquetWriter struct {
+	out      io.Writer
+	schema   *arrow.Schema
+	pqSchema *arrow.Schema
+	mem      memory.Allocator
+	fw       *pqarrow.FileWriter
+}
+
+func (p *parquetWriter) open(first arrow.RecordBatch) error {
+	popts := []parquet.WriterProperty{
+		parquet.WithCompression(compress.Codecs.Snappy),
+		parquet.WithMaxRowGroupLength(ParquetRowGroupRows),
+		parquet.WithAllocator(p.mem),
+		parquet.WithCreatedBy("thund"),
+		// Dictionary pages only for strings and binary: for numbers and
+		// times, hashing every value into a dictionary that overflows
+		// for any high-cardinality column costs more than it saves.
+		parquet.WithDictionaryDefault(false),
+	}
+	for i, f := range p.schema.Fields() {
+		switch f.Type.ID() {
+		case arrow.STRING, arrow.LARGE_STRING, arrow.BINARY, arrow.LARGE_BINARY:
+			if first == nil || !mostlyDistinct(first.Column(i)) {
+				popts = append(popts, parquet.WithDictionaryFor(f.Name, true))
+			}
+		}
+	}
+	props := parquet.NewWriterProperties(popts...)
+	p.pqSchema = parquetSchema(p.schema)
+	fw, err := pqarrow.NewFileWriter(p.pqSchema, noClose{p.out}, props,
+		pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema(), pqarrow.WithAllocator(p.mem)))
+	if err != nil {
+		return err
+	}
+	p.fw = fw
+	return nil
+}
+
+func (p *parquetWriter) write(rec arrow.RecordBatch) error {
+	if p.fw == nil {
+		if err := p.open(rec); err != nil {
+			return err
+		}
+	}
+	if p.pqSchema != p.schema {
+		r := relabelBatch(rec, p.pqSchema)
+		defer r.Release()
+		return p.fw.WriteBuffered(r)
+	}
+	return p.fw.WriteBuffered(rec)
+}
+
+func (p *parquetWriter) close() error {
+	if p.fw == nil {
+		if err := p.open(nil); err != nil {
+			return err
+		}
+	}
+	return p.fw.Close()
+}
+
+// distinctSample is how many values of a first batch mostlyDistinct looks
+// at, and distinctMin the fewest it decides on.
+const distinctSample, distinctMin = 4096, 256
+
+// mostlyDistinct reports whether more than three quarters of the first
+// (up to) distinctSample non-null values of a string or binary column are
+// distinct. Fewer than distinctMin values decide nothing (false).
+func mostlyDistinct(col arrow.Array) bool {
+	var value func(i int) string
+	switch a := col.(type) {
+	case *array.String:
+		value = a.Value
+	case *array.LargeString:
+		value = a.Value
+	case *array.Binary:
+		value = func(i int) string { return string(a.Value(i)) }
+	case *array.LargeBinary:
+		value = func(i int) string { return string(a.Value(i)) }
+	default:
+		return false
+	}
+	seen := make(map[string]struct{}, distinctSample)
+	n := 0
+	for i := 0; i < col.Len() && n < distinctSample; i++ {
+		if col.IsNull(i) {
+			continue
+		}
+		n++
+		seen[value(i)] = struct{}{}
+	}
+	return n >= distinctMin && 4*len(seen) > 3*n
 }

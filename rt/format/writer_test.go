@@ -1,0 +1,125 @@
+package format
+
+import (
+	"bytes"
+	"fmt"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet/file"
+)
+
+// stringBatch is n rows of (id int64, tag string, note string): tag takes 8
+// values, note is distinct on every row.
+func stringBatch(n int) arrow.RecordBatch {
+	schema := arrow.NewSchema([]arrow.Field{
+		{Name: "id", Type: arrow.PrimitiveTypes.Int64},
+		{Name: "tag", Type: arrow.BinaryTypes.String, Nullable: true},
+		{Name: "note", Type: arrow.BinaryTypes.String, Nullable: true},
+	}, nil)
+	b := array.NewRecordBuilder(memory.DefaultAllocator, schema)
+	defer b.Release()
+	for i := range n {
+		b.Field(0).(*array.Int64Builder).Append(int64(i))
+		b.Field(1).(*array.StringBuilder).Append(fmt.Sprintf("tag-%d", i%8))
+		b.Field(2).(*array.StringBuilder).Append(fmt.Sprintf("note %d: %x", i, i*2654435761))
+	}
+	return b.NewRecordBatch()
+}
+
+func writeParquet(t testing.TB, recs ...arrow.RecordBatch) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	w, err := NewWriter(&buf, Parquet, recs[0].Schema(), WriteOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range recs {
+		if err := w.Write(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// The writer dictionary-encodes a string column that repeats and writes a
+// mostly distinct one plain, as its first batch shows; the rows read back.
+func TestParquetDictionaryByCardinality(t *testing.T) {
+	rec := stringBatch(5000)
+	defer rec.Release()
+	data := writeParquet(t, rec)
+	pf, err := file.NewParquetReader(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pf.Close()
+	rg := pf.MetaData().RowGroup(0)
+	for i, want := range map[int]bool{0: false, 1: true, 2: false} {
+		cc, err := rg.ColumnChunk(i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := cc.HasDictionaryPage(); got != want {
+			t.Errorf("column %s: dictionary page %v, want %v", cc.PathInSchema(), got, want)
+		}
+	}
+	back := readAllParquet(t, data)
+	if back != 5000 {
+		t.Errorf("read back %d rows, want 5000", back)
+	}
+	// a small first batch decides nothing: dictionaries stay on
+	small := stringBatch(100)
+	defer small.Release()
+	pf2, err := file.NewParquetReader(bytes.NewReader(writeParquet(t, small, rec)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pf2.Close()
+	if cc, _ := pf2.MetaData().RowGroup(0).ColumnChunk(2); !cc.HasDictionaryPage() {
+		t.Error("a first batch of 100 rows turned the note's dictionary off")
+	}
+	// an empty file is still a Parquet file with the schema
+	var buf bytes.Buffer
+	w, _ := NewWriter(&buf, Parquet, rec.Schema(), WriteOptions{})
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if pf3, err := file.NewParquetReader(bytes.NewReader(buf.Bytes())); err != nil || pf3.NumRows() != 0 {
+		t.Fatalf("empty file: %v", err)
+	}
+}
+
+func readAllParquet(t *testing.T, data []byte) int {
+	t.Helper()
+	pf, err := file.NewParquetReader(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pf.Close()
+	return int(pf.NumRows())
+}
+
+// BenchmarkParquetWriteDistinct writes 128K rows with a mostly distinct
+// string column: "chosen" is the writer (plain for that column), "dict" the
+// same file with the dictionary forced on, side by side.
+func BenchmarkParquetWriteDistinct(b *testing.B) {
+	rec := stringBatch(128 << 10)
+	defer rec.Release()
+	b.Run("chosen", func(b *testing.B) {
+		for b.Loop() {
+			writeParquet(b, rec)
+		}
+	})
+	b.Run("dict", func(b *testing.B) {
+		small := stringBatch(1) // a first batch too small to decide: dictionaries on
+		defer small.Release()
+		for b.Loop() {
+			writeParquet(b, small, rec)
+		}
+	})
+}
