@@ -19,8 +19,9 @@
 //     reused once the caller released the batches that held them.
 //   - Glob: source patterns against --root, sorted and deduplicated, with
 //     "**"; a pattern that matches nothing is an error.
-//   - writers (Writer): Parquet (Snappy, ParquetRowGroupRows, dictionary
-//     pages for strings and binary only), CSV in the
+//   - writers (Writer): Parquet (Snappy in s2's fast mode: snappy.go;
+//     ParquetRowGroupRows; dictionary pages for strings and binary only,
+//     and not for a column whose first batch is mostly distinct), CSV in the
 //     `read` contract's text forms (see text.go), JSON lines, Arrow IPC.
 //   - the text forms of values (AppendFloat, AppendTimestamp, ParseDecimal,
 //     ...) and the DSL spelling of types (TypeString, ParseType), which the
