@@ -434,6 +434,13 @@ func (pl *planner) viewToken(v *Dataset, seen map[string]bool) string {
 				stamps := l.stamps
 				if in.Stream {
 					_, stamps, _ = unconsumed(l, pl.offset(v.Name, f.Name, x.Name).Files)
+					if len(stamps) > 0 {
+						// Files the view has not consumed make it differ from
+						// run to run: the token recorded after a build that
+						// left some (--max-files-per-epoch) must not match
+						// the next run's, which would then never read them.
+						parts = append(parts, "pending "+pl.nonce)
+					}
 				}
 				parts = append(parts, hashString(x.Definition), hashJSON(stamps))
 			case stored(x.Kind) && in.Stream:
