@@ -150,6 +150,16 @@ func TestMaxFilesPerEpochCatchesUp(t *testing.T) {
 	if n := len(e.eventFiles()); n != 3 {
 		t.Errorf("%d event files, want one per epoch", n)
 	}
+	// the reasons say how much of the backlog an epoch reads
+	for i, want := range []string{
+		"bids_log stale: never built\n",
+		"bids_log stale: new files in bids (4: data/bids/f3.csv, data/bids/f4.csv, data/bids/f5.csv and 1 more; this epoch reads 3)\n",
+		"bids_log stale: new files in bids (1: data/bids/f6.csv)\n",
+	} {
+		if d := e.decisions(fmt.Sprintf("%s-%d", e.last, i+1)); !strings.Contains(d, want) {
+			t.Errorf("epoch %d's decisions lack %q:\n%s", i+1, want, d)
+		}
+	}
 	// each commit's offsets: 3, then 6, then all 7 files
 	for i, n := range []int{3, 6, 7} {
 		if got := e.consumed(int64(i+1), "bids_log", "bids_log"); got != n {

@@ -293,6 +293,7 @@ func (ex *executor) body(_ context.Context, r *run.Run) error {
 	ex.pl.epoch = r.Txn.Epoch()
 	ex.pl.nonce = r.ID
 	ex.pl.force = ex.force
+	ex.pl.maxFiles = ex.maxFiles
 	if ex.feed != nil {
 		ex.pl.stdinNew = ex.feed.pending
 	}
