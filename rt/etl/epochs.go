@@ -130,7 +130,8 @@ func (c *cli) catchUp(stop context.Context, rc *runConfig) int {
 			return code
 		}
 		if stop.Err() != nil {
-			fmt.Fprintf(c.stderr, "interrupted after %d epochs (each committed); the next run goes on from the last\n", fl.epochs)
+			fmt.Fprintf(c.stderr, "interrupted after %s, committed; input is left for the next run, which goes on from epoch %d\n",
+				plural(int64(fl.epochs), "epoch", "epochs"), fl.lastEpoch)
 			return ExitFailed
 		}
 		work, err := fl.pending(stop)

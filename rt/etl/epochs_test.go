@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -510,4 +511,49 @@ func (r *recordingReader) Next() (arrow.RecordBatch, error) {
 	}
 	r.f.mu.Unlock()
 	return rec, nil
+}
+
+// The first signal stops a --once run split into epochs at a commit point:
+// the epoch in flight commits, the run ends with status 1, and the next
+// run reads the rest.
+func TestMaxFilesPerEpochStopsAtACommitPoint(t *testing.T) {
+	want, _ := reference(t, pipeOpts{action: run.Drop}, 7)
+	e := newEnv(t)
+	e.backlog(7)
+	p, arm, entered, release := blockingPipeline()
+	watched(p)
+	arm(true)
+	stopCtx, stop := context.WithCancel(context.Background())
+	defer stop()
+	var stderr syncBuffer
+	c := &cli{p: p, stdin: strings.NewReader(""), stdout: io.Discard, stderr: &stderr, live: -1, mem: e.mem, abort: context.Background()}
+	done := make(chan int, 1)
+	go func() {
+		done <- c.main(stopCtx, []string{"run", "--max-files-per-epoch", "3", "--warehouse", e.wh, "--root", e.root})
+	}()
+	<-entered // epoch 1 runs high_bids
+	stop()    // SIGTERM
+	close(release)
+	select {
+	case code := <-done:
+		if code != 1 {
+			t.Fatalf("exit %d, want 1\n%s", code, stderr.String())
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatalf("the run did not stop\n%s", stderr.String())
+	}
+	if got := e.headEpoch(); got != 1 {
+		t.Fatalf("head epoch %d, want 1: the epoch in flight commits, no other starts\n%s", got, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "interrupted after 1 epoch, committed; input is left for the next run, which goes on from epoch 1\n") {
+		t.Errorf("stderr:\n%s", stderr.String())
+	}
+	arm(false)
+	code, _, out := e.etl(p, "run", "--max-files-per-epoch", "3")
+	if code != 0 || !strings.Contains(out, "caught up after 2 epochs") {
+		t.Fatalf("the next run: exit %d\n%s", code, out)
+	}
+	for _, name := range outputs {
+		diffText(t, name, e.read(p, name), want[name])
+	}
 }

@@ -70,6 +70,7 @@ type follower struct {
 	// (--max-files-per-epoch), and it built something.
 	backlog    bool
 	progressed bool
+	lastEpoch  int64 // the last epoch committed
 
 	// Per epoch.
 	now    time.Time
@@ -279,7 +280,7 @@ func (fl *follower) runEpoch(abort context.Context) (code int, done bool) {
 		// epoch did; later epochs only go on from it.
 		fl.rc.sel = fl.rc.sel.settled()
 	}
-	fl.backlog, fl.progressed = ex.backlog > 0, len(ex.built) > 0
+	fl.backlog, fl.progressed, fl.lastEpoch = ex.backlog > 0, len(ex.built) > 0, r.Summary.Epoch
 	for _, k := range ex.ran {
 		target, _, _ := strings.Cut(k, "/")
 		if _, forced := fl.forced[target]; forced && ex.pl.decided[target] != nil &&
