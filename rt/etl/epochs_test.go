@@ -557,3 +557,31 @@ func TestMaxFilesPerEpochStopsAtACommitPoint(t *testing.T) {
 		diffText(t, name, e.read(p, name), want[name])
 	}
 }
+
+// A change flow over a watched folder, split into epochs, applies each
+// epoch's changes to the committed change state: a change older (by its
+// sequence) than one an earlier epoch applied loses, as in one epoch.
+func TestMaxFilesPerEpochChangeFlow(t *testing.T) {
+	files := []string{"auction,price\n1,50\n2,7\n", "auction,price\n1,30\n3,9\n", "auction,price\n1,40\n2,8\n", "auction,price\n2,6\n"}
+	result := func(args ...string) string {
+		e := newEnv(t)
+		for i, f := range files {
+			e.write(fmt.Sprintf("data/bids/f%d.csv", i), f)
+		}
+		p := cdcPipeline()
+		p.Datasets[0].Source.Unbounded = true
+		code, _, stderr := e.etl(p, append([]string{"run"}, args...)...)
+		if code != 0 {
+			t.Fatalf("run %v: exit %d\n%s", args, code, stderr)
+		}
+		if len(args) > 0 && !strings.Contains(stderr, "caught up after 4 epochs") {
+			t.Errorf("run %v:\n%s", args, stderr)
+		}
+		return e.read(p, "best")
+	}
+	one := result()
+	diffText(t, "best, one epoch per file", result("--max-files-per-epoch", "1"), one)
+	if one != "auction,price\n1,50\n2,8\n3,9\n" {
+		t.Errorf("best in one epoch:\n%s", one)
+	}
+}
