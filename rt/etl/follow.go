@@ -30,6 +30,12 @@ import (
 // rebuilt in the epoch in which their inputs changed (reconciliation decides,
 // as in a --once run).
 //
+// With --max-files-per-epoch (epochs.go) an epoch reads at most N new
+// files per stream read of a source; one that left files is followed at
+// once by the next, without waiting for the poll. The same loop (newFollower,
+// pending, runEpoch) runs the epochs of a --once run so split (catchUp).
+// --refresh and --full-refresh apply to the first epoch only.
+//
 // Triggers (Flow.Trigger) are checked at each poll: a flow with `every D`
 // is due when D has passed since the start of the last epoch that ran it
 // (the first poll always runs it); `available now` is due at the first
