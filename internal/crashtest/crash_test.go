@@ -54,6 +54,9 @@ func executables(t *testing.T) map[string]string {
 		var mu sync.Mutex
 		var wg sync.WaitGroup
 		for _, sc := range scenarios {
+			if sc.exe != "" {
+				continue
+			}
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
@@ -72,6 +75,11 @@ func executables(t *testing.T) map[string]string {
 			}()
 		}
 		wg.Wait()
+		for _, sc := range scenarios {
+			if sc.exe != "" {
+				builds.bins[sc.name] = builds.bins[sc.exe]
+			}
+		}
 	})
 	if builds.err != nil {
 		t.Fatal(builds.err)
@@ -107,6 +115,15 @@ type scenario struct {
 	// uninterrupted run (update-mode changelogs depend on the batches); else
 	// a step's files sometimes join the next step's run.
 	sameBatches bool
+	// exe: run the executable of this scenario (the same pipeline); "": build
+	// one of its own.
+	exe string
+	// maxFiles, keep: the killed and completing runs (not the uninterrupted
+	// ones) run with --max-files-per-epoch maxFiles and --keep-checkpoints
+	// keep (see cappedScenario).
+	maxFiles, keep int
+	// stepFiles: a step brings 1 + rng.Intn(stepFiles) files (0: 3).
+	stepFiles int
 }
 
 // inputFile is one input file.
@@ -134,17 +151,7 @@ func csvFiles(n int, dir, source, header string, rows func(file int) []string) [
 var scenarios = []*scenario{
 	{
 		name: "streams", src: "testdata/streams", source: "events",
-		inputs: func(t *testing.T, rng *rand.Rand) (fixed, feed []inputFile) {
-			seq := 0
-			return nil, csvFiles(16, "data/events", "events", "id,k,v", func(int) []string {
-				var out []string
-				for range rowsPerFile {
-					seq++
-					out = append(out, fmt.Sprintf("%d,k%d,%d", seq, rng.Intn(6), rng.Intn(100)))
-				}
-				return out
-			})
-		},
+		inputs:  eventFiles,
 		read:    []string{"events_copy", "big_events", "small_inc", "per_key"},
 		streams: []string{"events_copy/events_copy", "big_events/big_events", "small_inc/small_inc", "out_csv/export"},
 		sinkDir: "out",
@@ -186,6 +193,19 @@ var scenarios = []*scenario{
 		read:    []string{"customers", "customers_history", "customers_per_city"},
 		streams: []string{"customers/customers", "customers_history/customers_history"},
 	},
+}
+
+// eventFiles are the streams scenario's input: 16 CSV files of events.
+func eventFiles(t *testing.T, rng *rand.Rand) (fixed, feed []inputFile) {
+	seq := 0
+	return nil, csvFiles(16, "data/events", "events", "id,k,v", func(int) []string {
+		var out []string
+		for range rowsPerFile {
+			seq++
+			out = append(out, fmt.Sprintf("%d,k%d,%d", seq, rng.Intn(6), rng.Intn(100)))
+		}
+		return out
+	})
 }
 
 // target is where a scenario's warehouse lives.
@@ -265,6 +285,11 @@ type scenarioRun struct {
 	kills int
 	after int           // kills that landed after the run's commit
 	dur   time.Duration // the mean uninterrupted run
+	// --max-files-per-epoch: kills that landed after the killed run's first
+	// commit with input still unread, and the pairs of consecutive commits
+	// checked against the cap.
+	midBacklog, capChecked int
+	seen                   map[int64]bool // epochs checkCap compared with the one before
 }
 
 // root is a working folder: the feed folder and, for sinks, their output.
@@ -280,8 +305,12 @@ func (s *scenarioRun) run(targets func(string) target) {
 	nfiles := len(s.files)
 	// The steps: how many files each brings.
 	var steps []int
+	stepFiles := s.sc.stepFiles
+	if stepFiles == 0 {
+		stepFiles = 3
+	}
 	for left := nfiles; left > 0; {
-		n := min(left, 1+s.rng.Intn(3))
+		n := min(left, 1+s.rng.Intn(stepFiles))
 		steps = append(steps, n)
 		left -= n
 	}
@@ -299,16 +328,35 @@ func (s *scenarioRun) run(targets func(string) target) {
 	cr := s.newRoot(targets(s.sc.name + "-crash"))
 	for i, n := range steps {
 		s.feed(cr, n)
-		for a := 1 + s.rng.Intn(3); a > 0 || (i == len(steps)-1 && s.kills < minKills); a-- {
-			s.killedRun(cr)
+		first := true
+		// Under --max-files-per-epoch, until a kill has landed after a run's
+		// first commit with input left, every step tries while it can.
+		tryMid := func() bool {
+			return s.sc.maxFiles > 0 && s.midBacklog == 0 && s.unread(cr, s.head(cr)) > s.sc.maxFiles
+		}
+		for a := 1 + s.rng.Intn(3); a > 0 || (i == len(steps)-1 && s.kills < minKills) || tryMid(); a-- {
+			s.killedRun(cr, first || s.rng.Intn(2) == 0)
+			first = false
 			s.checkVisible(cr)
+			s.checkCap(cr)
 		}
 		// Mostly a run completes before the next step; sometimes the next
 		// step's files join the same run.
 		if s.sc.sameBatches || s.rng.Intn(4) != 0 || i == len(steps)-1 {
 			s.completingRun(cr)
 			s.checkVisible(cr)
+			s.checkCap(cr)
 		}
+	}
+	if s.sc.maxFiles > 0 {
+		if s.midBacklog == 0 {
+			t.Errorf("no kill landed after a run's first commit with input left: the checkpoint interval went untested")
+		}
+		if s.capChecked == 0 {
+			t.Errorf("no two consecutive commits were compared against --max-files-per-epoch")
+		}
+		t.Logf("%s: %d kills after a run's first commit with input left; %d consecutive commits within %d files",
+			s.sc.name, s.midBacklog, s.capChecked, s.sc.maxFiles)
 	}
 	for _, ds := range s.sc.read {
 		got, want := s.read(cr, ds), s.read(ref, ds)
@@ -406,31 +454,52 @@ func (s *scenarioRun) etl(r *root, code int, args ...string) string {
 	return stdout.String()
 }
 
+// runArgs is the command line of the killed and completing runs.
+func (s *scenarioRun) runArgs() []string {
+	if s.sc.maxFiles == 0 {
+		return []string{"run"}
+	}
+	return []string{"run", "--max-files-per-epoch", strconv.Itoa(s.sc.maxFiles), "--keep-checkpoints", strconv.Itoa(s.sc.keep)}
+}
+
 // killedRun starts `etl run` and SIGKILLs it after a random delay of up to
 // 1.3 times the mean uninterrupted run, or (one time in five) as soon as its
-// commit record appears.
-func (s *scenarioRun) killedRun(r *root) {
+// commit record appears. Under --max-files-per-epoch the delay is scaled by
+// the epochs the run has to commit, and with afterFirst (when more than one
+// epoch of input waits) the kill lands within half an uninterrupted run
+// after the run's first commit.
+func (s *scenarioRun) killedRun(r *root, afterFirst bool) {
 	before := s.head(r)
 	st, err := warehouse.New(r.tg.fs()).Load(context.Background())
 	if err != nil {
 		s.t.Fatal(err)
 	}
 	next, fs := st.NextEpoch, r.tg.fs()
-	atCommit := s.rng.Intn(5) == 0
+	left := s.unread(r, before)
+	afterFirst = afterFirst && s.sc.maxFiles > 0 && left > s.sc.maxFiles
+	atCommit := !afterFirst && s.rng.Intn(5) == 0
 	stop := make(chan struct{})
-	cmd := s.command(r, "run")
+	cmd := s.command(r, s.runArgs()...)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	delay := time.Duration(s.rng.Int63n(int64(s.dur) * 13 / 10))
+	if n := s.sc.maxFiles; n > 0 {
+		delay *= time.Duration(max(1, (left+n-1)/n))
+	}
+	settle := time.Duration(0) // after the first commit (afterFirst)
+	if afterFirst {
+		settle = time.Duration(s.rng.Int63n(int64(s.dur) / 2))
+	}
 	if err := cmd.Start(); err != nil {
 		s.t.Fatal(err)
 	}
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
 	wait := time.After(delay)
-	if atCommit {
+	if atCommit || afterFirst {
 		// Kill as soon as the commit record is there: between the commit
-		// point and the end of the process (event log, lock, sinks).
+		// point and the end of the process (event log, lock, sinks); or,
+		// afterFirst, a while later, in the run's next epochs.
 		ch := make(chan time.Time, 1)
 		wait = ch
 		go func() {
@@ -441,6 +510,7 @@ func (s *scenarioRun) killedRun(r *root) {
 				default:
 				}
 				if _, err := fs.Stat(context.Background(), warehouse.CommitName(next)); err == nil {
+					time.Sleep(settle)
 					ch <- time.Now()
 					return
 				}
@@ -463,8 +533,12 @@ func (s *scenarioRun) killedRun(r *root) {
 	if ee, ok := err.(*exec.ExitError); ok {
 		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() && ws.Signal() == syscall.SIGKILL {
 			s.kills++
-			if h := s.head(r); h != nil && (before == nil || h.Epoch > before.Epoch) {
+			h := s.head(r)
+			if h != nil && (before == nil || h.Epoch > before.Epoch) {
 				s.after++
+			}
+			if s.sc.maxFiles > 0 {
+				s.checkKilled(r, before, h, out.String())
 			}
 			return
 		}
@@ -501,8 +575,9 @@ func (s *scenarioRun) completingRun(r *root) {
 		want[key] = s.sourceRows(r.n, consumed)
 	}
 	got := map[string]int64{}
+	var epochs []map[string]int64 // per epoch of the run: the rows each stream flow read
 	resumed := int64(-1)
-	for _, line := range strings.Split(strings.TrimSpace(s.etl(r, 0, "run", "--json")), "\n") {
+	for _, line := range strings.Split(strings.TrimSpace(s.etl(r, 0, append(s.runArgs(), "--json")...)), "\n") {
 		var ev struct {
 			Type   string `json:"event_type"`
 			Origin struct {
@@ -522,14 +597,32 @@ func (s *scenarioRun) completingRun(r *root) {
 			t.Fatalf("run --json: %v: %s", err, line)
 		}
 		switch {
-		case ev.Details.FlowEnd != nil:
-			got[ev.Origin.Dataset+"/"+ev.Origin.Flow] = ev.Details.FlowEnd.RowsIn
-		case ev.Details.Resume != nil:
-			resumed = ev.Details.Resume.Epoch
+		case ev.Type == "run_start":
+			epochs = append(epochs, map[string]int64{})
+		case ev.Details.FlowEnd != nil && len(epochs) > 0:
+			got[ev.Origin.Dataset+"/"+ev.Origin.Flow] += ev.Details.FlowEnd.RowsIn
+			epochs[len(epochs)-1][ev.Origin.Dataset+"/"+ev.Origin.Flow] += ev.Details.FlowEnd.RowsIn
+		case ev.Details.Resume != nil && resumed < 0:
+			resumed = ev.Details.Resume.Epoch // the run's first epoch
 		}
 	}
 	if head != nil && resumed != head.Epoch {
 		t.Errorf("the run after epoch %d resumed from %d (resume_from_epoch)", head.Epoch, resumed)
+	}
+	if n := s.sc.maxFiles; n > 0 {
+		// Each epoch reads at most n files per stream read: the first one
+		// reads again what a killed run's epoch in flight had read, the
+		// others read what no run had read yet.
+		for i, ep := range epochs {
+			for _, key := range s.sc.streams {
+				if ep[key] > int64(n*rowsPerFile) {
+					t.Errorf("epoch %d of a run with --max-files-per-epoch %d: flow %s read %d rows, more than %d files of %d", i+1, n, key, ep[key], n, rowsPerFile)
+				}
+			}
+		}
+		if left := s.unread(r, head); len(epochs) < (left+n-1)/n {
+			t.Errorf("a run with --max-files-per-epoch %d read %d unread files in %d epochs", n, left, len(epochs))
+		}
 	}
 	for _, key := range s.sc.streams {
 		if got[key] != want[key] {
@@ -540,6 +633,110 @@ func (s *scenarioRun) completingRun(r *root) {
 			t.Errorf("flow %s read %d rows after commit %d, want %d (the rows of the %d files fed, less those the commit consumed)",
 				key, got[key], headEpoch, want[key], r.n)
 		}
+	}
+}
+
+// consumed is the set of files a commit's offset of stream flow key
+// records (empty for a nil commit).
+func (s *scenarioRun) consumed(c *warehouse.Commit, key string) map[string]bool {
+	out := map[string]bool{}
+	if c == nil {
+		return out
+	}
+	var off struct {
+		Files []struct {
+			Path string `json:"path"`
+		} `json:"files"`
+	}
+	if raw, ok := c.SourceOffsets[key+"/"+s.sc.source]; ok {
+		if err := json.Unmarshal(raw, &off); err != nil {
+			s.t.Fatal(err)
+		}
+	}
+	for _, f := range off.Files {
+		out[f.Path] = true
+	}
+	return out
+}
+
+// unread is the most files fed so far that a stream flow's offset in c does
+// not record.
+func (s *scenarioRun) unread(r *root, c *warehouse.Commit) int {
+	most := 0
+	for _, key := range s.sc.streams {
+		done, n := s.consumed(c, key), 0
+		for _, f := range s.files[:r.n] {
+			if f.source == s.sc.source && !done[f.path] {
+				n++
+			}
+		}
+		most = max(most, n)
+	}
+	return most
+}
+
+// committedLine is the line a run prints for each epoch it committed.
+var committedLine = regexp.MustCompile(`(?m)^epoch ([0-9]+) committed in `)
+
+// checkKilled checks a kill under --max-files-per-epoch: every epoch the
+// run said it committed is in the warehouse (head is at least the last),
+// and counts the kills that landed after the run's first commit with input
+// left to read. For those, what the restart reads again is the epoch in
+// flight at most: the files the commits before it consumed are never read
+// again (completingRun checks that a run reads exactly the files the head
+// has not consumed), and an epoch reads at most --max-files-per-epoch files
+// (checkCap checks every commit, completingRun every epoch of its run).
+func (s *scenarioRun) checkKilled(r *root, before, head *warehouse.Commit, out string) {
+	for _, m := range committedLine.FindAllStringSubmatch(out, -1) {
+		n, _ := strconv.ParseInt(m[1], 10, 64)
+		if head == nil || head.Epoch < n {
+			s.t.Errorf("a killed run said it committed epoch %d; the warehouse's head is %v", n, head)
+		}
+	}
+	if head != nil && (before == nil || head.Epoch > before.Epoch) && s.unread(r, head) > 0 {
+		s.midBacklog++
+	}
+}
+
+// checkCap checks --max-files-per-epoch on the commits in the warehouse
+// (those --keep-checkpoints kept): from one epoch to the next, a stream
+// flow's offset grows by at most maxFiles files, and never shrinks.
+func (s *scenarioRun) checkCap(r *root) {
+	if s.sc.maxFiles == 0 {
+		return
+	}
+	ctx := context.Background()
+	wh := warehouse.New(r.tg.fs())
+	epochs, err := wh.Epochs(ctx)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	if s.seen == nil {
+		s.seen = map[int64]bool{}
+	}
+	var prev *warehouse.Commit
+	for _, e := range epochs {
+		c, err := wh.ReadCommit(ctx, e)
+		if err != nil {
+			s.t.Fatal(err)
+		}
+		if prev != nil && prev.Epoch == e-1 && !s.seen[e] {
+			s.seen[e] = true
+			s.capChecked++
+			for _, key := range s.sc.streams {
+				was, now := s.consumed(prev, key), s.consumed(c, key)
+				grew := len(now) - len(was)
+				for f := range was {
+					if !now[f] {
+						s.t.Errorf("commit %d: flow %s no longer records %s as consumed", e, key, f)
+					}
+				}
+				if grew > s.sc.maxFiles {
+					s.t.Errorf("commit %d: flow %s consumed %d files since commit %d; --max-files-per-epoch is %d", e, key, grew, e-1, s.sc.maxFiles)
+				}
+			}
+		}
+		prev = c
 	}
 }
 

@@ -4,7 +4,10 @@
 // SIGKILLs it at random points, then checks that a final run's outputs equal
 // those of an uninterrupted run over the same input (no row lost, none
 // duplicated), that a run after a commit re-reads only the input that came
-// after it, and that no partial file is ever visible. The random delays come
+// after it, and that no partial file is ever visible. One scenario
+// (streams_capped) runs with --max-files-per-epoch and --keep-checkpoints:
+// no epoch reads more than its files, and a kill after a run's first commit
+// costs at most the epoch in flight. The random delays come
 // from a seeded generator whose seed is logged; THUND_CRASH_SEED replays one.
 // With -tags s3 the same suite runs against the S3 lane's server
 // (TestS3Kill; see internal/testenv).

@@ -209,6 +209,25 @@ committed) and exits 1. Standard input is read as it arrives, its batches
 become epochs, and its end ends the run; it cannot be replayed, so it is
 at-most-once across a crash.
 
+The checkpoint interval: with --follow, --poll-interval and the triggers
+set how often an epoch commits. --max-files-per-epoch N also bounds an
+epoch by input: each stream read of a source takes at most the N new files
+that come first in name order, and the rest waits. A --once run then
+commits epoch after epoch (one commit, one event file and one line each, as
+under --follow) until no selected dataset is stale; --follow starts the next
+epoch at once while files wait. A crash costs at most the epoch in flight.
+Materialized views downstream of a stream are rebuilt in every epoch; a
+stateful flow's watermark advances at every epoch, so a small epoch can make
+a row late that one large epoch would not (as under --follow); a flow whose
+stream reads all read bounded sources (not "stream" sources) reads its whole
+backlog in one epoch. The first SIGINT or SIGTERM stops such a --once run
+after the epoch in flight commits, exit status 1; the next run goes on.
+
+--keep-checkpoints N removes, after every commit, what "etl vacuum --keep N"
+removes: commits older than the last N, and the dataset files, event logs
+and checkpoint objects only they need; never anything the latest commit
+references. Without it every commit is kept.
+
 With more than one thread, a flow's inputs are decoded and its output
 written on goroutines of their own, joined by edges bounded by rows and
 bytes (a read's "bound N rows bound M bytes", else the defaults below):
@@ -227,8 +246,8 @@ it is computed again.
 Progress goes to stderr, then a summary (with --follow, a line per epoch).
 With --json the event records go to stdout as JSON lines, as they are
 emitted.`,
-		flags:   flags(commonFlags, selectionFlags, []*flagSpec{flagOnce, flagFollow, flagPoll, flagThreads, flagMemLimit, flagEdgeRows, flagEdgeBytes, flagAllowOlder}),
-		example: "etl run\netl run --select +top_bids --threads 4\netl run --memory-limit 512MiB\netl run --full-refresh bids_per_window\netl run --follow --poll-interval 500ms\netl run --threads 4 --edge-rows 100000 --edge-bytes 16MiB",
+		flags:   flags(commonFlags, selectionFlags, []*flagSpec{flagOnce, flagFollow, flagPoll, flagThreads, flagMemLimit, flagEdgeRows, flagEdgeBytes, flagAllowOlder, flagMaxFiles, flagKeepCheckpoints}),
+		example: "etl run\netl run --select +top_bids --threads 4\netl run --memory-limit 512MiB\netl run --full-refresh bids_per_window\netl run --follow --poll-interval 500ms\netl run --threads 4 --edge-rows 100000 --edge-bytes 16MiB\netl run --max-files-per-epoch 100 --keep-checkpoints 5",
 	},
 	{
 		name: "plan", summary: "show what a run would rebuild, and why",

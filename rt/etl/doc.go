@@ -39,6 +39,11 @@
 //     first SIGINT/SIGTERM stops after the epoch in flight commits, a second
 //     abandons it; an Arrow IPC stream on stdin is read as it arrives and
 //     its batches become epochs (at-most-once: it cannot be replayed);
+//   - the checkpoint interval and retention (epochs.go): --max-files-per-epoch
+//     bounds each stream read of a source to N new files per epoch (name
+//     order), a --once run then runs the --follow loop's epochs until
+//     nothing is stale, and --follow starts the next epoch at once while
+//     files wait; --keep-checkpoints N vacuums (vacuum.go) after each commit;
 //   - parallel pipelines (parallel.go): FlowContext.Parallel hands a
 //     reader's batches to Workers() goroutines, each running the generated
 //     loop with its own state, numbered in the reader's order;

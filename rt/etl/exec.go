@@ -77,6 +77,10 @@ func (c *cli) runCmd(ctx context.Context, inv *invocation) int {
 		}
 		poll = d
 	}
+	maxFiles, keep, err := epochFlags(inv)
+	if err != nil {
+		return c.usage(inv.cmd, err)
+	}
 	sel, err := c.selectionFromFlags(inv)
 	if err != nil {
 		return c.usage(inv.cmd, err)
@@ -98,10 +102,15 @@ func (c *cli) runCmd(ctx context.Context, inv *invocation) int {
 		mem = memory.DefaultAllocator
 	}
 	rc := &runConfig{place: pl, fs: fs, threads: threads, budget: budget, sel: sel, mem: mem, edges: edges,
-		jsonOut: jsonOut, allowOlder: inv.bool(flagAllowOlder.name), args: append([]string{"etl", "run"}, inv.rawArgs()...)}
+		jsonOut: jsonOut, allowOlder: inv.bool(flagAllowOlder.name), args: append([]string{"etl", "run"}, inv.rawArgs()...),
+		maxFiles: maxFiles, keep: keep}
 	if follow {
 		c.following.Store(true)
 		return c.follow(ctx, rc, poll)
+	}
+	if maxFiles > 0 {
+		c.following.Store(true) // the first signal stops at a commit point
+		return c.catchUp(ctx, rc)
 	}
 	r, ex, err := c.epoch(ctx, rc, nil)
 	if r == nil {
@@ -110,6 +119,9 @@ func (c *cli) runCmd(ctx context.Context, inv *invocation) int {
 	r.Summary.Print(c.stderr)
 	ex.printFooter(r)
 	c.epochErrors(r, err)
+	if r.Summary.Status == "completed" {
+		c.keepCheckpoints(ctx, rc)
+	}
 	return run.ExitCode(err)
 }
 
@@ -128,6 +140,9 @@ type runConfig struct {
 	// that verifies when the latest does not).
 	allowOlder bool
 	outMu      sync.Mutex // --json lines from several epochs' events
+	// maxFiles: --max-files-per-epoch (0: no limit); keep:
+	// --keep-checkpoints (0: keep every commit). See epochs.go.
+	maxFiles, keep int
 }
 
 // epochErrors says what the summary does not: a failure to write the event
@@ -149,7 +164,7 @@ func (c *cli) epochErrors(r *run.Run, err error) {
 // run could not begin (err says why).
 func (c *cli) epoch(ctx context.Context, rc *runConfig, fl *follower) (*run.Run, *executor, error) {
 	ex := &executor{c: c, ctx: ctx, p: c.p, place: rc.place, threads: rc.threads, budget: rc.budget, sel: rc.sel, mem: rc.mem,
-		edges: rc.edges, prog: c.newProgress(), views: map[string]*viewTarget{}, stdin: map[string]*stdinData{}, srcRead: map[string]bool{}}
+		edges: rc.edges, maxFiles: rc.maxFiles, prog: c.newProgress(), views: map[string]*viewTarget{}, stdin: map[string]*stdinData{}, srcRead: map[string]bool{}}
 	if fl != nil {
 		ex.due, ex.force, ex.feed = fl.dueNow, fl.forced, fl.feed
 		ex.prog = quietProgress{ex.prog, ex}
@@ -246,6 +261,11 @@ type executor struct {
 	mem     memory.Allocator
 	prog    progress
 	edges   edgeConfig
+	// maxFiles bounds a stream read of a source to that many new files
+	// (0: no bound); backlog is the most files a read of this epoch left
+	// for the next (epochs.go).
+	maxFiles int
+	backlog  int
 
 	// --follow (nil or empty otherwise): which flows are due, the datasets
 	// an epoch runs although nothing is new (their idle timeout passed),
@@ -273,6 +293,7 @@ func (ex *executor) body(_ context.Context, r *run.Run) error {
 	ex.pl.epoch = r.Txn.Epoch()
 	ex.pl.nonce = r.ID
 	ex.pl.force = ex.force
+	ex.pl.maxFiles = ex.maxFiles
 	if ex.feed != nil {
 		ex.pl.stdinNew = ex.feed.pending
 	}
@@ -933,6 +954,7 @@ func (fr *flowReads) streamSource(src *Dataset, l *sourceListing) *streamRead {
 		consumed = fr.ex.pl.offset(fr.ds.Name, fr.f.Name, src.Name).Files
 	}
 	files, stamps, changed := unconsumed(l, consumed)
+	files, stamps = fr.capFiles(files, stamps)
 	if len(changed) > 0 {
 		fr.ex.r.Warn(fmt.Sprintf("source %s: %s changed after flow %s read it; a stream read does not read a file twice (--full-refresh %s reads everything again)",
 			src.Name, someNames(changed), fr.f.Name, fr.ds.Name))

@@ -30,6 +30,12 @@ import (
 // rebuilt in the epoch in which their inputs changed (reconciliation decides,
 // as in a --once run).
 //
+// With --max-files-per-epoch (epochs.go) an epoch reads at most N new
+// files per stream read of a source; one that left files is followed at
+// once by the next, without waiting for the poll. The same loop (newFollower,
+// pending, runEpoch) runs the epochs of a --once run so split (catchUp).
+// --refresh and --full-refresh apply to the first epoch only.
+//
 // Triggers (Flow.Trigger) are checked at each poll: a flow with `every D`
 // is due when D has passed since the start of the last epoch that ran it
 // (the first poll always runs it); `available now` is due at the first
@@ -63,6 +69,14 @@ type follower struct {
 	epochs    int                  // committed
 	lastRun   map[string]time.Time // flow key: start of the last epoch that ran it
 	idleFired map[string]bool      // flow key: a time-only epoch ran since its last input
+	// once: `run --once --max-files-per-epoch` (epochs.go): every flow is
+	// due, no idle timeouts; a lock held by another run fails the run.
+	once bool
+	// Of the last epoch: it left files of a stream read for the next epoch
+	// (--max-files-per-epoch), and it built something.
+	backlog    bool
+	progressed bool
+	lastEpoch  int64 // the last epoch committed
 
 	// Per epoch.
 	now    time.Time
@@ -177,22 +191,32 @@ func (fl *follower) pending(ctx context.Context) (bool, error) {
 	return false, nil
 }
 
-// follow runs epochs until stop is cancelled (see above).
-func (c *cli) follow(stop context.Context, rc *runConfig, poll time.Duration) int {
+// newFollower prepares the epochs of one `run --follow` (or of a --once
+// run split by --max-files-per-epoch): the clock, and standard input's
+// feed when a selected dataset reads it (the caller closes it).
+func newFollower(c *cli, rc *runConfig, poll time.Duration) *follower {
 	fl := &follower{c: c, rc: rc, clock: c.clock, poll: poll, lastRun: map[string]time.Time{}, idleFired: map[string]bool{}}
 	if fl.clock == nil {
 		fl.clock = stream.WallClock{}
 	}
-	abort := c.abort
-	if abort == nil {
-		abort = context.Background()
-	}
 	for _, ds := range c.p.Datasets {
 		if ds.Kind == Source && ds.Source != nil && ds.Source.Stdin && c.readBySelection(ds, rc.sel) {
 			fl.feed = newStdinFeed(c.stdin, ds, rc.mem)
-			defer fl.feed.close()
 			break
 		}
+	}
+	return fl
+}
+
+// follow runs epochs until stop is cancelled (see above).
+func (c *cli) follow(stop context.Context, rc *runConfig, poll time.Duration) int {
+	fl := newFollower(c, rc, poll)
+	if fl.feed != nil {
+		defer fl.feed.close()
+	}
+	abort := c.abort
+	if abort == nil {
+		abort = context.Background()
 	}
 	fmt.Fprintf(c.stderr, "following: polling for new input every %v; stop with Ctrl-C or SIGTERM\n", poll)
 	for stop.Err() == nil {
@@ -214,10 +238,14 @@ func (c *cli) follow(stop context.Context, rc *runConfig, poll time.Duration) in
 			fmt.Fprintf(c.stderr, "standard input ended after %d epochs; stopping\n", fl.epochs)
 			return ExitOK
 		}
+		fl.backlog = false
 		if work {
 			if code, done := fl.runEpoch(abort); done {
 				return code
 			}
+		}
+		if fl.backlog && stop.Err() == nil {
+			continue // --max-files-per-epoch left files: the next epoch now
 		}
 		select {
 		case <-stop.Done():
@@ -234,10 +262,11 @@ func (c *cli) follow(stop context.Context, rc *runConfig, poll time.Duration) in
 func (fl *follower) runEpoch(abort context.Context) (code int, done bool) {
 	c := fl.c
 	start := time.Now()
+	fl.backlog, fl.progressed = false, false
 	r, ex, err := c.epoch(abort, fl.rc, fl)
 	if r == nil {
 		var le *warehouse.LockedError
-		if errors.As(err, &le) {
+		if errors.As(err, &le) && !fl.once {
 			fmt.Fprintf(c.stderr, "waiting: %v\n", err)
 			return 0, false
 		}
@@ -252,6 +281,12 @@ func (fl *follower) runEpoch(abort context.Context) (code int, done bool) {
 		return run.ExitCode(err), true
 	}
 	fl.epochs++
+	if fl.epochs == 1 {
+		// --refresh and --full-refresh ask for one refresh, which the first
+		// epoch did; later epochs only go on from it.
+		fl.rc.sel = fl.rc.sel.settled()
+	}
+	fl.backlog, fl.progressed, fl.lastEpoch = ex.backlog > 0, len(ex.built) > 0, r.Summary.Epoch
 	for _, k := range ex.ran {
 		target, _, _ := strings.Cut(k, "/")
 		if _, forced := fl.forced[target]; forced && ex.pl.decided[target] != nil &&
@@ -271,8 +306,13 @@ func (fl *follower) runEpoch(abort context.Context) (code int, done bool) {
 	if len(ex.built) > 0 {
 		rebuilt = strings.Join(ex.built, ", ")
 	}
-	fmt.Fprintf(c.stderr, "epoch %d committed in %v: %d rows in, %d rows out, %d late; rebuilt: %s\n",
-		r.Summary.Epoch, time.Since(start).Round(time.Millisecond), in, out, late, rebuilt)
+	waiting := ""
+	if ex.backlog > 0 {
+		waiting = fmt.Sprintf("; %s wait for the next epoch", plural(int64(ex.backlog), "file", "files"))
+	}
+	fmt.Fprintf(c.stderr, "epoch %d committed in %v: %d rows in, %d rows out, %d late; rebuilt: %s%s\n",
+		r.Summary.Epoch, time.Since(start).Round(time.Millisecond), in, out, late, rebuilt, waiting)
+	c.keepCheckpoints(abort, fl.rc)
 	return 0, false
 }
 
@@ -386,6 +426,20 @@ func (f *stdinFeed) err() error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return f.fail
+}
+
+// wait waits until the stream has ended (a --once run reads all of it in
+// its first epoch).
+func (f *stdinFeed) wait() {
+	for {
+		f.mu.Lock()
+		done, ch := f.done, f.signal
+		f.mu.Unlock()
+		if done {
+			return
+		}
+		<-ch
+	}
 }
 
 // take hands the batches that arrived to an epoch (which releases them).

@@ -192,6 +192,9 @@ type planner struct {
 	// stdinNew reports whether a standard-input source has batches not read
 	// yet (--follow); nil: it always has (a run reads what arrives).
 	stdinNew func(source string) bool
+	// maxFiles is run's --max-files-per-epoch (0: none): a reason says how
+	// many of a stream read's new files the epoch reads.
+	maxFiles int
 
 	listings map[string]*sourceListing
 	decided  map[string]*decision
@@ -434,6 +437,13 @@ func (pl *planner) viewToken(v *Dataset, seen map[string]bool) string {
 				stamps := l.stamps
 				if in.Stream {
 					_, stamps, _ = unconsumed(l, pl.offset(v.Name, f.Name, x.Name).Files)
+					if len(stamps) > 0 {
+						// Files the view has not consumed make it differ from
+						// run to run: the token recorded after a build that
+						// left some (--max-files-per-epoch) must not match
+						// the next run's, which would then never read them.
+						parts = append(parts, "pending "+pl.nonce)
+					}
 				}
 				parts = append(parts, hashString(x.Definition), hashJSON(stamps))
 			case stored(x.Kind) && in.Stream:
@@ -618,7 +628,11 @@ func (pl *planner) inputReasons(ds *Dataset, rec *fingerprint, d *decision) {
 						for _, s := range stamps {
 							names = append(names, s.Path)
 						}
-						add(newFilesReason(x.Name, names))
+						r := newFilesReason(x.Name, names)
+						if n := pl.maxFiles; n > 0 && len(names) > n && !boundedReplay(pl.byName, f) {
+							r = strings.TrimSuffix(r, ")") + fmt.Sprintf("; this epoch reads %d)", n)
+						}
+						add(r)
 					}
 					continue
 				}

@@ -28,6 +28,16 @@ type selection struct {
 
 func (s *selection) has(name string) bool { return s == nil || s.all || s.names[name] }
 
+// settled is the selection once its refreshes are done: the same datasets,
+// none refreshed again (the epochs after the first of --follow or of a
+// --once run split by --max-files-per-epoch).
+func (s *selection) settled() *selection {
+	if s == nil {
+		return nil
+	}
+	return &selection{all: s.all, names: s.names, refresh: map[string]bool{}, full: map[string]bool{}}
+}
+
 // graph is the pipeline's dependency graph.
 type graph struct {
 	order    []string

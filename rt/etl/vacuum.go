@@ -41,6 +41,27 @@ func (c *cli) vacuumCmd(ctx context.Context, inv *invocation) int {
 			return c.usage(inv.cmd, usagef("--keep %q: want a positive number", inv.str("keep")))
 		}
 	}
+	res, err := c.vacuum(ctx, pl, keep)
+	if res != nil && inv.bool("json") {
+		b, _ := json.Marshal(res)
+		fmt.Fprintf(c.stdout, "%s\n", b)
+	} else if res != nil {
+		if len(res.Kept) == 0 {
+			fmt.Fprintf(c.stdout, "vacuum: the warehouse %s has no commits; nothing removed\n", warehouse.New(pl.readFS()).Location(""))
+		} else {
+			fmt.Fprintf(c.stdout, "vacuum: %s\n", vacuumLine(res))
+		}
+	}
+	if err != nil {
+		return c.fail("vacuum", err)
+	}
+	return ExitOK
+}
+
+// vacuum keeps the last keep commits of the warehouse at pl and removes
+// what only older ones need (warehouse.Vacuum), under the warehouse lock:
+// `etl vacuum` and `etl run --keep-checkpoints`.
+func (c *cli) vacuum(ctx context.Context, pl place, keep int) (*warehouse.VacuumResult, error) {
 	wh := warehouse.New(pl.readFS())
 	wh.Now = c.now
 	id := c.runID
@@ -53,27 +74,19 @@ func (c *cli) vacuumCmd(ctx context.Context, inv *invocation) int {
 	}
 	lock, err := wh.Acquire(ctx, id, c.p.Name, warehouse.DefaultLease)
 	if err != nil {
-		return c.fail("vacuum", err)
+		return nil, err
 	}
 	lock.Keep(ctx)
 	res, err := wh.Vacuum(ctx, keep)
 	if rerr := lock.Release(context.WithoutCancel(ctx)); err == nil && rerr != nil {
 		err = fmt.Errorf("releasing the warehouse lock: %w", rerr)
 	}
-	if res != nil && inv.bool("json") {
-		b, _ := json.Marshal(res)
-		fmt.Fprintf(c.stdout, "%s\n", b)
-	} else if res != nil {
-		if len(res.Kept) == 0 {
-			fmt.Fprintf(c.stdout, "vacuum: the warehouse %s has no commits; nothing removed\n", wh.Location(""))
-		} else {
-			fmt.Fprintf(c.stdout, "vacuum: kept %d commits (epochs %d to %d); removed %d objects, %d bytes: %d commit records, %d data files, %d event logs, %d checkpoint objects\n",
-				len(res.Kept), res.Kept[len(res.Kept)-1], res.Kept[0], res.Removed(), res.Bytes,
-				len(res.Commits), len(res.DataFiles), len(res.EventLogs), len(res.Checkpoints))
-		}
-	}
-	if err != nil {
-		return c.fail("vacuum", err)
-	}
-	return ExitOK
+	return res, err
+}
+
+// vacuumLine says what a vacuum kept and removed.
+func vacuumLine(res *warehouse.VacuumResult) string {
+	return fmt.Sprintf("kept %d commits (epochs %d to %d); removed %d objects, %d bytes: %d commit records, %d data files, %d event logs, %d checkpoint objects",
+		len(res.Kept), res.Kept[len(res.Kept)-1], res.Kept[0], res.Removed(), res.Bytes,
+		len(res.Commits), len(res.DataFiles), len(res.EventLogs), len(res.Checkpoints))
 }
