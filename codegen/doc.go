@@ -38,6 +38,8 @@
 //     (demand also collects the filters directly over each scan, whose
 //     integer bounds the scan hands to the reader: fc.ReadPruned);
 //   - memory.go: the --memory-limit accounting of join builds and groups;
+//   - keys.go: hash keys, and their tables: rt/hashtab's open-addressing
+//     tables for one integer, float or string field, Go maps otherwise;
 //   - types.go: the physical type table that drives specialization;
 //   - helpers.go: the generic helpers generated once per program (they
 //     belong in rt and will move there).
