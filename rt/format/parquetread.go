@@ -39,8 +39,7 @@ type parquetSource struct {
 	batch  int64
 	tr     *array.TableReader
 	tbl    arrow.Table
-	filter *rowFilter        // nil: every row is returned
-	cur    arrow.RecordBatch // the filter's last batch, released at the next call
+	filter *rowFilter // applied to each row group as it is decoded; nil: none
 }
 
 func newParquetReader(obj store.Object, name string, schema *arrow.Schema, opts Options, mem memory.Allocator) (BatchReader, error) {
@@ -174,6 +173,9 @@ func (ps *parquetSource) start(ctx context.Context, fr *pqarrow.FileReader, leav
 			go func() {
 				defer ps.wg.Done()
 				tbl, err := fr.ReadRowGroups(ctx, leaves, []int{g})
+				if err == nil && ps.filter != nil {
+					tbl = ps.filter.clone().table(tbl, ps.batch)
+				}
 				<-sem
 				ch <- rowGroup{tbl: tbl, err: err}
 			}()
@@ -184,20 +186,10 @@ func (ps *parquetSource) start(ctx context.Context, fr *pqarrow.FileReader, leav
 // next returns the next batch (borrowed: valid until the next call), or
 // io.EOF.
 func (ps *parquetSource) next() (arrow.RecordBatch, error) {
-	if ps.cur != nil {
-		ps.cur.Release()
-		ps.cur = nil
-	}
 	for {
 		if ps.tr != nil {
 			if ps.tr.Next() {
-				if ps.filter == nil {
-					return ps.tr.RecordBatch(), nil
-				}
-				if ps.cur = ps.filter.apply(ps.tr.RecordBatch()); ps.cur != nil {
-					return ps.cur, nil
-				}
-				continue
+				return ps.tr.RecordBatch(), nil
 			}
 			err := ps.tr.Err()
 			ps.release()
@@ -219,10 +211,6 @@ func (ps *parquetSource) next() (arrow.RecordBatch, error) {
 }
 
 func (ps *parquetSource) release() {
-	if ps.cur != nil {
-		ps.cur.Release()
-		ps.cur = nil
-	}
 	if ps.tr != nil {
 		ps.tr.Release()
 		ps.tr = nil

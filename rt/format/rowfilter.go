@@ -10,7 +10,7 @@ import (
 // A Parquet reader given a Bound on a string column (Text) reads that
 // column's dictionary indices rather than its strings (pqarrow's read-dict
 // option), and drops the rows of each batch that do not meet every bound
-// before any string is made: a string bound compares each row's index with
+// before any string is made, on the goroutine that decoded the row group: a string bound compares each row's index with
 // the index of Text in the batch's dictionary (once per dictionary), an
 // integer bound the row's value. The rows kept are copied into new arrays
 // (the dictionary column as indices into the same dictionary); the
@@ -31,6 +31,34 @@ type rowFilter struct {
 	bounds []*rowBound
 	mem    memory.Allocator
 	sel    []int32
+}
+
+// clone is a filter of the same bounds for another goroutine.
+func (f *rowFilter) clone() *rowFilter {
+	c := &rowFilter{mem: f.mem}
+	for _, rb := range f.bounds {
+		c.bounds = append(c.bounds, &rowBound{pos: rb.pos, b: rb.b})
+	}
+	return c
+}
+
+// table returns the rows of a decoded row group that meet every bound, as
+// a table of batches of at most batch rows; it takes tbl over.
+func (f *rowFilter) table(tbl arrow.Table, batch int64) arrow.Table {
+	defer tbl.Release()
+	tr := array.NewTableReader(tbl, batch)
+	defer tr.Release()
+	var recs []arrow.RecordBatch
+	for tr.Next() {
+		if r := f.apply(tr.RecordBatch()); r != nil {
+			recs = append(recs, r)
+		}
+	}
+	out := array.NewTableFromRecords(tbl.Schema(), recs)
+	for _, r := range recs {
+		r.Release()
+	}
+	return out
 }
 
 // apply returns the rows of rec that meet every bound, as a new batch the
