@@ -107,7 +107,7 @@ func (g *flowGen) genAggregate(n *ir.Aggregate, c consumer) {
 		kt.stateName = st.name
 		kt.mem = g.newMemAccount(fmt.Sprintf("group by at %s", posText(n.Pos)))
 		g.emit(jen.Id(groups).Op(":=").Index().Id(st.name).Values(),
-			jen.Id(ht).Op(":=").Map(kt.goType()).Int32().Values())
+			jen.Id(ht).Op(":=").Add(kt.newTable()))
 		if kt.name == "" {
 			nullGroup = g.name("nullGroup")
 			g.declare([]string{nullGroup}, jen.Int32().Call(jen.Lit(-1)))[0].used = true
@@ -228,7 +228,7 @@ func (g *flowGen) groupLookup(kt *keyType, groups, ht, nullGroup string, nullDec
 		key, ok := kt.buildOK(g, vals, []bool{false})
 		lookup := g.sub(func() {
 			vals = []*value{nonNull(x)} // the key is valid here
-			g.emit(jen.Var().Id(found).Bool(), jen.List(jen.Id(gi), jen.Id(found)).Op("=").Id(ht).Index(key))
+			g.emit(jen.Var().Id(found).Bool(), jen.List(jen.Id(gi), jen.Id(found)).Op("=").Add(kt.get(ht, key)))
 			ins := g.sub(func() {
 				newGroup()
 				store()
@@ -237,7 +237,7 @@ func (g *flowGen) groupLookup(kt *keyType, groups, ht, nullGroup string, nullDec
 				if x.t.Kind == ir.TFloat64 || x.t.Kind == ir.TFloat32 || x.t.Kind == ir.TBinary {
 					mapKey = jen.Add(key)
 				}
-				g.emit(jen.Id(ht).Index(mapKey).Op("=").Id(gi))
+				g.emit(kt.put(ht, mapKey, jen.Id(gi)))
 			})
 			g.emit(jen.If(jen.Op("!").Id(found)).Block(ins...))
 		})
@@ -259,12 +259,12 @@ func (g *flowGen) groupLookup(kt *keyType, groups, ht, nullGroup string, nullDec
 				nullable[i] = true
 			}
 		}
-		g.emit(jen.Var().Id(found).Bool(), jen.List(jen.Id(gi), jen.Id(found)).Op("=").Id(ht).Index(key))
+		g.emit(jen.Var().Id(found).Bool(), jen.List(jen.Id(gi), jen.Id(found)).Op("=").Add(kt.get(ht, key)))
 		ins := g.sub(func() {
 			newGroup()
 			store()
 			account()
-			g.emit(jen.Id(ht).Index(kt.cloned(g, key)).Op("=").Id(gi))
+			g.emit(kt.put(ht, kt.cloned(g, key), jen.Id(gi)))
 		})
 		g.emit(jen.If(jen.Op("!").Id(found)).Block(ins...))
 	}

@@ -477,3 +477,41 @@ materialized view counts partitioned by (b) = from copy | group by b aggregate c
 		t.Errorf("main.go:\n%s", m)
 	}
 }
+
+// TestScanBounds checks the bounds a scan hands its reader: integer
+// comparisons with integer literals, either way round, and string
+// equalities with string literals; nothing else.
+func TestScanBounds(t *testing.T) {
+	src := []byte(`pipeline p
+
+source t from parquet "t/*.parquet" {
+  n int64 not null, m int32, s string, u string
+}
+
+materialized view v =
+  from t
+  | where n > 5 and 3 >= m and s = 'apple' and 'x' = u and s <> 'pear' and s = u and n + 1 < 9 and s < 'q'
+  | select n, s
+`)
+	flow := string(generate(t, "p.thund", src)["flow_v.go"])
+	i := strings.Index(flow, "fc.ReadPruned(")
+	if i < 0 {
+		t.Fatalf("the scan has no bounds:\n%s", flow)
+	}
+	call := flow[i:]
+	call = call[:strings.Index(call, "\n\tif err != nil")]
+	var got []string
+	for _, f := range strings.Split(call, "}, {") {
+		f = strings.Join(strings.Fields(f), " ")
+		got = append(got, f)
+	}
+	want := []string{
+		`fc.ReadPruned("t", []format.Bound{{ Col: 0, Op: ">", Value: int64(5),`,
+		`Col: 1, Op: "<=", Value: int64(3),`,
+		`Col: 2, Op: "=", Text: "apple",`,
+		`Col: 3, Op: "=", Text: "x", }}, 0, 1, 2, 3)`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("bounds:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

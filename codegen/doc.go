@@ -36,8 +36,11 @@
 //   - expr.go, arith.go, cast.go, funcs.go: expressions;
 //   - values.go, keys.go, konst.go, demand.go: the compile-time model
 //     (demand also collects the filters directly over each scan, whose
-//     integer bounds the scan hands to the reader: fc.ReadPruned);
+//     integer bounds and string equalities the scan hands to the reader:
+//     fc.ReadPruned);
 //   - memory.go: the --memory-limit accounting of join builds and groups;
+//   - keys.go: hash keys, and their tables: rt/hashtab's open-addressing
+//     tables for one integer, float or string field, Go maps otherwise;
 //   - types.go: the physical type table that drives specialization;
 //   - helpers.go: the generic helpers generated once per program (they
 //     belong in rt and will move there).

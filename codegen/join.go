@@ -98,8 +98,10 @@ func (g *flowGen) keyValues(keys []joinKey, left bool, r *row, e *env, pos ir.Po
 
 // genJoin generates a hash join. The right input is the build side: its
 // pipeline ends by storing each row's needed columns in a slice of
-// generated structs, chained per key in a hash table (key -> bucket ->
-// rows); the left input streams and probes. Equi-conjuncts of ON (or the
+// generated structs, chained per key in a hash table (next links each row
+// to the key's previous row; an rt/hashtab table maps a key to its chain's
+// head, the last row, and a Go map to a bucket holding it); the left input
+// streams and probes. Equi-conjuncts of ON (or the
 // USING columns) are the hash key; NULL keys never match (except for
 // <=>); the rest of ON is a residual tested per candidate. Inner, left,
 // right, full, semi, anti and cross (a nested loop) joins; right and full
@@ -147,9 +149,11 @@ func (g *flowGen) genJoin(n *ir.Join, c consumer) {
 		}
 		kt = g.newKeyType("join", types, force)
 		ht, heads, next = g.name("ht"), g.name("heads"), g.name("next")
-		g.emit(jen.Id(ht).Op(":=").Map(kt.goType()).Int32().Values(),
-			jen.Var().Id(heads).Index().Int32(),
-			jen.Var().Id(next).Index().Int32())
+		g.emit(jen.Id(ht).Op(":=").Add(kt.newTable()))
+		if kt.table() == "" {
+			g.emit(jen.Var().Id(heads).Index().Int32())
+		}
+		g.emit(jen.Var().Id(next).Index().Int32())
 	}
 	stored := make([]bool, len(rschema))
 	storedNullable := make([]bool, len(rschema))
@@ -202,12 +206,22 @@ func (g *flowGen) genJoin(n *ir.Join, c consumer) {
 		key, ok := kt.buildOK(g, kvals, nullSafe)
 		b := g.name("b")
 		insert := g.sub(func() {
-			g.emit(jen.List(jen.Id(b), jen.Id("found")).Op(":=").Id(ht).Index(key))
+			g.emit(jen.List(jen.Id(b), jen.Id("found")).Op(":=").Add(kt.get(ht, key)))
+			if kt.table() != "" {
+				// the table holds the chain's head: this row; a new key's
+				// strings are copied out of the batch
+				g.emit(jen.If(jen.Op("!").Id("found")).Block(
+					jen.Id(b).Op("=").Lit(-1),
+					kt.put(ht, kt.cloned(g, key), jen.Int32().Call(jen.Len(jen.Id(rows)).Op("-").Lit(1)))).
+					Else().Block(kt.put(ht, key, jen.Int32().Call(jen.Len(jen.Id(rows)).Op("-").Lit(1)))),
+					jen.Id(next).Op("=").Append(jen.Id(next), jen.Id(b)))
+				return
+			}
 			newKey := g.sub(func() {
 				// a new key gets a bucket; its strings are copied out of the batch
 				g.emit(jen.Id(b).Op("=").Int32().Call(jen.Len(jen.Id(heads))),
 					jen.Id(heads).Op("=").Append(jen.Id(heads), jen.Lit(-1)))
-				g.emit(jen.Id(ht).Index(kt.cloned(g, key)).Op("=").Id(b))
+				g.emit(kt.put(ht, kt.cloned(g, key), jen.Id(b)))
 			})
 			g.emit(jen.If(jen.Op("!").Id("found")).Block(newKey...),
 				jen.Id(next).Op("=").Append(jen.Id(next), jen.Id(heads).Index(jen.Id(b))),
@@ -312,8 +326,12 @@ func (g *flowGen) genJoin(n *ir.Join, c consumer) {
 			b := g.name("b")
 			var loop []jen.Code
 			inner := body(rw)
-			loop = append(loop, jen.If(jen.List(jen.Id(b), jen.Id("found")).Op(":=").Id(ht).Index(key), jen.Id("found")).Block(
-				jen.For(jen.Id(j).Op(":=").Id(heads).Index(jen.Id(b)), jen.Id(j).Op(">=").Lit(0), jen.Id(j).Op("=").Id(next).Index(jen.Id(j))).Block(
+			head := jen.Id(heads).Index(jen.Id(b))
+			if kt.table() != "" {
+				head = jen.Id(b)
+			}
+			loop = append(loop, jen.If(jen.List(jen.Id(b), jen.Id("found")).Op(":=").Add(kt.get(ht, key)), jen.Id("found")).Block(
+				jen.For(jen.Id(j).Op(":=").Add(head), jen.Id(j).Op(">=").Lit(0), jen.Id(j).Op("=").Id(next).Index(jen.Id(j))).Block(
 					append([]jen.Code{rwDecl}, inner...)...)))
 			if ok != nil {
 				g.emit(jen.If(ok).Block(loop...))

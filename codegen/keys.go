@@ -7,8 +7,9 @@ import (
 	"github.com/nordisk/thund/ir"
 )
 
-// keyType is the Go map key of a hash table (group by, distinct, join,
-// IN subquery). One field is the field's own key type; several are a
+// keyType is the key of a hash table (group by, distinct, join, IN
+// subquery): a Go map's key, or for group by and join keys of one field an
+// rt/hashtab table's (table). One field is the field's own key type; several are a
 // generated struct with, for fields that can be NULL, a null flag, so that
 // NULL groups with NULL (group by, distinct) and null-safe join keys match.
 // The struct is declared at package level once every use is generated
@@ -61,6 +62,60 @@ func (k *keyType) goType() jen.Code {
 		return t
 	}
 	return jen.Id(k.name)
+}
+
+// table is the rt/hashtab table type that holds this key ("Int",
+// "Strings"), or "" for a Go map: a key of one field whose type the
+// physical type table gives a table (keys of several fields, and keys that
+// hold NULL as a value, are Go maps of a generated struct).
+func (k *keyType) table() string {
+	if k.name != "" {
+		return ""
+	}
+	return mustPhys(k.fields[0]).table
+}
+
+// tableType is the Go type of a hash table from this key to an int32 (a
+// group's index, a join bucket's or a build row's).
+func (k *keyType) tableType() jen.Code {
+	switch k.table() {
+	case "":
+		return jen.Map(k.goType()).Int32()
+	case "Int":
+		return jen.Op("*").Qual(hashtabPkg, "Int").Types(k.goType())
+	default:
+		return jen.Op("*").Qual(hashtabPkg, k.table())
+	}
+}
+
+// newTable is an empty table of tableType.
+func (k *keyType) newTable() jen.Code {
+	switch k.table() {
+	case "":
+		return jen.Map(k.goType()).Int32().Values()
+	case "Int":
+		return jen.Op("&").Qual(hashtabPkg, "Int").Types(k.goType()).Values()
+	default:
+		return jen.Op("&").Qual(hashtabPkg, k.table()).Values()
+	}
+}
+
+// get is the lookup of key in the table ht: two values, the int32 and
+// whether key is there.
+func (k *keyType) get(ht string, key jen.Code) jen.Code {
+	if k.table() == "" {
+		return jen.Id(ht).Index(key)
+	}
+	return jen.Id(ht).Dot("Get").Call(key)
+}
+
+// put sets key's int32 in the table ht (a key that outlives the batch:
+// cloned).
+func (k *keyType) put(ht string, key, v jen.Code) jen.Code {
+	if k.table() == "" {
+		return jen.Id(ht).Index(key).Op("=").Add(v)
+	}
+	return jen.Id(ht).Dot("Put").Call(key, v)
 }
 
 // decl declares the key struct.

@@ -14,8 +14,11 @@ type memAccount struct {
 }
 
 // memRowOverhead is what a kept row costs beyond its struct: its hash-table
-// entry and index slots (an estimate: Go maps hold roughly 2× their
-// key+value size, plus the chain and bucket slices).
+// slot and chain entry (an estimate: an rt/hashtab.Int slot is 16 bytes at
+// a load between 7/16 and 7/8, 18–37 bytes a key; a Strings slot 24 bytes
+// at 3/8 to 3/4, 32–64; a Go map, for composite keys, about twice its
+// key+value size; plus 4 bytes of join chain, and the slices' spare
+// capacity).
 const memRowOverhead = 48
 
 // newMemAccount declares the pending counter of one operator's account.

@@ -216,7 +216,7 @@ func (g *flowGen) newAggPar(st *structDecl, kt *keyType, groups, ht, nullGroup s
 		ap.groupsP = g.workerSlots("groupsP", jen.Index(jen.Lit(1)).Id(st.name))
 	} else {
 		ap.groupsP = g.workerSlots("groupsP", jen.Index().Id(st.name))
-		ap.htP = g.workerSlots("htP", jen.Map(kt.goType()).Int32())
+		ap.htP = g.workerSlots("htP", kt.tableType())
 		if nullGroup != "" {
 			ap.nullP = g.workerSlots("nullP", jen.Int32())
 		}

@@ -587,33 +587,46 @@ func (g *flowGen) genLimit(n *ir.Limit, c consumer) {
 }
 
 // scanBounds are the comparisons of an integer column of the scan with an
-// integer literal among the conjuncts of the filters directly over it, as
-// format.Bound values (the reader skips row groups that cannot meet them).
+// integer literal, and the equalities of a string column with a string
+// literal, among the conjuncts of the filters directly over it, as
+// format.Bound values (a Parquet reader skips the row groups that cannot
+// meet an integer bound, and given a string bound, reads that column's
+// dictionary and drops the rows that miss any bound before making strings).
 func (g *flowGen) scanBounds(n *ir.Scan) []jen.Code {
 	schema := g.u.Schemas[n]
 	flip := map[ir.BinaryOp]string{ir.OpEq: "=", ir.OpLt: ">", ir.OpLe: ">=", ir.OpGt: "<", ir.OpGe: "<="}
 	same := map[ir.BinaryOp]string{ir.OpEq: "=", ir.OpLt: "<", ir.OpLe: "<=", ir.OpGt: ">", ir.OpGe: ">="}
-	col := func(e ir.Expr) int {
+	// col is the scan's column that e reads (-1 if none), of its kind
+	col := func(e ir.Expr) (int, ir.TypeKind) {
 		c, ok := e.(*ir.ColumnRef)
 		if !ok {
-			return -1
+			return -1, 0
 		}
 		b, ok := g.u.Refs[c]
 		if !ok || b.Depth != 0 || b.Rel != ir.Rel(n) || b.Index >= len(schema) {
-			return -1
+			return -1, 0
 		}
-		if k := schema[b.Index].Type.Kind; k != ir.TInt64 && k != ir.TInt32 {
-			return -1
+		if k := schema[b.Index].Type.Kind; k == ir.TInt64 || k == ir.TInt32 || k == ir.TString {
+			return b.Index, k
 		}
-		return b.Index
+		return -1, 0
 	}
-	lit := func(e ir.Expr) (int64, bool) {
+	// bound is the Bound of column k of kind kind Op literal e, or nil
+	bound := func(k int, kind ir.TypeKind, op string, e ir.Expr) jen.Code {
 		l, ok := e.(*ir.Literal)
-		if !ok || l.Kind != ir.LitInt {
-			return 0, false
+		switch {
+		case k < 0 || !ok:
+			return nil
+		case kind == ir.TString && l.Kind == ir.LitString && op == "=":
+			return jen.Values(jen.Dict{jen.Id("Col"): jen.Lit(k), jen.Id("Op"): jen.Lit(op), jen.Id("Text"): jen.Lit(l.Text)})
+		case kind != ir.TString && l.Kind == ir.LitInt:
+			v, err := strconv.ParseInt(l.Text, 10, 64)
+			if err != nil {
+				return nil
+			}
+			return jen.Values(jen.Dict{jen.Id("Col"): jen.Lit(k), jen.Id("Op"): jen.Lit(op), jen.Id("Value"): jen.Lit(v)})
 		}
-		v, err := strconv.ParseInt(l.Text, 10, 64)
-		return v, err == nil
+		return nil
 	}
 	var out []jen.Code
 	for _, cond := range g.demand.filters[n] {
@@ -622,16 +635,15 @@ func (g *flowGen) scanBounds(n *ir.Scan) []jen.Code {
 			if !ok || same[b.Op] == "" {
 				continue
 			}
-			k, op := col(b.L), same[b.Op]
-			v, isLit := lit(b.R)
-			if k < 0 || !isLit {
-				k, op = col(b.R), flip[b.Op]
-				v, isLit = lit(b.L)
+			k, kind := col(b.L)
+			bd := bound(k, kind, same[b.Op], b.R)
+			if bd == nil {
+				k, kind = col(b.R)
+				bd = bound(k, kind, flip[b.Op], b.L)
 			}
-			if k < 0 || !isLit {
-				continue
+			if bd != nil {
+				out = append(out, bd)
 			}
-			out = append(out, jen.Values(jen.Dict{jen.Id("Col"): jen.Lit(k), jen.Id("Op"): jen.Lit(op), jen.Id("Value"): jen.Lit(v)}))
 		}
 	}
 	return out

@@ -20,6 +20,7 @@ const (
 	etlPkg     = "github.com/nordisk/thund/rt/etl"
 	formatPkg  = "github.com/nordisk/thund/rt/format"
 	runPkg     = "github.com/nordisk/thund/rt/run"
+	hashtabPkg = "github.com/nordisk/thund/rt/hashtab"
 
 	// standard library
 	bytesPkg   = "bytes"
@@ -59,26 +60,30 @@ type physType struct {
 	bits int
 	// ordered: Go's < and == compare two values as SQL does.
 	ordered bool
+	// table is the rt/hashtab table of a group by or hash join on one key
+	// of this type: "Int" (instantiated with the key's Go type: floats by
+	// their bits, keyField) or "Strings"; "" keeps a Go map.
+	table string
 }
 
 var physTypes = []physType{
 	{kind: ir.TBool, array: "Boolean", builder: "BooleanBuilder", goType: func() *jen.Statement { return jen.Bool() }, sqlName: "BOOLEAN"},
-	{kind: ir.TInt8, array: "Int8", builder: "Int8Builder", goType: func() *jen.Statement { return jen.Int8() }, values: true, sqlName: "TINYINT", bits: 8, ordered: true},
-	{kind: ir.TInt16, array: "Int16", builder: "Int16Builder", goType: func() *jen.Statement { return jen.Int16() }, values: true, sqlName: "SMALLINT", bits: 16, ordered: true},
-	{kind: ir.TInt32, array: "Int32", builder: "Int32Builder", goType: func() *jen.Statement { return jen.Int32() }, values: true, sqlName: "INT", bits: 32, ordered: true},
-	{kind: ir.TInt64, array: "Int64", builder: "Int64Builder", goType: func() *jen.Statement { return jen.Int64() }, values: true, sqlName: "BIGINT", bits: 64, ordered: true},
-	{kind: ir.TUint8, array: "Uint8", builder: "Uint8Builder", goType: func() *jen.Statement { return jen.Uint8() }, values: true, sqlName: "TINYINT UNSIGNED", bits: 8, ordered: true},
-	{kind: ir.TUint16, array: "Uint16", builder: "Uint16Builder", goType: func() *jen.Statement { return jen.Uint16() }, values: true, sqlName: "SMALLINT UNSIGNED", bits: 16, ordered: true},
-	{kind: ir.TUint32, array: "Uint32", builder: "Uint32Builder", goType: func() *jen.Statement { return jen.Uint32() }, values: true, sqlName: "INT UNSIGNED", bits: 32, ordered: true},
-	{kind: ir.TUint64, array: "Uint64", builder: "Uint64Builder", goType: func() *jen.Statement { return jen.Uint64() }, values: true, sqlName: "BIGINT UNSIGNED", bits: 64, ordered: true},
-	{kind: ir.TFloat32, array: "Float32", builder: "Float32Builder", goType: func() *jen.Statement { return jen.Float32() }, values: true, sqlName: "FLOAT"},
-	{kind: ir.TFloat64, array: "Float64", builder: "Float64Builder", goType: func() *jen.Statement { return jen.Float64() }, values: true, sqlName: "DOUBLE"},
+	{kind: ir.TInt8, array: "Int8", builder: "Int8Builder", goType: func() *jen.Statement { return jen.Int8() }, values: true, sqlName: "TINYINT", bits: 8, ordered: true, table: "Int"},
+	{kind: ir.TInt16, array: "Int16", builder: "Int16Builder", goType: func() *jen.Statement { return jen.Int16() }, values: true, sqlName: "SMALLINT", bits: 16, ordered: true, table: "Int"},
+	{kind: ir.TInt32, array: "Int32", builder: "Int32Builder", goType: func() *jen.Statement { return jen.Int32() }, values: true, sqlName: "INT", bits: 32, ordered: true, table: "Int"},
+	{kind: ir.TInt64, array: "Int64", builder: "Int64Builder", goType: func() *jen.Statement { return jen.Int64() }, values: true, sqlName: "BIGINT", bits: 64, ordered: true, table: "Int"},
+	{kind: ir.TUint8, array: "Uint8", builder: "Uint8Builder", goType: func() *jen.Statement { return jen.Uint8() }, values: true, sqlName: "TINYINT UNSIGNED", bits: 8, ordered: true, table: "Int"},
+	{kind: ir.TUint16, array: "Uint16", builder: "Uint16Builder", goType: func() *jen.Statement { return jen.Uint16() }, values: true, sqlName: "SMALLINT UNSIGNED", bits: 16, ordered: true, table: "Int"},
+	{kind: ir.TUint32, array: "Uint32", builder: "Uint32Builder", goType: func() *jen.Statement { return jen.Uint32() }, values: true, sqlName: "INT UNSIGNED", bits: 32, ordered: true, table: "Int"},
+	{kind: ir.TUint64, array: "Uint64", builder: "Uint64Builder", goType: func() *jen.Statement { return jen.Uint64() }, values: true, sqlName: "BIGINT UNSIGNED", bits: 64, ordered: true, table: "Int"},
+	{kind: ir.TFloat32, array: "Float32", builder: "Float32Builder", goType: func() *jen.Statement { return jen.Float32() }, values: true, sqlName: "FLOAT", table: "Int"},
+	{kind: ir.TFloat64, array: "Float64", builder: "Float64Builder", goType: func() *jen.Statement { return jen.Float64() }, values: true, sqlName: "DOUBLE", table: "Int"},
 	{kind: ir.TDecimal, array: "Decimal128", builder: "Decimal128Builder", goType: func() *jen.Statement { return jen.Qual(decimalPkg, "Num") }, values: true, sqlName: "DECIMAL"},
-	{kind: ir.TString, array: "String", builder: "StringBuilder", goType: func() *jen.Statement { return jen.String() }, sqlName: "STRING", ordered: true},
+	{kind: ir.TString, array: "String", builder: "StringBuilder", goType: func() *jen.Statement { return jen.String() }, sqlName: "STRING", ordered: true, table: "Strings"},
 	{kind: ir.TBinary, array: "Binary", builder: "BinaryBuilder", goType: func() *jen.Statement { return jen.Index().Byte() }, sqlName: "BINARY"},
-	{kind: ir.TDate32, array: "Date32", builder: "Date32Builder", goType: func() *jen.Statement { return jen.Int32() }, values: true, elem: "Date32", sqlName: "DATE", ordered: true},
-	{kind: ir.TTimestamp, array: "Timestamp", builder: "TimestampBuilder", goType: func() *jen.Statement { return jen.Int64() }, values: true, elem: "Timestamp", sqlName: "TIMESTAMP", ordered: true},
-	{kind: ir.TDuration, array: "Duration", builder: "DurationBuilder", goType: func() *jen.Statement { return jen.Int64() }, values: true, elem: "Duration", sqlName: "INTERVAL", ordered: true},
+	{kind: ir.TDate32, array: "Date32", builder: "Date32Builder", goType: func() *jen.Statement { return jen.Int32() }, values: true, elem: "Date32", sqlName: "DATE", ordered: true, table: "Int"},
+	{kind: ir.TTimestamp, array: "Timestamp", builder: "TimestampBuilder", goType: func() *jen.Statement { return jen.Int64() }, values: true, elem: "Timestamp", sqlName: "TIMESTAMP", ordered: true, table: "Int"},
+	{kind: ir.TDuration, array: "Duration", builder: "DurationBuilder", goType: func() *jen.Statement { return jen.Int64() }, values: true, elem: "Duration", sqlName: "INTERVAL", ordered: true, table: "Int"},
 }
 
 // phys looks t up in the physical type table.

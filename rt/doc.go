@@ -19,6 +19,8 @@
 //   - rt/run: the per-run context that generated main functions use:
 //     Begin / Commit / Fail over warehouse, lock, event log, expectation
 //     counters and the run summary.
+//   - rt/hashtab: the open-addressing hash tables (integer and string keys)
+//     of generated group-by and hash-join code.
 //   - rt/stream: the streaming runtime: watched-folder source, watermarks,
 //     window and interval-join state, bounded edges and micro-batch triggers
 //     (not yet called by generated code).

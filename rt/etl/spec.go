@@ -184,9 +184,11 @@ func (fc *FlowContext) ReadColumns(name string, cols ...int) (format.BatchReader
 }
 
 // ReadPruned is ReadColumns for a flow whose filter keeps only rows that
-// meet bounds (comparisons of integer columns with constants): a Parquet
-// source skips the row groups whose statistics exclude them. The flow still
-// filters every row it reads.
+// meet bounds (comparisons of integer columns with constants, equalities of
+// string columns with constants): a Parquet source skips the row groups
+// whose statistics exclude them, and given a string bound it drops the rows
+// that miss any bound before making their strings (format.Bound). The flow
+// still filters every row it reads; its rows in are the rows it reads.
 func (fc *FlowContext) ReadPruned(name string, bounds []format.Bound, cols ...int) (format.BatchReader, error) {
 	if fc.readCols == nil {
 		return fc.read(name)

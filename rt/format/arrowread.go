@@ -27,7 +27,7 @@ type conformReader struct {
 	close  func() error
 	pos    []int // declared column -> column in the source batch; -1: not read
 	conv   []conformer
-	nulls  []arrow.Array // per column not read: all-NULL filler of the last batch's length
+	nulls  []arrow.Array // per column not read: all-NULL filler of the longest batch's length
 	rows   int64
 	err    error
 }
@@ -140,19 +140,24 @@ func (r *conformReader) Next() (arrow.RecordBatch, error) {
 }
 
 // filler is an all-NULL column i of n rows (a column the caller does not
-// read), shared between batches of the same length; the caller releases it.
+// read): a slice of one array shared by every batch, remade only when a
+// batch is longer (batches' lengths vary with the sources' chunks, and
+// making one zeroes its buffers); the caller releases it.
 func (r *conformReader) filler(i int, n int64) arrow.Array {
 	if r.nulls == nil {
 		r.nulls = make([]arrow.Array, len(r.pos))
 	}
-	if a := r.nulls[i]; a == nil || int64(a.Len()) != n {
+	if a := r.nulls[i]; a == nil || int64(a.Len()) < n {
 		if a != nil {
 			a.Release()
 		}
 		r.nulls[i] = array.MakeArrayOfNull(memory.DefaultAllocator, r.schema.Field(i).Type, int(n))
 	}
-	r.nulls[i].Retain()
-	return r.nulls[i]
+	if int64(r.nulls[i].Len()) == n {
+		r.nulls[i].Retain()
+		return r.nulls[i]
+	}
+	return array.NewSlice(r.nulls[i], 0, n)
 }
 
 func (r *conformReader) Close() error {

@@ -14,7 +14,10 @@
 //     Options.Threads goroutines ahead of the caller, handed out in file
 //     order; only Options.Columns decoded (the others are all-NULL fillers);
 //     row groups whose integer min/max statistics exclude one of
-//     Options.Bounds skipped; column chunks read through a 256KiB buffer;
+//     Options.Bounds skipped; a string column with an equality bound read
+//     as dictionary indices, and the rows missing any bound dropped before
+//     their strings are made (rowfilter.go); column chunks read through a
+//     256KiB buffer;
 //     with Options.Reuse, decoded buffers come from a pool (pool.go) and are
 //     reused once the caller released the batches that held them.
 //   - Glob: source patterns against --root, sorted and deduplicated, with

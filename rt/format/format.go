@@ -186,8 +186,10 @@ type Options struct {
 	Threads int
 	// Bounds are conditions the caller's filter requires of every row it
 	// keeps. A Parquet reader skips a row group whose statistics show that
-	// no row of it meets one of them (it may still return rows that do not
-	// meet them: the caller filters). Other formats ignore them.
+	// no row of it meets one of its integer bounds; given a bound on a
+	// string column, it reads that column's dictionary and drops the rows
+	// that miss any bound (rowfilter.go). It may still return rows that do
+	// not meet them: the caller filters. Other formats ignore them.
 	Bounds []Bound
 	// Reuse lets a Parquet reader decode into buffers that earlier batches
 	// held, once the caller released them: the caller must not keep any
@@ -196,12 +198,14 @@ type Options struct {
 	Reuse bool
 }
 
-// Bound is a comparison of a declared int32 or int64 column (an index into
-// the schema) with a constant: Col Op Value, where Op is one of = < <= > >=.
+// Bound is a comparison of a declared column (an index into the schema)
+// with a constant: for an int32 or int64 column, Col Op Value, where Op is
+// one of = < <= > >=; for a string column, Col = Text.
 type Bound struct {
 	Col   int
 	Op    string
 	Value int64
+	Text  string
 }
 
 // excludes reports whether no value in [min, max] meets the bound.

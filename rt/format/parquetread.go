@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"slices"
 	"sort"
 	"sync"
 
@@ -38,6 +39,7 @@ type parquetSource struct {
 	batch  int64
 	tr     *array.TableReader
 	tbl    arrow.Table
+	filter *rowFilter // applied to each row group as it is decoded; nil: none
 }
 
 func newParquetReader(obj store.Object, name string, schema *arrow.Schema, opts Options, mem memory.Allocator) (BatchReader, error) {
@@ -70,6 +72,30 @@ func newParquetReader(obj store.Object, name string, schema *arrow.Schema, opts 
 	if err != nil {
 		pf.Close()
 		return nil, err
+	}
+	// string bounds: their columns are read as dictionaries (rowfilter.go)
+	var texts []int
+	for _, b := range opts.Bounds {
+		if b.Col >= 0 && b.Col < len(fidx) && opts.reads(b.Col) && b.Op == "=" &&
+			schema.Field(b.Col).Type.ID() == arrow.STRING && fileSchema.Field(fidx[b.Col]).Type.ID() == arrow.STRING {
+			texts = append(texts, b.Col)
+		}
+	}
+	if len(texts) > 0 {
+		props := pqarrow.ArrowReadProperties{BatchSize: int64(opts.batchRows())}
+		for _, c := range texts {
+			props.SetReadDict(fr.Manifest.Fields[fidx[c]].ColIndex, true)
+		}
+		if fr, err = pqarrow.NewFileReader(pf, props, dmem); err == nil {
+			fileSchema, err = fr.Schema()
+		}
+		if err == nil {
+			fidx, conv, err = plan(name, fileSchema, schema, mem)
+		}
+		if err != nil {
+			pf.Close()
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
 	}
 	// The decoded table holds the read fields in file order.
 	sel := map[int]bool{}
@@ -104,6 +130,19 @@ func newParquetReader(obj store.Object, name string, schema *arrow.Schema, opts 
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	ps := &parquetSource{queue: make(chan chan rowGroup, 2*threads), cancel: cancel, batch: int64(opts.batchRows())}
+	if len(texts) > 0 {
+		ps.filter = &rowFilter{mem: mem}
+		for _, b := range opts.Bounds {
+			if b.Col < 0 || b.Col >= len(fidx) || pos[b.Col] < 0 {
+				continue
+			}
+			want, have := schema.Field(b.Col).Type, fileSchema.Field(fidx[b.Col]).Type
+			text := slices.Contains(texts, b.Col)
+			if text || (want.ID() == arrow.INT64 || want.ID() == arrow.INT32) && arrow.TypeEqual(want, have) {
+				ps.filter.bounds = append(ps.filter.bounds, &rowBound{pos: pos[b.Col], b: b})
+			}
+		}
+	}
 	ps.start(ctx, fr, leaves, pruneGroups(pf, fr, fileSchema, schema, fidx, opts.Bounds), threads)
 	cr := &conformReader{name: name, schema: schema, pos: pos, conv: conv, src: ps.next,
 		close: func() error { ps.stop(); pf.Close(); return obj.Close() }}
@@ -134,6 +173,9 @@ func (ps *parquetSource) start(ctx context.Context, fr *pqarrow.FileReader, leav
 			go func() {
 				defer ps.wg.Done()
 				tbl, err := fr.ReadRowGroups(ctx, leaves, []int{g})
+				if err == nil && ps.filter != nil {
+					tbl = ps.filter.clone().table(tbl, ps.batch)
+				}
 				<-sem
 				ch <- rowGroup{tbl: tbl, err: err}
 			}()

@@ -3,6 +3,7 @@ package format
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -151,12 +152,119 @@ func TestParquetBoundsSkipRowGroups(t *testing.T) {
 		{[]Bound{{Col: 0, Op: "<", Value: 37}}, 37, 0, "a < 37 reads the first group"},
 		{[]Bound{{Col: 0, Op: "=", Value: 40}}, 37, 37, "a = 40 reads the second group"},
 		{[]Bound{{Col: 2, Op: "<=", Value: 10}, {Col: 0, Op: ">=", Value: 0}}, 37, 0, "c <= 10 and a >= 0"},
-		{[]Bound{{Col: 1, Op: "=", Value: 5}}, 1000, 0, "a bound on a string column is ignored"},
+		{[]Bound{{Col: 1, Op: "=", Text: "s40"}}, 1, 40, "b = 's40' keeps its one row (rowfilter.go)"},
 		{nil, 1000, 0, "no bounds"},
 	} {
 		rows, first := count(c.bounds...)
 		if rows != c.rows || first != c.first {
 			t.Errorf("%s: %d rows from a = %d, want %d rows from %d", c.description, rows, first, c.rows, c.first)
+		}
+	}
+}
+
+// stringsFile is a Parquet file of rows rows: a = i, s = one of four
+// strings (NULL every seventh row), c = 10i; dictionary-encoded unless
+// plain.
+func stringsFile(t *testing.T, rows int, plain bool) ([]byte, *arrow.Schema) {
+	t.Helper()
+	schema := arrow.NewSchema([]arrow.Field{
+		{Name: "a", Type: arrow.PrimitiveTypes.Int64},
+		{Name: "s", Type: arrow.BinaryTypes.String, Nullable: true},
+		{Name: "c", Type: arrow.PrimitiveTypes.Int32, Nullable: true},
+	}, nil)
+	b := array.NewRecordBuilder(memory.DefaultAllocator, schema)
+	defer b.Release()
+	for i := range rows {
+		b.Field(0).(*array.Int64Builder).Append(int64(i))
+		if i%7 == 0 {
+			b.Field(1).(*array.StringBuilder).AppendNull()
+		} else {
+			b.Field(1).(*array.StringBuilder).Append([]string{"apple", "google", "facebook", "baidu"}[i%4])
+		}
+		if i%5 == 0 {
+			b.Field(2).(*array.Int32Builder).AppendNull()
+		} else {
+			b.Field(2).(*array.Int32Builder).Append(int32(10 * i))
+		}
+	}
+	rec := b.NewRecordBatch()
+	defer rec.Release()
+	var buf bytes.Buffer
+	props := []parquet.WriterProperty{parquet.WithMaxRowGroupLength(300)}
+	if plain {
+		props = append(props, parquet.WithDictionaryDefault(false))
+	}
+	w, err := pqarrow.NewFileWriter(schema, &buf, parquet.NewWriterProperties(props...), pqarrow.DefaultWriterProps())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Write(rec); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes(), schema
+}
+
+// A bound on a string column drops the rows that miss any bound, before
+// their strings are made; the rows kept are whole and in order, NULLs
+// included in the other columns.
+func TestParquetStringBoundDropsRows(t *testing.T) {
+	const rows = 1000
+	for _, plain := range []bool{false, true} {
+		data, schema := stringsFile(t, rows, plain)
+		for _, c := range []struct {
+			bounds []Bound
+			cols   []int
+			keep   func(i int) bool
+			about  string
+		}{
+			{[]Bound{{Col: 1, Op: "=", Text: "google"}}, nil,
+				func(i int) bool { return i%7 != 0 && i%4 == 1 }, "s = 'google'"},
+			{[]Bound{{Col: 1, Op: "=", Text: "google"}, {Col: 0, Op: ">=", Value: 500}}, []int{0, 1, 2},
+				func(i int) bool { return i%7 != 0 && i%4 == 1 && i >= 500 }, "s = 'google' and a >= 500"},
+			{[]Bound{{Col: 2, Op: ">", Value: 5000}, {Col: 1, Op: "=", Text: "apple"}}, []int{0, 1, 2},
+				func(i int) bool { return i%7 != 0 && i%4 == 0 && i%5 != 0 && 10*i > 5000 }, "c > 5000 (NULLs fail) and s = 'apple'"},
+			{[]Bound{{Col: 1, Op: "=", Text: "pear"}}, nil, func(int) bool { return false }, "s = 'pear' (in no dictionary)"},
+			{[]Bound{{Col: 1, Op: "=", Text: "apple"}}, []int{0, 2},
+				func(int) bool { return true }, "a bound on a column not read is not applied"},
+		} {
+			var want []int
+			for i := range rows {
+				if c.keep(i) {
+					want = append(want, i)
+				}
+			}
+			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+			recs, err := readBytes(data, "x.parquet", Parquet, schema, Options{Mem: mem, Threads: 2, BatchRows: 64, Bounds: c.bounds, Columns: c.cols})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []int
+			for _, r := range recs {
+				a := r.Column(0).(*array.Int64)
+				s, _ := r.Column(1).(*array.String)
+				cc := r.Column(2).(*array.Int32)
+				for j := 0; j < int(r.NumRows()); j++ {
+					i := int(a.Value(j))
+					got = append(got, i)
+					if c.cols == nil || slices.Contains(c.cols, 1) {
+						wantS := []string{"apple", "google", "facebook", "baidu"}[i%4]
+						if s == nil || (i%7 == 0) != s.IsNull(j) || i%7 != 0 && s.Value(j) != wantS {
+							t.Fatalf("plain %v, %s: row %d: s is wrong", plain, c.about, i)
+						}
+					}
+					if (i%5 == 0) != cc.IsNull(j) || i%5 != 0 && cc.Value(j) != int32(10*i) {
+						t.Fatalf("plain %v, %s: row %d: c is wrong", plain, c.about, i)
+					}
+				}
+			}
+			release(recs)
+			mem.AssertSize(t, 0) // the filtered batches are released
+			if !slices.Equal(got, want) {
+				t.Errorf("plain %v, %s: rows %v, want %v", plain, c.about, got, want)
+			}
 		}
 	}
 }

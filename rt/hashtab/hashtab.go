@@ -1,0 +1,233 @@
+package hashtab
+
+import (
+	"hash/maphash"
+	"math/bits"
+)
+
+// Integer is the key types of Int.
+type Integer interface {
+	~int8 | ~int16 | ~int32 | ~int64 | ~uint8 | ~uint16 | ~uint32 | ~uint64
+}
+
+// minSlots is a table's number of slots at its first Put.
+const minSlots = 16
+
+// Int is a hash table from an integer key to an int32. The zero value is an
+// empty table.
+type Int[K Integer] struct {
+	slots []intSlot[K]
+	shift uint // 64 - log2(len(slots)): a hash's top bits index the slots
+	n     int  // keys in the table
+	limit int  // grow when n reaches it (7/8 of the slots)
+}
+
+// intSlot holds a key and its value plus one; 0 marks an empty slot.
+type intSlot[K Integer] struct {
+	key K
+	v   uint32
+}
+
+// hashInt mixes a key's bits; the table indexes its slots with the top
+// bits of the result (Fibonacci hashing after an xor-shift, so that keys
+// differing only in their high bits spread too).
+func hashInt(x uint64) uint64 {
+	x ^= x >> 32
+	return x * 0x9e3779b97f4a7c15
+}
+
+// Len is the number of keys in the table.
+func (t *Int[K]) Len() int { return t.n }
+
+// Get returns the value of key k, and whether k is in the table.
+func (t *Int[K]) Get(k K) (int32, bool) {
+	if t.n == 0 {
+		return 0, false
+	}
+	mask := uint64(len(t.slots) - 1)
+	for i := hashInt(uint64(k)) >> t.shift; ; i = (i + 1) & mask {
+		s := &t.slots[i]
+		if s.v == 0 {
+			return 0, false
+		}
+		if s.key == k {
+			return int32(s.v - 1), true
+		}
+	}
+}
+
+// Put sets the value of key k to v (v ≥ 0).
+func (t *Int[K]) Put(k K, v int32) {
+	if t.n >= t.limit {
+		t.grow()
+	}
+	mask := uint64(len(t.slots) - 1)
+	for i := hashInt(uint64(k)) >> t.shift; ; i = (i + 1) & mask {
+		s := &t.slots[i]
+		if s.v == 0 {
+			s.key, s.v = k, uint32(v)+1
+			t.n++
+			return
+		}
+		if s.key == k {
+			s.v = uint32(v) + 1
+			return
+		}
+	}
+}
+
+// grow doubles the slots (or makes the first ones) and moves the keys.
+func (t *Int[K]) grow() {
+	old := t.slots
+	n := max(2*len(old), minSlots)
+	t.slots = make([]intSlot[K], n)
+	t.shift = uint(64 - log2(n))
+	t.limit = n / 8 * 7
+	mask := uint64(n - 1)
+	for _, s := range old {
+		if s.v == 0 {
+			continue
+		}
+		i := hashInt(uint64(s.key)) >> t.shift
+		for t.slots[i].v != 0 {
+			i = (i + 1) & mask
+		}
+		t.slots[i] = s
+	}
+}
+
+// log2 of a power of two.
+func log2(n int) int {
+	b := 0
+	for n > 1 {
+		n >>= 1
+		b++
+	}
+	return b
+}
+
+// seed is the hash seed of every Strings table of the process (a table's
+// hashes never leave the process).
+var seed = maphash.MakeSeed()
+
+// Strings is a hash table from a string key to an int32. The zero value is
+// an empty table.
+type Strings struct {
+	slots []strSlot
+	n     int
+	limit int // grow when n reaches it (3/4 of the slots)
+}
+
+// strSlot holds a key, 32 bits of its hash (which index the slots, so that
+// growing never rehashes a string) and its value plus one; 0 marks an empty
+// slot.
+type strSlot struct {
+	key  string
+	hash uint32
+	v    uint32
+}
+
+// hashString is the 32 bits of s's hash that a table keeps. Keys of up to
+// 16 bytes (most group and join keys) are hashed inline: their bytes in two
+// words, mixed by one 128-bit multiply with the process's seed (as wyhash
+// does); longer keys by hash/maphash.
+func hashString(s string) uint32 {
+	n := len(s)
+	var a, b uint64
+	switch {
+	case n > 16:
+		h := maphash.String(seed, s)
+		return uint32(h ^ h>>32)
+	case n >= 8:
+		a, b = load64(s), load64(s[n-8:])
+	case n >= 4:
+		a, b = uint64(load32(s)), uint64(load32(s[n-4:]))
+	case n > 0:
+		a = uint64(s[0])<<16 | uint64(s[n>>1])<<8 | uint64(s[n-1])
+	}
+	hi, lo := bits.Mul64(a^seed0, b^seed1^uint64(n))
+	h := hi ^ lo
+	return uint32(h ^ h>>32)
+}
+
+// load64 and load32 read the first 8 or 4 bytes of s, little-endian (the
+// compiler makes each one load).
+func load64(s string) uint64 {
+	_ = s[7]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+}
+
+func load32(s string) uint32 {
+	_ = s[3]
+	return uint32(s[0]) | uint32(s[1])<<8 | uint32(s[2])<<16 | uint32(s[3])<<24
+}
+
+// seed0 and seed1 are the inline hash's seeds, drawn from seed.
+var (
+	seed0 = maphash.Comparable(seed, 0) | 1
+	seed1 = maphash.Comparable(seed, 1) | 1
+)
+
+// Len is the number of keys in the table.
+func (t *Strings) Len() int { return t.n }
+
+// Get returns the value of key s, and whether s is in the table.
+func (t *Strings) Get(s string) (int32, bool) {
+	if t.n == 0 {
+		return 0, false
+	}
+	h := hashString(s)
+	mask := uint32(len(t.slots) - 1)
+	for i := h & mask; ; i = (i + 1) & mask {
+		sl := &t.slots[i]
+		if sl.v == 0 {
+			return 0, false
+		}
+		if sl.hash == h && sl.key == s {
+			return int32(sl.v - 1), true
+		}
+	}
+}
+
+// Put sets the value of key s to v (v ≥ 0). The table keeps s itself: the
+// caller passes a string that outlives the batch it came from (a copy).
+func (t *Strings) Put(s string, v int32) {
+	if t.n >= t.limit {
+		t.grow()
+	}
+	h := hashString(s)
+	mask := uint32(len(t.slots) - 1)
+	for i := h & mask; ; i = (i + 1) & mask {
+		sl := &t.slots[i]
+		if sl.v == 0 {
+			*sl = strSlot{key: s, hash: h, v: uint32(v) + 1}
+			t.n++
+			return
+		}
+		if sl.hash == h && sl.key == s {
+			sl.v = uint32(v) + 1
+			return
+		}
+	}
+}
+
+// grow doubles the slots (or makes the first ones) and moves the keys by
+// their stored hashes.
+func (t *Strings) grow() {
+	old := t.slots
+	n := max(2*len(old), minSlots)
+	t.slots = make([]strSlot, n)
+	t.limit = n / 4 * 3
+	mask := uint32(n - 1)
+	for _, s := range old {
+		if s.v == 0 {
+			continue
+		}
+		i := s.hash & mask
+		for t.slots[i].v != 0 {
+			i = (i + 1) & mask
+		}
+		t.slots[i] = s
+	}
+}
