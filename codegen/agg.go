@@ -162,17 +162,7 @@ func (g *flowGen) genAggregate(n *ir.Aggregate, c consumer) {
 			ae.keyVals = append(ae.keyVals, col)
 			o.cols[i] = col
 		}
-		for _, a := range accs {
-			a := a
-			ae.calls[a.call] = &column{t: a.resT, load: func() *value { return g.genAccumResult(a, use(gs)) }}
-		}
-		en := &env{agg: ae}
-		for j, item := range n.Aggs {
-			item := item
-			o.cols[len(n.Keys)+j] = &column{t: schema[len(n.Keys)+j].Type, load: func() *value {
-				return g.bind(g.genExpr(item.Expr, en), "agg")
-			}}
-		}
+		g.aggResults(n, o, ae, accs, func() *jen.Statement { return use(gs) })
 		c(o)
 	}
 	gi := g.name("gi")
@@ -503,4 +493,23 @@ func (g *flowGen) genAccumResult(a *accum, gs *jen.Statement) *value {
 		})
 	}
 	return &value{t: t, v: f(""), ok: f("ok")}
+}
+
+// aggResults fills o's aggregate columns (those after n's keys): each
+// evaluates its expression over the accumulators' results, read from the
+// group state that base names (the accumulators' struct), and over the
+// key columns already in ae.
+func (g *flowGen) aggResults(n *ir.Aggregate, o *row, ae *aggEnv, accs []*accum, base func() *jen.Statement) {
+	schema := g.u.Schemas[n]
+	for _, a := range accs {
+		a := a
+		ae.calls[a.call] = &column{t: a.resT, load: func() *value { return g.genAccumResult(a, base()) }}
+	}
+	en := &env{agg: ae}
+	for j, item := range n.Aggs {
+		item := item
+		o.cols[len(n.Keys)+j] = &column{t: schema[len(n.Keys)+j].Type, load: func() *value {
+			return g.bind(g.genExpr(item.Expr, en), "agg")
+		}}
+	}
 }

@@ -282,16 +282,9 @@ func (g *flowGen) genJoin(n *ir.Join, c consumer) {
 			case r != nil:
 				src = r.cols[jc.Right]
 			}
-			if src == nil {
-				continue
+			if src != nil {
+				out.cols[k] = g.castColumn(src, outSchema[k].Type, n.Pos)
 			}
-			t := outSchema[k].Type
-			if sameType(src.t, t) {
-				out.cols[k] = src
-				continue
-			}
-			s := src
-			out.cols[k] = &column{t: t, load: func() *value { return g.coerce(g.col(s), t, n.Pos) }}
 		}
 		return out
 	}
@@ -400,4 +393,14 @@ func (g *flowGen) genJoin(n *ir.Join, c consumer) {
 		g.emit(jen.Commentf("join at %s: the build rows no probe matched", posText(n.Pos)),
 			jen.For(jen.Id(j).Op(":=").Range().Id(rows)).Block(body...))
 	}
+}
+
+// castColumn is src as a column of type t: src itself when the types are
+// the same, else a column that loads src coerced to t (a join's output
+// column, whose type the join's schema unifies from its two sides).
+func (g *flowGen) castColumn(src *column, t ir.Type, pos ir.Pos) *column {
+	if sameType(src.t, t) {
+		return src
+	}
+	return &column{t: t, load: func() *value { return g.coerce(g.col(src), t, pos) }}
 }

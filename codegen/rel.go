@@ -489,16 +489,9 @@ func (g *flowGen) genWindow(n *ir.Window, c consumer) {
 	size, slide = size/per, slide/per
 	g.produce(n.Input, func(r *row) {
 		e := g.envOf(n.Input, r)
-		t := g.genExpr(n.Time, e)
-		if !sameRep(t.t, wt) {
-			t = g.coerce(t, wt, n.Time.Position())
-		}
-		if t.null {
-			g.emit(g.skipStmt())
+		t := g.eventTime(n, e, wt)
+		if t == nil {
 			return
-		}
-		if t.nullable() {
-			g.emit(jen.If(jen.Op("!").Add(OK(t))).Block(g.skipStmt()))
 		}
 		vis := len(g.u.Schemas[n.Input].Visible())
 		out := func(ws string) *row {
@@ -647,4 +640,22 @@ func (g *flowGen) scanBounds(n *ir.Scan) []jen.Code {
 		}
 	}
 	return out
+}
+
+// eventTime evaluates window n's time column in e as wt, and skips the row
+// when it is null (a row without a time is in no window): nil when it is
+// always null.
+func (g *flowGen) eventTime(n *ir.Window, e *env, wt ir.Type) *value {
+	t := g.genExpr(n.Time, e)
+	if !sameRep(t.t, wt) {
+		t = g.coerce(t, wt, n.Time.Position())
+	}
+	if t.null {
+		g.emit(g.skipStmt())
+		return nil
+	}
+	if t.nullable() {
+		g.emit(jen.If(jen.Op("!").Add(OK(t))).Block(g.skipStmt()))
+	}
+	return t
 }

@@ -282,16 +282,9 @@ func (g *flowGen) genStreamWindow(n *ir.Window, c consumer) {
 	}
 	g.produce(n.Input, func(r *row) {
 		e := g.envOf(n.Input, r)
-		t := g.genExpr(n.Time, e)
-		if !sameRep(t.t, wt) {
-			t = g.coerce(t, wt, n.Time.Position())
-		}
-		if t.null {
-			g.emit(g.skipStmt())
+		t := g.eventTime(n, e, wt)
+		if t == nil {
 			return
-		}
-		if t.nullable() {
-			g.emit(jen.If(jen.Op("!").Add(OK(t))).Block(g.skipStmt()))
 		}
 		sf.winT = g.bind(nonNull(t), "et")
 		sf.winIn = r
@@ -525,17 +518,7 @@ func (g *flowGen) genStreamAggregate(n *ir.Aggregate, c consumer) {
 			ae.keyVals = append(ae.keyVals, col)
 			o.cols[i] = col
 		}
-		for _, a := range accs {
-			a := a
-			ae.calls[a.call] = &column{t: a.resT, load: func() *value { return g.genAccumResult(a, jen.Add(rw).Dot("Acc")) }}
-		}
-		en := &env{agg: ae}
-		for j, item := range n.Aggs {
-			item := item
-			o.cols[len(n.Keys)+j] = &column{t: schema[len(n.Keys)+j].Type, load: func() *value {
-				return g.bind(g.genExpr(item.Expr, en), "agg")
-			}}
-		}
+		g.aggResults(n, o, ae, accs, func() *jen.Statement { return jen.Add(rw).Dot("Acc") })
 		c(o)
 	}
 	ri := g.name("r")

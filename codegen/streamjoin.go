@@ -278,16 +278,9 @@ func (g *flowGen) genStreamJoin(n *ir.Join, c consumer) {
 			} else {
 				src = r.cols[jc.Right]
 			}
-			if src == nil {
-				continue
+			if src != nil {
+				out.cols[k] = g.castColumn(src, outSchema[k].Type, n.Pos)
 			}
-			t := outSchema[k].Type
-			if sameType(src.t, t) {
-				out.cols[k] = src
-				continue
-			}
-			s := src
-			out.cols[k] = &column{t: t, load: func() *value { return g.coerce(g.col(s), t, n.Pos) }}
 		}
 		return out
 	}
