@@ -208,6 +208,26 @@ func keepInts[T int32 | int64](b Bound, vals []T, valid func(int) bool, sel []in
 	return out
 }
 
+// takeVar copies the rows sel of a string or binary array a through b.
+func takeVar[T string | []byte](b interface {
+	array.Builder
+	Append(T)
+}, a interface {
+	IsNull(int) bool
+	Value(int) T
+}, sel []int32) arrow.Array {
+	defer b.Release()
+	b.Reserve(len(sel))
+	for _, i := range sel {
+		if a.IsNull(int(i)) {
+			b.AppendNull()
+		} else {
+			b.Append(a.Value(int(i)))
+		}
+	}
+	return b.NewArray()
+}
+
 // validity is a's IsValid, or nil when a has no NULLs.
 func validity(a arrow.Array) func(int) bool {
 	if a.NullN() == 0 {
@@ -229,29 +249,9 @@ func take(a arrow.Array, sel []int32, mem memory.Allocator) arrow.Array {
 		defer idx.Release()
 		return array.NewDictionaryArray(c.DataType(), idx, c.Dictionary())
 	case *array.String:
-		b := array.NewStringBuilder(mem)
-		defer b.Release()
-		b.Reserve(len(sel))
-		for _, i := range sel {
-			if c.IsNull(int(i)) {
-				b.AppendNull()
-			} else {
-				b.Append(c.Value(int(i)))
-			}
-		}
-		return b.NewArray()
+		return takeVar(array.NewStringBuilder(mem), c, sel)
 	case *array.Binary:
-		b := array.NewBinaryBuilder(mem, c.DataType().(arrow.BinaryDataType))
-		defer b.Release()
-		b.Reserve(len(sel))
-		for _, i := range sel {
-			if c.IsNull(int(i)) {
-				b.AppendNull()
-			} else {
-				b.Append(c.Value(int(i)))
-			}
-		}
-		return b.NewArray()
+		return takeVar(array.NewBinaryBuilder(mem, c.DataType().(arrow.BinaryDataType)), c, sel)
 	}
 	fw, ok := a.DataType().(arrow.FixedWidthDataType)
 	if !ok || fw.BitWidth() < 8 || fw.BitWidth()%8 != 0 || len(a.Data().Buffers()) != 2 || a.Data().Buffers()[1] == nil {
