@@ -216,15 +216,8 @@ func benchmark(c config) error {
 					os.RemoveAll(wh)
 				}
 			}
-			check := "-"
-			if duck.ok() && thund.ok() {
-				if err := sameMultiset(duckOut, thundOut); err != nil {
-					check = "DIFFERENT: " + err.Error()
-					failed = true
-				} else {
-					check = "equal"
-				}
-			}
+			check, differ := compareCells(duck, thund, duckOut, thundOut)
+			failed = failed || differ
 			row(&rep, c.rows, duck, nil, "")
 			row(&rep, c.rows, thund, &duck, check)
 			os.Remove(duckOut)
@@ -268,6 +261,18 @@ func appendFile(name string, b []byte) {
 	}
 	f.Write(b)
 	f.Close()
+}
+
+// compareCells is a cell pair's check column: "equal", "DIFFERENT: why"
+// (differ), or "-" when an engine failed and there is nothing to compare.
+func compareCells(duck, thund cell, duckOut, thundOut string) (check string, differ bool) {
+	if !duck.ok() || !thund.ok() {
+		return "-", false
+	}
+	if err := sameMultiset(duckOut, thundOut); err != nil {
+		return "DIFFERENT: " + err.Error(), true
+	}
+	return "equal", false
 }
 
 func (c cell) ok() bool {

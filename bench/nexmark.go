@@ -211,15 +211,8 @@ func benchNexmark(c config, dir string, rep *bytes.Buffer) (failed bool, err err
 					os.RemoveAll(wh)
 				}
 			}
-			check := "-"
-			if duck.ok() && thund.ok() {
-				if err := sameMultiset(duckOut, thundOut); err != nil {
-					check = "DIFFERENT: " + err.Error()
-					failed = true
-				} else {
-					check = "equal"
-				}
-			}
+			check, differ := compareCells(duck, thund, duckOut, thundOut)
+			failed = failed || differ
 			eventRow(rep, c.nexmark, duck, nil, "", 0)
 			eventRow(rep, c.nexmark, thund, &duck, check, q.flink)
 			os.Remove(duckOut)
