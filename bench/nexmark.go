@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/nordisk/thund/internal/nexmark"
 )
 
 // nexmarkQuery is one query of examples/nexmark, with its batch equivalent
@@ -20,44 +22,23 @@ type nexmarkQuery struct {
 	name   string // the query's name in -w and the report
 	about  string
 	target string // the dataset the query ends in (--select +target)
-	duck   string // the batch equivalent over the views person, auction, bid
 	flink  float64
 }
 
-// The DuckDB side is spelled independently of thund, over the generated
-// files (conformance/nexmark_test.go holds the same queries, checked
-// against thund on every CI run). q5 is standard q5: the hot items of each
-// window (q5_hot in the example); q7 includes its windowed max (q7_max).
+// The DuckDB side is nexmark.DuckDBQueries' query of each target, spelled
+// independently of thund over the generated files (the conformance module
+// checks the example against the same queries on every CI run). q5 is
+// standard q5: the hot items of each window (q5_hot in the example); q7
+// includes its windowed max (q7_max).
 var nexmarkQueries = []nexmarkQuery{
-	{name: "q0", about: "pass-through", target: "q0", flink: 155_000,
-		duck: `SELECT auction, bidder, price, date_time, extra FROM bid`},
-	{name: "q1", about: "currency conversion", target: "q1", flink: 158_000,
-		duck: `SELECT auction, bidder, CAST(price AS DECIMAL(20, 0)) * 0.908 AS price, date_time, extra FROM bid`},
-	{name: "q2", about: "selection", target: "q2", flink: 175_000,
-		duck: `SELECT auction, price FROM bid WHERE auction % 123 = 0`},
-	{name: "q3", about: "stream-table join (local item suggestion)", target: "q3",
-		duck: `SELECT p.name, p.city, p.state, a.id FROM auction a JOIN person p ON a.seller = p.id
-			WHERE a.category = 10 AND p.state IN ('OR', 'ID', 'CA')`},
-	{name: "q5", about: "hot items (hopping windows 10s/2s, then the top auctions per window)", target: "q5_hot", flink: 22_000,
-		duck: `WITH c AS (` + duckQ5 + `)
-			SELECT c.auction, c.num, c.window_start, c.window_end FROM c
-			JOIN (SELECT window_start, window_end, max(num) AS maxn FROM c GROUP BY window_start, window_end) m
-			ON c.window_start = m.window_start AND c.window_end = m.window_end AND c.num >= m.maxn`},
-	{name: "q7", about: "highest bid (tumbling max joined back to the bids)", target: "q7", flink: 12_000,
-		duck: `SELECT b.auction, b.price, b.bidder, b.date_time, b.extra FROM bid b JOIN (` + duckQ7Max + `) m
-			ON b.price = m.maxprice AND b.date_time BETWEEN m.window_end - INTERVAL 10 SECOND AND m.window_end`},
-	{name: "q8", about: "new users (same-window join of persons and auctions)", target: "q8",
-		duck: `SELECT p.id, p.name, make_timestamp(epoch_ms(p.date_time) // 10000 * 10000000) AS window_start, a.id AS auction
-			FROM person p JOIN auction a ON p.id = a.seller AND epoch_ms(p.date_time) // 10000 = epoch_ms(a.date_time) // 10000`},
+	{name: "q0", about: "pass-through", target: "q0", flink: 155_000},
+	{name: "q1", about: "currency conversion", target: "q1", flink: 158_000},
+	{name: "q2", about: "selection", target: "q2", flink: 175_000},
+	{name: "q3", about: "stream-table join (local item suggestion)", target: "q3"},
+	{name: "q5", about: "hot items (hopping windows 10s/2s, then the top auctions per window)", target: "q5_hot", flink: 22_000},
+	{name: "q7", about: "highest bid (tumbling max joined back to the bids)", target: "q7", flink: 12_000},
+	{name: "q8", about: "new users (same-window join of persons and auctions)", target: "q8"},
 }
-
-const duckQ5 = `SELECT auction, make_timestamp(s * 1000) AS window_start, make_timestamp((s + 10000) * 1000) AS window_end, count(*) AS num
-	FROM (SELECT auction, unnest(range(b - 8000, b + 1, 2000)) AS s
-	      FROM (SELECT auction, epoch_ms(date_time) - epoch_ms(date_time) % 2000 AS b FROM bid))
-	GROUP BY auction, s`
-
-const duckQ7Max = `SELECT make_timestamp(s * 1000) AS window_start, make_timestamp((s + 10000) * 1000) AS window_end, max(price) AS maxprice
-	FROM (SELECT price, epoch_ms(date_time) - epoch_ms(date_time) % 10000 AS s FROM bid) GROUP BY s`
 
 // nexmarkViews are the generated files as DuckDB sees them.
 var nexmarkViews = []string{
@@ -189,7 +170,7 @@ func benchNexmark(c config, dir string, rep *bytes.Buffer) (failed bool, err err
 			fmt.Fprintf(rep, "     thund  %s\n", why)
 			continue
 		}
-		w := workload{name: q.name, duck: q.duck, views: nexmarkViews}
+		w := workload{name: q.name, duck: nexmark.DuckDBQuery(q.target), views: nexmarkViews}
 		for _, th := range c.threads {
 			duck := cell{engine: "duckdb", threads: th}
 			thund := cell{engine: "thund", threads: th}

@@ -44,39 +44,6 @@ const (
 	nexmarkRate   = 500
 )
 
-// nexmarkQueries are the example's datasets checked here, in its order,
-// with the batch equivalent in DuckDB over the views person, auction and
-// bid (the generated files; timestamps without a zone, read as UTC).
-var nexmarkQueries = []struct{ name, duck string }{
-	{"q0", `SELECT auction, bidder, price, date_time, extra FROM bid`},
-	{"q1", `SELECT auction, bidder, CAST(price AS DECIMAL(20, 0)) * 0.908 AS price, date_time, extra FROM bid`},
-	{"q2", `SELECT auction, price FROM bid WHERE auction % 123 = 0`},
-	{"q3", `SELECT p.name, p.city, p.state, a.id FROM auction a JOIN person p ON a.seller = p.id
-		WHERE a.category = 10 AND p.state IN ('OR', 'ID', 'CA')`},
-	{"q5", duckQ5},
-	{"q5_hot", `WITH c AS (` + duckQ5 + `)
-		SELECT c.auction, c.num, c.window_start, c.window_end FROM c
-		JOIN (SELECT window_start, window_end, max(num) AS maxn FROM c GROUP BY window_start, window_end) m
-		ON c.window_start = m.window_start AND c.window_end = m.window_end AND c.num >= m.maxn`},
-	{"q7_max", duckQ7Max},
-	{"q7", `SELECT b.auction, b.price, b.bidder, b.date_time, b.extra FROM bid b JOIN (` + duckQ7Max + `) m
-		ON b.price = m.maxprice AND b.date_time BETWEEN m.window_end - INTERVAL 10 SECOND AND m.window_end`},
-	// the same 10s tumbling window: same window number, in epoch ms
-	{"q8", `SELECT p.id, p.name, make_timestamp(epoch_ms(p.date_time) // 10000 * 10000000) AS window_start, a.id AS auction
-		FROM person p JOIN auction a ON p.id = a.seller AND epoch_ms(p.date_time) // 10000 = epoch_ms(a.date_time) // 10000`},
-}
-
-// duckQ5: each bid counts in the five 10s windows, sliding by 2s and aligned
-// to the epoch, that hold it: starts b-8s, ..., b where b is its time
-// rounded down to 2s.
-const duckQ5 = `SELECT auction, make_timestamp(s * 1000) AS window_start, make_timestamp((s + 10000) * 1000) AS window_end, count(*) AS num
-	FROM (SELECT auction, unnest(range(b - 8000, b + 1, 2000)) AS s
-	      FROM (SELECT auction, epoch_ms(date_time) - epoch_ms(date_time) % 2000 AS b FROM bid))
-	GROUP BY auction, s`
-
-const duckQ7Max = `SELECT make_timestamp(s * 1000) AS window_start, make_timestamp((s + 10000) * 1000) AS window_end, max(price) AS maxprice
-	FROM (SELECT price, epoch_ms(date_time) - epoch_ms(date_time) % 10000 AS s FROM bid) GROUP BY s`
-
 var (
 	createdName = regexp.MustCompile(`(?im)^CREATE\s+(?:STREAMING\s+TABLE|MATERIALIZED\s+VIEW)\s+([a-z0-9_]+)`)
 	sqlDiagPos  = regexp.MustCompile(`transformations/([0-9a-z_]+\.sql):\d+:\d+: .*`)
@@ -122,19 +89,20 @@ func TestNexmark(t *testing.T) {
 			t.Fatalf("%v\n%s", err, s)
 		}
 	}
-	for _, q := range nexmarkQueries {
-		t.Run(q.name, func(t *testing.T) {
-			c := &check{t: t, name: q.name}
+	// the batch equivalents, in the example's order
+	for _, q := range nexmark.DuckDBQueries {
+		t.Run(q.Name, func(t *testing.T) {
+			c := &check{t: t, name: q.Name}
 			defer c.finish()
-			if why, ok := refused[q.name]; ok {
+			if why, ok := refused[q.Name]; ok {
 				c.fail("not built: %s", why)
 				return
 			}
-			got := filepath.Join(dir, q.name+".parquet")
-			read := exec.CommandContext(ctx, etl, "read", q.name, "--format", "parquet", "--warehouse", wh)
+			got := filepath.Join(dir, q.Name+".parquet")
+			read := exec.CommandContext(ctx, etl, "read", q.Name, "--format", "parquet", "--warehouse", wh)
 			b, err := read.Output()
 			if err != nil {
-				c.fail("etl read %s: %v", q.name, err)
+				c.fail("etl read %s: %v", q.Name, err)
 				return
 			}
 			if err := os.WriteFile(got, b, 0o644); err != nil {
@@ -143,7 +111,7 @@ func TestNexmark(t *testing.T) {
 			cmp := fmt.Sprintf(`WITH thund AS (SELECT * FROM read_parquet(%s)), duck AS (%s)
 				SELECT (SELECT count(*) FROM thund), (SELECT count(*) FROM duck),
 				       (SELECT count(*) FROM (SELECT * FROM thund EXCEPT ALL SELECT * FROM duck)),
-				       (SELECT count(*) FROM (SELECT * FROM duck EXCEPT ALL SELECT * FROM thund))`, quoteString(got), q.duck)
+				       (SELECT count(*) FROM (SELECT * FROM duck EXCEPT ALL SELECT * FROM thund))`, quoteString(got), q.SQL)
 			var nThund, nDuck, onlyThund, onlyDuck int64
 			if err := db.QueryRowContext(ctx, cmp).Scan(&nThund, &nDuck, &onlyThund, &onlyDuck); err != nil {
 				c.fail("duckdb: %v\n%s", err, cmp)
@@ -153,9 +121,9 @@ func TestNexmark(t *testing.T) {
 			case nDuck == 0:
 				c.fail("DuckDB's result is empty: the data tests nothing")
 			case onlyThund != 0 || onlyDuck != 0:
-				c.fail("thund %d rows, DuckDB %d; %d only in thund's, %d only in DuckDB's\nDuckDB SQL: %s", nThund, nDuck, onlyThund, onlyDuck, q.duck)
+				c.fail("thund %d rows, DuckDB %d; %d only in thund's, %d only in DuckDB's\nDuckDB SQL: %s", nThund, nDuck, onlyThund, onlyDuck, q.SQL)
 			default:
-				t.Logf("%s: %d rows, equal to DuckDB's", q.name, nThund)
+				t.Logf("%s: %d rows, equal to DuckDB's", q.Name, nThund)
 			}
 		})
 	}
