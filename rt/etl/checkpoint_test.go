@@ -2,7 +2,6 @@ package etl
 
 import (
 	"context"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -29,20 +28,7 @@ func cdcPipeline() *Pipeline {
 	spec := &cdc.Spec{Target: bidsSchema, Keys: []int{0}, Sequence: arrow.PrimitiveTypes.Int64, SCD: 1}
 	change := spec.ChangeSchema()
 	flow := func(fc *FlowContext) error {
-		r, err := fc.Read("bids")
-		if err != nil {
-			return err
-		}
-		defer r.Close()
-		for {
-			rec, err := r.Next()
-			if err == io.EOF {
-				return nil
-			}
-			if err != nil {
-				return err
-			}
-			fc.CountIn(rec.NumRows())
+		return eachBatch(fc, "bids", func(rec arrow.RecordBatch) error {
 			b := array.NewRecordBuilder(fc.Mem, change)
 			auction, price := rec.Column(0).(*array.Int64), rec.Column(1).(*array.Int64)
 			for i := 0; i < int(rec.NumRows()); i++ {
@@ -54,12 +40,10 @@ func cdcPipeline() *Pipeline {
 			out := b.NewRecordBatch()
 			b.Release()
 			rec.Release()
-			err = fc.Emit(out)
+			err := fc.Emit(out)
 			out.Release()
-			if err != nil {
-				return err
-			}
-		}
+			return err
+		})
 	}
 	return &Pipeline{Name: "best", File: "best.thund", Compiler: "v0.0.0-test", Datasets: []*Dataset{
 		{Name: "bids", Kind: Source, Schema: bidsSchema,

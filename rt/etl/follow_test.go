@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -533,20 +534,7 @@ func (e *env) flowEdges(runID, dataset string) []events.Edge {
 // rows (a flow whose output batches are smaller than the edges' bounds).
 func smallBatches(input string, n int64) func(fc *FlowContext) error {
 	return func(fc *FlowContext) error {
-		r, err := fc.Read(input)
-		if err != nil {
-			return err
-		}
-		defer r.Close()
-		for {
-			rec, err := r.Next()
-			if err == io.EOF {
-				return nil
-			}
-			if err != nil {
-				return err
-			}
-			fc.CountIn(rec.NumRows())
+		return eachBatch(fc, input, func(rec arrow.RecordBatch) error {
 			for i := int64(0); i < rec.NumRows(); i += n {
 				part := rec.NewSlice(i, min(i+n, rec.NumRows()))
 				err := fc.Emit(part)
@@ -557,7 +545,8 @@ func smallBatches(input string, n int64) func(fc *FlowContext) error {
 				}
 			}
 			rec.Release()
-		}
+			return nil
+		})
 	}
 }
 
