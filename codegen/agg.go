@@ -97,11 +97,14 @@ func (g *flowGen) genAggregate(n *ir.Aggregate, c consumer) {
 	var kt *keyType
 	// the table's declarations: per worker when the input runs on the
 	// workers (parallel.go)
+	var memoDecl *jen.Statement // filled when the keys are memoized (memoGroup)
 	decls := g.sub(func() {
 		if global {
 			g.emit(jen.Var().Id(groups).Index(jen.Lit(1)).Id(st.name))
 			return
 		}
+		memoDecl = jen.Null()
+		g.emit(memoDecl)
 		ht = g.name("ht")
 		kt = g.newKeyType("group", keyTypes, false)
 		kt.stateName = st.name
@@ -128,11 +131,20 @@ func (g *flowGen) genAggregate(n *ir.Aggregate, c consumer) {
 		if global {
 			gs = g.declare([]string{g.name("gs")}, jen.Op("&").Id(groups).Index(jen.Lit(0)))[0]
 		} else {
-			vals := make([]*value, len(n.Keys))
-			for i, k := range n.Keys {
-				vals[i] = g.bind(g.genExpr(k.Expr, e), "key")
+			lookup := func() string {
+				vals := make([]*value, len(n.Keys))
+				for i, k := range n.Keys {
+					vals[i] = g.bind(g.genExpr(k.Expr, e), "key")
+				}
+				return g.groupLookup(kt, groups, ht, nullGroup, nullDecl, vals, keyNullable)
 			}
-			gs = g.groupLookup(kt, groups, ht, nullGroup, nullDecl, vals, keyNullable)
+			gi := ""
+			if from := g.keysFrom(n, e); from != nil {
+				gi = g.memoGroup(from, memoDecl, kt.mem.op, lookup)
+			} else {
+				gi = lookup()
+			}
+			gs = g.declare([]string{g.name("gs")}, jen.Op("&").Id(groups).Index(jen.Id(gi)))[0]
 		}
 		for _, a := range accs {
 			g.genAccumulate(a, use(gs), e)
@@ -177,7 +189,7 @@ func (g *flowGen) genAggregate(n *ir.Aggregate, c consumer) {
 // at its state. A new group stores its keys (strings copied out of the
 // batch); a key that can be NULL marks nullable[i], so that the groups'
 // replay knows which keys to test.
-func (g *flowGen) groupLookup(kt *keyType, groups, ht, nullGroup string, nullDecl *local, vals []*value, nullable []bool) *local {
+func (g *flowGen) groupLookup(kt *keyType, groups, ht, nullGroup string, nullDecl *local, vals []*value, nullable []bool) string {
 	gi := g.name("gi")
 	found := g.name("found")
 	slot := jen.Id(groups).Index(jen.Id(gi))
@@ -258,7 +270,72 @@ func (g *flowGen) groupLookup(kt *keyType, groups, ht, nullGroup string, nullDec
 		})
 		g.emit(jen.If(jen.Op("!").Id(found)).Block(ins...))
 	}
-	return g.declare([]string{g.name("gs")}, jen.Op("&").Id(groups).Index(jen.Id(gi)))[0]
+	return gi
+}
+
+// keysFrom is the join build row that every group key of n reads (each
+// key a column of that row), else nil: the group of such a row is then
+// the same at every probe that reaches it.
+func (g *flowGen) keysFrom(n *ir.Aggregate, e *env) *buildRef {
+	var from *buildRef
+	for _, k := range n.Keys {
+		ref, ok := k.Expr.(*ir.ColumnRef)
+		if !ok {
+			return nil
+		}
+		b, ok := g.u.Refs[ref]
+		if !ok {
+			return nil
+		}
+		r := e.rows[b.Rel]
+		if r == nil || b.Index >= len(r.cols) || r.cols[b.Index] == nil {
+			return nil
+		}
+		f := r.cols[b.Index].from
+		if f == nil || from != nil && *f != *from {
+			return nil
+		}
+		from = f
+	}
+	return from
+}
+
+// memoGroup finds the group of a row whose keys all come from one join
+// build row: a per-worker slice (declared at decl) remembers each build
+// row's group index plus one, so that the keys are read, hashed and looked
+// up once per build row and worker instead of once per probe row that
+// reaches it (a join then group by a column of the dimension, where the
+// key lookup would otherwise be the loop's costliest step). lookup
+// generates the plain lookup and returns its index's local; op names the
+// aggregate for the --memory-limit account of the slice.
+func (g *flowGen) memoGroup(from *buildRef, decl *jen.Statement, op string, lookup func() string) string {
+	if g.memos == nil {
+		g.memos = map[*jen.Statement]string{}
+	}
+	memo, ok := g.memos[decl]
+	if !ok {
+		memo = g.name("memo")
+		g.memos[decl] = memo
+		decl.Var().Id(memo).Index().Int32()
+	}
+	gi := g.name("gi")
+	at := jen.Id(memo).Index(jen.Id(from.j))
+	miss := g.sub(func() {
+		inner := lookup()
+		grow := jen.Len(jen.Id(from.rows)).Op("-").Len(jen.Id(memo))
+		g.emit(jen.Id(gi).Op("=").Id(inner),
+			jen.If(jen.Len(jen.Id(memo)).Op("<").Len(jen.Id(from.rows))).Block(
+				jen.If(jen.Err().Op(":=").Id("fc").Dot("Grow").Call(jen.Lit(op), jen.Lit(4).Op("*").Int64().Call(grow.Clone())), jen.Err().Op("!=").Nil()).Block(
+					jen.Return(jen.Err())),
+				jen.Id(memo).Op("=").Append(jen.Id(memo), jen.Make(jen.Index().Int32(), grow).Op("...")),
+			),
+			at.Clone().Op("=").Id(gi).Op("+").Lit(1))
+	})
+	g.emit(jen.Var().Id(gi).Int32(),
+		jen.If(jen.Int().Call(jen.Id(from.j)).Op("<").Len(jen.Id(memo)).Op("&&").Add(at.Clone()).Op("!=").Lit(0)).Block(
+			jen.Id(gi).Op("=").Add(at.Clone()).Op("-").Lit(1)).
+			Else().Block(miss...))
+	return gi
 }
 
 // normalized is a float value with -0.0 as 0.0 and one NaN (Spark's

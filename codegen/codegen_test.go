@@ -515,3 +515,35 @@ materialized view v =
 		t.Errorf("bounds:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// TestMemoizedGroups checks which aggregates over a join look their group
+// up once per build row (memoGroup): those whose keys are all columns of
+// the build row, and no others. The results themselves are checked against
+// DuckDB by conformance's join_*then_agg views.
+func TestMemoizedGroups(t *testing.T) {
+	src := []byte(`pipeline p
+
+source f from parquet "f/*.parquet" { k int64, s string, v int64 }
+source d from parquet "d/*.parquet" { dk int64, ds string, name string }
+
+materialized view by_dim = from f | join d on f.k = d.dk | group by d.ds, d.name aggregate count(*) as n
+materialized view by_dim_left = from f | left join d on f.k = d.dk | group by d.name aggregate sum(v) as sv
+materialized view by_dim_right = from f | right join d on f.k = d.dk | group by d.name aggregate count(*) as n
+materialized view by_mixed = from f | join d on f.k = d.dk | group by f.s, d.name aggregate count(*) as n
+materialized view by_expr = from f | join d on f.k = d.dk | group by upper(d.name) as u aggregate count(*) as n
+materialized view by_fact = from f | join d on f.k = d.dk | group by f.s aggregate count(*) as n
+`)
+	files := generate(t, "p.thund", src)
+	for view, want := range map[string]bool{
+		"by_dim": true, "by_dim_left": true, "by_dim_right": true,
+		"by_mixed": false, "by_expr": false, "by_fact": false,
+	} {
+		flow := string(files["flow_"+view+".go"])
+		if flow == "" {
+			t.Fatalf("no flow_%s.go", view)
+		}
+		if got := strings.Contains(flow, "var memo"); got != want {
+			t.Errorf("%s: memoized groups %v, want %v:\n%s", view, got, want, flow)
+		}
+	}
+}

@@ -234,9 +234,10 @@ func (g *flowGen) genJoin(n *ir.Join, c consumer) {
 		}
 	})
 
-	// the build side's row, read from a stored struct
-	buildRow := func(rw *local) *row {
+	// the build side's row, read from a stored struct: row j of rows
+	buildRow := func(rw *local, j string) *row {
 		out := &row{cols: make([]*column, len(rschema))}
+		from := &buildRef{rows: rows, j: j}
 		for j, f := range rschema {
 			if !stored[j] {
 				continue
@@ -248,7 +249,7 @@ func (g *flowGen) genJoin(n *ir.Join, c consumer) {
 					x.ok = use(rw).Dot(fmt.Sprintf("c%dok", j))
 				}
 				return x
-			}}
+			}, from: from}
 		}
 		return out
 	}
@@ -304,13 +305,13 @@ func (g *flowGen) genJoin(n *ir.Join, c consumer) {
 	g.par = par
 	g.produce(n.Left, func(l *row) {
 		// candidates is the loop over the build rows that may match
-		candidates := func(body func(rw *local) []jen.Code) {
+		candidates := func(body func(rw *local, j string) []jen.Code) {
 			j := g.name("j")
 			rwDecl := jen.Id(g.name("rw")).Op(":=").Op("&").Id(rows).Index(jen.Id(j))
 			rw := &local{name: fmt.Sprintf("rw%d", g.n), decl: rwDecl}
 			g.locals = append(g.locals, rw)
 			if kt == nil {
-				inner := body(rw)
+				inner := body(rw, j)
 				g.emit(jen.For(jen.Id(j).Op(":=").Range().Id(rows)).Block(append([]jen.Code{rwDecl}, inner...)...))
 				return
 			}
@@ -318,7 +319,7 @@ func (g *flowGen) genJoin(n *ir.Join, c consumer) {
 			key, ok := kt.buildOK(g, kvals, nullSafe)
 			b := g.name("b")
 			var loop []jen.Code
-			inner := body(rw)
+			inner := body(rw, j)
 			head := jen.Id(heads).Index(jen.Id(b))
 			if kt.table() != "" {
 				head = jen.Id(b)
@@ -336,9 +337,9 @@ func (g *flowGen) genJoin(n *ir.Join, c consumer) {
 		case ir.JoinSemi, ir.JoinAnti:
 			found := g.name("matched")
 			g.emit(jen.Id(found).Op(":=").False())
-			candidates(func(rw *local) []jen.Code {
+			candidates(func(rw *local, j string) []jen.Code {
 				return g.sub(func() {
-					e := &env{rows: map[ir.Rel]*row{n.Left: l, n.Right: buildRow(rw)}}
+					e := &env{rows: map[ir.Rel]*row{n.Left: l, n.Right: buildRow(rw, j)}}
 					hit := []jen.Code{jen.Id(found).Op("=").True(), jen.Break()}
 					if cond := residualTrue(e); cond != nil {
 						g.emit(jen.If(cond).Block(hit...))
@@ -359,11 +360,11 @@ func (g *flowGen) genJoin(n *ir.Join, c consumer) {
 				found = g.name("matched")
 				g.emit(jen.Id(found).Op(":=").False())
 			}
-			candidates(func(rw *local) []jen.Code {
+			candidates(func(rw *local, j string) []jen.Code {
 				g.skips = append(g.skips, nil)
 				defer func() { g.skips = g.skips[:len(g.skips)-1] }()
 				return g.sub(func() {
-					br := buildRow(rw)
+					br := buildRow(rw, j)
 					e := &env{rows: map[ir.Rel]*row{n.Left: l, n.Right: br}}
 					if cond := residualTrue(e); cond != nil {
 						g.emit(jen.If(jen.Op("!").Parens(cond)).Block(jen.Continue()))
@@ -388,7 +389,7 @@ func (g *flowGen) genJoin(n *ir.Join, c consumer) {
 		body := g.loop(func() {
 			rw := g.declare([]string{g.name("rw")}, jen.Op("&").Id(rows).Index(jen.Id(j)))[0]
 			g.emit(jen.If(use(rw).Dot("matched")).Block(jen.Continue()))
-			c(joined(nullRow(true), buildRow(rw)))
+			c(joined(nullRow(true), buildRow(rw, j)))
 		})
 		g.emit(jen.Commentf("join at %s: the build rows no probe matched", posText(n.Pos)),
 			jen.For(jen.Id(j).Op(":=").Range().Id(rows)).Block(body...))

@@ -274,7 +274,8 @@ func (g *flowGen) genAggMerge(ap *aggPar, accs []*accum, keyTypes []ir.Type, key
 		// the partial table accounted its groups already
 		mem := ap.kt.mem
 		ap.kt.mem = nil
-		gs := g.groupLookup(ap.kt, ap.groups, ap.ht, ap.nullGroup, nullDecl, vals, keyNullable)
+		gi := g.groupLookup(ap.kt, ap.groups, ap.ht, ap.nullGroup, nullDecl, vals, keyNullable)
+		gs := g.declare([]string{g.name("gs")}, jen.Op("&").Id(ap.groups).Index(jen.Id(gi)))[0]
 		ap.kt.mem = mem
 		for _, a := range accs {
 			g.genAccumMerge(a, use(gs), use(ps))

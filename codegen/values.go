@@ -61,6 +61,16 @@ type column struct {
 	t     ir.Type
 	load  func() *value
 	cache []cachedValue
+	// from is the join build row the column is read from, if it is one
+	// of a hash join's stored right-side columns: its value is then a
+	// function of that row's index (see aggregate's memoized groups).
+	from *buildRef
+}
+
+// buildRef names one build row of a join in generated code: the slice
+// of stored rows and the local holding the row's index.
+type buildRef struct {
+	rows, j string
 }
 
 type cachedValue struct {
