@@ -42,6 +42,7 @@ type flowGen struct {
 	prelude []jen.Code                // statements at the top of the flow function
 	par     *parPipe                  // a pipeline asked to run on the workers, for the scan that produces it
 	memos   map[*jen.Statement]string // an aggregate's memo of build rows' groups, by its declaration (memoGroup)
+	rowEnd  *rowLoop                  // the batch row loop being generated, if the current code is in one (genScan)
 
 	typeDecls []func() jen.Code // package-level types and functions of the flow, declared last
 }

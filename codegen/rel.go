@@ -180,7 +180,10 @@ func (g *flowGen) genScan(n *ir.Scan, c consumer) {
 		begin = g.sub(par.begin)
 	}
 	g.recs = append(g.recs, rec)
+	rl, outer := &rowLoop{i: i}, g.rowEnd
+	g.rowEnd = rl
 	body := g.loop(func() { c(r) })
+	g.rowEnd = outer
 	g.recs = g.recs[:len(g.recs)-1]
 	var batch []jen.Code
 	if par == nil {
@@ -213,6 +216,7 @@ func (g *flowGen) genScan(n *ir.Scan, c consumer) {
 	}
 	batch = append(batch,
 		jen.For(jen.Id(i).Op(":=").Lit(0), jen.Id(i).Op("<").Id(nrows), jen.Id(i).Op("++")).Block(body...))
+	batch = append(batch, rl.after...)
 	g.emit(jen.Commentf("scan %s", scanText(n)))
 	if par != nil {
 		par.inside = false
