@@ -176,6 +176,15 @@ func genHelpers(f *jen.File) {
 		jen.For(jen.List(jen.Id("i"), jen.Id("j")).Op(":=").Range().Id("idx")).Block(jen.Id("out").Index(jen.Id("i")).Op("=").Id("rows").Index(jen.Id("j"))),
 		jen.Return(jen.Id("out")))
 
+	f.Comment("chainMore marks, in a hash join's table, a key with more than one build row:")
+	f.Comment("the value is then the head of its chain in next, else the key's only row. (rt/etl)")
+	f.Const().Id("chainMore").Op("=").Int32().Call(jen.Lit(1).Op("<<").Lit(30))
+	f.Comment("chainNext is the build row after j in the chain of a key whose table value is b")
+	f.Comment("(-1 after the last): a key with one row never reads next. (rt/etl)")
+	f.Func().Id("chainNext").Params(jen.Id("next").Index().Int32(), jen.List(jen.Id("j"), jen.Id("b")).Int32()).Int32().Block(
+		jen.If(jen.Id("b").Op("&").Id("chainMore").Op("==").Lit(0)).Block(jen.Return(jen.Lit(-1))),
+		jen.Return(jen.Id("next").Index(jen.Id("j"))))
+
 	f.Comment("appendZero appends a zero element to rows that are never cut (groups, build rows,")
 	f.Comment("sort rows), doubling the capacity when full: append grows a large slice by a")
 	f.Comment("quarter, copying it (and faulting fresh pages in) again and again. (rt/etl)")

@@ -208,12 +208,16 @@ func (g *flowGen) genJoin(n *ir.Join, c consumer) {
 		insert := g.sub(func() {
 			g.emit(jen.List(jen.Id(b), jen.Id("found")).Op(":=").Add(kt.get(ht, key)))
 			if kt.table() != "" {
-				// the table holds the chain's head: this row; a new key's
+				// the table holds the chain's head: this row, marked
+				// chainMore when the key has rows before it; a new key's
 				// strings are copied out of the batch
+				last := jen.Int32().Call(jen.Len(jen.Id(rows)).Op("-").Lit(1))
 				g.emit(jen.If(jen.Op("!").Id("found")).Block(
 					jen.Id(b).Op("=").Lit(-1),
-					kt.put(ht, kt.cloned(g, key), jen.Int32().Call(jen.Len(jen.Id(rows)).Op("-").Lit(1)))).
-					Else().Block(kt.put(ht, key, jen.Int32().Call(jen.Len(jen.Id(rows)).Op("-").Lit(1)))),
+					kt.put(ht, kt.cloned(g, key), last.Clone())).
+					Else().Block(
+					jen.Id(b).Op("&^=").Id("chainMore"),
+					kt.put(ht, key, last.Clone().Op("|").Id("chainMore"))),
 					jen.Id(next).Op("=").Append(jen.Id(next), jen.Id(b)))
 				return
 			}
@@ -234,6 +238,11 @@ func (g *flowGen) genJoin(n *ir.Join, c consumer) {
 		}
 	})
 
+	if kt != nil && kt.table() != "" {
+		// a table value's bit 30 is chainMore: the rows' indexes stay below it
+		g.emit(jen.If(jen.Len(jen.Id(rows)).Op(">=").Int().Call(jen.Id("chainMore"))).Block(
+			jen.Return(jen.Qual(fmtPkg, "Errorf").Call(jen.Lit(fmt.Sprintf("flow %s: join at %s: its build side has more than 2^30 rows", g.flow.Name, posText(n.Pos)))))))
+	}
 	// the build side's row, read from a stored struct: row j of rows
 	buildRow := func(rw *local, j string) *row {
 		out := &row{cols: make([]*column, len(rschema))}
@@ -321,11 +330,13 @@ func (g *flowGen) genJoin(n *ir.Join, c consumer) {
 			var loop []jen.Code
 			inner := body(rw, j)
 			head := jen.Id(heads).Index(jen.Id(b))
+			step := jen.Id(next).Index(jen.Id(j))
 			if kt.table() != "" {
-				head = jen.Id(b)
+				head = jen.Id(b).Op("&^").Id("chainMore")
+				step = jen.Id("chainNext").Call(jen.Id(next), jen.Id(j), jen.Id(b))
 			}
 			loop = append(loop, jen.If(jen.List(jen.Id(b), jen.Id("found")).Op(":=").Add(kt.get(ht, key)), jen.Id("found")).Block(
-				jen.For(jen.Id(j).Op(":=").Add(head), jen.Id(j).Op(">=").Lit(0), jen.Id(j).Op("=").Id(next).Index(jen.Id(j))).Block(
+				jen.For(jen.Id(j).Op(":=").Add(head), jen.Id(j).Op(">=").Lit(0), jen.Id(j).Op("=").Add(step)).Block(
 					append([]jen.Code{rwDecl}, inner...)...)))
 			if ok != nil {
 				g.emit(jen.If(ok).Block(loop...))
