@@ -116,16 +116,17 @@ func TestParseArgs(t *testing.T) {
 	}
 }
 
-// TestWantS3: S3 support is linked with --s3, or by default when the
-// pipeline's storage is on S3; --s3=false overrides that.
+// TestWantS3: S3 support is linked with --s3, by default when the
+// pipeline's storage is on S3, and otherwise as s3Default says; --s3=false
+// overrides both.
 func TestWantS3(t *testing.T) {
 	for _, tc := range []struct {
 		cmd, storage string
 		args         []string
 		want         bool
 	}{
-		{"build", "", []string{"p.thund", "-o", "etl"}, false},
-		{"build", "file:///wh", []string{"p.thund", "-o", "etl"}, false},
+		{"build", "", []string{"p.thund", "-o", "etl"}, s3Default},
+		{"build", "file:///wh", []string{"p.thund", "-o", "etl"}, s3Default},
 		{"build", "", []string{"p.thund", "-o", "etl", "--s3"}, true},
 		{"run", "", []string{"--s3", "p.thund"}, true},
 		{"build", "s3://bkt/wh", []string{"p.thund", "-o", "etl"}, true},
