@@ -1,9 +1,13 @@
 // Package thund pins the module's dependency set while the packages that use
 // it are being written; cmd/thundc imports the runtime's dependencies for
-// the same reason (a warm build cache for the first thundc build).
+// the same reason (a warm build cache for the first thundc build). The AWS
+// SDK stays here although only programs built with --s3 link it, so that
+// the first such build is warm too (codegen's TestS3ImportGraph checks that
+// nothing a program imports outside rt/ is missing).
 package thund
 
 import (
+	_ "encoding/gob" // the runtime's, and no other package of thundc's
 	_ "github.com/alecthomas/participle/v2"
 	_ "github.com/apache/arrow-go/v18/arrow"
 	_ "github.com/apache/arrow-go/v18/arrow/csv"

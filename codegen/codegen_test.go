@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -475,6 +476,80 @@ materialized view counts partitioned by (b) = from copy | group by b aggregate c
 	}
 	if m := string(files["main.go"]); !strings.Contains(m, "etl.Main(newPipeline())") {
 		t.Errorf("main.go:\n%s", m)
+	}
+}
+
+// TestS3ImportGraph: a program built without S3 does not link the AWS SDK
+// (nor rt/store/s3store): its import graph, as the go command loads it, has
+// none of their packages; with Options.S3 its main sets etl.Pipeline.OpenS3
+// to s3store.Open and the graph has the SDK's S3 client. (Leaving the SDK
+// out is a fifth of a warm thundc build; see README, build latency.) Either
+// way, every package outside rt/ is one that installing thundc compiled.
+func TestS3ImportGraph(t *testing.T) {
+	src := []byte(`pipeline p
+
+source t from csv "t/*.csv" { n int64 }
+
+materialized view v = from t | where n > 1
+`)
+	deps := func(s3 bool) (map[string][]byte, []string) {
+		files, err := Generate(compile(t, "p.thund", src), Options{SourceFile: "p.thund", S3: s3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		mod, err := gobuild.ModuleFiles(files, os.DirFS(".."))
+		if err != nil {
+			t.Fatal(err)
+		}
+		dir := t.TempDir()
+		if err := gobuild.WriteFiles(dir, mod); err != nil {
+			t.Fatal(err)
+		}
+		cmd := exec.Command("go", "list", "-deps", "-f", "{{.ImportPath}}", ".")
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=readonly")
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("go list -deps (s3=%v): %v\n%s", s3, err, out)
+		}
+		return files, strings.Fields(string(out))
+	}
+	has := func(pkgs []string, prefix string) bool {
+		return slices.ContainsFunc(pkgs, func(p string) bool { return strings.HasPrefix(p, prefix) })
+	}
+	const sdk, s3store = "github.com/aws/", "github.com/nordisk/thund/rt/store/s3store"
+
+	files, pkgs := deps(false)
+	if has(pkgs, sdk) || has(pkgs, s3store) {
+		t.Errorf("without S3 the program imports the AWS SDK or s3store:\n%s", strings.Join(pkgs, "\n"))
+	}
+	if m := string(files["main.go"]); !strings.Contains(m, "etl.Main(newPipeline())") || strings.Contains(m, "OpenS3") {
+		t.Errorf("main.go without S3:\n%s", m)
+	}
+
+	files, pkgs = deps(true)
+	if !has(pkgs, sdk+"aws-sdk-go-v2/service/s3") || !has(pkgs, s3store) {
+		t.Errorf("with S3 the program does not import the AWS SDK's S3 client and s3store:\n%s", strings.Join(pkgs, "\n"))
+	}
+
+	// The first build after installing thundc compiles rt/ and main only:
+	// every other package a program imports, with S3 or without, is in
+	// thundc's own dependency set (deps.go), so installing thundc compiled
+	// it into the Go build cache.
+	cmd := exec.Command("go", "list", "-deps", "-f", "{{.ImportPath}}", "./cmd/thundc")
+	cmd.Dir = ".."
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list -deps ./cmd/thundc: %v\n%s", err, out)
+	}
+	thundc := strings.Fields(string(out))
+	for _, p := range pkgs {
+		if !strings.HasPrefix(p, "github.com/nordisk/thund/rt") && p != "thundpipeline" && !slices.Contains(thundc, p) {
+			t.Errorf("the program imports %s, which thundc does not: the first build after installing thundc compiles it (add it to deps.go)", p)
+		}
+	}
+	if m := strings.Join(strings.Fields(string(files["main.go"])), " "); !strings.Contains(m, "p.OpenS3 = s3store.Open") || !strings.Contains(m, "etl.Main(p)") {
+		t.Errorf("main.go with S3:\n%s", files["main.go"])
 	}
 }
 

@@ -22,6 +22,11 @@ type Options struct {
 	// Compiler names the thundc that generated the program (its version),
 	// for etl.Pipeline.Compiler.
 	Compiler string
+	// S3 links S3 support into the program: main imports rt/store/s3store
+	// and sets etl.Pipeline.OpenS3, so that --warehouse s3://... works.
+	// Without it the program does not link the AWS SDK (a fifth of a warm
+	// build's time), and refuses an S3 warehouse with a usage error.
+	S3 bool
 }
 
 // backend is how capability refusals name this backend.

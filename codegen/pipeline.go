@@ -9,10 +9,18 @@ import (
 )
 
 // genMain writes main.go: the program is the runtime's command line over
-// the generated pipeline.
+// the generated pipeline, with the S3 store when the build asks for it.
 func (g *generator) genMain(f *jen.File) {
 	f.Comment("main runs the pipeline's command line (run, plan, history, read, version).")
-	f.Func().Id("main").Params().Block(jen.Qual(etlPkg, "Main").Call(jen.Id("newPipeline").Call()))
+	if !g.opts.S3 {
+		f.Func().Id("main").Params().Block(jen.Qual(etlPkg, "Main").Call(jen.Id("newPipeline").Call()))
+		return
+	}
+	f.Func().Id("main").Params().Block(
+		jen.Id("p").Op(":=").Id("newPipeline").Call(),
+		jen.Id("p").Dot("OpenS3").Op("=").Qual(s3storePkg, "Open").Comment("S3 support (--s3): --warehouse s3://BUCKET/PREFIX"),
+		jen.Qual(etlPkg, "Main").Call(jen.Id("p")),
+	)
 }
 
 // genPipeline writes pipeline.go: one Arrow schema per dataset and

@@ -18,6 +18,7 @@ const (
 	rtPkg      = "github.com/nordisk/thund/rt"
 	sqlfnPkg   = "github.com/nordisk/thund/rt/sqlfn"
 	etlPkg     = "github.com/nordisk/thund/rt/etl"
+	s3storePkg = "github.com/nordisk/thund/rt/store/s3store"
 	formatPkg  = "github.com/nordisk/thund/rt/format"
 	runPkg     = "github.com/nordisk/thund/rt/run"
 	hashtabPkg = "github.com/nordisk/thund/rt/hashtab"

@@ -51,6 +51,12 @@ func targetNames() []string {
 // bindFlag binds a table an SQL pipeline reads but does not define (an
 // external table) to a file source, as spark-pipeline.yml's
 // thund.source.<name> configuration does.
+// s3Flag links S3 support into the executable (build and run).
+var s3Flag = flagSpec{
+	name:  "s3",
+	usage: "link S3 support, so that the executable takes --warehouse s3://BUCKET/PREFIX (the default when the pipeline's storage is s3://; without it the build is faster and the executable refuses S3 warehouses)",
+}
+
 var bindFlag = flagSpec{
 	name: "bind", arg: "NAME=SOURCE", repeat: true,
 	usage: "read the external table NAME of an SQL pipeline from SOURCE: read_files('PATH', format => 'csv', ...) (optionally STREAM ... WATERMARK ...), or just a PATH; repeatable",
@@ -167,11 +173,16 @@ into BIN. Builds are cached by content under $THUND_CACHE (default: the user
 cache directory's thund folder), and the Go build cache is shared, so a
 rebuild of an unchanged pipeline is a copy.
 
+S3 support (--warehouse s3://BUCKET/PREFIX) is linked only with --s3, or
+when the pipeline's storage is on S3: the AWS SDK is a fifth of a build's
+time. An executable without it refuses an S3 warehouse and says so.
+
 The executable's commands are run, plan, history, read and version; run it
 with --help.`,
 		flags: []flagSpec{
 			{name: "o", arg: "BIN", usage: "the executable to write (required)"},
 			{name: "emit-go", arg: "DIR", usage: "also write the generated Go module to DIR"},
+			s3Flag,
 			bindFlag,
 			jsonFlag(`print {"ok", "binary", "cached", "key", "diagnostics"} to stdout instead of diagnostics on stderr`),
 		},
@@ -187,6 +198,7 @@ exit status is the executable's. Interrupts are passed on, and the
 executable stops cleanly at a commit point.`,
 		flags: []flagSpec{
 			{name: "emit-go", arg: "DIR", usage: "also write the generated Go module to DIR"},
+			s3Flag,
 			bindFlag,
 			jsonFlag(`print build diagnostics as JSON, and pass --json to the executable (its event records go to stdout)`),
 		},

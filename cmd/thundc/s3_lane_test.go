@@ -21,11 +21,11 @@ import (
 	"time"
 
 	"github.com/nordisk/thund/internal/testenv"
-	"github.com/nordisk/thund/rt/store"
+	"github.com/nordisk/thund/rt/store/s3store"
 )
 
 // buildQuickstart builds thundc and, with it, examples/quickstart's
-// executable; it returns the executable's path.
+// executable with S3 support (--s3); it returns the executable's path.
 func buildQuickstart(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
@@ -34,7 +34,7 @@ func buildQuickstart(t *testing.T) string {
 		t.Fatalf("go build thundc: %v\n%s", err, out)
 	}
 	etl := filepath.Join(dir, "etl")
-	cmd := exec.Command(thundc, "build", "pipeline.thund", "-o", etl)
+	cmd := exec.Command(thundc, "build", "--s3", "pipeline.thund", "-o", etl)
 	cmd.Dir = filepath.Join("..", "..", "examples", "quickstart")
 	cmd.Env = append(os.Environ(), "THUND_CACHE="+testenv.ThundCache())
 	if out, err := cmd.CombinedOutput(); err != nil {
@@ -205,7 +205,7 @@ func laneQuickstart(t *testing.T, bin string) {
 	}
 
 	// rerun is a no-op: no data object is written
-	fs, err := store.NewS3(context.Background(), store.S3Config{Bucket: lane.Bucket, Prefix: prefix, Endpoint: lane.Endpoint, PathStyle: true})
+	fs, err := s3store.New(context.Background(), s3store.Config{Bucket: lane.Bucket, Prefix: prefix, Endpoint: lane.Endpoint, PathStyle: true})
 	if err != nil {
 		t.Fatal(err)
 	}

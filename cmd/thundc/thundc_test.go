@@ -116,6 +116,33 @@ func TestParseArgs(t *testing.T) {
 	}
 }
 
+// TestWantS3: S3 support is linked with --s3, by default when the
+// pipeline's storage is on S3, and otherwise as s3Default says; --s3=false
+// overrides both.
+func TestWantS3(t *testing.T) {
+	for _, tc := range []struct {
+		cmd, storage string
+		args         []string
+		want         bool
+	}{
+		{"build", "", []string{"p.thund", "-o", "etl"}, s3Default},
+		{"build", "file:///wh", []string{"p.thund", "-o", "etl"}, s3Default},
+		{"build", "", []string{"p.thund", "-o", "etl", "--s3"}, true},
+		{"run", "", []string{"--s3", "p.thund"}, true},
+		{"build", "s3://bkt/wh", []string{"p.thund", "-o", "etl"}, true},
+		{"build", "S3A://bkt/wh", []string{"p.thund", "-o", "etl"}, true},
+		{"build", "s3://bkt/wh", []string{"p.thund", "-o", "etl", "--s3=false"}, false},
+	} {
+		inv, err := parseArgs(lookupCommand(tc.cmd), tc.args)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := wantS3(inv, &ir.Pipeline{Storage: tc.storage}); got != tc.want {
+			t.Errorf("%s %v, storage %q: S3 %v, want %v", tc.cmd, tc.args, tc.storage, got, tc.want)
+		}
+	}
+}
+
 func TestWriteDiags(t *testing.T) {
 	diags := ir.Diagnostics{
 		{Pos: ir.Pos{File: "p.thund", Line: 12, Col: 3}, Code: ir.CodeDanglingRef, Msg: "second", Source: "\tx  yz  "},

@@ -61,7 +61,9 @@ func executables(t *testing.T) map[string]string {
 			go func() {
 				defer wg.Done()
 				bin := filepath.Join(dir, sc.name)
-				cmd := exec.Command(thundc, "build", "pipeline.thund", "-o", bin)
+				// --s3: the same executables run against a folder and, in
+				// the S3 lane (s3_test.go), against a bucket.
+				cmd := exec.Command(thundc, "build", "--s3", "pipeline.thund", "-o", bin)
 				cmd.Dir = sc.src
 				cmd.Env = append(os.Environ(), "THUND_CACHE="+testenv.ThundCache())
 				out, err := cmd.CombinedOutput()

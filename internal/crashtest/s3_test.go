@@ -10,6 +10,7 @@ import (
 
 	"github.com/nordisk/thund/internal/testenv"
 	"github.com/nordisk/thund/rt/store"
+	"github.com/nordisk/thund/rt/store/s3store"
 )
 
 // s3Target puts each warehouse of the suite under a fresh prefix of the S3
@@ -21,9 +22,9 @@ func s3Target(t *testing.T) func(string) target {
 		prefix := fmt.Sprintf("crashtest/%d/%s", run, name)
 		return target{
 			arg: "s3://" + lane.Bucket + "/" + prefix,
-			env: []string{store.EnvS3Endpoint + "=" + lane.Endpoint, store.EnvS3PathStyle + "=true"},
+			env: []string{s3store.EnvEndpoint + "=" + lane.Endpoint, s3store.EnvPathStyle + "=true"},
 			fs: func() store.FS {
-				fs, err := store.NewS3(context.Background(), store.S3Config{Bucket: lane.Bucket, Prefix: prefix,
+				fs, err := s3store.New(context.Background(), s3store.Config{Bucket: lane.Bucket, Prefix: prefix,
 					Endpoint: lane.Endpoint, PathStyle: true, MaxAttempts: 3})
 				if err != nil {
 					t.Fatal(err)

@@ -292,13 +292,27 @@ func goEnv(ctx context.Context, key string) (string, error) {
 	return strings.TrimSpace(string(out)), nil
 }
 
+// copyFile copies the executable src to dst through a temporary sibling
+// renamed into place. The copy is file to file (copy_file_range on Linux:
+// in the kernel, without reading 40-70 MB into memory and writing it back).
 func copyFile(src, dst string) error {
-	data, err := os.ReadFile(src)
+	in, err := os.Open(src)
 	if err != nil {
 		return err
 	}
+	defer in.Close()
 	tmp := dst + ".tmp"
-	if err := os.WriteFile(tmp, data, 0o755); err != nil {
+	out, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o755)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		os.Remove(tmp)
+		return err
+	}
+	if err := out.Close(); err != nil {
+		os.Remove(tmp)
 		return err
 	}
 	return os.Rename(tmp, dst)

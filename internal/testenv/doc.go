@@ -32,6 +32,6 @@
 //		thund-test), with these credentials (S3). Without an endpoint they
 //		skip, except when CI=true, where they fail. .ci/run installs and
 //		starts versitygw on 127.0.0.1, creates the bucket and runs the lane:
-//		go test -tags s3 -run S3 ./rt/store ./rt/warehouse ./rt/etl ./cmd/thundc
+//		go test -tags s3 -run S3 ./rt/store/s3store ./rt/warehouse ./rt/etl ./cmd/thundc
 //		./internal/crashtest.
 package testenv

@@ -570,12 +570,12 @@ func (c *cli) printHelp(w io.Writer, cmd *command) {
 // place is where a command works: the warehouse and the root.
 type place struct {
 	dir  string   // the warehouse folder, absolute ("" on S3)
-	s3   store.FS // the warehouse on S3 (s3.go), nil for a folder
+	s3   store.FS // the warehouse on S3 (Pipeline.OpenS3), nil for a folder
 	root string   // --root, absolute
 }
 
 // resolvePlace reads --warehouse and --root.
-func resolvePlace(inv *invocation) (place, error) {
+func (c *cli) resolvePlace(inv *invocation) (place, error) {
 	wh := inv.str("warehouse")
 	if wh == "" {
 		wh = "./warehouse"
@@ -588,7 +588,7 @@ func resolvePlace(inv *invocation) (place, error) {
 		if !strings.HasPrefix(wh, "s3://") {
 			return place{}, usagef("--warehouse %s: unsupported URL scheme %q (want a local folder or s3://BUCKET/PREFIX)", wh, wh[:i])
 		}
-		fs, err := openS3Warehouse(wh)
+		fs, err := c.openS3Warehouse(wh)
 		if err != nil {
 			return place{}, usagef("--warehouse %s: %v", wh, err)
 		}

@@ -66,9 +66,11 @@
 //     lines otherwise;
 //   - history and read (inspect.go), vacuum (vacuum.go);
 //   - opening the warehouse's store (storage.go): a folder or
-//     s3://BUCKET/PREFIX (store.S3, configured from THUND_S3_* and the AWS
-//     SDK's standard settings), with advice added to storage errors a user
-//     can fix.
+//     s3://BUCKET/PREFIX (through Pipeline.OpenS3, which is s3store.Open,
+//     configured from THUND_S3_* and the AWS SDK's standard settings, in a
+//     program built with S3 support, and nil otherwise: then such a
+//     warehouse is refused with a usage error naming thundc build --s3),
+//     with advice added to storage errors a user can fix.
 //
 // Views (Kind View) are computed like temporary views: in memory, during the
 // run, when a dataset that reads them is built.

@@ -169,6 +169,8 @@ type env struct {
 	seq   int
 	stdin io.Reader
 	last  string // the last run id handed out
+	// openS3, when set, is every pipeline's OpenS3 (a warehouse on S3).
+	openS3 func(context.Context, string) (store.FS, error)
 }
 
 func newEnv(t *testing.T) *env {
@@ -199,6 +201,9 @@ func (e *env) exec(ctx context.Context, p *Pipeline, args ...string) (int, strin
 	stdin := e.stdin
 	if stdin == nil {
 		stdin = strings.NewReader("")
+	}
+	if e.openS3 != nil {
+		p.OpenS3 = e.openS3
 	}
 	c := &cli{p: p, stdin: stdin, stdout: &out, stderr: &errb, runID: e.last, live: -1, mem: e.mem,
 		now: func() time.Time { e.now = e.now.Add(250 * time.Millisecond); return e.now }}
@@ -802,7 +807,6 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"run", "--edge-rows", "many"}, 2, `--edge-rows "many": want a number of rows`},
 		{[]string{"run", "--edge-bytes", "lots"}, 2, "--edge-bytes"},
 		{[]string{"run", "--threads", "0"}, 2, `--threads "0": want a positive number`},
-		{[]string{"run", "--warehouse", "s3:///wh"}, 2, "no bucket (want s3://BUCKET/PREFIX)"},
 		{[]string{"plan", "--warehouse", "gs://bucket/wh"}, 2, `unsupported URL scheme "gs"`},
 		{[]string{"read"}, 2, "missing NAME"},
 		{[]string{"read", "nope", "--warehouse", "W"}, 2, `no dataset "nope" in this pipeline (datasets you can read: bids_log, high_bids, log_copy, top)`},

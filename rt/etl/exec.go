@@ -37,7 +37,7 @@ func (c *cli) selectionFromFlags(inv *invocation) (*selection, error) {
 
 // runCmd implements `etl run`.
 func (c *cli) runCmd(ctx context.Context, inv *invocation) int {
-	pl, err := resolvePlace(inv)
+	pl, err := c.resolvePlace(inv)
 	if err != nil {
 		return c.usage(inv.cmd, err)
 	}

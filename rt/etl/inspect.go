@@ -37,7 +37,7 @@ type planDataset struct {
 
 // planCmd implements `etl plan`: the decisions of a run, without running.
 func (c *cli) planCmd(ctx context.Context, inv *invocation) int {
-	pl, err := resolvePlace(inv)
+	pl, err := c.resolvePlace(inv)
 	if err != nil {
 		return c.usage(inv.cmd, err)
 	}
@@ -178,7 +178,7 @@ func summarizeRun(ri events.RunInfo, evs []events.Event) historyEntry {
 
 // historyCmd implements `etl history`: past runs, newest first.
 func (c *cli) historyCmd(ctx context.Context, inv *invocation) int {
-	pl, err := resolvePlace(inv)
+	pl, err := c.resolvePlace(inv)
 	if err != nil {
 		return c.usage(inv.cmd, err)
 	}
@@ -261,7 +261,7 @@ func writeHistoryEntry(w io.Writer, h historyEntry) {
 
 // readCmd implements `etl read NAME`.
 func (c *cli) readCmd(ctx context.Context, inv *invocation) int {
-	pl, err := resolvePlace(inv)
+	pl, err := c.resolvePlace(inv)
 	if err != nil {
 		return c.usage(inv.cmd, err)
 	}

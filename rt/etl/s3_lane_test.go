@@ -16,7 +16,7 @@ import (
 
 	"github.com/nordisk/thund/internal/testenv"
 	"github.com/nordisk/thund/rt/run"
-	"github.com/nordisk/thund/rt/store"
+	"github.com/nordisk/thund/rt/store/s3store"
 )
 
 // newLaneEnv is a test environment whose warehouse is on the S3 lane's real
@@ -26,9 +26,10 @@ func newLaneEnv(t *testing.T, endpoint string) *env {
 	if endpoint == "" {
 		endpoint = lane.Endpoint
 	}
-	t.Setenv(store.EnvS3Endpoint, endpoint)
-	t.Setenv(store.EnvS3PathStyle, "true")
+	t.Setenv(s3store.EnvEndpoint, endpoint)
+	t.Setenv(s3store.EnvPathStyle, "true")
 	e := newEnv(t)
+	e.openS3 = s3store.Open
 	e.wh = fmt.Sprintf("s3://%s/etl-test/%s-%d", lane.Bucket, t.Name(), time.Now().UnixNano())
 	return e
 }
@@ -62,7 +63,7 @@ func TestS3LaneServerErrors(t *testing.T) {
 	}))
 	defer proxy.Close()
 	e := newLaneEnv(t, proxy.URL)
-	t.Setenv(store.EnvS3MaxAttempts, "2")
+	t.Setenv(s3store.EnvMaxAttempts, "2")
 	p := testPipeline(pipeOpts{action: run.Drop})
 	e.write("data/bids/a.csv", bidsA)
 	e.mustRun(p)

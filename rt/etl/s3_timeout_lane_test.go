@@ -15,7 +15,7 @@ import (
 
 	"github.com/nordisk/thund/internal/testenv"
 	"github.com/nordisk/thund/rt/run"
-	"github.com/nordisk/thund/rt/store"
+	"github.com/nordisk/thund/rt/store/s3store"
 )
 
 // TestS3LaneTimeoutsAndLostAnswers: mid-run, S3 stops answering data writes
@@ -61,8 +61,8 @@ func TestS3LaneTimeoutsAndLostAnswers(t *testing.T) {
 	defer proxy.Close()
 	defer close(release)
 	e := newLaneEnv(t, proxy.URL)
-	t.Setenv(store.EnvS3MaxAttempts, "2")
-	t.Setenv(store.EnvS3Timeout, "400ms")
+	t.Setenv(s3store.EnvMaxAttempts, "2")
+	t.Setenv(s3store.EnvTimeout, "400ms")
 	p := testPipeline(pipeOpts{action: run.Drop})
 	e.write("data/bids/a.csv", bidsA)
 	e.mustRun(p)

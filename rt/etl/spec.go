@@ -9,6 +9,7 @@ import (
 	"github.com/nordisk/thund/rt/cdc"
 	"github.com/nordisk/thund/rt/format"
 	"github.com/nordisk/thund/rt/run"
+	"github.com/nordisk/thund/rt/store"
 	"github.com/nordisk/thund/rt/stream"
 )
 
@@ -35,6 +36,12 @@ type Pipeline struct {
 	Compiler string // the thundc version that generated the program
 	// Datasets in dependency order: a dataset's inputs come before it.
 	Datasets []*Dataset
+	// OpenS3 opens the store of --warehouse s3://BUCKET/PREFIX: s3store.Open
+	// in a program built with S3 support (thundc build --s3), nil otherwise.
+	// Without it such a warehouse is refused with a usage error that says
+	// how to build the program with S3. It is a hook, not an import, so that
+	// a program without S3 does not link the AWS SDK.
+	OpenS3 func(ctx context.Context, url string) (store.FS, error)
 }
 
 // Dataset is one node of the pipeline.

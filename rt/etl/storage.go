@@ -2,21 +2,26 @@ package etl
 
 import (
 	"context"
+	"fmt"
+	"strings"
 
 	"github.com/nordisk/thund/rt/store"
 )
 
-// openS3Warehouse opens the store of --warehouse s3://BUCKET/PREFIX, with
-// the THUND_S3_* settings and the AWS SDK's standard configuration
-// (credential chain, region, AWS_ENDPOINT_URL_S3, ...). No request is made:
-// the first one finds out whether the bucket and credentials work, and its
-// error names the bucket and key.
-func openS3Warehouse(url string) (store.FS, error) {
-	cfg, err := store.S3ConfigFromEnv(url)
-	if err != nil {
-		return nil, err
+// openS3Warehouse opens the store of --warehouse s3://BUCKET/PREFIX through
+// the pipeline's OpenS3 (s3store.Open: the THUND_S3_* settings and the AWS
+// SDK's standard configuration). No request is made: the first one finds
+// out whether the bucket and credentials work, and its error names the
+// bucket and key.
+func (c *cli) openS3Warehouse(url string) (store.FS, error) {
+	if c.p.OpenS3 == nil {
+		src := strings.ReplaceAll(c.p.File, ", ", " ") // a list of .sql files
+		if src == "" {
+			src = "PIPELINE"
+		}
+		return nil, fmt.Errorf("this executable was built without S3 support; rebuild it with S3: thundc build --s3 %s -o BIN (or thundc run --s3 %s)", src, src)
 	}
-	return store.NewS3(context.Background(), cfg)
+	return c.p.OpenS3(context.Background(), url)
 }
 
 // testWrapFS, when set by a test, wraps the warehouse's store (to inject

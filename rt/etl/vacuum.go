@@ -31,7 +31,7 @@ and on S3 alike.`,
 
 // vacuumCmd implements `etl vacuum`.
 func (c *cli) vacuumCmd(ctx context.Context, inv *invocation) int {
-	pl, err := resolvePlace(inv)
+	pl, err := c.resolvePlace(inv)
 	if err != nil {
 		return c.usage(inv.cmd, err)
 	}

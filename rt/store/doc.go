@@ -8,21 +8,16 @@
 //
 // It owns: the FS interface and its error values, Local (a directory on the
 // local disk; temp+fsync+rename, link(2) for create-if-absent, flock(2)
-// guarded compare-and-swap), S3 (s3.go: a bucket and key prefix through
-// aws-sdk-go-v2; create-if-absent is a PUT with If-None-Match: *,
-// compare-and-swap a PUT with If-Match: ETAG, a streamed Writer is one PUT or
-// a multipart upload completed only by Commit; the SDK's standard retryer
-// with a bounded attempt count and a per-attempt timeout; errors are
-// *S3Error naming the operation and s3://bucket/key), and Faulty, a wrapper
-// that fails chosen calls (the Nth write with ENOSPC, a torn temporary file,
-// a write applied but reported failed) for crash-safety tests.
+// guarded compare-and-swap), Faulty, a wrapper that fails chosen calls (the
+// Nth write with ENOSPC, a torn temporary file, a write applied but
+// reported failed) for crash-safety tests, and the hints added to errors a
+// user can fix. The S3 implementation is the package s3store below it, apart
+// so that a program without S3 does not link the AWS SDK.
 //
-// Every implementation passes one contract test (contract_test.go): Local
-// and S3 against an in-process fake server always, S3 against a real server
-// in the s3 test lane (-tags s3, see internal/testenv).
+// Every implementation passes one contract test (internal/storetest): Local
+// here, S3 in s3store against an in-process fake server always and against
+// a real server in the s3 test lane (-tags s3, see internal/testenv).
 //
 // It must not: know about datasets, versions, commit records or formats (that
-// is rt/warehouse), nor import anything outside the standard library and the
-// AWS SDK for S3 (aws-sdk-go-v2: aws, config, credentials, service/s3, and
-// smithy-go).
+// is rt/warehouse), nor import anything outside the standard library.
 package store

@@ -17,6 +17,14 @@ type HintError struct {
 func (e *HintError) Error() string { return e.Err.Error() + " (" + e.Hint + ")" }
 func (e *HintError) Unwrap() error { return e.Err }
 
+// RemoteError is the error of a request to an object store (s3store.Error):
+// it names the operation and the object, and the server's answer says what
+// to check, so Hint adds no local-disk advice to it.
+type RemoteError interface {
+	error
+	RemoteLocation() string // the object, e.g. s3://bucket/key
+}
+
 // Hint returns err with advice added when it is a storage condition a user
 // can fix: a full disk or quota, a permission error, a read-only file
 // system. Other errors, and errors that already carry a hint, are returned
@@ -35,9 +43,9 @@ func Hint(err error) error {
 	case errors.Is(err, syscall.EROFS):
 		hint = "the warehouse is on a read-only file system"
 	case errors.Is(err, fs.ErrPermission):
-		var se *S3Error
-		if errors.As(err, &se) {
-			return err // S3 errors say what to check
+		var re RemoteError
+		if errors.As(err, &re) {
+			return err // an object store's errors say what to check
 		}
 		hint = "permission denied: this user must be able to create, write and remove files in the warehouse folder"
 	default:

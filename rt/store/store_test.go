@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -278,4 +279,23 @@ func equal(a, b []string) bool {
 	return true
 }
 
-func TestLocalContract(t *testing.T) { testContract(t, newLocal(t), 3<<20) }
+func TestHint(t *testing.T) {
+	ctx := context.Background()
+	f := WithHints(NewFaulty(newLocal(t), Fault{Op: OpWriteFile, Match: "full", Err: syscall.ENOSPC}, Fault{Op: OpWriteFile, Match: "ro", Err: syscall.EROFS}))
+	err := f.WriteFile(ctx, "full", nil)
+	if !errors.Is(err, syscall.ENOSPC) || !strings.HasSuffix(err.Error(), "(the disk holding the warehouse is full: free space (etl vacuum removes old versions) and run again)") {
+		t.Errorf("ENOSPC: %v", err)
+	}
+	if err := f.WriteFile(ctx, "ro", nil); !strings.Contains(err.Error(), "read-only file system") {
+		t.Errorf("EROFS: %v", err)
+	}
+	if err := f.WriteFile(ctx, "fine", nil); err != nil {
+		t.Error(err)
+	}
+	if _, _, err := f.ReadFile(ctx, "nope"); !errors.Is(err, ErrNotExist) || strings.Contains(err.Error(), "(") {
+		t.Errorf("a missing object gets a hint: %v", err)
+	}
+	if Hint(Hint(syscall.ENOSPC)).Error() != Hint(syscall.ENOSPC).Error() {
+		t.Error("Hint twice adds two hints")
+	}
+}

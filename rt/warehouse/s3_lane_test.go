@@ -11,14 +11,15 @@ import (
 
 	"github.com/nordisk/thund/internal/testenv"
 	"github.com/nordisk/thund/rt/store"
+	"github.com/nordisk/thund/rt/store/s3store"
 )
 
 // newLaneWH is a warehouse on the S3 lane's real server (the bucket must
 // exist: .ci/run creates it), under a fresh prefix.
-func newLaneWH(t *testing.T) (*Warehouse, *store.S3) {
+func newLaneWH(t *testing.T) (*Warehouse, *s3store.Store) {
 	t.Helper()
 	lane := testenv.S3(t)
-	s, err := store.NewS3(context.Background(), store.S3Config{Bucket: lane.Bucket, Endpoint: lane.Endpoint, PathStyle: true,
+	s, err := s3store.New(context.Background(), s3store.Config{Bucket: lane.Bucket, Endpoint: lane.Endpoint, PathStyle: true,
 		Prefix: fmt.Sprintf("warehouse-test/%s-%d", t.Name(), time.Now().UnixNano()), MaxAttempts: 3})
 	if err != nil {
 		t.Fatal(err)

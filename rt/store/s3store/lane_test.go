@@ -1,6 +1,6 @@
 //go:build s3
 
-package store
+package s3store
 
 import (
 	"context"
@@ -12,16 +12,17 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
+	"github.com/nordisk/thund/internal/storetest"
 	"github.com/nordisk/thund/internal/testenv"
 )
 
 // newLaneS3 is an S3 store on the lane's real server (testenv.S3), under a
 // fresh prefix, with the bucket created if missing.
-func newLaneS3(t *testing.T) *S3 {
+func newLaneS3(t *testing.T) *Store {
 	t.Helper()
 	lane := testenv.S3(t)
 	ctx := context.Background()
-	s, err := NewS3(ctx, S3Config{Bucket: lane.Bucket, Prefix: fmt.Sprintf("store-test/%s-%d", t.Name(), time.Now().UnixNano()),
+	s, err := New(ctx, Config{Bucket: lane.Bucket, Prefix: fmt.Sprintf("store-test/%s-%d", t.Name(), time.Now().UnixNano()),
 		Endpoint: lane.Endpoint, PathStyle: true, MaxAttempts: 3, Timeout: 20 * time.Second})
 	if err != nil {
 		t.Fatal(err)
@@ -34,7 +35,7 @@ func newLaneS3(t *testing.T) *S3 {
 }
 
 func TestS3LaneContract(t *testing.T) {
-	testContract(t, newLaneS3(t), 3*s3PartSize/2)
+	storetest.Contract(t, newLaneS3(t), 3*s3PartSize/2)
 }
 
 // TestS3LaneListPaging lists more than one page (S3 returns at most 1000
@@ -77,14 +78,14 @@ func TestS3LaneListPaging(t *testing.T) {
 // TestS3LaneMissingBucket: a clear error naming the bucket.
 func TestS3LaneMissingBucket(t *testing.T) {
 	lane := testenv.S3(t)
-	s, err := NewS3(context.Background(), S3Config{Bucket: "no-such-bucket-thund", Endpoint: lane.Endpoint, PathStyle: true, MaxAttempts: 2})
+	s, err := New(context.Background(), Config{Bucket: "no-such-bucket-thund", Endpoint: lane.Endpoint, PathStyle: true, MaxAttempts: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
 	err = s.WriteFile(context.Background(), "x", []byte("x"))
-	var se *S3Error
+	var se *Error
 	if !errors.As(err, &se) || se.Op != "PutObject" {
-		t.Fatalf("err = %v, want an *S3Error of PutObject", err)
+		t.Fatalf("err = %v, want an *Error of PutObject", err)
 	}
 	t.Logf("missing bucket: %v", err)
 }

@@ -1,4 +1,4 @@
-package store
+package s3store
 
 import (
 	"bytes"
@@ -24,25 +24,26 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/s3/types"
 	"github.com/aws/smithy-go"
 	"github.com/aws/smithy-go/middleware"
+	"github.com/nordisk/thund/rt/store"
 )
 
-// Environment variables read by S3ConfigFromEnv. The AWS SDK's own variables
+// Environment variables read by ConfigFromEnv. The AWS SDK's own variables
 // (AWS_REGION, AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL, AWS_PROFILE,
 // AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN, ...) work as
 // usual; these come first where both apply.
 const (
-	EnvS3Endpoint    = "THUND_S3_ENDPOINT"     // e.g. http://127.0.0.1:7070
-	EnvS3Region      = "THUND_S3_REGION"       // default: the SDK's (AWS_REGION, the profile), else us-east-1
-	EnvS3PathStyle   = "THUND_S3_PATH_STYLE"   // true: https://host/bucket/key instead of https://bucket.host/key
-	EnvS3MaxAttempts = "THUND_S3_MAX_ATTEMPTS" // attempts per request, retries included (default 5)
-	EnvS3Timeout     = "THUND_S3_TIMEOUT"      // per attempt, a Go duration (default 60s)
+	EnvEndpoint    = "THUND_S3_ENDPOINT"     // e.g. http://127.0.0.1:7070
+	EnvRegion      = "THUND_S3_REGION"       // default: the SDK's (AWS_REGION, the profile), else us-east-1
+	EnvPathStyle   = "THUND_S3_PATH_STYLE"   // true: https://host/bucket/key instead of https://bucket.host/key
+	EnvMaxAttempts = "THUND_S3_MAX_ATTEMPTS" // attempts per request, retries included (default 5)
+	EnvTimeout     = "THUND_S3_TIMEOUT"      // per attempt, a Go duration (default 60s)
 )
 
 // S3 defaults.
 const (
-	DefaultS3MaxAttempts = 5
-	DefaultS3Timeout     = 60 * time.Second
-	DefaultS3Region      = "us-east-1"
+	DefaultMaxAttempts = 5
+	DefaultTimeout     = 60 * time.Second
+	DefaultRegion      = "us-east-1"
 	// s3PartSize is when a streamed writer switches to a multipart upload,
 	// and the size of each part but the last (S3's minimum is 5 MiB).
 	s3PartSize = 8 << 20
@@ -51,8 +52,8 @@ const (
 	s3SmallObject = 8 << 20
 )
 
-// S3Config says where an S3 store lives and how to reach it.
-type S3Config struct {
+// Config says where an S3 store lives and how to reach it.
+type Config struct {
 	Bucket string
 	Prefix string // the key prefix of the store's root, without slashes at either end; "" for the bucket's root
 	// Endpoint is the service's base URL (an S3-compatible server); "" uses
@@ -65,13 +66,13 @@ type S3Config struct {
 	// (needed by most S3-compatible servers).
 	PathStyle bool
 	// MaxAttempts per request, the first one included; 0 means
-	// DefaultS3MaxAttempts. Failed attempts that may succeed later (5xx,
+	// DefaultMaxAttempts. Failed attempts that may succeed later (5xx,
 	// throttling, timeouts, refused or dropped connections) are retried with
 	// exponential backoff and jitter.
 	MaxAttempts int
 	// MaxBackoff caps the delay between attempts; 0 means 20s.
 	MaxBackoff time.Duration
-	// Timeout bounds one attempt (a hung server); 0 means DefaultS3Timeout.
+	// Timeout bounds one attempt (a hung server); 0 means DefaultTimeout.
 	Timeout time.Duration
 	// Credentials, when set, replace the SDK's standard chain (environment,
 	// shared config and credentials files, SSO, web identity, container and
@@ -79,8 +80,8 @@ type S3Config struct {
 	Credentials aws.CredentialsProvider
 }
 
-// ParseS3URL splits s3://BUCKET/PREFIX.
-func ParseS3URL(u string) (bucket, prefix string, err error) {
+// ParseURL splits s3://BUCKET/PREFIX.
+func ParseURL(u string) (bucket, prefix string, err error) {
 	rest, ok := strings.CutPrefix(u, "s3://")
 	if !ok {
 		return "", "", fmt.Errorf("%q is not an s3://BUCKET/PREFIX URL", u)
@@ -91,48 +92,62 @@ func ParseS3URL(u string) (bucket, prefix string, err error) {
 		return "", "", fmt.Errorf("%q: no bucket (want s3://BUCKET/PREFIX)", u)
 	}
 	if strings.ContainsAny(bucket, "?#") || strings.ContainsAny(prefix, "?#") {
-		return "", "", fmt.Errorf("%q: '?' and '#' are not allowed (configure S3 with %s, %s, %s or the AWS_* variables)", u, EnvS3Endpoint, EnvS3Region, EnvS3PathStyle)
+		return "", "", fmt.Errorf("%q: '?' and '#' are not allowed (configure S3 with %s, %s, %s or the AWS_* variables)", u, EnvEndpoint, EnvRegion, EnvPathStyle)
 	}
 	if prefix != "" {
-		if err := ValidName(prefix); err != nil {
+		if err := store.ValidName(prefix); err != nil {
 			return "", "", fmt.Errorf("%q: prefix: %w", u, err)
 		}
 	}
 	return bucket, prefix, nil
 }
 
-// S3ConfigFromEnv returns the configuration of s3://BUCKET/PREFIX with the
+// ConfigFromEnv returns the configuration of s3://BUCKET/PREFIX with the
 // THUND_S3_* variables applied.
-func S3ConfigFromEnv(u string) (S3Config, error) {
-	b, p, err := ParseS3URL(u)
+func ConfigFromEnv(u string) (Config, error) {
+	b, p, err := ParseURL(u)
 	if err != nil {
-		return S3Config{}, err
+		return Config{}, err
 	}
-	c := S3Config{Bucket: b, Prefix: p, Endpoint: os.Getenv(EnvS3Endpoint), Region: os.Getenv(EnvS3Region)}
-	if v := os.Getenv(EnvS3PathStyle); v != "" {
+	c := Config{Bucket: b, Prefix: p, Endpoint: os.Getenv(EnvEndpoint), Region: os.Getenv(EnvRegion)}
+	if v := os.Getenv(EnvPathStyle); v != "" {
 		if c.PathStyle, err = strconv.ParseBool(v); err != nil {
-			return c, fmt.Errorf("%s=%q: want true or false", EnvS3PathStyle, v)
+			return c, fmt.Errorf("%s=%q: want true or false", EnvPathStyle, v)
 		}
 	}
-	if v := os.Getenv(EnvS3MaxAttempts); v != "" {
+	if v := os.Getenv(EnvMaxAttempts); v != "" {
 		if c.MaxAttempts, err = strconv.Atoi(v); err != nil || c.MaxAttempts < 1 {
-			return c, fmt.Errorf("%s=%q: want a positive number", EnvS3MaxAttempts, v)
+			return c, fmt.Errorf("%s=%q: want a positive number", EnvMaxAttempts, v)
 		}
 	}
-	if v := os.Getenv(EnvS3Timeout); v != "" {
+	if v := os.Getenv(EnvTimeout); v != "" {
 		if c.Timeout, err = time.ParseDuration(v); err != nil || c.Timeout <= 0 {
-			return c, fmt.Errorf("%s=%q: want a positive duration such as 30s", EnvS3Timeout, v)
+			return c, fmt.Errorf("%s=%q: want a positive duration such as 30s", EnvTimeout, v)
 		}
 	}
 	return c, nil
 }
 
-// S3 is an FS on an S3 bucket (or an S3-compatible server), below a key
-// prefix. Whole-object PUTs are atomic on S3; create-if-absent is a
+// Open opens the store of s3://BUCKET/PREFIX with the THUND_S3_* settings
+// and the AWS SDK's standard configuration (credential chain, region,
+// AWS_ENDPOINT_URL_S3, ...). No request is made: the first one finds out
+// whether the bucket and the credentials work, and its error names the
+// bucket and key. A program built with S3 support (thundc build --s3) hands
+// it to the runtime as etl.Pipeline.OpenS3.
+func Open(ctx context.Context, url string) (store.FS, error) {
+	c, err := ConfigFromEnv(url)
+	if err != nil {
+		return nil, err
+	}
+	return New(ctx, c)
+}
+
+// Store is a store.FS on an S3 bucket (or an S3-compatible server), below a
+// key prefix. Whole-object PUTs are atomic on S3; create-if-absent is a
 // conditional PUT (If-None-Match: *), compare-and-swap one with If-Match:
 // ETAG (the tag ReadFile returns); a streamed Writer buffers and uploads in
 // parts that become one object only when the upload is completed by Commit.
-type S3 struct {
+type Store struct {
 	client  *s3.Client
 	bucket  string
 	prefix  string // "" or "a/b"
@@ -140,17 +155,17 @@ type S3 struct {
 	attempt int
 }
 
-// NewS3 connects to S3 (without a request: the first request finds out
+// New connects to S3 (without a request: the first request finds out
 // whether the bucket and the credentials work).
-func NewS3(ctx context.Context, c S3Config) (*S3, error) {
+func New(ctx context.Context, c Config) (*Store, error) {
 	if c.Bucket == "" {
 		return nil, errors.New("S3: no bucket")
 	}
 	if c.MaxAttempts <= 0 {
-		c.MaxAttempts = DefaultS3MaxAttempts
+		c.MaxAttempts = DefaultMaxAttempts
 	}
 	if c.Timeout <= 0 {
-		c.Timeout = DefaultS3Timeout
+		c.Timeout = DefaultTimeout
 	}
 	opts := []func(*config.LoadOptions) error{
 		config.WithRetryer(func() aws.Retryer {
@@ -187,7 +202,7 @@ func NewS3(ctx context.Context, c S3Config) (*S3, error) {
 		return nil, fmt.Errorf("S3: loading the AWS configuration: %w", err)
 	}
 	if cfg.Region == "" {
-		cfg.Region = DefaultS3Region
+		cfg.Region = DefaultRegion
 	}
 	client := s3.NewFromConfig(cfg, func(o *s3.Options) {
 		if c.Endpoint != "" {
@@ -195,11 +210,11 @@ func NewS3(ctx context.Context, c S3Config) (*S3, error) {
 		}
 		o.UsePathStyle = c.PathStyle
 	})
-	return &S3{client: client, bucket: c.Bucket, prefix: strings.Trim(c.Prefix, "/"), timeout: c.Timeout, attempt: c.MaxAttempts}, nil
+	return &Store{client: client, bucket: c.Bucket, prefix: strings.Trim(c.Prefix, "/"), timeout: c.Timeout, attempt: c.MaxAttempts}, nil
 }
 
 // Location implements FS: s3://bucket/prefix/name.
-func (s *S3) Location(name string) string {
+func (s *Store) Location(name string) string {
 	k := s.key(name)
 	if k == "" {
 		return "s3://" + s.bucket
@@ -207,7 +222,7 @@ func (s *S3) Location(name string) string {
 	return "s3://" + s.bucket + "/" + k
 }
 
-func (s *S3) key(name string) string {
+func (s *Store) key(name string) string {
 	switch {
 	case s.prefix == "":
 		return name
@@ -217,8 +232,8 @@ func (s *S3) key(name string) string {
 	return s.prefix + "/" + name
 }
 
-func (s *S3) checkedKey(name string) (string, error) {
-	if err := ValidName(name); err != nil {
+func (s *Store) checkedKey(name string) (string, error) {
+	if err := store.ValidName(name); err != nil {
 		return "", err
 	}
 	return s.key(name), nil
@@ -228,7 +243,7 @@ func (s *S3) checkedKey(name string) (string, error) {
 // reads whole (every one but GetObject, whose body is read later: its
 // attempts are bounded by the transport's response-header timeout). It sits
 // after the retry middleware, so a timed-out attempt is retried.
-func (s *S3) attemptTimeout(o *s3.Options) {
+func (s *Store) attemptTimeout(o *s3.Options) {
 	d := s.timeout
 	o.APIOptions = append(o.APIOptions, func(st *middleware.Stack) error {
 		return st.Finalize.Insert(middleware.FinalizeMiddlewareFunc("thundAttemptTimeout",
@@ -260,18 +275,21 @@ func (e *attemptTimeoutError) Timeout() bool { return true }
 // unwrapped: it is a cancellation, which the retryer would not retry.)
 func (e *attemptTimeoutError) RetryableError() bool { return true }
 
-// S3Error is a failed S3 request: the operation, the object and the cause
+// Error is a failed S3 request: the operation, the object and the cause
 // (after the retries, the last attempt's error).
-type S3Error struct {
+type Error struct {
 	Op       string // the S3 operation, e.g. PutObject
 	Location string // s3://bucket/key
 	Err      error
 }
 
-func (e *S3Error) Error() string {
+func (e *Error) Error() string {
 	return fmt.Sprintf("S3 %s %s: %v", e.Op, e.Location, e.Err)
 }
-func (e *S3Error) Unwrap() error { return e.Err }
+func (e *Error) Unwrap() error { return e.Err }
+
+// RemoteLocation implements store.RemoteError.
+func (e *Error) RemoteLocation() string { return e.Location }
 
 func httpStatus(err error) int {
 	var re *awshttp.ResponseError
@@ -289,10 +307,10 @@ func apiCode(err error) string {
 	return ""
 }
 
-// wrap turns an SDK error into an *S3Error whose cause matches the package's
-// error values: ErrNotExist for a missing object, ErrExist / ErrPrecondition
-// for a failed condition (as the caller says).
-func (s *S3) wrap(op, key string, err error, failedCondition error) error {
+// wrap turns an SDK error into an *Error whose cause matches the package's
+// error values: store.ErrNotExist for a missing object, store.ErrExist or
+// store.ErrPrecondition for a failed condition (as the caller says).
+func (s *Store) wrap(op, key string, err error, failedCondition error) error {
 	if err == nil {
 		return nil
 	}
@@ -301,24 +319,24 @@ func (s *S3) wrap(op, key string, err error, failedCondition error) error {
 	var maxErr *retry.MaxAttemptsError
 	switch {
 	case code == "NoSuchBucket":
-		return &S3Error{Op: op, Location: loc, Err: fmt.Errorf("the bucket %s does not exist: %w", s.bucket, err)}
+		return &Error{Op: op, Location: loc, Err: fmt.Errorf("the bucket %s does not exist: %w", s.bucket, err)}
 	case status == http.StatusNotFound || code == "NoSuchKey" || code == "NotFound":
-		return &S3Error{Op: op, Location: loc, Err: fmt.Errorf("%w (%v)", ErrNotExist, err)}
+		return &Error{Op: op, Location: loc, Err: fmt.Errorf("%w (%v)", store.ErrNotExist, err)}
 	case (status == http.StatusPreconditionFailed || code == "PreconditionFailed") && failedCondition != nil:
-		return &S3Error{Op: op, Location: loc, Err: fmt.Errorf("%w (%v)", failedCondition, err)}
+		return &Error{Op: op, Location: loc, Err: fmt.Errorf("%w (%v)", failedCondition, err)}
 	case status == http.StatusForbidden || code == "AccessDenied" || code == "InvalidAccessKeyId" || code == "SignatureDoesNotMatch":
-		return &S3Error{Op: op, Location: loc, Err: fmt.Errorf("%w: access denied: check the credentials (AWS_ACCESS_KEY_ID, AWS_PROFILE, ...) and the bucket's policy: %v", fs.ErrPermission, err)}
+		return &Error{Op: op, Location: loc, Err: fmt.Errorf("%w: access denied: check the credentials (AWS_ACCESS_KEY_ID, AWS_PROFILE, ...) and the bucket's policy: %v", fs.ErrPermission, err)}
 	case errors.As(err, &maxErr):
-		return &S3Error{Op: op, Location: loc, Err: fmt.Errorf("gave up after %d attempts: %w", maxErr.Attempt, maxErr.Err)}
+		return &Error{Op: op, Location: loc, Err: fmt.Errorf("gave up after %d attempts: %w", maxErr.Attempt, maxErr.Err)}
 	}
-	return &S3Error{Op: op, Location: loc, Err: err}
+	return &Error{Op: op, Location: loc, Err: err}
 }
 
 // s3Object is an open object: small ones are held in memory, larger ones
 // read with ranged GETs pinned to the ETag seen at Open (a replaced object
 // fails the read instead of mixing two versions).
 type s3Object struct {
-	s    *S3
+	s    *Store
 	ctx  context.Context
 	key  string
 	etag string
@@ -357,7 +375,7 @@ func (o *s3Object) Read(p []byte) (int, error) {
 		err = io.ErrUnexpectedEOF
 	}
 	if err != nil && err != io.EOF {
-		err = &S3Error{Op: "GetObject", Location: "s3://" + o.s.bucket + "/" + o.key, Err: err}
+		err = &Error{Op: "GetObject", Location: "s3://" + o.s.bucket + "/" + o.key, Err: err}
 	}
 	return n, err
 }
@@ -366,7 +384,7 @@ func (o *s3Object) get(from, to int64) (io.ReadCloser, error) {
 	out, err := o.s.client.GetObject(o.ctx, &s3.GetObjectInput{Bucket: &o.s.bucket, Key: &o.key,
 		Range: aws.String(fmt.Sprintf("bytes=%d-%d", from, to)), IfMatch: aws.String(o.etag)})
 	if err != nil {
-		return nil, o.s.wrap("GetObject", o.key, err, ErrPrecondition)
+		return nil, o.s.wrap("GetObject", o.key, err, store.ErrPrecondition)
 	}
 	return out.Body, nil
 }
@@ -392,7 +410,7 @@ func (o *s3Object) ReadAt(p []byte, off int64) (int, error) {
 	defer body.Close()
 	n, err := io.ReadFull(body, p[:want])
 	if err != nil {
-		return n, &S3Error{Op: "GetObject", Location: "s3://" + o.s.bucket + "/" + o.key, Err: err}
+		return n, &Error{Op: "GetObject", Location: "s3://" + o.s.bucket + "/" + o.key, Err: err}
 	}
 	if int64(n) < int64(len(p)) {
 		return n, io.EOF
@@ -428,8 +446,8 @@ func (o *s3Object) Close() error {
 	return nil
 }
 
-// Open implements FS. Objects up to 8 MiB are read whole at once.
-func (s *S3) Open(ctx context.Context, name string) (Object, error) {
+// Open implements store.FS. Objects up to 8 MiB are read whole at once.
+func (s *Store) Open(ctx context.Context, name string) (store.Object, error) {
 	key, err := s.checkedKey(name)
 	if err != nil {
 		return nil, err
@@ -444,10 +462,10 @@ func (s *S3) Open(ctx context.Context, name string) (Object, error) {
 		data, err := io.ReadAll(out.Body)
 		out.Body.Close()
 		if err != nil {
-			return nil, &S3Error{Op: "GetObject", Location: s.Location(name), Err: err}
+			return nil, &Error{Op: "GetObject", Location: s.Location(name), Err: err}
 		}
 		if int64(len(data)) != size {
-			return nil, &S3Error{Op: "GetObject", Location: s.Location(name), Err: fmt.Errorf("read %d bytes of %d", len(data), size)}
+			return nil, &Error{Op: "GetObject", Location: s.Location(name), Err: fmt.Errorf("read %d bytes of %d", len(data), size)}
 		}
 		o.data = bytes.NewReader(data)
 		return o, nil
@@ -456,8 +474,8 @@ func (s *S3) Open(ctx context.Context, name string) (Object, error) {
 	return o, nil
 }
 
-// ReadFile implements FS. The tag is the object's ETag.
-func (s *S3) ReadFile(ctx context.Context, name string) ([]byte, string, error) {
+// ReadFile implements store.FS. The tag is the object's ETag.
+func (s *Store) ReadFile(ctx context.Context, name string) ([]byte, string, error) {
 	key, err := s.checkedKey(name)
 	if err != nil {
 		return nil, "", err
@@ -469,33 +487,33 @@ func (s *S3) ReadFile(ctx context.Context, name string) ([]byte, string, error) 
 	defer out.Body.Close()
 	data, err := io.ReadAll(out.Body)
 	if err != nil {
-		return nil, "", &S3Error{Op: "GetObject", Location: s.Location(name), Err: err}
+		return nil, "", &Error{Op: "GetObject", Location: s.Location(name), Err: err}
 	}
 	return data, aws.ToString(out.ETag), nil
 }
 
-// Stat implements FS.
-func (s *S3) Stat(ctx context.Context, name string) (Info, error) {
+// Stat implements store.FS.
+func (s *Store) Stat(ctx context.Context, name string) (store.Info, error) {
 	key, err := s.checkedKey(name)
 	if err != nil {
-		return Info{}, err
+		return store.Info{}, err
 	}
 	out, err := s.client.HeadObject(ctx, &s3.HeadObjectInput{Bucket: &s.bucket, Key: &key}, s.attemptTimeout)
 	if err != nil {
-		return Info{}, s.wrap("HeadObject", key, err, nil)
+		return store.Info{}, s.wrap("HeadObject", key, err, nil)
 	}
-	return Info{Name: name, Size: aws.ToInt64(out.ContentLength), ModTime: aws.ToTime(out.LastModified)}, nil
+	return store.Info{Name: name, Size: aws.ToInt64(out.ContentLength), ModTime: aws.ToTime(out.LastModified)}, nil
 }
 
-// List implements FS, page by page (ListObjectsV2 returns at most 1000 keys
+// List implements store.FS, page by page (ListObjectsV2 returns at most 1000 keys
 // a page). Keys that are not valid object names are skipped.
-func (s *S3) List(ctx context.Context, prefix string) ([]Info, error) {
+func (s *Store) List(ctx context.Context, prefix string) ([]store.Info, error) {
 	root := ""
 	if s.prefix != "" {
 		root = s.prefix + "/"
 	}
 	in := &s3.ListObjectsV2Input{Bucket: &s.bucket, Prefix: aws.String(root + prefix)}
-	var out []Info
+	var out []store.Info
 	p := s3.NewListObjectsV2Paginator(s.client, in)
 	for p.HasMorePages() {
 		page, err := p.NextPage(ctx, s.attemptTimeout)
@@ -504,10 +522,10 @@ func (s *S3) List(ctx context.Context, prefix string) ([]Info, error) {
 		}
 		for _, o := range page.Contents {
 			name, ok := strings.CutPrefix(aws.ToString(o.Key), root)
-			if !ok || ValidName(name) != nil {
+			if !ok || store.ValidName(name) != nil {
 				continue
 			}
-			out = append(out, Info{Name: name, Size: aws.ToInt64(o.Size), ModTime: aws.ToTime(o.LastModified)})
+			out = append(out, store.Info{Name: name, Size: aws.ToInt64(o.Size), ModTime: aws.ToTime(o.LastModified)})
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
@@ -519,7 +537,7 @@ func (s *S3) List(ctx context.Context, prefix string) ([]Info, error) {
 // completes it (Abort, or a crash, leaves an incomplete upload that
 // CleanTemp aborts).
 type s3Writer struct {
-	s        *S3
+	s        *Store
 	ctx      context.Context
 	key      string
 	buf      bytes.Buffer
@@ -620,8 +638,8 @@ func (w *s3Writer) Abort() error {
 	return nil
 }
 
-// Create implements FS.
-func (s *S3) Create(ctx context.Context, name string) (Writer, error) {
+// Create implements store.FS.
+func (s *Store) Create(ctx context.Context, name string) (store.Writer, error) {
 	key, err := s.checkedKey(name)
 	if err != nil {
 		return nil, err
@@ -630,14 +648,14 @@ func (s *S3) Create(ctx context.Context, name string) (Writer, error) {
 }
 
 // put is one PutObject, conditional when ifNoneMatch or ifMatch is set.
-func (s *S3) put(ctx context.Context, key string, data []byte, ifNoneMatch, ifMatch string) error {
+func (s *Store) put(ctx context.Context, key string, data []byte, ifNoneMatch, ifMatch string) error {
 	in := &s3.PutObjectInput{Bucket: &s.bucket, Key: &key, Body: bytes.NewReader(data), ContentLength: aws.Int64(int64(len(data)))}
 	var cond error
 	if ifNoneMatch != "" {
-		in.IfNoneMatch, cond = aws.String(ifNoneMatch), ErrExist
+		in.IfNoneMatch, cond = aws.String(ifNoneMatch), store.ErrExist
 	}
 	if ifMatch != "" {
-		in.IfMatch, cond = aws.String(ifMatch), ErrPrecondition
+		in.IfMatch, cond = aws.String(ifMatch), store.ErrPrecondition
 	}
 	var err error
 	for attempt := 0; ; attempt++ {
@@ -654,8 +672,8 @@ func (s *S3) put(ctx context.Context, key string, data []byte, ifNoneMatch, ifMa
 	return s.wrap("PutObject", key, err, cond)
 }
 
-// WriteFile implements FS.
-func (s *S3) WriteFile(ctx context.Context, name string, data []byte) error {
+// WriteFile implements store.FS.
+func (s *Store) WriteFile(ctx context.Context, name string, data []byte) error {
 	key, err := s.checkedKey(name)
 	if err != nil {
 		return err
@@ -663,10 +681,10 @@ func (s *S3) WriteFile(ctx context.Context, name string, data []byte) error {
 	return s.put(ctx, key, data, "", "")
 }
 
-// CreateIfAbsent implements FS with a conditional PUT (If-None-Match: *):
+// CreateIfAbsent implements store.FS with a conditional PUT (If-None-Match: *):
 // S3 refuses it with 412 when the key exists, and of two concurrent ones at
 // most one succeeds.
-func (s *S3) CreateIfAbsent(ctx context.Context, name string, data []byte) error {
+func (s *Store) CreateIfAbsent(ctx context.Context, name string, data []byte) error {
 	key, err := s.checkedKey(name)
 	if err != nil {
 		return err
@@ -674,20 +692,20 @@ func (s *S3) CreateIfAbsent(ctx context.Context, name string, data []byte) error
 	return s.put(ctx, key, data, "*", "")
 }
 
-// ReplaceIfMatch implements FS with a conditional PUT (If-Match: tag). When
+// ReplaceIfMatch implements store.FS with a conditional PUT (If-Match: tag). When
 // the condition fails, the object is read back: if it already holds data
 // (an earlier attempt of this same call was applied but its answer was
 // lost, and the retry saw the new ETag), the replace succeeded.
-func (s *S3) ReplaceIfMatch(ctx context.Context, name string, data []byte, tag string) error {
+func (s *Store) ReplaceIfMatch(ctx context.Context, name string, data []byte, tag string) error {
 	key, err := s.checkedKey(name)
 	if err != nil {
 		return err
 	}
 	if tag == "" {
-		return &S3Error{Op: "PutObject", Location: s.Location(name), Err: fmt.Errorf("%w: no tag", ErrPrecondition)}
+		return &Error{Op: "PutObject", Location: s.Location(name), Err: fmt.Errorf("%w: no tag", store.ErrPrecondition)}
 	}
 	err = s.put(ctx, key, data, "", tag)
-	if errors.Is(err, ErrPrecondition) {
+	if errors.Is(err, store.ErrPrecondition) {
 		if cur, _, rerr := s.ReadFile(ctx, name); rerr == nil && bytes.Equal(cur, data) {
 			return nil
 		}
@@ -695,9 +713,9 @@ func (s *S3) ReplaceIfMatch(ctx context.Context, name string, data []byte, tag s
 	return err
 }
 
-// Remove implements FS. S3 deletes an absent key without complaint, so a
-// HEAD first reports ErrNotExist as the FS contract says.
-func (s *S3) Remove(ctx context.Context, name string) error {
+// Remove implements store.FS. S3 deletes an absent key without complaint, so a
+// HEAD first reports store.ErrNotExist as the store.FS contract says.
+func (s *Store) Remove(ctx context.Context, name string) error {
 	key, err := s.checkedKey(name)
 	if err != nil {
 		return err
@@ -712,7 +730,7 @@ func (s *S3) Remove(ctx context.Context, name string) error {
 // CleanTemp implements TempCleaner: it aborts incomplete multipart uploads
 // under prefix started more than age ago (a writer that crashed before
 // Commit or Abort). Their parts were never visible, but they take space.
-func (s *S3) CleanTemp(ctx context.Context, prefix string, age time.Duration) error {
+func (s *Store) CleanTemp(ctx context.Context, prefix string, age time.Duration) error {
 	root := ""
 	if s.prefix != "" {
 		root = s.prefix + "/"
@@ -737,9 +755,10 @@ func (s *S3) CleanTemp(ctx context.Context, prefix string, age time.Duration) er
 }
 
 // Bucket names the store's bucket and prefix, for messages.
-func (s *S3) String() string { return s.Location("") }
+func (s *Store) String() string { return s.Location("") }
 
 var (
-	_ FS          = (*S3)(nil)
-	_ TempCleaner = (*S3)(nil)
+	_ store.FS          = (*Store)(nil)
+	_ store.TempCleaner = (*Store)(nil)
+	_ store.RemoteError = (*Error)(nil)
 )

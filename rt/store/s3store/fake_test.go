@@ -1,4 +1,4 @@
-package store
+package s3store
 
 import (
 	"bytes"
@@ -67,15 +67,15 @@ func newFakeS3(t *testing.T) (*fakeS3, *httptest.Server) {
 }
 
 // newFakeStore is an S3 store on a fake server, with quick retries.
-func newFakeStore(t *testing.T, srv *httptest.Server, mod func(*S3Config)) *S3 {
+func newFakeStore(t *testing.T, srv *httptest.Server, mod func(*Config)) *Store {
 	t.Helper()
-	c := S3Config{Bucket: "bkt", Prefix: "wh/root", Endpoint: srv.URL, PathStyle: true, Region: "us-east-1",
+	c := Config{Bucket: "bkt", Prefix: "wh/root", Endpoint: srv.URL, PathStyle: true, Region: "us-east-1",
 		MaxAttempts: 3, MaxBackoff: 20 * time.Millisecond, Timeout: 10 * time.Second,
 		Credentials: credentials.NewStaticCredentialsProvider("key", "secret", "")}
 	if mod != nil {
 		mod(&c)
 	}
-	s, err := NewS3(context.Background(), c)
+	s, err := New(context.Background(), c)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package store
+package s3store
 
 import (
 	"context"
@@ -7,14 +7,16 @@ import (
 	"net/http"
 	"strings"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/nordisk/thund/internal/storetest"
+	"github.com/nordisk/thund/rt/store"
 )
 
 func TestS3FakeContract(t *testing.T) {
 	_, srv := newFakeS3(t)
-	testContract(t, newFakeStore(t, srv, nil), 3*s3PartSize/2)
+	storetest.Contract(t, newFakeStore(t, srv, nil), 3*s3PartSize/2)
 }
 
 func TestParseS3URL(t *testing.T) {
@@ -27,7 +29,7 @@ func TestParseS3URL(t *testing.T) {
 		{"s3://b/p?region=x", "", "", "not allowed"},
 		{"/tmp/x", "", "", "not an s3://"},
 	} {
-		b, p, err := ParseS3URL(tc.in)
+		b, p, err := ParseURL(tc.in)
 		if tc.err != "" {
 			if err == nil || !strings.Contains(err.Error(), tc.err) {
 				t.Errorf("%s: err %v, want %q", tc.in, err, tc.err)
@@ -41,18 +43,18 @@ func TestParseS3URL(t *testing.T) {
 }
 
 func TestS3ConfigFromEnv(t *testing.T) {
-	t.Setenv(EnvS3Endpoint, "http://127.0.0.1:9")
-	t.Setenv(EnvS3PathStyle, "true")
-	t.Setenv(EnvS3MaxAttempts, "7")
-	t.Setenv(EnvS3Timeout, "3s")
-	t.Setenv(EnvS3Region, "eu-north-1")
-	c, err := S3ConfigFromEnv("s3://bk/pre/fix")
+	t.Setenv(EnvEndpoint, "http://127.0.0.1:9")
+	t.Setenv(EnvPathStyle, "true")
+	t.Setenv(EnvMaxAttempts, "7")
+	t.Setenv(EnvTimeout, "3s")
+	t.Setenv(EnvRegion, "eu-north-1")
+	c, err := ConfigFromEnv("s3://bk/pre/fix")
 	if err != nil || c.Bucket != "bk" || c.Prefix != "pre/fix" || c.Endpoint != "http://127.0.0.1:9" || !c.PathStyle ||
 		c.MaxAttempts != 7 || c.Timeout != 3*time.Second || c.Region != "eu-north-1" {
 		t.Errorf("config %+v %v", c, err)
 	}
-	t.Setenv(EnvS3MaxAttempts, "0")
-	if _, err := S3ConfigFromEnv("s3://bk"); err == nil || !strings.Contains(err.Error(), EnvS3MaxAttempts) {
+	t.Setenv(EnvMaxAttempts, "0")
+	if _, err := ConfigFromEnv("s3://bk"); err == nil || !strings.Contains(err.Error(), EnvMaxAttempts) {
 		t.Errorf("bad max attempts: %v", err)
 	}
 }
@@ -105,7 +107,7 @@ func TestS3GivesUpWithClearError(t *testing.T) {
 		s := newFakeStore(t, srv, nil)
 		f.fault = func(*http.Request) int { return 500 }
 		err := s.CreateIfAbsent(ctx, "_thund/commits/000000000001.json", []byte("{}"))
-		var se *S3Error
+		var se *Error
 		if !errors.As(err, &se) || se.Op != "PutObject" || se.Location != "s3://bkt/wh/root/_thund/commits/000000000001.json" {
 			t.Fatalf("err = %#v", err)
 		}
@@ -114,8 +116,8 @@ func TestS3GivesUpWithClearError(t *testing.T) {
 				t.Errorf("error %q lacks %q", err, want)
 			}
 		}
-		if errors.Is(err, ErrExist) {
-			t.Error("a 500 reads as ErrExist")
+		if errors.Is(err, store.ErrExist) {
+			t.Error("a 500 reads as store.ErrExist")
 		}
 		if f.requests.Load() != 3 {
 			t.Errorf("%d requests, want 3", f.requests.Load())
@@ -123,7 +125,7 @@ func TestS3GivesUpWithClearError(t *testing.T) {
 	})
 	t.Run("hang", func(t *testing.T) {
 		f, srv := newFakeS3(t)
-		s := newFakeStore(t, srv, func(c *S3Config) { c.Timeout = 150 * time.Millisecond; c.MaxAttempts = 2 })
+		s := newFakeStore(t, srv, func(c *Config) { c.Timeout = 150 * time.Millisecond; c.MaxAttempts = 2 })
 		f.fault = func(*http.Request) int { return faultHang }
 		start := time.Now()
 		_, err := s.Stat(ctx, "x")
@@ -176,7 +178,7 @@ func TestS3AnswerLost(t *testing.T) {
 		t.Errorf("lock = %q", data)
 	}
 	// Someone else's change is still a failed precondition.
-	if err := s.ReplaceIfMatch(ctx, "lock", []byte("v3"), tag); !errors.Is(err, ErrPrecondition) {
+	if err := s.ReplaceIfMatch(ctx, "lock", []byte("v3"), tag); !errors.Is(err, store.ErrPrecondition) {
 		t.Errorf("stale tag: %v", err)
 	}
 }
@@ -205,27 +207,6 @@ func TestS3AbandonedUpload(t *testing.T) {
 	}
 	if _, ups := f.counts(); ups != 0 {
 		t.Errorf("CleanTemp left %d uploads", ups)
-	}
-}
-
-func TestHint(t *testing.T) {
-	ctx := context.Background()
-	f := WithHints(NewFaulty(newLocal(t), Fault{Op: OpWriteFile, Match: "full", Err: syscall.ENOSPC}, Fault{Op: OpWriteFile, Match: "ro", Err: syscall.EROFS}))
-	err := f.WriteFile(ctx, "full", nil)
-	if !errors.Is(err, syscall.ENOSPC) || !strings.HasSuffix(err.Error(), "(the disk holding the warehouse is full: free space (etl vacuum removes old versions) and run again)") {
-		t.Errorf("ENOSPC: %v", err)
-	}
-	if err := f.WriteFile(ctx, "ro", nil); !strings.Contains(err.Error(), "read-only file system") {
-		t.Errorf("EROFS: %v", err)
-	}
-	if err := f.WriteFile(ctx, "fine", nil); err != nil {
-		t.Error(err)
-	}
-	if _, _, err := f.ReadFile(ctx, "nope"); !errors.Is(err, ErrNotExist) || strings.Contains(err.Error(), "(") {
-		t.Errorf("a missing object gets a hint: %v", err)
-	}
-	if Hint(Hint(syscall.ENOSPC)).Error() != Hint(syscall.ENOSPC).Error() {
-		t.Error("Hint twice adds two hints")
 	}
 }
 
