@@ -54,7 +54,7 @@ func targetNames() []string {
 // s3Flag links S3 support into the executable (build and run).
 var s3Flag = flagSpec{
 	name:  "s3",
-	usage: "link S3 support, so that the executable takes --warehouse s3://BUCKET/PREFIX (the default when the pipeline's storage is s3://; without it the build is faster and the executable refuses S3 warehouses)",
+	usage: "link S3 support, so that the executable takes --warehouse s3://BUCKET/PREFIX: the default of build, and of run when its ETL-ARGS give an s3:// --warehouse or the pipeline's storage is s3://; --s3=false builds faster a lighter executable that refuses S3 warehouses",
 }
 
 var bindFlag = flagSpec{
