@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -49,8 +50,31 @@ func TestScripts(t *testing.T) {
 			"sparkserver": cmdSparkServer,
 			"eventually":  cmdEventually,
 			"signal":      cmdSignal,
+			"cmpsorted":   cmdCmpSorted,
 		},
 	})
+}
+
+// cmdCmpSorted is the script command
+//
+//	cmpsorted FILE1 FILE2
+//
+// which compares two CSV outputs (stdout, or files) as a header line and
+// a multiset of rows: the rows of a dataset without order by come in the
+// order its parallel workers wrote them.
+func cmdCmpSorted(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: cmpsorted FILE1 FILE2")
+	}
+	rows := func(name string) []string {
+		lines := strings.Split(strings.TrimSuffix(ts.ReadFile(name), "\n"), "\n")
+		slices.Sort(lines[1:])
+		return lines
+	}
+	a, b := rows(args[0]), rows(args[1])
+	if !slices.Equal(a, b) {
+		ts.Fatalf("%s and %s differ as multisets of rows:\n%s\n---\n%s", args[0], args[1], strings.Join(a, "\n"), strings.Join(b, "\n"))
+	}
 }
 
 // cmdExitcode is the script command
