@@ -58,8 +58,8 @@ const (
 
 // fastColumn is one selected leaf of a file.
 type fastColumn struct {
-	leaf   int   // the leaf column (kind not kindNone)
-	leaves []int // the field's leaves, for pqarrow
+	leaf   int         // the leaf column (kind not kindNone)
+	leaves []int       // the field's leaves, for pqarrow
 	field  arrow.Field // as pqarrow's manifest gives it
 	phys   parquet.Type
 	width  int // bytes of a physical value (fixed, narrow)
