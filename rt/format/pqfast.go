@@ -309,7 +309,8 @@ func grow[T any](b []T, n int) []T {
 }
 
 var zstdDecoder = sync.OnceValues(func() (*zstd.Decoder, error) {
-	return zstd.NewReader(nil, zstd.WithDecoderConcurrency(0), zstd.WithDecoderMaxMemory(1<<31))
+	// DecodeAll decodes no more than the page header says (cap of dst)
+	return zstd.NewReader(nil, zstd.WithDecoderConcurrency(0), zstd.WithDecodeAllCapLimit(true))
 })
 
 // decompress decodes a page's src of codec into dst (which must have

@@ -565,20 +565,27 @@ func TestReadPageHeader(t *testing.T) {
 	}
 }
 
-// fuzzChunks are seeds for FuzzParquetPage: real column chunks of the
-// generated files, with the column they belong to.
-func fuzzSeeds(f *testing.F) {
+// fuzzSeed is a real column chunk of a generated file, with its column,
+// codec and rows.
+type fuzzSeed struct {
+	b                []byte
+	col, codec, rows int
+}
+
+// fuzzSeeds are the seeds of FuzzParquetPage.
+func fuzzSeeds(t testing.TB) []fuzzSeed {
+	var out []fuzzSeed
 	for k, c := range []pqCase{
 		{rows: 300, group: 300, nulls: "some", dict: true, codec: compress.Codecs.Snappy, pageSize: 256, version: parquet.V2_LATEST},
 		{rows: 300, group: 300, nulls: "some", v2: true, codec: compress.Codecs.Zstd, pageSize: 256, version: parquet.V2_LATEST},
 		{rows: 300, group: 300, nulls: "none", codec: compress.Codecs.Uncompressed, version: parquet.V2_LATEST},
 	} {
 		rec := pqRecord(c.rows, c.nulls, uint64(k))
-		data := pqWrite(f, rec, c)
+		data := pqWrite(t, rec, c)
 		rec.Release()
 		pf, err := file.NewParquetReader(bytes.NewReader(data))
 		if err != nil {
-			f.Fatal(err)
+			t.Fatal(err)
 		}
 		rg := pf.MetaData().RowGroup(0)
 		for _, col := range []int{0, 1, 4, 11, 19, 20} {
@@ -587,22 +594,33 @@ func fuzzSeeds(f *testing.F) {
 			if cc.HasDictionaryPage() {
 				start = min(start, cc.DictionaryPageOffset())
 			}
-			f.Add(data[start:start+cc.TotalCompressedSize()], uint8(col), uint8(cc.Compression()), uint16(c.rows))
+			codec := map[compress.Compression]int{compress.Codecs.Uncompressed: 0, compress.Codecs.Snappy: 1, compress.Codecs.Zstd: 2}[cc.Compression()]
+			out = append(out, fuzzSeed{data[start : start+cc.TotalCompressedSize()], col, codec, c.rows})
 		}
 	}
+	return out
 }
 
 // The page header reader and the page decoder never panic, whatever the
-// bytes, and release what they allocated when they fail.
+// bytes, and release what they allocated when they fail. The seeds are
+// chunks of a few KB: run with -fuzzminimizetime 10x, else the fuzzer
+// spends up to a minute minimizing each new input.
 func FuzzParquetPage(f *testing.F) {
-	fuzzSeeds(f)
-	fr, _, _ := func() (*pqarrow.FileReader, *fastReader, []int) {
-		rec := pqRecord(10, "some", 1)
-		defer rec.Release()
-		return pqOpen(f, pqWrite(f, rec, pqCase{rows: 10, group: 10, codec: compress.Codecs.Snappy, version: parquet.V2_LATEST}), nil)
-	}()
+	for _, s := range fuzzSeeds(f) {
+		f.Add(s.b, uint8(s.col), uint8(s.codec), uint16(s.rows-1))
+	}
+	f.Fuzz(fuzzBody(f))
+}
+
+// fuzzBody decodes b as the chunk of a column (col picks it) of rows%2048+1
+// rows compressed with codec (one of three).
+func fuzzBody(tb testing.TB) func(t *testing.T, b []byte, col, codec uint8, rows uint16) {
+	rec := pqRecord(10, "some", 1)
+	defer rec.Release()
+	fr, _, _ := pqOpen(tb, pqWrite(tb, rec, pqCase{rows: 10, group: 10, codec: compress.Codecs.Snappy, version: parquet.V2_LATEST}), nil)
 	md := fr.ParquetReader().MetaData()
-	f.Fuzz(func(t *testing.T, b []byte, col, codec uint8, rows uint16) {
+	s := &scratch{}
+	return func(t *testing.T, b []byte, col, codec uint8, rows uint16) {
 		readPageHeader(b)
 		leaf := int(col) % md.Schema.NumColumns()
 		fi := -1
@@ -619,9 +637,7 @@ func FuzzParquetPage(f *testing.F) {
 			return
 		}
 		mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-		fast := &fastReader{name: "fuzz", mem: mem}
-		s := &scratch{}
-		ck := &chunk{f: fast, c: &c, s: s, n: int(rows%2048) + 1,
+		ck := &chunk{f: &fastReader{name: "fuzz", mem: mem}, c: &c, s: s, n: int(rows%2048) + 1,
 			codec: []compress.Compression{compress.Codecs.Uncompressed, compress.Codecs.Snappy, compress.Codecs.Zstd}[codec%3]}
 		a, err := ck.decode(b, 1<<20)
 		if err != nil {
@@ -633,5 +649,5 @@ func FuzzParquetPage(f *testing.F) {
 			a.Release()
 		}
 		mem.AssertSize(t, 0)
-	})
+	}
 }
