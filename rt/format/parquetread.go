@@ -43,9 +43,10 @@ type parquetSource struct {
 }
 
 func newParquetReader(obj store.Object, name string, schema *arrow.Schema, opts Options, mem memory.Allocator) (BatchReader, error) {
-	// column chunks are read through a small buffer rather than whole: a
-	// whole chunk is a fresh allocation of megabytes per row group and
-	// column, whose zeroing and page faults cost more than the reads.
+	// pqarrow reads column chunks through a small buffer rather than
+	// whole: a whole chunk is a fresh allocation of megabytes per row group
+	// and column, whose zeroing and page faults cost more than the reads
+	// (the fast decoder, pqfast.go, reads them whole into reused buffers).
 	// With Options.Reuse, the decoded buffers come from readPool.
 	dmem := mem
 	if opts.Reuse {
