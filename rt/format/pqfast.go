@@ -54,6 +54,7 @@ const (
 	kindFixed                  // fixed-width values copied as they are
 	kindNarrow                 // INT32 values narrowed to 8 or 16 bits
 	kindBytes                  // BYTE_ARRAY values as string or binary
+	kindDict                   // BYTE_ARRAY values as indices into the chunk's dictionary (read-dict)
 )
 
 // fastColumn is one selected leaf of a file.
@@ -110,6 +111,14 @@ func fastColumnOf(leaf int, col *schema.Column, f *pqarrow.SchemaField) fastColu
 		switch dt.ID() {
 		case arrow.STRING, arrow.BINARY:
 			fc.kind = kindBytes
+		case arrow.DICTIONARY:
+			// pqarrow's read-dict: int32 indices into a dictionary of the
+			// chunk's dictionary page (pages that are not dictionary-
+			// encoded are left to pqarrow, dictDecoded)
+			d := dt.(*arrow.DictionaryType)
+			if d.IndexType.ID() == arrow.INT32 && (d.ValueType.ID() == arrow.STRING || d.ValueType.ID() == arrow.BINARY) {
+				fc.kind, fc.width, fc.out = kindDict, 4, 4
+			}
 		}
 	}
 	return fc
@@ -266,6 +275,7 @@ type scratch struct {
 	dictData []byte   // a dictionary of byte arrays: the values...
 	dictOffs []int32  // ...and their offsets
 	idx      []int32  // a page's dictionary indices
+	seen     map[string]struct{}
 	dense    []uint64 // a page's present values, before NULLs are spread among them
 }
 
@@ -455,7 +465,7 @@ func (ck *chunk) decode(b []byte, limit int) (arrow.Array, error) {
 	// the buffers are kept as allocated (Free wants them so) and sliced
 	// where used
 	switch c.kind {
-	case kindFixed, kindNarrow:
+	case kindFixed, kindNarrow, kindDict:
 		ck.vals = ck.alloc(n * c.out)
 		if !aligned(ck.vals) {
 			return nil, errUnsupported // an allocator that does not align
@@ -537,7 +547,7 @@ func (ck *chunk) dictionaryPage(h *pageHeader, payload []byte) error {
 		}
 		s.dict = grow(s.dict, (nv*w+7)/8)
 		copy(asBytes(s.dict), p[:nv*w])
-	case kindBytes:
+	case kindBytes, kindDict:
 		if nv > len(p)/4 {
 			return fmt.Errorf("dictionary of %d values in %d bytes", nv, len(p))
 		}
@@ -557,9 +567,29 @@ func (ck *chunk) dictionaryPage(h *pageHeader, payload []byte) error {
 			s.dictOffs[i+1] = int32(used)
 			q = q[4+l:]
 		}
+		if ck.c.kind == kindDict && !s.distinct(nv) {
+			return errUnsupported // pqarrow's dictionary would drop the repeated value
+		}
 	}
 	ck.hasDict, ck.dictN = true, nv
 	return nil
+}
+
+// distinct reports whether the n byte arrays of the dictionary differ.
+func (s *scratch) distinct(n int) bool {
+	if s.seen == nil {
+		s.seen = map[string]struct{}{}
+	}
+	defer clear(s.seen) // its keys are views of dictData
+	for i := range n {
+		v := s.dictData[s.dictOffs[i]:s.dictOffs[i+1]]
+		k := unsafe.String(unsafe.SliceData(v), len(v))
+		if _, ok := s.seen[k]; ok {
+			return false
+		}
+		s.seen[k] = struct{}{}
+	}
+	return true
 }
 
 // dataPageV1 decodes a data page whose levels and values are compressed
@@ -647,6 +677,9 @@ func (ck *chunk) dataPageV2(h *pageHeader, payload []byte) error {
 func (ck *chunk) checkEncoding(e int32) error {
 	switch e {
 	case encPlain:
+		if ck.c.kind == kindDict {
+			return errUnsupported // pqarrow makes a dictionary of the values
+		}
 		return nil
 	case encPlainDict, encRLEDictionary:
 		if !ck.hasDict {
@@ -716,6 +749,8 @@ func (ck *chunk) values(e int32, p []byte, count, present int) error {
 		err = ck.fixedValues(e, p, count, present)
 	case kindBytes:
 		err = ck.byteValues(e, p, count, present)
+	case kindDict:
+		err = ck.dictValues(p, count, present)
 	}
 	if err == nil {
 		ck.pos += count
@@ -723,11 +758,36 @@ func (ck *chunk) values(e int32, p []byte, count, present int) error {
 	return err
 }
 
+// dictValues decodes the indices of a dictionary-encoded page as the
+// output's values.
+func (ck *chunk) dictValues(p []byte, count, present int) error {
+	out := words[int32](ck.vals)[ck.pos : ck.pos+count]
+	if present == count {
+		_, err := ck.indices(p, present, out)
+		return err
+	}
+	idx, err := ck.indices(p, present, nil)
+	if err != nil {
+		return err
+	}
+	spread(ck.vals, 4, int32Bytes(idx), ck.valid, ck.pos, count)
+	return nil
+}
+
+// int32Bytes is the memory of w as bytes.
+func int32Bytes(w []int32) []byte {
+	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(w))), 4*len(w))
+}
+
 // indices decodes present dictionary indices from p (a bit width byte and
-// the hybrid runs) into ck.s.idx, checking each against the dictionary.
-func (ck *chunk) indices(p []byte, present int) ([]int32, error) {
-	idx := grow(ck.s.idx, present)
-	ck.s.idx = idx
+// the hybrid runs) into dst, or into ck.s.idx when dst is nil, checking each
+// against the dictionary.
+func (ck *chunk) indices(p []byte, present int, dst []int32) ([]int32, error) {
+	idx := dst
+	if idx == nil {
+		idx = grow(ck.s.idx, present)
+		ck.s.idx = idx
+	}
 	if present == 0 {
 		return idx, nil
 	}
@@ -784,7 +844,7 @@ func (ck *chunk) fixedValues(e int32, p []byte, count, present int) error {
 			return nil
 		}
 	} else {
-		idx, err := ck.indices(p, present)
+		idx, err := ck.indices(p, present, nil)
 		if err != nil {
 			return err
 		}
@@ -925,7 +985,7 @@ func (ck *chunk) byteValues(e int32, p []byte, count, present int) error {
 		ck.used = used
 		return nil
 	}
-	idx, err := ck.indices(p, present)
+	idx, err := ck.indices(p, present, nil)
 	if err != nil {
 		return err
 	}
@@ -981,7 +1041,12 @@ func (ck *chunk) finish() arrow.Array {
 	default:
 		bufs = []*memory.Buffer{valid, buf(ck.vals, ck.n*ck.c.out)}
 	}
-	ad := array.NewData(ck.c.field.Type, ck.n, bufs, nil, ck.nulls, 0)
+	var dict *array.Data
+	if ck.c.kind == kindDict {
+		dict = ck.dictionary(buf)
+		defer dict.Release()
+	}
+	ad := array.NewDataWithDictionary(ck.c.field.Type, ck.n, bufs, ck.nulls, 0, dict)
 	for _, b := range bufs {
 		if b != nil {
 			b.Release()
@@ -990,6 +1055,25 @@ func (ck *chunk) finish() arrow.Array {
 	ck.valid, ck.vals, ck.offs, ck.data = nil, nil, nil, nil
 	defer ad.Release()
 	return array.MakeFromData(ad)
+}
+
+// dictionary is the chunk's dictionary as the values of a read-dict
+// column, in new buffers.
+func (ck *chunk) dictionary(buf func([]byte, int) *memory.Buffer) *array.Data {
+	s, n := ck.s, ck.dictN
+	offs := ck.alloc(4 * (n + 1))
+	copy(offs, int32Bytes(s.dictOffs[:n+1]))
+	size := int(s.dictOffs[n])
+	data := memory.NewBufferBytes([]byte{})
+	if size > 0 {
+		b := ck.alloc(size)
+		copy(b, s.dictData[:size])
+		data = buf(b, size)
+	}
+	ob := buf(offs, 4*(n+1))
+	defer ob.Release()
+	defer data.Release()
+	return array.NewData(ck.c.field.Type.(*arrow.DictionaryType).ValueType, n, []*memory.Buffer{nil, ob, data}, nil, 0, 0)
 }
 
 // hybrid reads the RLE / bit-packed hybrid encoding of values of width

@@ -215,16 +215,27 @@ func pqWrite(t testing.TB, rec arrow.RecordBatch, c pqCase) []byte {
 	return buf.Bytes()
 }
 
-// pqOpen opens data for both decoders: pqarrow's reader of every field,
-// and the fast reader of the same fields (nil when it decodes none), whose
-// buffers come from mem.
-func pqOpen(t testing.TB, data []byte, mem memory.Allocator) (*pqarrow.FileReader, *fastReader, []int) {
+// readDicts are the columns pqOpen reads as dictionaries when asked to
+// (as string bounds do, rowfilter.go).
+var readDicts = []string{"s", "few", "bin", "req_s", "large"}
+
+// pqOpen opens data for both decoders: pqarrow's reader of every field
+// (the byte array columns as dictionaries when readDict), and the fast
+// reader of the same fields (nil when it decodes none), whose buffers come
+// from mem.
+func pqOpen(t testing.TB, data []byte, mem memory.Allocator, readDict bool) (*pqarrow.FileReader, *fastReader, []int) {
 	t.Helper()
 	pf, err := file.NewParquetReader(bytes.NewReader(data))
 	if err != nil {
 		t.Fatal(err)
 	}
-	fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{BatchSize: 1 << 20}, memory.DefaultAllocator)
+	props := pqarrow.ArrowReadProperties{BatchSize: 1 << 20}
+	if readDict {
+		for _, name := range readDicts {
+			props.SetReadDict(pf.MetaData().Schema.ColumnIndexByName(name), true)
+		}
+	}
+	fr, err := pqarrow.NewFileReader(pf, props, memory.DefaultAllocator)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -272,13 +283,18 @@ func trim(a arrow.Array) string {
 
 // checkFast reads every row group of data through both decoders and
 // requires the same tables; it fails when a column meant for the fast
-// decoder was left to pqarrow (unless slowOK), and checks that the fast
-// decoder's buffers are all released.
-func checkFast(t *testing.T, about string, data []byte, slowOK bool) {
+// decoder was left to pqarrow (unless slowOK, or a column read as a
+// dictionary whose chunk is not all dictionary-encoded), and checks that
+// the fast decoder's buffers are all released. It returns how many chunks
+// read as dictionaries the fast decoder decoded.
+func checkFast(t *testing.T, about string, data []byte, slowOK, readDict bool) (dicts int) {
 	t.Helper()
+	if readDict {
+		about += " read-dict"
+	}
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)
-	fr, fast, leaves := pqOpen(t, data, mem)
+	fr, fast, leaves := pqOpen(t, data, mem, readDict)
 	if fast == nil {
 		t.Fatalf("%s: no column for the fast decoder", about)
 	}
@@ -317,14 +333,18 @@ func checkFast(t *testing.T, about string, data []byte, slowOK bool) {
 			}
 			a, err := fast.decodeChunk(s, c, cc, int(md.RowGroup(g).NumRows()))
 			if err != nil {
-				if !slowOK || !errors.Is(err, errUnsupported) {
+				if !(slowOK || c.kind == kindDict) || !errors.Is(err, errUnsupported) {
 					t.Errorf("%s: row group %d, column %s: %v", about, g, c.field.Name, err)
 				}
 				continue
 			}
+			if c.kind == kindDict {
+				dicts++
+			}
 			a.Release()
 		}
 	}
+	return dicts
 }
 
 // Every supported type, with and without NULLs, dictionaries, v1 and v2
@@ -346,12 +366,19 @@ func TestParquetFastSameAsPqarrow(t *testing.T) {
 			}
 		}
 	}
+	dicts := 0
 	for k, c := range cases {
 		rec := pqRecord(c.rows, c.nulls, uint64(k))
 		data := pqWrite(t, rec, c)
 		rec.Release()
-		checkFast(t, c.String(), data, false)
+		checkFast(t, c.String(), data, false, false)
+		n := checkFast(t, c.String(), data, false, true)
+		if c.dict && c.dictLimit == 0 && c.nulls != "all" && n == 0 {
+			t.Errorf("%s: no chunk read as a dictionary by the fast decoder", c)
+		}
+		dicts += n
 	}
+	t.Logf("%d chunks read as dictionaries by the fast decoder", dicts)
 }
 
 // Chunks the fast decoder does not decode (other codecs, DELTA encodings)
@@ -372,12 +399,15 @@ func TestParquetFastFallsBack(t *testing.T) {
 		rec := pqRecord(c.rows, c.nulls, 1)
 		data := pqWrite(t, rec, c)
 		rec.Release()
-		checkFast(t, c.String(), data, true)
+		checkFast(t, c.String(), data, true, false)
+		checkFast(t, c.String(), data, true, true)
 	}
 }
 
-// A column read as a dictionary (a string bound, rowfilter.go) is left to
-// pqarrow, the others are decoded fast, and the table is pqarrow's.
+// A column read as a dictionary (a string bound, rowfilter.go) is decoded
+// fast too, as pqarrow's dictionary array; a column the fast decoder does
+// not decode is read by pqarrow in the same row group; the table is
+// pqarrow's.
 func TestParquetFastMixesWithReadDict(t *testing.T) {
 	rec := pqRecord(3000, "some", 3)
 	data := pqWrite(t, rec, pqCase{rows: 3000, group: 1000, dict: true, codec: compress.Codecs.Snappy, version: parquet.V2_LATEST})
@@ -387,19 +417,21 @@ func TestParquetFastMixesWithReadDict(t *testing.T) {
 		t.Fatal(err)
 	}
 	props := pqarrow.ArrowReadProperties{BatchSize: 1 << 20}
-	props.SetReadDict(4, true) // s
+	props.SetReadDict(5, true) // few
 	fr, err := pqarrow.NewFileReader(pf, props, memory.DefaultAllocator)
 	if err != nil {
 		t.Fatal(err)
 	}
-	order := []int{1, 4, 5}
+	order := []int{1, 5, 22} // i64, few, flag
 	var leaves []int
 	for _, fi := range order {
 		leaves = fieldLeaves(&fr.Manifest.Fields[fi], leaves)
 	}
-	fast := newFastReader("x.parquet", bytes.NewReader(data), int64(len(data)), pf.MetaData(), fr, order, memory.DefaultAllocator)
-	if fast.cols[0].kind == kindNone || fast.cols[1].kind != kindNone || fast.cols[2].kind == kindNone {
-		t.Fatalf("kinds %v %v %v: want the dictionary column alone left to pqarrow", fast.cols[0].kind, fast.cols[1].kind, fast.cols[2].kind)
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	fast := newFastReader("x.parquet", bytes.NewReader(data), int64(len(data)), pf.MetaData(), fr, order, mem)
+	if k := []fastKind{fast.cols[0].kind, fast.cols[1].kind, fast.cols[2].kind}; k[0] != kindFixed || k[1] != kindDict || k[2] != kindNone {
+		t.Fatalf("kinds %v, want fixed, dictionary, none", k)
 	}
 	for g := range 3 {
 		want, err := fr.ReadRowGroups(context.Background(), leaves, []int{g})
@@ -410,8 +442,8 @@ func TestParquetFastMixesWithReadDict(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got.Column(1).DataType().ID() != arrow.DICTIONARY {
-			t.Errorf("column s is %s, want a dictionary", got.Column(1).DataType())
+		if got.Column(1).DataType().ID() != arrow.DICTIONARY || got.Column(2).DataType().ID() != arrow.BOOL {
+			t.Errorf("columns few and flag are %s and %s, want a dictionary and bool", got.Column(1).DataType(), got.Column(2).DataType())
 		}
 		sameTables(t, fmt.Sprintf("row group %d", g), want, got)
 		want.Release()
@@ -617,6 +649,9 @@ func fuzzSeeds(t testing.TB) []fuzzSeed {
 			}
 			codec := map[compress.Compression]int{compress.Codecs.Uncompressed: 0, compress.Codecs.Snappy: 1, compress.Codecs.Zstd: 2}[cc.Compression()]
 			out = append(out, fuzzSeed{data[start : start+cc.TotalCompressedSize()], col, codec, c.rows})
+			if col == 4 || col == 20 {
+				out = append(out, fuzzSeed{data[start : start+cc.TotalCompressedSize()], col, codec | 4, c.rows})
+			}
 		}
 	}
 	return out
@@ -634,16 +669,21 @@ func FuzzParquetPage(f *testing.F) {
 }
 
 // fuzzBody decodes b as the chunk of a column (col picks it) of rows%2048+1
-// rows compressed with codec (one of three).
+// rows compressed with codec%3 (one of three), its byte arrays read as
+// dictionaries when codec&4.
 func fuzzBody(tb testing.TB) func(t *testing.T, b []byte, col, codec uint8, rows uint16) {
 	rec := pqRecord(10, "some", 1)
-	defer rec.Release()
-	fr, _, _ := pqOpen(tb, pqWrite(tb, rec, pqCase{rows: 10, group: 10, codec: compress.Codecs.Snappy, version: parquet.V2_LATEST}), nil)
-	md := fr.ParquetReader().MetaData()
+	data := pqWrite(tb, rec, pqCase{rows: 10, group: 10, codec: compress.Codecs.Snappy, version: parquet.V2_LATEST})
+	rec.Release()
+	var frs [2]*pqarrow.FileReader
+	frs[0], _, _ = pqOpen(tb, data, nil, false)
+	frs[1], _, _ = pqOpen(tb, data, nil, true)
+	md := frs[0].ParquetReader().MetaData()
 	s := &scratch{}
 	return func(t *testing.T, b []byte, col, codec uint8, rows uint16) {
 		readPageHeader(b)
 		leaf := int(col) % md.Schema.NumColumns()
+		fr := frs[codec>>2&1]
 		fi := -1
 		for i := range fr.Manifest.Fields {
 			if fr.Manifest.Fields[i].ColIndex == leaf {
@@ -659,7 +699,7 @@ func fuzzBody(tb testing.TB) func(t *testing.T, b []byte, col, codec uint8, rows
 		}
 		mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 		ck := &chunk{f: &fastReader{name: "fuzz", mem: mem}, c: &c, s: s, n: int(rows%2048) + 1,
-			codec: []compress.Compression{compress.Codecs.Uncompressed, compress.Codecs.Snappy, compress.Codecs.Zstd}[codec%3]}
+			codec: []compress.Compression{compress.Codecs.Uncompressed, compress.Codecs.Snappy, compress.Codecs.Zstd}[codec%4%3]}
 		a, err := ck.decode(b, 1<<20)
 		if err != nil {
 			ck.free()
@@ -670,5 +710,24 @@ func fuzzBody(tb testing.TB) func(t *testing.T, b []byte, col, codec uint8, rows
 			a.Release()
 		}
 		mem.AssertSize(t, 0)
+	}
+}
+
+// A dictionary with a repeated value is left to pqarrow (whose dictionary
+// builder would drop the repeat): distinct tells.
+func TestScratchDistinct(t *testing.T) {
+	s := &scratch{}
+	for _, c := range []struct {
+		vals []string
+		want bool
+	}{{nil, true}, {[]string{"a", "", "b"}, true}, {[]string{"a", "b", "a"}, false}, {[]string{"", ""}, false}} {
+		s.dictOffs, s.dictData = []int32{0}, nil
+		for _, v := range c.vals {
+			s.dictData = append(s.dictData, v...)
+			s.dictOffs = append(s.dictOffs, int32(len(s.dictData)))
+		}
+		if got := s.distinct(len(c.vals)); got != c.want || len(s.seen) != 0 {
+			t.Errorf("distinct(%q) = %v (%d kept), want %v", c.vals, got, len(s.seen), c.want)
+		}
 	}
 }
