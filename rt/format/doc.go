@@ -20,10 +20,10 @@
 //     DOUBLE and BYTE_ARRAY chunks (PLAIN or dictionary-encoded, data pages
 //     v1 or v2, uncompressed, Snappy or Zstd) decoded by the package's own
 //     decoder (pqfast.go, pqthrift.go: one ReadAt per chunk, the arrays
-//     pqarrow would make), every other column by pqarrow through a 256KiB
-//     buffer; with Options.Reuse, decoded buffers come from a pool
-//     (pool.go) and are reused once the caller released the batches that
-//     held them.
+//     pqarrow would make, dictionaries included), every other column by
+//     pqarrow through a 256KiB buffer; with Options.Reuse, decoded buffers
+//     come from a pool (pool.go) and are reused once the caller released
+//     the batches that held them.
 //   - Glob: source patterns against --root, sorted and deduplicated, with
 //     "**"; a pattern that matches nothing is an error.
 //   - writers (Writer): Parquet (Snappy in s2's fast mode: snappy.go;

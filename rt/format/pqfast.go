@@ -31,9 +31,13 @@ import (
 // or Zstd, whose pages are data pages v1 or v2 and at most one dictionary
 // page, and whose values are PLAIN or dictionary-encoded. It makes exactly
 // the arrays pqarrow makes of them (the Arrow type pqarrow's manifest gives
-// the field, the same values and validity); a leaf it does not cover, or one
-// whose chunk holds something it does not decode (another encoding, a
-// bit-packed level encoding), is read by pqarrow (fastReader.readGroup).
+// the field, the same values and validity; for a byte array column read as
+// a dictionary, rowfilter.go, pqarrow's dictionary array when every page is
+// dictionary-encoded); a leaf it does not cover, or one whose chunk holds
+// something it does not decode (another encoding, a bit-packed level
+// encoding), is read by pqarrow in the same row group
+// (fastReader.readGroup). A chunk it cannot parse is an error naming the
+// column and the row group.
 //
 // What it saves over pqarrow: a chunk is one ReadAt into a reused buffer; a
 // page is decompressed once into a reused buffer (or, for PLAIN values of a
@@ -269,14 +273,14 @@ func (f *fastReader) chunkRange(cc *metadata.ColumnChunkMetaData) (start, length
 
 // scratch is the reused memory of one decoding goroutine.
 type scratch struct {
-	chunk    []byte   // a column chunk's bytes
-	page     []byte   // a decompressed page
-	dict     []uint64 // a dictionary of fixed-width values (as words; 4-byte values use half)
-	dictData []byte   // a dictionary of byte arrays: the values...
-	dictOffs []int32  // ...and their offsets
-	idx      []int32  // a page's dictionary indices
-	seen     map[string]struct{}
-	dense    []uint64 // a page's present values, before NULLs are spread among them
+	chunk    []byte              // a column chunk's bytes
+	page     []byte              // a decompressed page
+	dict     []uint64            // a dictionary of fixed-width values (as words; 4-byte values use half)
+	dictData []byte              // a dictionary of byte arrays: the values...
+	dictOffs []int32             // ...and their offsets
+	idx      []int32             // a page's dictionary indices
+	seen     map[string]struct{} // the dictionary's values (kindDict), while checked
+	dense    []uint64            // a page's present values, before NULLs are spread among them
 }
 
 // scratches keeps a few scratch areas for the next row groups and readers.
@@ -296,8 +300,9 @@ func getScratch() *scratch {
 	return &scratch{}
 }
 
-// maxScratch is the most memory a kept scratch area may hold.
-const maxScratch = 64 << 20
+// maxScratch is the most memory a kept scratch area may hold (a bigger
+// one, of a file of huge pages, is left to the collector).
+const maxScratch = 32 << 20
 
 func putScratch(s *scratch) {
 	if cap(s.chunk)+cap(s.page)+8*cap(s.dict)+cap(s.dictData)+4*cap(s.dictOffs)+4*cap(s.idx)+8*cap(s.dense) > maxScratch {
@@ -305,7 +310,7 @@ func putScratch(s *scratch) {
 	}
 	scratches.Lock()
 	defer scratches.Unlock()
-	if len(scratches.free) < 4*maxProcs() {
+	if len(scratches.free) < runtime.GOMAXPROCS(0) {
 		scratches.free = append(scratches.free, s)
 	}
 }
@@ -1161,5 +1166,3 @@ func unpack(out []int32, packed []byte, width int) {
 		have -= width
 	}
 }
-
-func maxProcs() int { return runtime.GOMAXPROCS(0) }
