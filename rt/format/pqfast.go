@@ -448,6 +448,9 @@ func (f *fastReader) decodeChunk(s *scratch, c *fastColumn, cc *metadata.ColumnC
 	}
 	s.chunk = grow(s.chunk, int(length))
 	if m, err := f.obj.ReadAt(s.chunk, start); m < len(s.chunk) {
+		if err == nil || err == io.EOF {
+			err = io.ErrUnexpectedEOF
+		}
 		return nil, fmt.Errorf("reading the column chunk at offset %d: %w", start, err)
 	}
 	limit := cc.TotalUncompressedSize()
@@ -500,22 +503,15 @@ func (ck *chunk) decode(b []byte, limit int) (arrow.Array, error) {
 		}
 		payload := b[off : off+int(h.compressed)]
 		off += int(h.compressed)
-		switch h.typ {
-		case pageDictionary:
-			if h.kind != 7 {
-				return nil, fmt.Errorf("dictionary page without its header")
-			}
+		switch {
+		case h.typ == pageDictionary && h.kind == 7:
 			err = ck.dictionaryPage(&h, payload)
-		case pageData:
-			if h.kind != 5 {
-				return nil, fmt.Errorf("data page without its header")
-			}
+		case h.typ == pageData && h.kind == 5:
 			err = ck.dataPageV1(&h, payload)
-		case pageDataV2:
-			if h.kind != 8 {
-				return nil, fmt.Errorf("data page v2 without its header")
-			}
+		case h.typ == pageDataV2 && h.kind == 8:
 			err = ck.dataPageV2(&h, payload)
+		case h.typ == pageDictionary || h.typ == pageData || h.typ == pageDataV2:
+			err = fmt.Errorf("page of type %d without its header", h.typ)
 		default:
 			continue // index pages and kinds added later hold no values
 		}
