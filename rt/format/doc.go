@@ -16,10 +16,14 @@
 //     row groups whose integer min/max statistics exclude one of
 //     Options.Bounds skipped; a string column with an equality bound read
 //     as dictionary indices, and the rows missing any bound dropped before
-//     their strings are made (rowfilter.go); column chunks read through a
-//     256KiB buffer;
-//     with Options.Reuse, decoded buffers come from a pool (pool.go) and are
-//     reused once the caller released the batches that held them.
+//     their strings are made (rowfilter.go); flat INT32, INT64, FLOAT,
+//     DOUBLE and BYTE_ARRAY chunks (PLAIN or dictionary-encoded, data pages
+//     v1 or v2, uncompressed, Snappy or Zstd) decoded by the package's own
+//     decoder (pqfast.go, pqthrift.go: one ReadAt per chunk, the arrays
+//     pqarrow would make, dictionaries included), every other column by
+//     pqarrow through a 256KiB buffer; with Options.Reuse, decoded buffers
+//     come from a pool (pool.go) and are reused once the caller released
+//     the batches that held them.
 //   - Glob: source patterns against --root, sorted and deduplicated, with
 //     "**"; a pattern that matches nothing is an error.
 //   - writers (Writer): Parquet (Snappy in s2's fast mode: snappy.go;

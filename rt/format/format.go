@@ -196,6 +196,8 @@ type Options struct {
 	// part of a batch (a string's bytes) past its Release without copying
 	// it (generated flows copy what they keep). Other formats ignore it.
 	Reuse bool
+
+	noFastParquet bool // tests: read Parquet through pqarrow alone, as before pqfast.go
 }
 
 // Bound is a comparison of a declared column (an index into the schema)

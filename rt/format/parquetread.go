@@ -43,9 +43,10 @@ type parquetSource struct {
 }
 
 func newParquetReader(obj store.Object, name string, schema *arrow.Schema, opts Options, mem memory.Allocator) (BatchReader, error) {
-	// column chunks are read through a small buffer rather than whole: a
-	// whole chunk is a fresh allocation of megabytes per row group and
-	// column, whose zeroing and page faults cost more than the reads.
+	// pqarrow reads column chunks through a small buffer rather than
+	// whole: a whole chunk is a fresh allocation of megabytes per row group
+	// and column, whose zeroing and page faults cost more than the reads
+	// (the fast decoder, pqfast.go, reads them whole into reused buffers).
 	// With Options.Reuse, the decoded buffers come from readPool.
 	dmem := mem
 	if opts.Reuse {
@@ -115,7 +116,7 @@ func newParquetReader(obj store.Object, name string, schema *arrow.Schema, opts 
 	sort.Ints(order)
 	var leaves []int
 	for _, fi := range order {
-		leaves = append(leaves, fr.Manifest.Fields[fi].ColIndex)
+		leaves = fieldLeaves(&fr.Manifest.Fields[fi], leaves)
 	}
 	pos := make([]int, len(fidx))
 	for i, fi := range fidx {
@@ -143,14 +144,19 @@ func newParquetReader(obj store.Object, name string, schema *arrow.Schema, opts 
 			}
 		}
 	}
-	ps.start(ctx, fr, leaves, pruneGroups(pf, fr, fileSchema, schema, fidx, opts.Bounds), threads)
+	var fast *fastReader
+	if !opts.noFastParquet {
+		fast = newFastReader(name, obj, obj.Size(), pf.MetaData(), fr, order, dmem)
+	}
+	ps.start(ctx, fr, fast, leaves, pruneGroups(pf, fr, fileSchema, schema, fidx, opts.Bounds), threads)
 	cr := &conformReader{name: name, schema: schema, pos: pos, conv: conv, src: ps.next,
 		close: func() error { ps.stop(); pf.Close(); return obj.Close() }}
 	return cr, nil
 }
 
-// start decodes the row groups, threads at a time, queueing them in order.
-func (ps *parquetSource) start(ctx context.Context, fr *pqarrow.FileReader, leaves []int, groups []int, threads int) {
+// start decodes the row groups, threads at a time, queueing them in order:
+// through the fast decoder (pqfast.go) when there is one, else pqarrow.
+func (ps *parquetSource) start(ctx context.Context, fr *pqarrow.FileReader, fast *fastReader, leaves []int, groups []int, threads int) {
 	sem := make(chan struct{}, threads)
 	ps.wg.Add(1)
 	go func() {
@@ -172,7 +178,15 @@ func (ps *parquetSource) start(ctx context.Context, fr *pqarrow.FileReader, leav
 			ps.wg.Add(1)
 			go func() {
 				defer ps.wg.Done()
-				tbl, err := fr.ReadRowGroups(ctx, leaves, []int{g})
+				var (
+					tbl arrow.Table
+					err error
+				)
+				if fast != nil {
+					tbl, err = fast.readGroup(ctx, g)
+				} else {
+					tbl, err = fr.ReadRowGroups(ctx, leaves, []int{g})
+				}
 				if err == nil && ps.filter != nil {
 					tbl = ps.filter.clone().table(tbl, ps.batch)
 				}

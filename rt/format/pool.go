@@ -63,3 +63,18 @@ func (p *bufferPool) Free(b []byte) {
 	b = b[:c]
 	p.classes[bits.Len(uint(c-1))].Put(&b)
 }
+
+// allocDirty is Allocate without the zeroing: a pooled buffer keeps the
+// bytes of its last use. Only the fast Parquet decoder (pqfast.go), which
+// writes every byte of the buffers it asks for before they are read, may
+// use it: arrow-go's builders assume the zeroed memory Allocate gives.
+func (p *bufferPool) allocDirty(size int) []byte {
+	if size < minPooled {
+		return goAlloc.Allocate(size)
+	}
+	c := bits.Len(uint(size - 1))
+	if v, ok := p.classes[c].Get().(*[]byte); ok {
+		return (*v)[:size]
+	}
+	return goAlloc.Allocate(1 << c)[:size]
+}
