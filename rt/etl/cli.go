@@ -38,8 +38,19 @@ const (
 // Main is the generated program's main: it runs the command line and exits.
 //
 // With THUND_CPUPROFILE=FILE in the environment, the command writes a Go CPU
-// profile to FILE (for `go tool pprof`).
+// profile to FILE (for `go tool pprof`); with THUND_MEMPROFILE=FILE, a heap
+// profile (every allocation sampled, so that -sample_index=alloc_space
+// shows where the run allocated) when the command ends.
 func Main(p *Pipeline) {
+	if f := os.Getenv("THUND_MEMPROFILE"); f != "" {
+		runtime.MemProfileRate = 64 << 10
+		code := Run(p, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+		if out, err := os.Create(f); err == nil {
+			pprof.Lookup("allocs").WriteTo(out, 0)
+			out.Close()
+		}
+		os.Exit(code)
+	}
 	if f := os.Getenv("THUND_CPUPROFILE"); f != "" {
 		out, err := os.Create(f)
 		if err == nil && pprof.StartCPUProfile(out) == nil {
