@@ -27,7 +27,14 @@
 //     watermark tracking, late rows and the state committed per epoch;
 //   - materialize.go: whether a view declared materialize incremental can
 //     be maintained by appending (etl.Dataset.Incremental / NotIncremental);
-//   - rel.go, agg.go, join.go, sort.go, subquery.go: the operators;
+//   - rel.go, agg.go, join.go, sort.go, subquery.go: the operators. Two
+//     specializations of hash aggregation: over a scan's rows, the row loop
+//     only finds each row's group and a second loop per batch updates the
+//     accumulators (deferAccum: the lookups' and the states' cache misses
+//     overlap); over a join whose group keys are all columns of the build
+//     row, each build row's group is found once per worker (memoGroup). A
+//     hash join's table marks the keys with more than one build row
+//     (chainMore), so that probing a unique key never reads the chain;
 //   - parallel.go: pipelines on fc.Threads workers (fc.Parallel): a scan's
 //     batches handed to workers that run the fused loop with their own
 //     output builders, partial aggregate tables (merged after) or top-N
