@@ -1,8 +1,8 @@
 // Package thund pins the module's dependency set while the packages that use
 // it are being written; cmd/thundc imports the runtime's dependencies for
 // the same reason (a warm build cache for the first thundc build). The AWS
-// SDK stays here although only programs built with --s3 link it, so that
-// the first such build is warm too (codegen's TestS3ImportGraph checks that
+// SDK stays here although programs built with --s3=false leave it out, so
+// that the first build with it is warm too (codegen's TestS3ImportGraph checks that
 // nothing a program imports outside rt/ is missing).
 package thund
 

@@ -144,7 +144,7 @@ func (g *flowGen) genAggregate(n *ir.Aggregate, c consumer) {
 			} else {
 				gi = lookup()
 			}
-			if g.rowEnd != nil && scanRows(n.Input) {
+			if g.rowEnd != nil && scanRows(n.Input) && g.argsFromScan(accs, e) {
 				g.deferAccum(g.rowEnd, stateDecl, groups, gi, func(gs *local) {
 					for _, a := range accs {
 						g.genAccumulate(a, use(gs), e)
@@ -193,8 +193,8 @@ func (g *flowGen) genAggregate(n *ir.Aggregate, c consumer) {
 		jen.For(jen.Id(gi).Op(":=").Range().Id(groups)).Block(body...))
 }
 
-// groupLookup finds (or adds) the group of the key values and points gs
-// at its state. A new group stores its keys (strings copied out of the
+// groupLookup finds (or adds) the group of the key values and returns the
+// local holding its index in groups. A new group stores its keys (strings copied out of the
 // batch); a key that can be NULL marks nullable[i], so that the groups'
 // replay knows which keys to test.
 func (g *flowGen) groupLookup(kt *keyType, groups, ht, nullGroup string, nullDecl *local, vals []*value, nullable []bool) string {
@@ -326,6 +326,24 @@ func scanRows(r ir.Rel) bool {
 	return false
 }
 
+// argsFromScan reports whether every accumulator reads only columns of
+// the scan's batch (or nothing, count(*)): deferAccum's second loop loads
+// them again by the row's index, where a computed argument would be
+// computed twice, and raise its errors after every key's of the batch.
+func (g *flowGen) argsFromScan(accs []*accum, e *env) bool {
+	for _, a := range accs {
+		if a.call.Star {
+			continue
+		}
+		for _, x := range a.call.Args {
+			if !g.scanColumn(x, e) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 // rowLoop is the row loop of one scan's batch while its body is being
 // generated: i is the row's index, and after the statements to run once
 // the loop is done (inside the batch, before it is released).
@@ -354,7 +372,8 @@ func (g *flowGen) deferAccum(rl *rowLoop, decl *jen.Statement, groups, gi string
 	old := g.blk
 	g.blk = &block{}
 	body := g.loop(func() {
-		g.declare([]string{rl.i}, jen.Int().Call(jen.Id(rows).Index(jen.Id(k)))) // "_ = i" if no accumulator reads a column
+		// scan loads name i without marking it used: it always gets "_ = i"
+		g.declare([]string{rl.i}, jen.Int().Call(jen.Id(rows).Index(jen.Id(k))))
 		accumulate(g.declare([]string{g.name("gs")}, jen.Op("&").Id(groups).Index(jen.Id(gis).Index(jen.Id(k))))[0])
 	})
 	g.blk = old
@@ -373,24 +392,30 @@ func (g *flowGen) deferAccum(rl *rowLoop, decl *jen.Statement, groups, gi string
 // aggregate for the --memory-limit account of the slice.
 func (g *flowGen) memoGroup(from *buildRef, decl *jen.Statement, op string, lookup func() string) string {
 	if g.memos == nil {
-		g.memos = map[*jen.Statement]string{}
+		g.memos = map[memoKey]string{}
 	}
-	memo, ok := g.memos[decl]
+	// one memo per aggregate and build side: an aggregate over a union of
+	// two joins indexes each join's rows in its own
+	k := memoKey{decl, from.rows}
+	memo, ok := g.memos[k]
 	if !ok {
 		memo = g.name("memo")
-		g.memos[decl] = memo
-		decl.Var().Id(memo).Index().Int32()
+		g.memos[k] = memo
+		decl.Line().Var().Id(memo).Index().Int32()
 	}
 	gi := g.name("gi")
 	at := jen.Id(memo).Index(jen.Id(from.j))
 	miss := g.sub(func() {
 		inner := lookup()
-		grow := jen.Len(jen.Id(from.rows)).Op("-").Len(jen.Id(memo))
+		// the memo grows by doubling to the highest build row seen (at
+		// most the build side's length), accounted as it grows
+		n := g.name("n")
 		g.emit(jen.Id(gi).Op("=").Id(inner),
-			jen.If(jen.Len(jen.Id(memo)).Op("<").Len(jen.Id(from.rows))).Block(
-				jen.If(jen.Err().Op(":=").Id("fc").Dot("Grow").Call(jen.Lit(op), jen.Lit(4).Op("*").Int64().Call(grow.Clone())), jen.Err().Op("!=").Nil()).Block(
+			jen.If(jen.Int().Call(jen.Id(from.j)).Op(">=").Len(jen.Id(memo))).Block(
+				jen.Id(n).Op(":=").Min(jen.Max(jen.Int().Call(jen.Id(from.j)).Op("+").Lit(1), jen.Lit(2).Op("*").Len(jen.Id(memo)), jen.Lit(1024)), jen.Len(jen.Id(from.rows))),
+				jen.If(jen.Err().Op(":=").Id("fc").Dot("Grow").Call(jen.Lit(op), jen.Lit(4).Op("*").Int64().Call(jen.Id(n).Op("-").Len(jen.Id(memo)))), jen.Err().Op("!=").Nil()).Block(
 					jen.Return(jen.Err())),
-				jen.Id(memo).Op("=").Append(jen.Id(memo), jen.Make(jen.Index().Int32(), grow).Op("...")),
+				jen.Id(memo).Op("=").Append(jen.Id(memo), jen.Make(jen.Index().Int32(), jen.Id(n).Op("-").Len(jen.Id(memo))).Op("...")),
 			),
 			at.Clone().Op("=").Id(gi).Op("+").Lit(1))
 	})

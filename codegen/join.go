@@ -100,7 +100,9 @@ func (g *flowGen) keyValues(keys []joinKey, left bool, r *row, e *env, pos ir.Po
 // pipeline ends by storing each row's needed columns in a slice of
 // generated structs, chained per key in a hash table (next links each row
 // to the key's previous row; an rt/hashtab table maps a key to its chain's
-// head, the last row, and a Go map to a bucket holding it); the left input
+// head, the last row, marked chainMore when the key has more than one row,
+// so that a probe of a unique key never reads next; a Go map maps a
+// composite or NULL-safe key to a bucket holding the head); the left input
 // streams and probes. Equi-conjuncts of ON (or the
 // USING columns) are the hash key; NULL keys never match (except for
 // <=>); the rest of ON is a residual tested per candidate. Inner, left,
@@ -240,7 +242,7 @@ func (g *flowGen) genJoin(n *ir.Join, c consumer) {
 
 	if kt != nil && kt.table() != "" {
 		// a table value's bit 30 is chainMore: the rows' indexes stay below it
-		g.emit(jen.If(jen.Len(jen.Id(rows)).Op(">=").Int().Call(jen.Id("chainMore"))).Block(
+		g.emit(jen.If(jen.Len(jen.Id(rows)).Op(">").Int().Call(jen.Id("chainMore"))).Block(
 			jen.Return(jen.Qual(fmtPkg, "Errorf").Call(jen.Lit(fmt.Sprintf("flow %s: join at %s: its build side has more than 2^30 rows", g.flow.Name, posText(n.Pos)))))))
 	}
 	// the build side's row, read from a stored struct: row j of rows

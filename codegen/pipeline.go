@@ -18,7 +18,7 @@ func (g *generator) genMain(f *jen.File) {
 	}
 	f.Func().Id("main").Params().Block(
 		jen.Id("p").Op(":=").Id("newPipeline").Call(),
-		jen.Id("p").Dot("OpenS3").Op("=").Qual(s3storePkg, "Open").Comment("S3 support (--s3): --warehouse s3://BUCKET/PREFIX"),
+		jen.Id("p").Dot("OpenS3").Op("=").Qual(s3storePkg, "Open").Comment("S3 support: --warehouse s3://BUCKET/PREFIX"),
 		jen.Qual(etlPkg, "Main").Call(jen.Id("p")),
 	)
 }

@@ -168,7 +168,7 @@ func (g *flowGen) genScan(n *ir.Scan, c consumer) {
 				x.ok = jen.Id(vn + "ok")
 			}
 			return x
-		}}
+		}, scan: true}
 	}
 	var begin []jen.Code
 	if par != nil {
@@ -385,10 +385,25 @@ func (g *flowGen) genProject(n *ir.Project, c consumer) consumer {
 			item := n.Items[pc.Item]
 			out.cols[j] = &column{t: schema[j].Type, load: func() *value {
 				return g.bind(g.genExpr(item.Expr, e), "p")
-			}}
+			}, scan: g.scanColumn(item.Expr, e)}
 		}
 		c(out)
 	}
+}
+
+// scanColumn reports whether x is a column of a scan's batch in e (a
+// projection's item that renames one stays one).
+func (g *flowGen) scanColumn(x ir.Expr, e *env) bool {
+	ref, ok := x.(*ir.ColumnRef)
+	if !ok {
+		return false
+	}
+	b, ok := g.u.Refs[ref]
+	if !ok {
+		return false
+	}
+	r := e.rows[b.Rel]
+	return r != nil && b.Index < len(r.cols) && r.cols[b.Index] != nil && r.cols[b.Index].scan
 }
 
 // genUnion produces each input in turn into the same consumer, each row's

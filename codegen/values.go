@@ -65,12 +65,22 @@ type column struct {
 	// of a hash join's stored right-side columns: its value is then a
 	// function of that row's index (see aggregate's memoized groups).
 	from *buildRef
+	// scan marks a column of a scan's batch, loaded by the row's index
+	// (deferAccum loads it again in its second loop)
+	scan bool
 }
 
 // buildRef names one build row of a join in generated code: the slice
 // of stored rows and the local holding the row's index.
 type buildRef struct {
 	rows, j string
+}
+
+// memoKey names the memo of one aggregate (its per-worker declarations)
+// and one join build side (its rows).
+type memoKey struct {
+	decl *jen.Statement
+	rows string
 }
 
 type cachedValue struct {

@@ -38,7 +38,7 @@ func generate(c *cli, inv *invocation) (map[string][]byte, int) {
 	for _, p := range paths {
 		bases = append(bases, filepath.Base(p))
 	}
-	opts := codegen.Options{SourceFile: strings.Join(bases, ", "), Compiler: compilerVersion(), S3: wantS3(inv, u.Pipeline)}
+	opts := codegen.Options{SourceFile: strings.Join(bases, ", "), Compiler: compilerVersion(), S3: wantS3(inv)}
 	files, err := codegen.Generate(u, opts)
 	if err != nil {
 		var list ir.Diagnostics
@@ -63,15 +63,12 @@ func generate(c *cli, inv *invocation) (map[string][]byte, int) {
 const s3Default = true
 
 // wantS3 reports whether the program links S3 support (the AWS SDK): as
-// --s3 says when it is given, else when the pipeline's storage is on S3
-// (storage "s3://..." in .thund, storage: in a spec), else for `run` when
-// its ETL arguments give an s3:// --warehouse, else for `build` s3Default.
-func wantS3(inv *invocation, p *ir.Pipeline) bool {
+// --s3 says when it is given, else for `run` when its ETL arguments give an
+// s3:// --warehouse, else for `build` s3Default. (The pipeline's storage,
+// a Spark target's, plays no part: the executable never reads it.)
+func wantS3(inv *invocation) bool {
 	if inv.isSet("s3") {
 		return inv.bool("s3")
-	}
-	if isS3(p.Storage) {
-		return true
 	}
 	if inv.cmd.name != "run" {
 		return s3Default
@@ -94,11 +91,9 @@ func wantS3(inv *invocation, p *ir.Pipeline) bool {
 	return false
 }
 
-// isS3 reports whether a storage URL or --warehouse value is on S3.
-func isS3(u string) bool {
-	u = strings.ToLower(u)
-	return strings.HasPrefix(u, "s3://") || strings.HasPrefix(u, "s3a://")
-}
+// isS3 reports whether a --warehouse value is on S3, as the executable
+// tells (rt/etl: the prefix s3://).
+func isS3(u string) bool { return strings.HasPrefix(u, "s3://") }
 
 // compilerVersion names thundc and the runtime it embeds.
 func compilerVersion() string {

@@ -48,15 +48,15 @@ func targetNames() []string {
 	return out
 }
 
-// bindFlag binds a table an SQL pipeline reads but does not define (an
-// external table) to a file source, as spark-pipeline.yml's
-// thund.source.<name> configuration does.
 // s3Flag links S3 support into the executable (build and run).
 var s3Flag = flagSpec{
 	name:  "s3",
-	usage: "link S3 support, so that the executable takes --warehouse s3://BUCKET/PREFIX: the default of build, and of run when its ETL-ARGS give an s3:// --warehouse or the pipeline's storage is s3://; --s3=false builds faster a lighter executable that refuses S3 warehouses",
+	usage: "link S3 support, so that the executable takes --warehouse s3://BUCKET/PREFIX: the default of build, and of run when its ETL-ARGS give an s3:// --warehouse; --s3=false leaves it out, for a lighter executable, faster to build, that refuses S3 warehouses",
 }
 
+// bindFlag binds a table an SQL pipeline reads but does not define (an
+// external table) to a file source, as spark-pipeline.yml's
+// thund.source.<name> configuration does.
 var bindFlag = flagSpec{
 	name: "bind", arg: "NAME=SOURCE", repeat: true,
 	usage: "read the external table NAME of an SQL pipeline from SOURCE: read_files('PATH', format => 'csv', ...) (optionally STREAM ... WATERMARK ...), or just a PATH; repeatable",
@@ -173,9 +173,9 @@ into BIN. Builds are cached by content under $THUND_CACHE (default: the user
 cache directory's thund folder), and the Go build cache is shared, so a
 rebuild of an unchanged pipeline is a copy.
 
-S3 support (--warehouse s3://BUCKET/PREFIX) is linked only with --s3, or
-when the pipeline's storage is on S3: the AWS SDK is a fifth of a build's
-time. An executable without it refuses an S3 warehouse and says so.
+S3 support (--warehouse s3://BUCKET/PREFIX) is linked unless --s3=false:
+the AWS SDK is a fifth of a build's time. An executable without it refuses
+an S3 warehouse and says so.
 
 The executable's commands are run, plan, history, read and version; run it
 with --help.`,

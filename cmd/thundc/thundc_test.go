@@ -116,34 +116,32 @@ func TestParseArgs(t *testing.T) {
 	}
 }
 
-// TestWantS3: S3 support is linked with --s3, by default when the
-// pipeline's storage is on S3, and otherwise as s3Default says; --s3=false
-// overrides both.
+// TestWantS3: S3 support is linked as --s3 says; without it, by build as
+// s3Default says, and by run when its ETL arguments give an s3://
+// warehouse (before a "--" of their own).
 func TestWantS3(t *testing.T) {
 	for _, tc := range []struct {
-		cmd, storage string
-		args         []string
-		want         bool
+		cmd  string
+		args []string
+		want bool
 	}{
-		{"build", "", []string{"p.thund", "-o", "etl"}, s3Default},
-		{"build", "file:///wh", []string{"p.thund", "-o", "etl"}, s3Default},
-		{"build", "", []string{"p.thund", "-o", "etl", "--s3"}, true},
-		{"run", "", []string{"--s3", "p.thund"}, true},
-		{"run", "", []string{"p.thund"}, false},
-		{"run", "", []string{"p.thund", "--", "run", "--warehouse", "./wh"}, false},
-		{"run", "", []string{"p.thund", "--", "run", "--warehouse", "s3://bkt/wh"}, true},
-		{"run", "", []string{"p.thund", "--", "history", "--warehouse=S3://bkt/wh"}, true},
-		{"run", "", []string{"p.thund", "--s3=false", "--", "run", "--warehouse", "s3://bkt/wh"}, false},
-		{"build", "s3://bkt/wh", []string{"p.thund", "-o", "etl"}, true},
-		{"build", "S3A://bkt/wh", []string{"p.thund", "-o", "etl"}, true},
-		{"build", "s3://bkt/wh", []string{"p.thund", "-o", "etl", "--s3=false"}, false},
+		{"build", []string{"p.thund", "-o", "etl"}, s3Default},
+		{"build", []string{"p.thund", "-o", "etl", "--s3"}, true},
+		{"build", []string{"p.thund", "-o", "etl", "--s3=false"}, false},
+		{"run", []string{"--s3", "p.thund"}, true},
+		{"run", []string{"p.thund"}, false},
+		{"run", []string{"p.thund", "--", "run", "--warehouse", "./wh"}, false},
+		{"run", []string{"p.thund", "--", "run", "--warehouse", "s3://bkt/wh"}, true},
+		{"run", []string{"p.thund", "--", "history", "--warehouse=s3://bkt/wh"}, true},
+		{"run", []string{"p.thund", "--", "read", "x", "--", "--warehouse", "s3://bkt/wh"}, false},
+		{"run", []string{"p.thund", "--s3=false", "--", "run", "--warehouse", "s3://bkt/wh"}, false},
 	} {
 		inv, err := parseArgs(lookupCommand(tc.cmd), tc.args)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := wantS3(inv, &ir.Pipeline{Storage: tc.storage}); got != tc.want {
-			t.Errorf("%s %v, storage %q: S3 %v, want %v", tc.cmd, tc.args, tc.storage, got, tc.want)
+		if got := wantS3(inv); got != tc.want {
+			t.Errorf("%s %v: S3 %v, want %v", tc.cmd, tc.args, got, tc.want)
 		}
 	}
 }

@@ -69,7 +69,8 @@
 //     s3://BUCKET/PREFIX (through Pipeline.OpenS3, which is s3store.Open,
 //     configured from THUND_S3_* and the AWS SDK's standard settings, in a
 //     program built with S3 support, and nil otherwise: then such a
-//     warehouse is refused with a usage error naming thundc build --s3),
+//     warehouse is refused with a usage error naming thundc build --s3: a
+//     program built with --s3=false),
 //     with advice added to storage errors a user can fix.
 //
 // Views (Kind View) are computed like temporary views: in memory, during the

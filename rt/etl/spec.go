@@ -37,7 +37,8 @@ type Pipeline struct {
 	// Datasets in dependency order: a dataset's inputs come before it.
 	Datasets []*Dataset
 	// OpenS3 opens the store of --warehouse s3://BUCKET/PREFIX: s3store.Open
-	// in a program built with S3 support (thundc build --s3), nil otherwise.
+	// in a program built with S3 support (thundc build's default), nil
+	// otherwise (--s3=false).
 	// Without it such a warehouse is refused with a usage error that says
 	// how to build the program with S3. It is a hook, not an import, so that
 	// a program without S3 does not link the AWS SDK.

@@ -12,7 +12,7 @@ import (
 )
 
 // TestS3WarehouseHook: an s3:// warehouse is opened through Pipeline.OpenS3,
-// and a program built without it (thundc build without --s3) refuses one
+// and a program built without it (thundc build --s3=false) refuses one
 // with a usage error that says how to build it with S3.
 func TestS3WarehouseHook(t *testing.T) {
 	e := newEnv(t)

@@ -196,7 +196,7 @@ func (f *fastReader) readGroup(ctx context.Context, g int) (arrow.Table, error) 
 		}
 		cc, err := rg.ColumnChunk(c.leaf)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("column %s, row group %d: %w", c.field.Name, g, err)
 		}
 		a, err := f.decodeChunk(s, c, cc, int(n))
 		if errors.Is(err, errUnsupported) {
@@ -328,9 +328,10 @@ var zstdDecoder = sync.OnceValues(func() (*zstd.Decoder, error) {
 	return zstd.NewReader(nil, zstd.WithDecoderConcurrency(0), zstd.WithDecodeAllCapLimit(true))
 })
 
-// decompress decodes a page's src of codec into dst (which must have
-// length size), or returns src itself when it is not compressed.
-func decompress(codec compress.Compression, src, dst []byte, size int) ([]byte, error) {
+// decompress decodes a page's src of codec into *buf, grown to size once
+// the compressed block agrees with it (a corrupt header cannot make it
+// allocate), or returns src itself when it is not compressed.
+func decompress(codec compress.Compression, src []byte, buf *[]byte, size int) ([]byte, error) {
 	switch codec {
 	case compress.Codecs.Uncompressed:
 		if len(src) != size {
@@ -345,6 +346,8 @@ func decompress(codec compress.Compression, src, dst []byte, size int) ([]byte, 
 		if n != size {
 			return nil, fmt.Errorf("snappy page decodes to %d bytes, its header says %d", n, size)
 		}
+		*buf = grow(*buf, size) // only once the size is the block's own
+		dst := *buf
 		out, err := s2.Decode(dst[:size:size], src)
 		if err != nil {
 			return nil, fmt.Errorf("snappy: %w", err)
@@ -355,6 +358,8 @@ func decompress(codec compress.Compression, src, dst []byte, size int) ([]byte, 
 		if err != nil {
 			return nil, err
 		}
+		*buf = grow(*buf, size)
+		dst := *buf
 		out, err := dec.DecodeAll(src, dst[:0:size])
 		if err != nil {
 			return nil, fmt.Errorf("zstd: %w", err)
@@ -533,8 +538,7 @@ func (ck *chunk) dictionaryPage(h *pageHeader, payload []byte) error {
 	if h.encoding != encPlain && h.encoding != encPlainDict {
 		return errUnsupported
 	}
-	ck.s.page = grow(ck.s.page, int(h.uncompressed))
-	p, err := decompress(ck.codec, payload, ck.s.page, int(h.uncompressed))
+	p, err := decompress(ck.codec, payload, &ck.s.page, int(h.uncompressed))
 	if err != nil {
 		return err
 	}
@@ -606,8 +610,7 @@ func (ck *chunk) dataPageV1(h *pageHeader, payload []byte) error {
 	if err := ck.checkEncoding(h.encoding); err != nil {
 		return err
 	}
-	ck.s.page = grow(ck.s.page, int(h.uncompressed))
-	p, err := decompress(ck.codec, payload, ck.s.page, int(h.uncompressed))
+	p, err := decompress(ck.codec, payload, &ck.s.page, int(h.uncompressed))
 	if err != nil {
 		return err
 	}
@@ -661,14 +664,14 @@ func (ck *chunk) dataPageV2(h *pageHeader, payload []byte) error {
 		codec != compress.Codecs.Uncompressed {
 		// PLAIN values without NULLs: decompressed where they belong
 		w := ck.c.width
-		_, err := decompress(codec, src, ck.vals[ck.pos*w:(ck.pos+count)*w], size)
+		dst := ck.vals[ck.pos*w : (ck.pos+count)*w]
+		_, err := decompress(codec, src, &dst, size)
 		if err == nil {
 			ck.pos += count
 		}
 		return err
 	}
-	ck.s.page = grow(ck.s.page, size)
-	p, err := decompress(codec, src, ck.s.page, size)
+	p, err := decompress(codec, src, &ck.s.page, size)
 	if err != nil {
 		return err
 	}

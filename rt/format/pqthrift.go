@@ -21,12 +21,18 @@ const (
 
 // Encodings (parquet.thrift Encoding).
 const (
-	encPlain          = 0
-	encPlainDict      = 2
-	encRLE            = 3
-	encBitPacked      = 4
-	encRLEDictionary  = 8
+	encPlain         = 0
+	encPlainDict     = 2
+	encRLE           = 3
+	encBitPacked     = 4
+	encRLEDictionary = 8
+)
+
+// Thrift compact protocol: the reader's limits, and the type codes of
+// fields and list elements.
+const (
 	maxThriftNesting  = 32
+	maxThriftListSize = 1 << 24
 	thriftStop        = 0
 	thriftTrue        = 1
 	thriftFalse       = 2
@@ -41,7 +47,6 @@ const (
 	thriftMap         = 11
 	thriftStruct      = 12
 	thriftUUID        = 13
-	maxThriftListSize = 1 << 24
 )
 
 // pageHeader is the part of a PageHeader the decoder uses.

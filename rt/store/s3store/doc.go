@@ -9,7 +9,7 @@
 // It is a package of its own so that only the programs that can use S3
 // link the AWS SDK (a third of a generated program's packages, and of its
 // link time): generated code imports it when the pipeline is built with
-// S3 support (thundc build --s3), and passes Open to the runtime as
+// S3 support (thundc build's default, or --s3), and passes Open to the runtime as
 // etl.Pipeline.OpenS3.
 //
 // It passes the store contract test (internal/storetest) against an

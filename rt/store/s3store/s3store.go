@@ -132,7 +132,7 @@ func ConfigFromEnv(u string) (Config, error) {
 // and the AWS SDK's standard configuration (credential chain, region,
 // AWS_ENDPOINT_URL_S3, ...). No request is made: the first one finds out
 // whether the bucket and the credentials work, and its error names the
-// bucket and key. A program built with S3 support (thundc build --s3) hands
+// bucket and key. A program built with S3 support (thundc build's default) hands
 // it to the runtime as etl.Pipeline.OpenS3.
 func Open(ctx context.Context, url string) (store.FS, error) {
 	c, err := ConfigFromEnv(url)
