@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"math/rand"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -38,7 +39,7 @@ func Contract(t *testing.T, fsys store.FS, big int) {
 		for prefix, want := range map[string][]string{
 			"a/b": {"a/b/c.txt", "a/bc.txt"}, "a/b/": {"a/b/c.txt"}, "": {"a/b/c.txt", "a/bc.txt", "z.txt"}, "nope/": nil,
 		} {
-			if got := names(must(fsys.List(ctx, prefix))); !equal(got, want) {
+			if got := names(must(fsys.List(ctx, prefix))); !slices.Equal(got, want) {
 				t.Errorf("List(%q) = %v, want %v", prefix, got, want)
 			}
 		}
@@ -230,16 +231,4 @@ func names(infos []store.Info) []string {
 		out = append(out, i.Name)
 	}
 	return out
-}
-
-func equal(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -47,15 +48,15 @@ func TestLocalBasics(t *testing.T) {
 		t.Fatalf("ReadFile = %q %q %v", data, tag, err)
 	}
 	got := names(must(l.List(ctx, "a/b")))
-	if want := []string{"a/b/c.txt", "a/bc.txt"}; !equal(got, want) {
+	if want := []string{"a/b/c.txt", "a/bc.txt"}; !slices.Equal(got, want) {
 		t.Errorf("List(a/b) = %v, want %v", got, want)
 	}
 	got = names(must(l.List(ctx, "a/b/")))
-	if want := []string{"a/b/c.txt"}; !equal(got, want) {
+	if want := []string{"a/b/c.txt"}; !slices.Equal(got, want) {
 		t.Errorf("List(a/b/) = %v, want %v", got, want)
 	}
 	got = names(must(l.List(ctx, "")))
-	if want := []string{"a/b/c.txt", "a/bc.txt", "z.txt"}; !equal(got, want) {
+	if want := []string{"a/b/c.txt", "a/bc.txt", "z.txt"}; !slices.Equal(got, want) {
 		t.Errorf("List() = %v, want %v", got, want)
 	}
 	if got := must(l.List(ctx, "nope/")); len(got) != 0 {
@@ -107,14 +108,14 @@ func TestLocalWriterCommitAbort(t *testing.T) {
 	if err := w.Commit(); err != nil {
 		t.Fatal(err)
 	}
-	if got := names(must(l.List(ctx, ""))); !equal(got, []string{"d/part-0"}) {
+	if got := names(must(l.List(ctx, ""))); !slices.Equal(got, []string{"d/part-0"}) {
 		t.Fatalf("List = %v", got)
 	}
 	w, _ = l.Create(ctx, "d/part-1")
 	io.WriteString(w, "abc")
 	w.Abort()
 	w.Commit() // no-op after Abort
-	if got := names(must(l.List(ctx, ""))); !equal(got, []string{"d/part-0"}) {
+	if got := names(must(l.List(ctx, ""))); !slices.Equal(got, []string{"d/part-0"}) {
 		t.Fatalf("List after abort = %v", got)
 	}
 	ents, _ := os.ReadDir(filepath.Join(l.Root, "d"))
@@ -181,7 +182,7 @@ func TestReplaceIfMatch(t *testing.T) {
 	if won != 1 {
 		t.Fatalf("%d swaps won, want 1", won)
 	}
-	if got := names(must(l.List(ctx, ""))); !equal(got, []string{"lock"}) {
+	if got := names(must(l.List(ctx, ""))); !slices.Equal(got, []string{"lock"}) {
 		t.Errorf("guard or temp files listed: %v", got)
 	}
 }
@@ -231,7 +232,7 @@ func TestFaultyNth(t *testing.T) {
 	if err := f.CreateIfAbsent(ctx, "c", []byte("3")); err != nil {
 		t.Fatal(err)
 	}
-	if got := names(must(l.List(ctx, ""))); !equal(got, []string{"a", "c"}) {
+	if got := names(must(l.List(ctx, ""))); !slices.Equal(got, []string{"a", "c"}) {
 		t.Errorf("List = %v", got)
 	}
 	if f.Calls(OpAnyWrite) != 3 {
@@ -265,18 +266,6 @@ func must[T any](v T, err error) T {
 		panic(err)
 	}
 	return v
-}
-
-func equal(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 func TestHint(t *testing.T) {
