@@ -132,7 +132,7 @@ func newParquetReader(obj store.Object, name string, schema *arrow.Schema, opts 
 	ctx, cancel := context.WithCancel(context.Background())
 	ps := &parquetSource{queue: make(chan chan rowGroup, 2*threads), cancel: cancel, batch: int64(opts.batchRows())}
 	if len(texts) > 0 {
-		ps.filter = &rowFilter{mem: mem}
+		ps.filter = &rowFilter{mem: dmem} // the rows kept go to pooled buffers too, with Options.Reuse
 		for _, b := range opts.Bounds {
 			if b.Col < 0 || b.Col >= len(fidx) || pos[b.Col] < 0 {
 				continue

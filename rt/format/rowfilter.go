@@ -66,6 +66,9 @@ func (f *rowFilter) table(tbl arrow.Table, batch int64) arrow.Table {
 // column cannot be filtered here; nil when no row does.
 func (f *rowFilter) apply(rec arrow.RecordBatch) arrow.RecordBatch {
 	n := int(rec.NumRows())
+	if cap(f.sel) < n {
+		f.sel = make([]int32, 0, n) // once per row group: a filter is cloned for each
+	}
 	f.sel = f.sel[:0]
 	for i := range n {
 		f.sel = append(f.sel, int32(i))
