@@ -647,3 +647,35 @@ materialized view joined = from f | join d on f.k = d.dk | group by f.s aggregat
 		}
 	}
 }
+
+// TestTopNFirstKeyBar checks which top-Ns drop a row on its first key
+// alone (barComparable): an integer or string key never NULL, in either
+// direction, not a float nor a nullable one. conformance's order by views
+// check the results against DuckDB.
+func TestTopNFirstKeyBar(t *testing.T) {
+	src := []byte(`pipeline p
+
+source f from parquet "f/*.parquet" { k int64 not null, s string not null, x float64 not null, n int64 }
+
+materialized view desc_int = from f | order by k desc, s | limit 5
+materialized view asc_str = from f | order by s, k | limit 5
+materialized view by_float = from f | order by x desc | limit 5
+materialized view by_nullable = from f | order by n | limit 5
+materialized view no_limit = from f | order by k desc
+`)
+	files := generate(t, "p.thund", src)
+	for view, want := range map[string]string{
+		"desc_int": " < bar", "asc_str": " > bar", "by_float": "", "by_nullable": "", "no_limit": "",
+	} {
+		flow := string(files["flow_"+view+".go"])
+		got := ""
+		for _, op := range []string{" < bar", " > bar"} {
+			if strings.Contains(flow, op) {
+				got = op
+			}
+		}
+		if got != want {
+			t.Errorf("%s: first-key test %q, want %q:\n%s", view, got, want, flow)
+		}
+	}
+}
