@@ -114,7 +114,7 @@ func (memObject) Close() error { return nil }
 
 func obj(b []byte) store.Object { return memObject{bytes.NewReader(b)} }
 
-func write(t *testing.T, f Format, schema *arrow.Schema, recs ...arrow.RecordBatch) []byte {
+func write(t testing.TB, f Format, schema *arrow.Schema, recs ...arrow.RecordBatch) []byte {
 	t.Helper()
 	var buf bytes.Buffer
 	w, err := NewWriter(&buf, f, schema, WriteOptions{})
@@ -125,6 +125,24 @@ func write(t *testing.T, f Format, schema *arrow.Schema, recs ...arrow.RecordBat
 		if err := w.Write(r); err != nil {
 			t.Fatal(err)
 		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// pqarrowFile is a Parquet file of rec written by arrow-go's own writer
+// (not this package's), with its writer properties.
+func pqarrowFile(t testing.TB, rec arrow.RecordBatch, props []parquet.WriterProperty, aprops pqarrow.ArrowWriterProperties) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	w, err := pqarrow.NewFileWriter(rec.Schema(), &buf, parquet.NewWriterProperties(props...), aprops)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Write(rec); err != nil {
+		t.Fatal(err)
 	}
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
@@ -654,15 +672,8 @@ func TestParquetInt96Timestamps(t *testing.T) {
 	defer col.Release()
 	rec := array.NewRecordBatch(schema, []arrow.Array{col}, 3)
 	defer rec.Release()
-	var buf bytes.Buffer
-	fw, err := pqarrow.NewFileWriter(schema, &buf, parquet.NewWriterProperties(),
-		pqarrow.NewArrowWriterProperties(pqarrow.WithDeprecatedInt96Timestamps(true)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	fw.Write(rec)
-	fw.Close()
-	got, err := readBytes(buf.Bytes(), "spark.parquet", Parquet, schema, Options{})
+	data := pqarrowFile(t, rec, nil, pqarrow.NewArrowWriterProperties(pqarrow.WithDeprecatedInt96Timestamps(true)))
+	got, err := readBytes(data, "spark.parquet", Parquet, schema, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

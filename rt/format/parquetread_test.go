@@ -1,7 +1,6 @@
 package format
 
 import (
-	"bytes"
 	"fmt"
 	"slices"
 	"testing"
@@ -31,19 +30,7 @@ func manyGroups(t *testing.T, rows, group int) ([]byte, *arrow.Schema) {
 	}
 	rec := b.NewRecordBatch()
 	defer rec.Release()
-	var buf bytes.Buffer
-	w, err := pqarrow.NewFileWriter(schema, &buf, parquet.NewWriterProperties(parquet.WithMaxRowGroupLength(int64(group))),
-		pqarrow.DefaultWriterProps())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Write(rec); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes(), schema
+	return pqarrowFile(t, rec, []parquet.WriterProperty{parquet.WithMaxRowGroupLength(int64(group))}, pqarrow.DefaultWriterProps()), schema
 }
 
 // Row groups decoded in parallel come out in file order, and only the
@@ -189,22 +176,11 @@ func stringsFile(t *testing.T, rows int, plain bool) ([]byte, *arrow.Schema) {
 	}
 	rec := b.NewRecordBatch()
 	defer rec.Release()
-	var buf bytes.Buffer
 	props := []parquet.WriterProperty{parquet.WithMaxRowGroupLength(300)}
 	if plain {
 		props = append(props, parquet.WithDictionaryDefault(false))
 	}
-	w, err := pqarrow.NewFileWriter(schema, &buf, parquet.NewWriterProperties(props...), pqarrow.DefaultWriterProps())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Write(rec); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes(), schema
+	return pqarrowFile(t, rec, props, pqarrow.DefaultWriterProps()), schema
 }
 
 // A bound on a string column drops the rows that miss any bound, before

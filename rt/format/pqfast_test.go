@@ -200,19 +200,7 @@ func pqWrite(t testing.TB, rec arrow.RecordBatch, c pqCase) []byte {
 		props = append(props, parquet.WithDictionaryPageSizeLimit(c.dictLimit))
 	}
 	props = append(props, c.extra...)
-	var buf bytes.Buffer
-	w, err := pqarrow.NewFileWriter(rec.Schema(), &buf, parquet.NewWriterProperties(props...),
-		pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Write(rec); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
+	return pqarrowFile(t, rec, props, pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema()))
 }
 
 // readDicts are the columns pqOpen reads as dictionaries when asked to

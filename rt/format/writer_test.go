@@ -35,30 +35,12 @@ func stringBatch(n int) arrow.RecordBatch {
 	return b.NewRecordBatch()
 }
 
-func writeParquet(t testing.TB, recs ...arrow.RecordBatch) []byte {
-	t.Helper()
-	var buf bytes.Buffer
-	w, err := NewWriter(&buf, Parquet, recs[0].Schema(), WriteOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, r := range recs {
-		if err := w.Write(r); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
-}
-
 // The writer dictionary-encodes a string column that repeats and writes a
 // mostly distinct one plain, as its first batch shows; the rows read back.
 func TestParquetDictionaryByCardinality(t *testing.T) {
 	rec := stringBatch(5000)
 	defer rec.Release()
-	data := writeParquet(t, rec)
+	data := write(t, Parquet, rec.Schema(), rec)
 	pf, err := file.NewParquetReader(bytes.NewReader(data))
 	if err != nil {
 		t.Fatal(err)
@@ -81,7 +63,7 @@ func TestParquetDictionaryByCardinality(t *testing.T) {
 	// a small first batch decides nothing: dictionaries stay on
 	small := stringBatch(100)
 	defer small.Release()
-	pf2, err := file.NewParquetReader(bytes.NewReader(writeParquet(t, small, rec)))
+	pf2, err := file.NewParquetReader(bytes.NewReader(write(t, Parquet, small.Schema(), small, rec)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,14 +100,14 @@ func BenchmarkParquetWriteDistinct(b *testing.B) {
 	defer rec.Release()
 	b.Run("chosen", func(b *testing.B) {
 		for b.Loop() {
-			writeParquet(b, rec)
+			write(b, Parquet, rec.Schema(), rec)
 		}
 	})
 	b.Run("dict", func(b *testing.B) {
 		small := stringBatch(1) // a first batch too small to decide: dictionaries on
 		defer small.Release()
 		for b.Loop() {
-			writeParquet(b, small, rec)
+			write(b, Parquet, small.Schema(), small, rec)
 		}
 	})
 }
@@ -141,7 +123,7 @@ func TestFastSnappyRoundTrip(t *testing.T) {
 	}
 	rec := stringBatch(20000)
 	defer rec.Release()
-	data := writeParquet(t, rec)
+	data := write(t, Parquet, rec.Schema(), rec)
 	pf, err := file.NewParquetReader(bytes.NewReader(data))
 	if err != nil {
 		t.Fatal(err)
