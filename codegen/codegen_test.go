@@ -56,6 +56,21 @@ func harness(t testing.TB) []byte {
 	return b
 }
 
+// moduleDir writes a generated program's module (the repository as the
+// runtime tree) to a temporary folder and returns it.
+func moduleDir(t testing.TB, files map[string][]byte) string {
+	t.Helper()
+	mod, err := gobuild.ModuleFiles(files, os.DirFS(".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := gobuild.WriteFiles(dir, mod); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
 const e2eArchive = "testdata/e2e.txtar"
 
 // runE2E generates the pipeline of testdata/e2e.txtar, replaces its main
@@ -296,14 +311,7 @@ func TestGeneratedVet(t *testing.T) {
 		}
 	}
 	files["main.go"] = harness(t)
-	mod, err := gobuild.ModuleFiles(files, os.DirFS(".."))
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	if err := gobuild.WriteFiles(dir, mod); err != nil {
-		t.Fatal(err)
-	}
+	dir := moduleDir(t, files)
 	cmd := exec.Command("go", "vet", "./...")
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=readonly")
@@ -497,14 +505,7 @@ materialized view v = from t | where n > 1
 		if err != nil {
 			t.Fatal(err)
 		}
-		mod, err := gobuild.ModuleFiles(files, os.DirFS(".."))
-		if err != nil {
-			t.Fatal(err)
-		}
-		dir := t.TempDir()
-		if err := gobuild.WriteFiles(dir, mod); err != nil {
-			t.Fatal(err)
-		}
+		dir := moduleDir(t, files)
 		cmd := exec.Command("go", "list", "-deps", "-f", "{{.ImportPath}}", ".")
 		cmd.Dir = dir
 		cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=readonly")
