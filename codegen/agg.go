@@ -287,19 +287,11 @@ func (g *flowGen) groupLookup(kt *keyType, groups, ht, nullGroup string, nullDec
 func (g *flowGen) keysFrom(n *ir.Aggregate, e *env) *buildRef {
 	var from *buildRef
 	for _, k := range n.Keys {
-		ref, ok := k.Expr.(*ir.ColumnRef)
-		if !ok {
+		c := g.refColumn(k.Expr, e)
+		if c == nil {
 			return nil
 		}
-		b, ok := g.u.Refs[ref]
-		if !ok {
-			return nil
-		}
-		r := e.rows[b.Rel]
-		if r == nil || b.Index >= len(r.cols) || r.cols[b.Index] == nil {
-			return nil
-		}
-		f := r.cols[b.Index].from
+		f := c.from
 		if f == nil || from != nil && *f != *from {
 			return nil
 		}

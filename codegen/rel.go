@@ -394,16 +394,26 @@ func (g *flowGen) genProject(n *ir.Project, c consumer) consumer {
 // scanColumn reports whether x is a column of a scan's batch in e (a
 // projection's item that renames one stays one).
 func (g *flowGen) scanColumn(x ir.Expr, e *env) bool {
+	c := g.refColumn(x, e)
+	return c != nil && c.scan
+}
+
+// refColumn is the column of e that x reads when x is a plain column
+// reference in scope there, else nil.
+func (g *flowGen) refColumn(x ir.Expr, e *env) *column {
 	ref, ok := x.(*ir.ColumnRef)
 	if !ok {
-		return false
+		return nil
 	}
 	b, ok := g.u.Refs[ref]
 	if !ok {
-		return false
+		return nil
 	}
 	r := e.rows[b.Rel]
-	return r != nil && b.Index < len(r.cols) && r.cols[b.Index] != nil && r.cols[b.Index].scan
+	if r == nil || b.Index >= len(r.cols) {
+		return nil
+	}
+	return r.cols[b.Index]
 }
 
 // genUnion produces each input in turn into the same consumer, each row's
