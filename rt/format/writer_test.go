@@ -41,11 +41,7 @@ func TestParquetDictionaryByCardinality(t *testing.T) {
 	rec := stringBatch(5000)
 	defer rec.Release()
 	data := write(t, Parquet, rec.Schema(), rec)
-	pf, err := file.NewParquetReader(bytes.NewReader(data))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pf.Close()
+	pf := openParquet(t, data)
 	rg := pf.MetaData().RowGroup(0)
 	for i, want := range map[int]bool{0: false, 1: true, 2: false} {
 		cc, err := rg.ColumnChunk(i)
@@ -63,11 +59,7 @@ func TestParquetDictionaryByCardinality(t *testing.T) {
 	// a small first batch decides nothing: dictionaries stay on
 	small := stringBatch(100)
 	defer small.Release()
-	pf2, err := file.NewParquetReader(bytes.NewReader(write(t, Parquet, small.Schema(), small, rec)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pf2.Close()
+	pf2 := openParquet(t, write(t, Parquet, small.Schema(), small, rec))
 	if cc, _ := pf2.MetaData().RowGroup(0).ColumnChunk(2); !cc.HasDictionaryPage() {
 		t.Error("a first batch of 100 rows turned the note's dictionary off")
 	}
@@ -82,13 +74,21 @@ func TestParquetDictionaryByCardinality(t *testing.T) {
 	}
 }
 
-func readAllParquet(t *testing.T, data []byte) int {
+// openParquet opens a Parquet file's bytes with arrow-go's file reader,
+// closed when the test ends.
+func openParquet(t *testing.T, data []byte) *file.Reader {
 	t.Helper()
 	pf, err := file.NewParquetReader(bytes.NewReader(data))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer pf.Close()
+	t.Cleanup(func() { pf.Close() })
+	return pf
+}
+
+func readAllParquet(t *testing.T, data []byte) int {
+	t.Helper()
+	pf := openParquet(t, data)
 	return int(pf.NumRows())
 }
 
@@ -124,11 +124,7 @@ func TestFastSnappyRoundTrip(t *testing.T) {
 	rec := stringBatch(20000)
 	defer rec.Release()
 	data := write(t, Parquet, rec.Schema(), rec)
-	pf, err := file.NewParquetReader(bytes.NewReader(data))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pf.Close()
+	pf := openParquet(t, data)
 	fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{}, memory.DefaultAllocator)
 	if err != nil {
 		t.Fatal(err)
