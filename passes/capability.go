@@ -75,6 +75,7 @@ type Capabilities struct {
 // Reasons shared by the Spark targets, with what they rest on.
 const (
 	whyNoExpect      = "is not part of OSS Spark (expectations are a Databricks Lakeflow feature): filter with a where stage, or target native"
+	whyFilterExpect  = "is lowered to a filter on its condition (--expectations filter): the rows it drops are those the native backend drops, but Spark counts none of them"
 	whyWarnExpect    = "is not part of OSS Spark: the rows are kept, but violations are not counted"
 	whyStdin         = "is not readable by a Spark Connect server (it cannot see the client's stdin): land the stream in files and read them with a source"
 	whyArrow         = "has no Spark file reader: convert the files to parquet"
@@ -289,9 +290,12 @@ func (c *capChecker) dataset(d *ir.Dataset) {
 	for _, e := range d.Expectations {
 		u := with(e.Pos, "expectation", fmt.Sprintf("expectation %q (on violation %s)", e.Name, e.Action), "")
 		u.what = fmt.Sprintf("%s %q", d.Kind, d.Name)
-		if e.Action == ir.ActWarn {
+		switch {
+		case e.Action == ir.ActWarn:
 			c.note(c.caps.WarnExpectations, u)
-		} else {
+		case e.Action == ir.ActDrop && c.u.Opts.Expectations == ExpectFilter && !c.caps.Expectations.OK():
+			c.note(converted(whyFilterExpect), u)
+		default:
 			c.note(c.caps.Expectations, u)
 		}
 	}

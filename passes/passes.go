@@ -34,7 +34,25 @@ type Options struct {
 	Target    Target // default Native
 	StopAfter string // "" runs every pass
 	Verify    bool   // check IR invariants after every pass
+
+	// Expectations is how a Spark target takes expectations that drop rows
+	// (on violation drop), which OSS Spark lacks: ExpectRefuse (the
+	// default) refuses them; ExpectFilter lowers each to a filter on its
+	// condition, which keeps the rows the native backend keeps but counts
+	// nothing. Expectations that fail the run stay refused either way.
+	Expectations ExpectMode
 }
+
+// ExpectMode is how a Spark target takes drop expectations.
+type ExpectMode string
+
+const (
+	ExpectRefuse ExpectMode = "refuse"
+	ExpectFilter ExpectMode = "filter"
+)
+
+// ExpectModes lists the values of --expectations; the first is the default.
+func ExpectModes() []string { return []string{string(ExpectRefuse), string(ExpectFilter)} }
 
 // Unit is the pipeline and everything the passes learned about it. The
 // passes never modify Pipeline; each fills its own fields, keyed by IR node.
@@ -155,6 +173,13 @@ func Run(p *ir.Pipeline, opts Options) (*Unit, error) {
 	}
 	if _, err := ParseTarget(string(opts.Target)); err != nil {
 		return nil, err
+	}
+	switch opts.Expectations {
+	case "":
+		opts.Expectations = ExpectRefuse
+	case ExpectRefuse, ExpectFilter:
+	default:
+		return nil, fmt.Errorf("unknown expectations mode %q (want refuse or filter)", opts.Expectations)
 	}
 	if opts.StopAfter != "" && !isPass(passes, opts.StopAfter) {
 		return nil, fmt.Errorf("unknown pass %q (want one of %s)", opts.StopAfter, strings.Join(Names(), ", "))

@@ -17,6 +17,7 @@ import (
 	"google.golang.org/grpc/credentials"
 	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/proto"
 
 	pb "github.com/nordisk/thund/sparkemit/connectpb"
 )
@@ -257,4 +258,44 @@ func Run(ctx context.Context, conn *grpc.ClientConn, r *Remote, reqs []*pb.Execu
 func runErr(n int, cmd string, r *Remote, err error) error {
 	transport := status.Code(err) == codes.Unavailable && strings.Contains(strings.ToLower(statusMessage(err)), "connection")
 	return &RunError{Request: n, Command: cmd, Addr: r.Addr(), Transport: transport, Err: err}
+}
+
+// Query runs one SQL statement on the server (a Plan.root of Relation.sql)
+// on the connection string's session, or a fresh one, and returns its
+// result as the Arrow IPC streams the server sent, one per ArrowBatch (each
+// a schema message and its record batches), in order. A command (CREATE
+// DATABASE ...) runs eagerly and returns what the server sends for it.
+func Query(ctx context.Context, conn *grpc.ClientConn, r *Remote, sql string) ([][]byte, error) {
+	client := pb.NewSparkConnectServiceClient(conn)
+	session := r.SessionID
+	if session == "" {
+		session = uuid.NewString()
+	}
+	user := r.UserID
+	if user == "" {
+		user = "thund"
+	}
+	req := &pb.ExecutePlanRequest{
+		SessionId:   session,
+		UserContext: &pb.UserContext{UserId: user},
+		Plan:        &pb.Plan{OpType: &pb.Plan_Root{Root: &pb.Relation{RelType: &pb.Relation_Sql{Sql: &pb.SQL{Query: sql}}}}},
+		ClientType:  proto.String(ClientType),
+	}
+	stream, err := client.ExecutePlan(ctx, req)
+	if err != nil {
+		return nil, runErr(1, "sql", r, err)
+	}
+	var out [][]byte
+	for {
+		resp, err := stream.Recv()
+		if errors.Is(err, io.EOF) {
+			return out, nil
+		}
+		if err != nil {
+			return nil, runErr(1, "sql", r, err)
+		}
+		if b := resp.GetArrowBatch(); b != nil && len(b.GetData()) > 0 {
+			out = append(out, b.GetData())
+		}
+	}
 }

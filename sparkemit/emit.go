@@ -31,6 +31,10 @@ type Options struct {
 	// commands; the server parses them itself.
 	SQLFiles []SQLFile
 
+	// Catalog and Database, when set, are the graph's default catalog and
+	// database (CreateDataflowGraph), in place of the pipeline's.
+	Catalog, Database string
+
 	UserID string // user_context.user_id ("" = "thund")
 }
 
@@ -120,13 +124,19 @@ func Emit(u *passes.Unit, opts Options) (Bundle, *passes.LoweringReport, error) 
 		return Bundle{}, nil, fmt.Errorf("sparkemit: the unit did not run the capability pass")
 	}
 	p := u.Pipeline
-	e := &emitter{u: u, opts: opts, target: t, session: SessionID(p.Name)}
+	e := &emitter{u: u, opts: opts, target: t, session: SessionID(p.Name), catalog: p.Catalog, database: p.Database}
+	if opts.Catalog != "" {
+		e.catalog = opts.Catalog
+	}
+	if opts.Database != "" {
+		e.database = opts.Database
+	}
 	e.report = &passes.LoweringReport{Target: t, Entries: append([]passes.ReportEntry{}, u.Report.Entries...)}
 	e.plan()
 
 	e.add(&pb.PipelineCommand{CommandType: &pb.PipelineCommand_CreateDataflowGraph_{CreateDataflowGraph: &pb.PipelineCommand_CreateDataflowGraph{
-		DefaultCatalog:  optString(p.Catalog),
-		DefaultDatabase: optString(p.Database),
+		DefaultCatalog:  optString(e.catalog),
+		DefaultDatabase: optString(e.database),
 		SqlConf:         kvMap(p.Conf),
 	}}})
 	if len(opts.SQLFiles) > 0 {
@@ -180,9 +190,11 @@ type emitter struct {
 	opts    Options
 	target  passes.Target
 	session string
-	reqs    []*pb.ExecutePlanRequest
-	report  *passes.LoweringReport
-	errs    Errors
+	// the graph's default catalog and database
+	catalog, database string
+	reqs              []*pb.ExecutePlanRequest
+	report            *passes.LoweringReport
+	errs              Errors
 
 	ownFlows map[*ir.Dataset][]*ir.Flow // each dataset's own flow(s): flow name == dataset name
 	emitted  map[*ir.Flow]bool
@@ -257,17 +269,16 @@ func (e *emitter) outputName(d *ir.Dataset) string {
 	if d.Kind == ir.KindTemporaryView || d.Kind == ir.KindSource {
 		return d.Name
 	}
-	p := e.u.Pipeline
 	parts := []string{quoteIdent(d.Name)}
 	db, cat := d.Database, d.Catalog
-	if (db != "" && !strings.EqualFold(db, p.Database)) || (cat != "" && !strings.EqualFold(cat, p.Catalog)) {
+	if (db != "" && !strings.EqualFold(db, e.database)) || (cat != "" && !strings.EqualFold(cat, e.catalog)) {
 		if db == "" {
-			db = p.Database
+			db = e.database
 		}
 		if db != "" {
 			parts = append([]string{quoteIdent(db)}, parts...)
 		}
-		if cat != "" && !strings.EqualFold(cat, p.Catalog) {
+		if cat != "" && !strings.EqualFold(cat, e.catalog) {
 			parts = append([]string{quoteIdent(cat)}, parts...)
 		}
 	}
@@ -497,6 +508,9 @@ func (e *emitter) flow(f *ir.Flow) {
 		if rel == nil {
 			return
 		}
+		if rel = l.expectFilter(d, rel); rel == nil {
+			return
+		}
 		df.Details = &pb.PipelineCommand_DefineFlow_RelationFlowDetails{RelationFlowDetails: &pb.PipelineCommand_DefineFlow_WriteRelationFlowDetails{Relation: rel}}
 	}
 	e.add(&pb.PipelineCommand{CommandType: &pb.PipelineCommand_DefineFlow_{DefineFlow: df}})
@@ -537,6 +551,13 @@ func (e *emitter) autoCDC(f *ir.Flow) (*pb.PipelineCommand_DefineFlow_AutoCdcFlo
 	}
 	if c.SCDType == 2 {
 		det.StoredAsScdType = pb.PipelineCommand_DefineFlow_SCD_TYPE_2
+	}
+	if d := e.u.Pipeline.LookupDataset(f.Target); d != nil && e.u.Opts.Expectations == passes.ExpectFilter {
+		for _, x := range d.Expectations {
+			if x.Action == ir.ActDrop {
+				e.refuse(x.Pos, f.Name, f.Target, fmt.Sprintf("expectation %q as a filter", x.Name), "AUTO CDC takes a source name, not a relation to filter: filter the change feed in a temporary view")
+			}
+		}
 	}
 	if c.DeleteWhen != nil {
 		det.ApplyAsDeletes = l.expr(c.DeleteWhen)

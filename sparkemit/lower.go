@@ -74,6 +74,35 @@ func (l *lowerer) flowQuery(f *ir.Flow, d *ir.Dataset) *pb.Relation {
 	return rel
 }
 
+// expectFilter wraps a flow's relation in a filter on each drop expectation
+// of its target when the unit lowers them to filters (--expectations
+// filter): a row is kept when every condition is TRUE, as natively, where
+// FALSE and NULL are violations. Nil when a condition failed to lower.
+func (l *lowerer) expectFilter(d *ir.Dataset, rel *pb.Relation) *pb.Relation {
+	if d == nil || l.e.u.Opts.Expectations != passes.ExpectFilter {
+		return rel
+	}
+	var cond *pb.Expression
+	for _, x := range d.Expectations {
+		if x.Action != ir.ActDrop {
+			continue
+		}
+		c := l.expr(x.Cond)
+		if cond == nil {
+			cond = c
+		} else {
+			cond = call("and", cond, c)
+		}
+	}
+	if l.failed {
+		return nil
+	}
+	if cond == nil {
+		return rel
+	}
+	return &pb.Relation{RelType: &pb.Relation_Filter{Filter: &pb.Filter{Input: rel, Condition: cond}}}
+}
+
 func project(in *pb.Relation, exprs []*pb.Expression) *pb.Relation {
 	return &pb.Relation{RelType: &pb.Relation_Project{Project: &pb.Project{Input: in, Expressions: exprs}}}
 }

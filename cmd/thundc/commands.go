@@ -42,10 +42,16 @@ func compile(inv *invocation, opts passes.Options) (*passes.Unit, ir.Diagnostics
 	return nil, diags, nil
 }
 
+// passOptions are the options of the passes that the invocation's flags
+// set: --target (checked by parseArgs), --expectations and --stop-after.
+func passOptions(inv *invocation) passes.Options {
+	target, _ := passes.ParseTarget(inv.str("target"))
+	return passes.Options{Target: target, Expectations: passes.ExpectMode(inv.str("expectations")), StopAfter: inv.str("stop-after")}
+}
+
 // runCheck implements `thundc check PATH`.
 func runCheck(c *cli, inv *invocation) int {
-	target, _ := passes.ParseTarget(inv.str("target")) // checked by parseArgs
-	_, diags, err := compile(inv, passes.Options{Target: target})
+	_, diags, err := compile(inv, passOptions(inv))
 	if err != nil {
 		return fail(c, inv.cmd, err)
 	}
@@ -63,8 +69,9 @@ type explainJSON struct {
 
 // runExplain implements `thundc explain PATH`.
 func runExplain(c *cli, inv *invocation) int {
-	target, _ := passes.ParseTarget(inv.str("target")) // checked by parseArgs
-	u, diags, err := compile(inv, passes.Options{Target: target, StopAfter: inv.str("stop-after")})
+	opts := passOptions(inv)
+	target := opts.Target
+	u, diags, err := compile(inv, opts)
 	if err != nil {
 		return fail(c, inv.cmd, err)
 	}

@@ -67,6 +67,12 @@ var targetFlag = flagSpec{
 	usage: "the backend to compile for",
 }
 
+// expectationsFlag says how a Spark target takes drop expectations.
+var expectationsFlag = flagSpec{
+	name: "expectations", arg: "MODE", values: passes.ExpectModes(), def: passes.ExpectModes()[0],
+	usage: "on a Spark target: refuse drop expectations (OSS Spark has none), or lower each to a filter on its condition, named in the lowering report (fail stays refused)",
+}
+
 // graphFormats are the values of graph --format; the first is the default.
 var graphFormats = []string{"dot", "mermaid", "json"}
 
@@ -87,6 +93,7 @@ the column when the position is known. Warnings say "warning:" before the
 message. Check prints nothing when the pipeline is clean.`,
 		flags: []flagSpec{
 			targetFlag,
+			expectationsFlag,
 			bindFlag,
 			jsonFlag(`print {"ok": bool, "diagnostics": [{file, line, col, severity, code, message}]} to stdout instead`),
 		},
@@ -124,6 +131,7 @@ Diagnostics go to stderr as with check; when there is an error, no plan is
 printed and the exit status is 1.`,
 		flags: []flagSpec{
 			targetFlag,
+			expectationsFlag,
 			bindFlag,
 			{name: "stop-after", arg: "PASS", values: passes.Names(), defDoc: "all", usage: "the last pass to run"},
 			jsonFlag(`print {"ok", "target", "ran": [pass], "diagnostics": [...], "plan": {...}} to stdout instead`),

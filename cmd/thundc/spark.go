@@ -26,7 +26,7 @@ var sparkTargets = []string{string(passes.Spark41), string(passes.Spark42)}
 
 // sparkLowerFlags are the flags that shape a lowering: emit's, and run's
 // for a PATH (a bundle was lowered already).
-var sparkLowerFlags = []string{"target", "storage", "data-root", "full-refresh", "full-refresh-all", "refresh", "dry-run", "sql-elements"}
+var sparkLowerFlags = []string{"target", "expectations", "storage", "data-root", "full-refresh", "full-refresh-all", "refresh", "dry-run", "sql-elements", "catalog", "database"}
 
 // sparkCommand is `thundc spark emit|show|run`.
 var sparkCommand = &command{
@@ -62,12 +62,15 @@ is 15002.`,
 	flags: []flagSpec{
 		{name: "o", arg: "BUNDLE", usage: "emit: the bundle file to write (required)"},
 		{name: "target", arg: "TARGET", values: sparkTargets, def: sparkTargets[0], usage: "the Spark release to lower for"},
+		expectationsFlag,
 		{name: "format", arg: "FORMAT", values: []string{"binary", "text"}, def: "binary", usage: "emit: the bundle's form"},
 		{name: "storage", arg: "URI", defDoc: "the spec's storage", usage: "StartRun.storage: the root of checkpoints and metadata"},
 		{name: "data-root", arg: "URI", usage: "rebase the sources' relative paths onto URI"},
 		{name: "full-refresh", arg: "N,...", usage: "StartRun.full_refresh_selection: datasets to reset and recompute"},
 		{name: "full-refresh-all", usage: "StartRun.full_refresh_all: reset and recompute every dataset"},
 		{name: "refresh", arg: "N,...", usage: "StartRun.refresh_selection: datasets to update"},
+		{name: "catalog", arg: "NAME", defDoc: "the spec's catalog", usage: "CreateDataflowGraph.default_catalog: where unqualified datasets go"},
+		{name: "database", arg: "NAME", defDoc: "the spec's database", usage: "CreateDataflowGraph.default_database: where unqualified datasets go (it must exist)"},
 		{name: "dry-run", usage: "StartRun.dry: validate the graph on the server, run nothing"},
 		{name: "sql-elements", usage: "send a SQL project's files whole as DefineSqlGraphElements (as spark-pipelines does)"},
 		{name: "remote", arg: "sc://...", usage: "run: the Spark Connect server's connection string (required)"},
@@ -110,6 +113,8 @@ func sparkOptions(inv *invocation) (sparkemit.Options, error) {
 		FullRefreshAll: inv.bool("full-refresh-all"),
 		Refresh:        list("refresh"),
 		Dry:            inv.bool("dry-run"),
+		Catalog:        inv.str("catalog"),
+		Database:       inv.str("database"),
 	}
 	if o.FullRefreshAll && (len(o.FullRefresh) > 0 || len(o.Refresh) > 0) {
 		return o, usagef("--full-refresh-all conflicts with --full-refresh and --refresh (Spark: CONFLICTING_PIPELINE_REFRESH_OPTIONS)")
@@ -134,7 +139,6 @@ type lowered struct {
 // lower compiles the invocation's PATH for the Spark target and lowers it. A non-zero status
 // means it failed and said so (diagnostics printed, or usage).
 func lower(c *cli, inv *invocation) (*lowered, int) {
-	target, _ := passes.ParseTarget(inv.str("target")) // checked by parseArgs
 	opts, err := sparkOptions(inv)
 	if err != nil {
 		return nil, fail(c, inv.cmd, err)
@@ -146,7 +150,7 @@ func lower(c *cli, inv *invocation) (*lowered, int) {
 		}
 		opts.SQLFiles = files
 	}
-	u, diags, err := compile(inv, passes.Options{Target: target})
+	u, diags, err := compile(inv, passOptions(inv))
 	if err != nil {
 		return nil, fail(c, inv.cmd, err)
 	}

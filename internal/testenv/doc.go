@@ -34,4 +34,14 @@
 //		starts versitygw on 127.0.0.1, creates the bucket and runs the lane:
 //		go test -tags s3 -run S3 ./rt/store/s3store ./rt/warehouse ./rt/etl ./cmd/thundc
 //		./internal/crashtest.
+//
+//	THUND_TEST_SPARK_REMOTE, THUND_TEST_SPARK_TARGET, THUND_TEST_SPARK_PYTHON
+//		The Spark test lane: tests built with -tags spark run against the
+//		Spark Connect server at this connection string (sc://HOST:PORT),
+//		which runs this thundc target (spark-4.1 or spark-4.2); the python
+//		is that of the server's pyspark venv, whose protobuf descriptors the
+//		wire test compares with sparkemit's. Without a remote they skip,
+//		except when CI=true, where they fail. .ci/spark-lane installs each
+//		pinned pyspark in a venv of its own, starts its server on 127.0.0.1
+//		and runs: go test -tags spark -run Spark ./cmd/thundc ./sparkemit
 package testenv

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"sync"
 )
 
@@ -108,4 +109,42 @@ func S3(t interface {
 		b = "thund-test"
 	}
 	return S3Lane{Endpoint: ep, Bucket: b}
+}
+
+// Spark test lane (build tag spark): the environment variables that point
+// tests at a real Spark Connect server.
+const (
+	EnvSparkRemote = "THUND_TEST_SPARK_REMOTE" // the server's connection string, e.g. sc://127.0.0.1:15041
+	EnvSparkTarget = "THUND_TEST_SPARK_TARGET" // the thundc target the server runs: spark-4.1 or spark-4.2
+	EnvSparkPython = "THUND_TEST_SPARK_PYTHON" // the python of the server's pyspark venv (its protobuf descriptors)
+)
+
+// SparkLane is the Spark test lane's server.
+type SparkLane struct {
+	Remote string // sc://host:port
+	Target string // spark-4.1 or spark-4.2
+	Python string // the venv's python, with the same pyspark as the server; "" when not given
+}
+
+// Spark returns the lane's server. Without THUND_TEST_SPARK_REMOTE the test
+// is skipped, except in CI (CI=true), where it fails: the lane must not
+// pass by testing nothing.
+func Spark(t interface {
+	Helper()
+	Skip(...any)
+	Fatal(...any)
+}) SparkLane {
+	t.Helper()
+	r := os.Getenv(EnvSparkRemote)
+	if r == "" {
+		if os.Getenv("CI") == "true" {
+			t.Fatal(EnvSparkRemote + " is not set: in CI (CI=true) the Spark lane needs a server (.ci/spark-lane starts one)")
+		}
+		t.Skip(EnvSparkRemote + " is not set: no Spark Connect server to test against (see internal/testenv)")
+	}
+	target := os.Getenv(EnvSparkTarget)
+	if target != "spark-4.1" && target != "spark-4.2" {
+		t.Fatal(EnvSparkTarget + " must be spark-4.1 or spark-4.2, not " + strconv.Quote(target))
+	}
+	return SparkLane{Remote: r, Target: target, Python: os.Getenv(EnvSparkPython)}
 }

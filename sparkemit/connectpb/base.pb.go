@@ -265,6 +265,7 @@ type ExecutePlanResponse struct {
 	ResponseId          string                 `protobuf:"bytes,13,opt,name=response_id,json=responseId,proto3" json:"response_id,omitempty"`
 	// Types that are valid to be assigned to ResponseType:
 	//
+	//	*ExecutePlanResponse_ArrowBatch_
 	//	*ExecutePlanResponse_ResultComplete_
 	//	*ExecutePlanResponse_PipelineEventResult
 	//	*ExecutePlanResponse_PipelineCommandResult
@@ -339,6 +340,15 @@ func (x *ExecutePlanResponse) GetResponseType() isExecutePlanResponse_ResponseTy
 	return nil
 }
 
+func (x *ExecutePlanResponse) GetArrowBatch() *ExecutePlanResponse_ArrowBatch {
+	if x != nil {
+		if x, ok := x.ResponseType.(*ExecutePlanResponse_ArrowBatch_); ok {
+			return x.ArrowBatch
+		}
+	}
+	return nil
+}
+
 func (x *ExecutePlanResponse) GetResultComplete() *ExecutePlanResponse_ResultComplete {
 	if x != nil {
 		if x, ok := x.ResponseType.(*ExecutePlanResponse_ResultComplete_); ok {
@@ -379,6 +389,11 @@ type isExecutePlanResponse_ResponseType interface {
 	isExecutePlanResponse_ResponseType()
 }
 
+type ExecutePlanResponse_ArrowBatch_ struct {
+	// A batch of a query's result rows (a Plan.root): an Arrow IPC stream.
+	ArrowBatch *ExecutePlanResponse_ArrowBatch `protobuf:"bytes,2,opt,name=arrow_batch,json=arrowBatch,proto3,oneof"`
+}
+
 type ExecutePlanResponse_ResultComplete_ struct {
 	ResultComplete *ExecutePlanResponse_ResultComplete `protobuf:"bytes,14,opt,name=result_complete,json=resultComplete,proto3,oneof"`
 }
@@ -395,6 +410,8 @@ type ExecutePlanResponse_PipelineQueryFunctionExecutionSignal struct {
 	PipelineQueryFunctionExecutionSignal *PipelineQueryFunctionExecutionSignal `protobuf:"bytes,23,opt,name=pipeline_query_function_execution_signal,json=pipelineQueryFunctionExecutionSignal,proto3,oneof"`
 }
 
+func (*ExecutePlanResponse_ArrowBatch_) isExecutePlanResponse_ResponseType() {}
+
 func (*ExecutePlanResponse_ResultComplete_) isExecutePlanResponse_ResponseType() {}
 
 func (*ExecutePlanResponse_PipelineEventResult) isExecutePlanResponse_ResponseType() {}
@@ -402,6 +419,68 @@ func (*ExecutePlanResponse_PipelineEventResult) isExecutePlanResponse_ResponseTy
 func (*ExecutePlanResponse_PipelineCommandResult) isExecutePlanResponse_ResponseType() {}
 
 func (*ExecutePlanResponse_PipelineQueryFunctionExecutionSignal) isExecutePlanResponse_ResponseType() {
+}
+
+type ExecutePlanResponse_ArrowBatch struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The rows in data.
+	RowCount int64 `protobuf:"varint,1,opt,name=row_count,json=rowCount,proto3" json:"row_count,omitempty"`
+	// An Arrow IPC stream: a schema message, then record batches.
+	Data          []byte `protobuf:"bytes,2,opt,name=data,proto3" json:"data,omitempty"`
+	StartOffset   *int64 `protobuf:"varint,3,opt,name=start_offset,json=startOffset,proto3,oneof" json:"start_offset,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ExecutePlanResponse_ArrowBatch) Reset() {
+	*x = ExecutePlanResponse_ArrowBatch{}
+	mi := &file_spark_connect_base_proto_msgTypes[4]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ExecutePlanResponse_ArrowBatch) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ExecutePlanResponse_ArrowBatch) ProtoMessage() {}
+
+func (x *ExecutePlanResponse_ArrowBatch) ProtoReflect() protoreflect.Message {
+	mi := &file_spark_connect_base_proto_msgTypes[4]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ExecutePlanResponse_ArrowBatch.ProtoReflect.Descriptor instead.
+func (*ExecutePlanResponse_ArrowBatch) Descriptor() ([]byte, []int) {
+	return file_spark_connect_base_proto_rawDescGZIP(), []int{3, 0}
+}
+
+func (x *ExecutePlanResponse_ArrowBatch) GetRowCount() int64 {
+	if x != nil {
+		return x.RowCount
+	}
+	return 0
+}
+
+func (x *ExecutePlanResponse_ArrowBatch) GetData() []byte {
+	if x != nil {
+		return x.Data
+	}
+	return nil
+}
+
+func (x *ExecutePlanResponse_ArrowBatch) GetStartOffset() int64 {
+	if x != nil && x.StartOffset != nil {
+		return *x.StartOffset
+	}
+	return 0
 }
 
 // The end of a reattachable execution's results.
@@ -413,7 +492,7 @@ type ExecutePlanResponse_ResultComplete struct {
 
 func (x *ExecutePlanResponse_ResultComplete) Reset() {
 	*x = ExecutePlanResponse_ResultComplete{}
-	mi := &file_spark_connect_base_proto_msgTypes[4]
+	mi := &file_spark_connect_base_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -425,7 +504,7 @@ func (x *ExecutePlanResponse_ResultComplete) String() string {
 func (*ExecutePlanResponse_ResultComplete) ProtoMessage() {}
 
 func (x *ExecutePlanResponse_ResultComplete) ProtoReflect() protoreflect.Message {
-	mi := &file_spark_connect_base_proto_msgTypes[4]
+	mi := &file_spark_connect_base_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -438,7 +517,7 @@ func (x *ExecutePlanResponse_ResultComplete) ProtoReflect() protoreflect.Message
 
 // Deprecated: Use ExecutePlanResponse_ResultComplete.ProtoReflect.Descriptor instead.
 func (*ExecutePlanResponse_ResultComplete) Descriptor() ([]byte, []int) {
-	return file_spark_connect_base_proto_rawDescGZIP(), []int{3, 0}
+	return file_spark_connect_base_proto_rawDescGZIP(), []int{3, 1}
 }
 
 var File_spark_connect_base_proto protoreflect.FileDescriptor
@@ -465,18 +544,26 @@ const file_spark_connect_base_proto_rawDesc = "" +
 	"&client_observed_server_side_session_id\x18\b \x01(\tH\x02R!clientObservedServerSideSessionId\x88\x01\x01B\x0f\n" +
 	"\r_operation_idB\x0e\n" +
 	"\f_client_typeB)\n" +
-	"'_client_observed_server_side_session_id\"\xf8\x04\n" +
+	"'_client_observed_server_side_session_id\"\xc2\x06\n" +
 	"\x13ExecutePlanResponse\x12\x1d\n" +
 	"\n" +
 	"session_id\x18\x01 \x01(\tR\tsessionId\x123\n" +
 	"\x16server_side_session_id\x18\x0f \x01(\tR\x13serverSideSessionId\x12!\n" +
 	"\foperation_id\x18\f \x01(\tR\voperationId\x12\x1f\n" +
 	"\vresponse_id\x18\r \x01(\tR\n" +
-	"responseId\x12\\\n" +
+	"responseId\x12P\n" +
+	"\varrow_batch\x18\x02 \x01(\v2-.spark.connect.ExecutePlanResponse.ArrowBatchH\x00R\n" +
+	"arrowBatch\x12\\\n" +
 	"\x0fresult_complete\x18\x0e \x01(\v21.spark.connect.ExecutePlanResponse.ResultCompleteH\x00R\x0eresultComplete\x12X\n" +
 	"\x15pipeline_event_result\x18\x15 \x01(\v2\".spark.connect.PipelineEventResultH\x00R\x13pipelineEventResult\x12^\n" +
 	"\x17pipeline_command_result\x18\x16 \x01(\v2$.spark.connect.PipelineCommandResultH\x00R\x15pipelineCommandResult\x12\x8d\x01\n" +
-	"(pipeline_query_function_execution_signal\x18\x17 \x01(\v23.spark.connect.PipelineQueryFunctionExecutionSignalH\x00R$pipelineQueryFunctionExecutionSignal\x1a\x10\n" +
+	"(pipeline_query_function_execution_signal\x18\x17 \x01(\v23.spark.connect.PipelineQueryFunctionExecutionSignalH\x00R$pipelineQueryFunctionExecutionSignal\x1av\n" +
+	"\n" +
+	"ArrowBatch\x12\x1b\n" +
+	"\trow_count\x18\x01 \x01(\x03R\browCount\x12\x12\n" +
+	"\x04data\x18\x02 \x01(\fR\x04data\x12&\n" +
+	"\fstart_offset\x18\x03 \x01(\x03H\x00R\vstartOffset\x88\x01\x01B\x0f\n" +
+	"\r_start_offset\x1a\x10\n" +
 	"\x0eResultCompleteB\x0f\n" +
 	"\rresponse_type2o\n" +
 	"\x13SparkConnectService\x12X\n" +
@@ -494,35 +581,37 @@ func file_spark_connect_base_proto_rawDescGZIP() []byte {
 	return file_spark_connect_base_proto_rawDescData
 }
 
-var file_spark_connect_base_proto_msgTypes = make([]protoimpl.MessageInfo, 5)
+var file_spark_connect_base_proto_msgTypes = make([]protoimpl.MessageInfo, 6)
 var file_spark_connect_base_proto_goTypes = []any{
 	(*Plan)(nil),                                 // 0: spark.connect.Plan
 	(*UserContext)(nil),                          // 1: spark.connect.UserContext
 	(*ExecutePlanRequest)(nil),                   // 2: spark.connect.ExecutePlanRequest
 	(*ExecutePlanResponse)(nil),                  // 3: spark.connect.ExecutePlanResponse
-	(*ExecutePlanResponse_ResultComplete)(nil),   // 4: spark.connect.ExecutePlanResponse.ResultComplete
-	(*Relation)(nil),                             // 5: spark.connect.Relation
-	(*Command)(nil),                              // 6: spark.connect.Command
-	(*PipelineEventResult)(nil),                  // 7: spark.connect.PipelineEventResult
-	(*PipelineCommandResult)(nil),                // 8: spark.connect.PipelineCommandResult
-	(*PipelineQueryFunctionExecutionSignal)(nil), // 9: spark.connect.PipelineQueryFunctionExecutionSignal
+	(*ExecutePlanResponse_ArrowBatch)(nil),       // 4: spark.connect.ExecutePlanResponse.ArrowBatch
+	(*ExecutePlanResponse_ResultComplete)(nil),   // 5: spark.connect.ExecutePlanResponse.ResultComplete
+	(*Relation)(nil),                             // 6: spark.connect.Relation
+	(*Command)(nil),                              // 7: spark.connect.Command
+	(*PipelineEventResult)(nil),                  // 8: spark.connect.PipelineEventResult
+	(*PipelineCommandResult)(nil),                // 9: spark.connect.PipelineCommandResult
+	(*PipelineQueryFunctionExecutionSignal)(nil), // 10: spark.connect.PipelineQueryFunctionExecutionSignal
 }
 var file_spark_connect_base_proto_depIdxs = []int32{
-	5, // 0: spark.connect.Plan.root:type_name -> spark.connect.Relation
-	6, // 1: spark.connect.Plan.command:type_name -> spark.connect.Command
-	1, // 2: spark.connect.ExecutePlanRequest.user_context:type_name -> spark.connect.UserContext
-	0, // 3: spark.connect.ExecutePlanRequest.plan:type_name -> spark.connect.Plan
-	4, // 4: spark.connect.ExecutePlanResponse.result_complete:type_name -> spark.connect.ExecutePlanResponse.ResultComplete
-	7, // 5: spark.connect.ExecutePlanResponse.pipeline_event_result:type_name -> spark.connect.PipelineEventResult
-	8, // 6: spark.connect.ExecutePlanResponse.pipeline_command_result:type_name -> spark.connect.PipelineCommandResult
-	9, // 7: spark.connect.ExecutePlanResponse.pipeline_query_function_execution_signal:type_name -> spark.connect.PipelineQueryFunctionExecutionSignal
-	2, // 8: spark.connect.SparkConnectService.ExecutePlan:input_type -> spark.connect.ExecutePlanRequest
-	3, // 9: spark.connect.SparkConnectService.ExecutePlan:output_type -> spark.connect.ExecutePlanResponse
-	9, // [9:10] is the sub-list for method output_type
-	8, // [8:9] is the sub-list for method input_type
-	8, // [8:8] is the sub-list for extension type_name
-	8, // [8:8] is the sub-list for extension extendee
-	0, // [0:8] is the sub-list for field type_name
+	6,  // 0: spark.connect.Plan.root:type_name -> spark.connect.Relation
+	7,  // 1: spark.connect.Plan.command:type_name -> spark.connect.Command
+	1,  // 2: spark.connect.ExecutePlanRequest.user_context:type_name -> spark.connect.UserContext
+	0,  // 3: spark.connect.ExecutePlanRequest.plan:type_name -> spark.connect.Plan
+	4,  // 4: spark.connect.ExecutePlanResponse.arrow_batch:type_name -> spark.connect.ExecutePlanResponse.ArrowBatch
+	5,  // 5: spark.connect.ExecutePlanResponse.result_complete:type_name -> spark.connect.ExecutePlanResponse.ResultComplete
+	8,  // 6: spark.connect.ExecutePlanResponse.pipeline_event_result:type_name -> spark.connect.PipelineEventResult
+	9,  // 7: spark.connect.ExecutePlanResponse.pipeline_command_result:type_name -> spark.connect.PipelineCommandResult
+	10, // 8: spark.connect.ExecutePlanResponse.pipeline_query_function_execution_signal:type_name -> spark.connect.PipelineQueryFunctionExecutionSignal
+	2,  // 9: spark.connect.SparkConnectService.ExecutePlan:input_type -> spark.connect.ExecutePlanRequest
+	3,  // 10: spark.connect.SparkConnectService.ExecutePlan:output_type -> spark.connect.ExecutePlanResponse
+	10, // [10:11] is the sub-list for method output_type
+	9,  // [9:10] is the sub-list for method input_type
+	9,  // [9:9] is the sub-list for extension type_name
+	9,  // [9:9] is the sub-list for extension extendee
+	0,  // [0:9] is the sub-list for field type_name
 }
 
 func init() { file_spark_connect_base_proto_init() }
@@ -539,18 +628,20 @@ func file_spark_connect_base_proto_init() {
 	}
 	file_spark_connect_base_proto_msgTypes[2].OneofWrappers = []any{}
 	file_spark_connect_base_proto_msgTypes[3].OneofWrappers = []any{
+		(*ExecutePlanResponse_ArrowBatch_)(nil),
 		(*ExecutePlanResponse_ResultComplete_)(nil),
 		(*ExecutePlanResponse_PipelineEventResult)(nil),
 		(*ExecutePlanResponse_PipelineCommandResult)(nil),
 		(*ExecutePlanResponse_PipelineQueryFunctionExecutionSignal)(nil),
 	}
+	file_spark_connect_base_proto_msgTypes[4].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_spark_connect_base_proto_rawDesc), len(file_spark_connect_base_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   5,
+			NumMessages:   6,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

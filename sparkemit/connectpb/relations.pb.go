@@ -212,6 +212,7 @@ type Relation struct {
 	//	*Relation_Sort
 	//	*Relation_Limit
 	//	*Relation_Aggregate
+	//	*Relation_Sql
 	//	*Relation_Offset
 	//	*Relation_Deduplicate
 	//	*Relation_Range
@@ -338,6 +339,15 @@ func (x *Relation) GetAggregate() *Aggregate {
 	return nil
 }
 
+func (x *Relation) GetSql() *SQL {
+	if x != nil {
+		if x, ok := x.RelType.(*Relation_Sql); ok {
+			return x.Sql
+		}
+	}
+	return nil
+}
+
 func (x *Relation) GetOffset() *Offset {
 	if x != nil {
 		if x, ok := x.RelType.(*Relation_Offset); ok {
@@ -419,6 +429,10 @@ type Relation_Aggregate struct {
 	Aggregate *Aggregate `protobuf:"bytes,9,opt,name=aggregate,proto3,oneof"`
 }
 
+type Relation_Sql struct {
+	Sql *SQL `protobuf:"bytes,10,opt,name=sql,proto3,oneof"`
+}
+
 type Relation_Offset struct {
 	Offset *Offset `protobuf:"bytes,13,opt,name=offset,proto3,oneof"`
 }
@@ -454,6 +468,8 @@ func (*Relation_Sort) isRelation_RelType() {}
 func (*Relation_Limit) isRelation_RelType() {}
 
 func (*Relation_Aggregate) isRelation_RelType() {}
+
+func (*Relation_Sql) isRelation_RelType() {}
 
 func (*Relation_Offset) isRelation_RelType() {}
 
@@ -1242,6 +1258,52 @@ func (x *Range) GetNumPartitions() int32 {
 	return 0
 }
 
+// A query in SQL text (spark.sql(query)), executed eagerly when it is a
+// command.
+type SQL struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Query         string                 `protobuf:"bytes,1,opt,name=query,proto3" json:"query,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SQL) Reset() {
+	*x = SQL{}
+	mi := &file_spark_connect_relations_proto_msgTypes[13]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SQL) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SQL) ProtoMessage() {}
+
+func (x *SQL) ProtoReflect() protoreflect.Message {
+	mi := &file_spark_connect_relations_proto_msgTypes[13]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SQL.ProtoReflect.Descriptor instead.
+func (*SQL) Descriptor() ([]byte, []int) {
+	return file_spark_connect_relations_proto_rawDescGZIP(), []int{13}
+}
+
+func (x *SQL) GetQuery() string {
+	if x != nil {
+		return x.Query
+	}
+	return ""
+}
+
 type SubqueryAlias struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Input         *Relation              `protobuf:"bytes,1,opt,name=input,proto3" json:"input,omitempty"`
@@ -1253,7 +1315,7 @@ type SubqueryAlias struct {
 
 func (x *SubqueryAlias) Reset() {
 	*x = SubqueryAlias{}
-	mi := &file_spark_connect_relations_proto_msgTypes[13]
+	mi := &file_spark_connect_relations_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1265,7 +1327,7 @@ func (x *SubqueryAlias) String() string {
 func (*SubqueryAlias) ProtoMessage() {}
 
 func (x *SubqueryAlias) ProtoReflect() protoreflect.Message {
-	mi := &file_spark_connect_relations_proto_msgTypes[13]
+	mi := &file_spark_connect_relations_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1278,7 +1340,7 @@ func (x *SubqueryAlias) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SubqueryAlias.ProtoReflect.Descriptor instead.
 func (*SubqueryAlias) Descriptor() ([]byte, []int) {
-	return file_spark_connect_relations_proto_rawDescGZIP(), []int{13}
+	return file_spark_connect_relations_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *SubqueryAlias) GetInput() *Relation {
@@ -1314,7 +1376,7 @@ type WithWatermark struct {
 
 func (x *WithWatermark) Reset() {
 	*x = WithWatermark{}
-	mi := &file_spark_connect_relations_proto_msgTypes[14]
+	mi := &file_spark_connect_relations_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1326,7 +1388,7 @@ func (x *WithWatermark) String() string {
 func (*WithWatermark) ProtoMessage() {}
 
 func (x *WithWatermark) ProtoReflect() protoreflect.Message {
-	mi := &file_spark_connect_relations_proto_msgTypes[14]
+	mi := &file_spark_connect_relations_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1339,7 +1401,7 @@ func (x *WithWatermark) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WithWatermark.ProtoReflect.Descriptor instead.
 func (*WithWatermark) Descriptor() ([]byte, []int) {
-	return file_spark_connect_relations_proto_rawDescGZIP(), []int{14}
+	return file_spark_connect_relations_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *WithWatermark) GetInput() *Relation {
@@ -1373,7 +1435,7 @@ type Read_NamedTable struct {
 
 func (x *Read_NamedTable) Reset() {
 	*x = Read_NamedTable{}
-	mi := &file_spark_connect_relations_proto_msgTypes[15]
+	mi := &file_spark_connect_relations_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1385,7 +1447,7 @@ func (x *Read_NamedTable) String() string {
 func (*Read_NamedTable) ProtoMessage() {}
 
 func (x *Read_NamedTable) ProtoReflect() protoreflect.Message {
-	mi := &file_spark_connect_relations_proto_msgTypes[15]
+	mi := &file_spark_connect_relations_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1429,7 +1491,7 @@ type Read_DataSource struct {
 
 func (x *Read_DataSource) Reset() {
 	*x = Read_DataSource{}
-	mi := &file_spark_connect_relations_proto_msgTypes[16]
+	mi := &file_spark_connect_relations_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1441,7 +1503,7 @@ func (x *Read_DataSource) String() string {
 func (*Read_DataSource) ProtoMessage() {}
 
 func (x *Read_DataSource) ProtoReflect() protoreflect.Message {
-	mi := &file_spark_connect_relations_proto_msgTypes[16]
+	mi := &file_spark_connect_relations_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1496,7 +1558,7 @@ var File_spark_connect_relations_proto protoreflect.FileDescriptor
 
 const file_spark_connect_relations_proto_rawDesc = "" +
 	"\n" +
-	"\x1dspark/connect/relations.proto\x12\rspark.connect\x1a\x1fspark/connect/expressions.proto\"\xfe\x05\n" +
+	"\x1dspark/connect/relations.proto\x12\rspark.connect\x1a\x1fspark/connect/expressions.proto\"\xa6\x06\n" +
 	"\bRelation\x125\n" +
 	"\x06common\x18\x01 \x01(\v2\x1d.spark.connect.RelationCommonR\x06common\x12)\n" +
 	"\x04read\x18\x02 \x01(\v2\x13.spark.connect.ReadH\x00R\x04read\x122\n" +
@@ -1506,7 +1568,9 @@ const file_spark_connect_relations_proto_rawDesc = "" +
 	"\x06set_op\x18\x06 \x01(\v2\x1b.spark.connect.SetOperationH\x00R\x05setOp\x12)\n" +
 	"\x04sort\x18\a \x01(\v2\x13.spark.connect.SortH\x00R\x04sort\x12,\n" +
 	"\x05limit\x18\b \x01(\v2\x14.spark.connect.LimitH\x00R\x05limit\x128\n" +
-	"\taggregate\x18\t \x01(\v2\x18.spark.connect.AggregateH\x00R\taggregate\x12/\n" +
+	"\taggregate\x18\t \x01(\v2\x18.spark.connect.AggregateH\x00R\taggregate\x12&\n" +
+	"\x03sql\x18\n" +
+	" \x01(\v2\x12.spark.connect.SQLH\x00R\x03sql\x12/\n" +
 	"\x06offset\x18\r \x01(\v2\x15.spark.connect.OffsetH\x00R\x06offset\x12>\n" +
 	"\vdeduplicate\x18\x0e \x01(\v2\x1a.spark.connect.DeduplicateH\x00R\vdeduplicate\x12,\n" +
 	"\x05range\x18\x0f \x01(\v2\x14.spark.connect.RangeH\x00R\x05range\x12E\n" +
@@ -1625,7 +1689,9 @@ const file_spark_connect_relations_proto_rawDesc = "" +
 	"\x04step\x18\x03 \x01(\x03R\x04step\x12*\n" +
 	"\x0enum_partitions\x18\x04 \x01(\x05H\x01R\rnumPartitions\x88\x01\x01B\b\n" +
 	"\x06_startB\x11\n" +
-	"\x0f_num_partitions\"r\n" +
+	"\x0f_num_partitions\"\x1b\n" +
+	"\x03SQL\x12\x14\n" +
+	"\x05query\x18\x01 \x01(\tR\x05query\"r\n" +
 	"\rSubqueryAlias\x12-\n" +
 	"\x05input\x18\x01 \x01(\v2\x17.spark.connect.RelationR\x05input\x12\x14\n" +
 	"\x05alias\x18\x02 \x01(\tR\x05alias\x12\x1c\n" +
@@ -1649,7 +1715,7 @@ func file_spark_connect_relations_proto_rawDescGZIP() []byte {
 }
 
 var file_spark_connect_relations_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
-var file_spark_connect_relations_proto_msgTypes = make([]protoimpl.MessageInfo, 19)
+var file_spark_connect_relations_proto_msgTypes = make([]protoimpl.MessageInfo, 20)
 var file_spark_connect_relations_proto_goTypes = []any{
 	(Join_JoinType)(0),           // 0: spark.connect.Join.JoinType
 	(SetOperation_SetOpType)(0),  // 1: spark.connect.SetOperation.SetOpType
@@ -1667,14 +1733,15 @@ var file_spark_connect_relations_proto_goTypes = []any{
 	(*Sort)(nil),                 // 13: spark.connect.Sort
 	(*Deduplicate)(nil),          // 14: spark.connect.Deduplicate
 	(*Range)(nil),                // 15: spark.connect.Range
-	(*SubqueryAlias)(nil),        // 16: spark.connect.SubqueryAlias
-	(*WithWatermark)(nil),        // 17: spark.connect.WithWatermark
-	(*Read_NamedTable)(nil),      // 18: spark.connect.Read.NamedTable
-	(*Read_DataSource)(nil),      // 19: spark.connect.Read.DataSource
-	nil,                          // 20: spark.connect.Read.NamedTable.OptionsEntry
-	nil,                          // 21: spark.connect.Read.DataSource.OptionsEntry
-	(*Expression)(nil),           // 22: spark.connect.Expression
-	(*Expression_SortOrder)(nil), // 23: spark.connect.Expression.SortOrder
+	(*SQL)(nil),                  // 16: spark.connect.SQL
+	(*SubqueryAlias)(nil),        // 17: spark.connect.SubqueryAlias
+	(*WithWatermark)(nil),        // 18: spark.connect.WithWatermark
+	(*Read_NamedTable)(nil),      // 19: spark.connect.Read.NamedTable
+	(*Read_DataSource)(nil),      // 20: spark.connect.Read.DataSource
+	nil,                          // 21: spark.connect.Read.NamedTable.OptionsEntry
+	nil,                          // 22: spark.connect.Read.DataSource.OptionsEntry
+	(*Expression)(nil),           // 23: spark.connect.Expression
+	(*Expression_SortOrder)(nil), // 24: spark.connect.Expression.SortOrder
 }
 var file_spark_connect_relations_proto_depIdxs = []int32{
 	4,  // 0: spark.connect.Relation.common:type_name -> spark.connect.RelationCommon
@@ -1686,42 +1753,43 @@ var file_spark_connect_relations_proto_depIdxs = []int32{
 	13, // 6: spark.connect.Relation.sort:type_name -> spark.connect.Sort
 	10, // 7: spark.connect.Relation.limit:type_name -> spark.connect.Limit
 	12, // 8: spark.connect.Relation.aggregate:type_name -> spark.connect.Aggregate
-	11, // 9: spark.connect.Relation.offset:type_name -> spark.connect.Offset
-	14, // 10: spark.connect.Relation.deduplicate:type_name -> spark.connect.Deduplicate
-	15, // 11: spark.connect.Relation.range:type_name -> spark.connect.Range
-	16, // 12: spark.connect.Relation.subquery_alias:type_name -> spark.connect.SubqueryAlias
-	17, // 13: spark.connect.Relation.with_watermark:type_name -> spark.connect.WithWatermark
-	18, // 14: spark.connect.Read.named_table:type_name -> spark.connect.Read.NamedTable
-	19, // 15: spark.connect.Read.data_source:type_name -> spark.connect.Read.DataSource
-	3,  // 16: spark.connect.Project.input:type_name -> spark.connect.Relation
-	22, // 17: spark.connect.Project.expressions:type_name -> spark.connect.Expression
-	3,  // 18: spark.connect.Filter.input:type_name -> spark.connect.Relation
-	22, // 19: spark.connect.Filter.condition:type_name -> spark.connect.Expression
-	3,  // 20: spark.connect.Join.left:type_name -> spark.connect.Relation
-	3,  // 21: spark.connect.Join.right:type_name -> spark.connect.Relation
-	22, // 22: spark.connect.Join.join_condition:type_name -> spark.connect.Expression
-	0,  // 23: spark.connect.Join.join_type:type_name -> spark.connect.Join.JoinType
-	3,  // 24: spark.connect.SetOperation.left_input:type_name -> spark.connect.Relation
-	3,  // 25: spark.connect.SetOperation.right_input:type_name -> spark.connect.Relation
-	1,  // 26: spark.connect.SetOperation.set_op_type:type_name -> spark.connect.SetOperation.SetOpType
-	3,  // 27: spark.connect.Limit.input:type_name -> spark.connect.Relation
-	3,  // 28: spark.connect.Offset.input:type_name -> spark.connect.Relation
-	3,  // 29: spark.connect.Aggregate.input:type_name -> spark.connect.Relation
-	2,  // 30: spark.connect.Aggregate.group_type:type_name -> spark.connect.Aggregate.GroupType
-	22, // 31: spark.connect.Aggregate.grouping_expressions:type_name -> spark.connect.Expression
-	22, // 32: spark.connect.Aggregate.aggregate_expressions:type_name -> spark.connect.Expression
-	3,  // 33: spark.connect.Sort.input:type_name -> spark.connect.Relation
-	23, // 34: spark.connect.Sort.order:type_name -> spark.connect.Expression.SortOrder
-	3,  // 35: spark.connect.Deduplicate.input:type_name -> spark.connect.Relation
-	3,  // 36: spark.connect.SubqueryAlias.input:type_name -> spark.connect.Relation
-	3,  // 37: spark.connect.WithWatermark.input:type_name -> spark.connect.Relation
-	20, // 38: spark.connect.Read.NamedTable.options:type_name -> spark.connect.Read.NamedTable.OptionsEntry
-	21, // 39: spark.connect.Read.DataSource.options:type_name -> spark.connect.Read.DataSource.OptionsEntry
-	40, // [40:40] is the sub-list for method output_type
-	40, // [40:40] is the sub-list for method input_type
-	40, // [40:40] is the sub-list for extension type_name
-	40, // [40:40] is the sub-list for extension extendee
-	0,  // [0:40] is the sub-list for field type_name
+	16, // 9: spark.connect.Relation.sql:type_name -> spark.connect.SQL
+	11, // 10: spark.connect.Relation.offset:type_name -> spark.connect.Offset
+	14, // 11: spark.connect.Relation.deduplicate:type_name -> spark.connect.Deduplicate
+	15, // 12: spark.connect.Relation.range:type_name -> spark.connect.Range
+	17, // 13: spark.connect.Relation.subquery_alias:type_name -> spark.connect.SubqueryAlias
+	18, // 14: spark.connect.Relation.with_watermark:type_name -> spark.connect.WithWatermark
+	19, // 15: spark.connect.Read.named_table:type_name -> spark.connect.Read.NamedTable
+	20, // 16: spark.connect.Read.data_source:type_name -> spark.connect.Read.DataSource
+	3,  // 17: spark.connect.Project.input:type_name -> spark.connect.Relation
+	23, // 18: spark.connect.Project.expressions:type_name -> spark.connect.Expression
+	3,  // 19: spark.connect.Filter.input:type_name -> spark.connect.Relation
+	23, // 20: spark.connect.Filter.condition:type_name -> spark.connect.Expression
+	3,  // 21: spark.connect.Join.left:type_name -> spark.connect.Relation
+	3,  // 22: spark.connect.Join.right:type_name -> spark.connect.Relation
+	23, // 23: spark.connect.Join.join_condition:type_name -> spark.connect.Expression
+	0,  // 24: spark.connect.Join.join_type:type_name -> spark.connect.Join.JoinType
+	3,  // 25: spark.connect.SetOperation.left_input:type_name -> spark.connect.Relation
+	3,  // 26: spark.connect.SetOperation.right_input:type_name -> spark.connect.Relation
+	1,  // 27: spark.connect.SetOperation.set_op_type:type_name -> spark.connect.SetOperation.SetOpType
+	3,  // 28: spark.connect.Limit.input:type_name -> spark.connect.Relation
+	3,  // 29: spark.connect.Offset.input:type_name -> spark.connect.Relation
+	3,  // 30: spark.connect.Aggregate.input:type_name -> spark.connect.Relation
+	2,  // 31: spark.connect.Aggregate.group_type:type_name -> spark.connect.Aggregate.GroupType
+	23, // 32: spark.connect.Aggregate.grouping_expressions:type_name -> spark.connect.Expression
+	23, // 33: spark.connect.Aggregate.aggregate_expressions:type_name -> spark.connect.Expression
+	3,  // 34: spark.connect.Sort.input:type_name -> spark.connect.Relation
+	24, // 35: spark.connect.Sort.order:type_name -> spark.connect.Expression.SortOrder
+	3,  // 36: spark.connect.Deduplicate.input:type_name -> spark.connect.Relation
+	3,  // 37: spark.connect.SubqueryAlias.input:type_name -> spark.connect.Relation
+	3,  // 38: spark.connect.WithWatermark.input:type_name -> spark.connect.Relation
+	21, // 39: spark.connect.Read.NamedTable.options:type_name -> spark.connect.Read.NamedTable.OptionsEntry
+	22, // 40: spark.connect.Read.DataSource.options:type_name -> spark.connect.Read.DataSource.OptionsEntry
+	41, // [41:41] is the sub-list for method output_type
+	41, // [41:41] is the sub-list for method input_type
+	41, // [41:41] is the sub-list for extension type_name
+	41, // [41:41] is the sub-list for extension extendee
+	0,  // [0:41] is the sub-list for field type_name
 }
 
 func init() { file_spark_connect_relations_proto_init() }
@@ -1739,6 +1807,7 @@ func file_spark_connect_relations_proto_init() {
 		(*Relation_Sort)(nil),
 		(*Relation_Limit)(nil),
 		(*Relation_Aggregate)(nil),
+		(*Relation_Sql)(nil),
 		(*Relation_Offset)(nil),
 		(*Relation_Deduplicate)(nil),
 		(*Relation_Range)(nil),
@@ -1754,14 +1823,14 @@ func file_spark_connect_relations_proto_init() {
 	file_spark_connect_relations_proto_msgTypes[10].OneofWrappers = []any{}
 	file_spark_connect_relations_proto_msgTypes[11].OneofWrappers = []any{}
 	file_spark_connect_relations_proto_msgTypes[12].OneofWrappers = []any{}
-	file_spark_connect_relations_proto_msgTypes[16].OneofWrappers = []any{}
+	file_spark_connect_relations_proto_msgTypes[17].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_spark_connect_relations_proto_rawDesc), len(file_spark_connect_relations_proto_rawDesc)),
 			NumEnums:      3,
-			NumMessages:   19,
+			NumMessages:   20,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

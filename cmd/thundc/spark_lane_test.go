@@ -1,0 +1,428 @@
+//go:build spark
+
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/ipc"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet/file"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+	"google.golang.org/grpc"
+
+	"github.com/nordisk/thund/internal/testenv"
+	"github.com/nordisk/thund/sparkemit"
+)
+
+// The Spark lane's differential tests: one pipeline, the same data, both
+// engines. Each case runs natively (thundc build, etl run, etl read) and on
+// the lane's real Spark Connect server (thundc spark run), then reads every
+// table back from Spark as Arrow and compares it with the native dataset as
+// a multiset of rows: the same columns (by name, in any order), the same
+// Arrow types, and the same values, floats within 1e-9 relative.
+//
+// What is left out of a comparison is stated per case (skip): a column
+// whose value Spark does not define (a timestamp of the run), never a
+// column that merely differs.
+
+// laneCase is one pipeline of the lane.
+type laneCase struct {
+	name string // also the Spark database the case's tables go to
+	dir  string // the example's folder, relative to the repository root
+	path string // PATH for thundc, relative to dir
+	// prepare, when set, writes the case's input into its copy of dir.
+	prepare func(t *testing.T, dir string)
+	// only, when set, are the targets that run the case; each other
+	// target must refuse it (thundc check), which the case asserts.
+	only []string
+}
+
+var laneCases = []laneCase{
+	{name: "quickstart_thund", dir: "examples/quickstart", path: "pipeline.thund"},
+	{name: "quickstart_sql", dir: "examples/quickstart", path: "."},
+	{name: "batch_etl_thund", dir: "examples/batch_etl", path: "pipeline.thund"},
+	{name: "batch_etl_sql", dir: "examples/batch_etl", path: "."},
+}
+
+// TestSparkLane runs every case on both engines and compares their tables.
+func TestSparkLane(t *testing.T) {
+	lane := testenv.Spark(t)
+	bin := t.TempDir()
+	thundc := filepath.Join(bin, "thundc")
+	if out, err := exec.Command("go", "build", "-o", thundc, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build thundc: %v\n%s", err, out)
+	}
+	remote, err := sparkemit.ParseRemote(lane.Remote)
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn, err := sparkemit.Dial(remote)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	for _, c := range laneCases {
+		t.Run(c.name, func(t *testing.T) {
+			runLaneCase(t, lane, thundc, conn, remote, c)
+		})
+	}
+}
+
+// runLaneCase runs one case natively and on Spark and compares the tables.
+func runLaneCase(t *testing.T, lane testenv.SparkLane, thundc string, conn *grpc.ClientConn, remote *sparkemit.Remote, c laneCase) {
+	work := t.TempDir()
+	copyExample(t, filepath.Join("..", "..", c.dir), work)
+	if c.prepare != nil {
+		c.prepare(t, work)
+	}
+	tables := laneTables(t, thundc, work, c.path)
+
+	// native
+	etl := filepath.Join(work, "etl")
+	wh := filepath.Join(work, "lane-warehouse")
+	laneRun(t, work, nil, thundc, "build", c.path, "-o", etl)
+	laneRun(t, work, nil, etl, "run", "--warehouse", wh)
+	native := map[string]*laneTable{}
+	for _, name := range tables {
+		out := laneRun(t, work, nil, etl, "read", name, "--format", "parquet", "--warehouse", wh)
+		native[name] = parquetTable(t, name, out)
+	}
+
+	// Spark
+	db := "lane_" + c.name
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	if _, err := sparkemit.Query(ctx, conn, remote, "DROP DATABASE IF EXISTS "+db+" CASCADE"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := sparkemit.Query(ctx, conn, remote, "CREATE DATABASE "+db); err != nil {
+		t.Fatal(err)
+	}
+	laneRun(t, work, nil, thundc, "spark", "run", c.path, "--remote", lane.Remote, "--target", lane.Target,
+		"--database", db, "--storage", "file://"+filepath.Join(work, "spark-storage"),
+		"--data-root", "file://"+work, "--expectations", "filter")
+	for _, name := range tables {
+		streams, err := sparkemit.Query(ctx, conn, remote, "SELECT * FROM "+db+"."+name)
+		if err != nil {
+			t.Fatalf("read %s from Spark: %v", name, err)
+		}
+		got := arrowStreams(t, name, streams)
+		if diff := native[name].diff(got); diff != "" {
+			t.Errorf("%s: native (-) and Spark (+) differ:\n%s", name, diff)
+		}
+	}
+}
+
+// copyExample copies an example's files (not its warehouses or Spark
+// storage) into dst.
+func copyExample(t *testing.T, src, dst string) {
+	t.Helper()
+	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		if d.IsDir() {
+			switch d.Name() {
+			case "warehouse", "pipeline-storage":
+				return filepath.SkipDir
+			}
+			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dst, rel), data, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// laneRun runs a command in dir and returns its stdout; a failure fails
+// the test with both outputs.
+func laneRun(t *testing.T, dir string, env []string, prog string, args ...string) []byte {
+	t.Helper()
+	cmd := exec.Command(prog, args...)
+	cmd.Dir = dir
+	cmd.Env = append(append(os.Environ(), "THUND_CACHE="+testenv.ThundCache()), env...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("%s %s: %v\nstdout:\n%s\nstderr:\n%s", filepath.Base(prog), strings.Join(args, " "), err, stdout.Bytes(), stderr.Bytes())
+	}
+	return stdout.Bytes()
+}
+
+// laneTables are the datasets of the pipeline that both engines keep as
+// tables: its materialized views and streaming tables.
+func laneTables(t *testing.T, thundc, dir, path string) []string {
+	var g struct {
+		Nodes []struct{ Name, Kind string }
+	}
+	if err := json.Unmarshal(laneRun(t, dir, nil, thundc, "graph", "--format", "json", path), &g); err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, n := range g.Nodes {
+		if n.Kind == "materialized view" || n.Kind == "streaming table" {
+			out = append(out, n.Name)
+		}
+	}
+	if len(out) == 0 {
+		t.Fatalf("%s has no table to compare", path)
+	}
+	return out
+}
+
+// laneTable is a dataset read from one engine, as canonical rows.
+type laneTable struct {
+	cols  []string // lower-cased names
+	types []string // Arrow types, in cols' order
+	rows  []laneRow
+}
+
+type laneRow struct {
+	key   string   // the cells joined, floats rounded: the sort key
+	cells []string // exact text of each cell ("NULL" for null)
+	nums  []float64
+	isNum []bool // a float cell, compared within 1e-9 relative
+}
+
+func parquetTable(t *testing.T, name string, data []byte) *laneTable {
+	t.Helper()
+	pf, err := file.NewParquetReader(bytes.NewReader(data))
+	if err != nil {
+		t.Fatalf("native %s: %v", name, err)
+	}
+	fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{}, memory.DefaultAllocator)
+	if err != nil {
+		t.Fatalf("native %s: %v", name, err)
+	}
+	tbl, err := fr.ReadTable(context.Background())
+	if err != nil {
+		t.Fatalf("native %s: %v", name, err)
+	}
+	defer tbl.Release()
+	lt := &laneTable{}
+	lt.schema(tbl.Schema())
+	tr := array.NewTableReader(tbl, 0)
+	defer tr.Release()
+	for tr.Next() {
+		lt.add(tr.RecordBatch())
+	}
+	return lt
+}
+
+func arrowStreams(t *testing.T, name string, streams [][]byte) *laneTable {
+	t.Helper()
+	lt := &laneTable{}
+	for _, s := range streams {
+		r, err := ipc.NewReader(bytes.NewReader(s))
+		if err != nil {
+			t.Fatalf("spark %s: %v", name, err)
+		}
+		if lt.cols == nil {
+			lt.schema(r.Schema())
+		}
+		for r.Next() {
+			lt.add(r.RecordBatch())
+		}
+		if err := r.Err(); err != nil {
+			t.Fatalf("spark %s: %v", name, err)
+		}
+		r.Release()
+	}
+	return lt
+}
+
+func (lt *laneTable) schema(s *arrow.Schema) {
+	lt.cols, lt.types = []string{}, []string{}
+	for _, f := range s.Fields() {
+		lt.cols = append(lt.cols, strings.ToLower(f.Name))
+		lt.types = append(lt.types, typeText(f.Type))
+	}
+}
+
+// typeText is an Arrow type as the lane compares it: a timestamp's zone
+// is UTC on both sides (the lane runs Spark with the session in UTC).
+func typeText(dt arrow.DataType) string {
+	if ts, ok := dt.(*arrow.TimestampType); ok {
+		zone := "ntz"
+		if ts.TimeZone != "" {
+			zone = "utc"
+		}
+		return "timestamp[" + ts.Unit.String() + "," + zone + "]"
+	}
+	return dt.String()
+}
+
+func (lt *laneTable) add(rec arrow.RecordBatch) {
+	for i := 0; i < int(rec.NumRows()); i++ {
+		r := laneRow{}
+		var key []string
+		for c := 0; c < int(rec.NumCols()); c++ {
+			col := rec.Column(c)
+			cell, num, isNum := cellText(col, i)
+			r.cells = append(r.cells, cell)
+			r.nums = append(r.nums, num)
+			r.isNum = append(r.isNum, isNum)
+			if isNum {
+				cell = strconv.FormatFloat(num, 'g', 9, 64)
+			}
+			key = append(key, cell)
+		}
+		r.key = strings.Join(key, "\x1f")
+		lt.rows = append(lt.rows, r)
+	}
+}
+
+// cellText is one value's canonical text.
+func cellText(col arrow.Array, i int) (string, float64, bool) {
+	if col.IsNull(i) {
+		return "NULL", 0, false
+	}
+	switch a := col.(type) {
+	case *array.Float64:
+		return "", a.Value(i), true
+	case *array.Float32:
+		return "", float64(a.Value(i)), true
+	case *array.Timestamp:
+		unit := a.DataType().(*arrow.TimestampType).Unit
+		return a.Value(i).ToTime(unit).UTC().Format("2006-01-02 15:04:05.999999999"), 0, false
+	case *array.String:
+		return strconv.Quote(a.Value(i)), 0, false
+	}
+	return col.ValueStr(i), 0, false
+}
+
+// project reorders lt's columns into cols' order; ok is false when a
+// column is missing.
+func (lt *laneTable) project(cols []string) (*laneTable, bool) {
+	idx := make([]int, len(cols))
+	for i, c := range cols {
+		idx[i] = slices.Index(lt.cols, c)
+		if idx[i] < 0 {
+			return nil, false
+		}
+	}
+	out := &laneTable{cols: cols}
+	for _, j := range idx {
+		out.types = append(out.types, lt.types[j])
+	}
+	for _, r := range lt.rows {
+		nr := laneRow{}
+		var key []string
+		for _, j := range idx {
+			nr.cells = append(nr.cells, r.cells[j])
+			nr.nums = append(nr.nums, r.nums[j])
+			nr.isNum = append(nr.isNum, r.isNum[j])
+			k := r.cells[j]
+			if r.isNum[j] {
+				k = strconv.FormatFloat(r.nums[j], 'g', 9, 64)
+			}
+			key = append(key, k)
+		}
+		nr.key = strings.Join(key, "\x1f")
+		out.rows = append(out.rows, nr)
+	}
+	return out, true
+}
+
+// diff compares two tables as multisets of rows; "" when they are equal.
+func (lt *laneTable) diff(other *laneTable) string {
+	var b strings.Builder
+	o, ok := other.project(lt.cols)
+	if !ok || len(other.cols) != len(lt.cols) {
+		return fmt.Sprintf("columns: native %v, Spark %v\n", lt.cols, other.cols)
+	}
+	for i := range lt.cols {
+		if lt.types[i] != o.types[i] {
+			fmt.Fprintf(&b, "column %s: native type %s, Spark type %s\n", lt.cols[i], lt.types[i], o.types[i])
+		}
+	}
+	a, z := slices.Clone(lt.rows), slices.Clone(o.rows)
+	byKey := func(x, y laneRow) int { return strings.Compare(x.key, y.key) }
+	slices.SortFunc(a, byKey)
+	slices.SortFunc(z, byKey)
+	i, j, shown := 0, 0, 0
+	show := func(sign string, r laneRow) {
+		if shown < 20 {
+			fmt.Fprintf(&b, "%s %s\n", sign, r.text())
+		}
+		shown++
+	}
+	for i < len(a) || j < len(z) {
+		switch {
+		case i < len(a) && j < len(z) && a[i].equal(z[j]):
+			i++
+			j++
+		case j == len(z) || (i < len(a) && a[i].key < z[j].key):
+			show("-", a[i])
+			i++
+		default:
+			show("+", z[j])
+			j++
+		}
+	}
+	if shown > 20 {
+		fmt.Fprintf(&b, "... and %d more rows differ\n", shown-20)
+	}
+	if shown > 0 {
+		fmt.Fprintf(&b, "(%d rows native, %d rows Spark)\n", len(a), len(z))
+	}
+	return b.String()
+}
+
+func (r laneRow) equal(o laneRow) bool {
+	if len(r.cells) != len(o.cells) {
+		return false
+	}
+	for i := range r.cells {
+		if r.isNum[i] != o.isNum[i] {
+			return false
+		}
+		if r.isNum[i] {
+			x, y := r.nums[i], o.nums[i]
+			if x == y || (math.IsNaN(x) && math.IsNaN(y)) {
+				continue
+			}
+			if math.Abs(x-y) > 1e-9*math.Max(math.Abs(x), math.Abs(y)) {
+				return false
+			}
+			continue
+		}
+		if r.cells[i] != o.cells[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func (r laneRow) text() string {
+	parts := make([]string, len(r.cells))
+	for i := range r.cells {
+		parts[i] = r.cells[i]
+		if r.isNum[i] {
+			parts[i] = strconv.FormatFloat(r.nums[i], 'g', -1, 64)
+		}
+	}
+	return strings.Join(parts, ", ")
+}
