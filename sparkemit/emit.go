@@ -303,7 +303,7 @@ func (e *emitter) dataset(d *ir.Dataset) {
 			Format:          optString(d.Format),
 		}
 		if len(d.Columns) > 0 {
-			td.Schema = &pb.PipelineCommand_DefineOutput_TableDetails_SchemaString{SchemaString: e.columnsDDL(d, d.Columns)}
+			td.Schema = &pb.PipelineCommand_DefineOutput_TableDetails_SchemaString{SchemaString: e.columnsDDL(d, partitionColumnsLast(d))}
 		}
 		return td
 	}
@@ -339,6 +339,31 @@ func (e *emitter) dataset(d *ir.Dataset) {
 	if d.Kind == ir.KindSource {
 		e.sourceFlow(d)
 	}
+}
+
+// partitionColumnsLast is a table's declared columns with its partition
+// columns moved last, as its flows' output is (partitionsLast).
+func partitionColumnsLast(d *ir.Dataset) []*ir.Column {
+	if len(d.PartitionBy) == 0 {
+		return d.Columns
+	}
+	var rest, parts []*ir.Column
+	for _, c := range d.Columns {
+		if !slicesContainsFold(d.PartitionBy, c.Name) {
+			rest = append(rest, c)
+		}
+	}
+	for _, p := range d.PartitionBy {
+		for _, c := range d.Columns {
+			if strings.EqualFold(c.Name, p) {
+				parts = append(parts, c)
+			}
+		}
+	}
+	if out := append(rest, parts...); len(out) == len(d.Columns) {
+		return out
+	}
+	return d.Columns
 }
 
 // sinkFormat is the Spark streaming sink format of a sink's: JSON lines
@@ -511,6 +536,7 @@ func (e *emitter) flow(f *ir.Flow) {
 		if rel = l.expectFilter(d, rel); rel == nil {
 			return
 		}
+		rel = l.partitionsLast(d, rel)
 		df.Details = &pb.PipelineCommand_DefineFlow_RelationFlowDetails{RelationFlowDetails: &pb.PipelineCommand_DefineFlow_WriteRelationFlowDetails{Relation: rel}}
 	}
 	e.add(&pb.PipelineCommand{CommandType: &pb.PipelineCommand_DefineFlow_{DefineFlow: df}})

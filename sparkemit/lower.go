@@ -74,6 +74,67 @@ func (l *lowerer) flowQuery(f *ir.Flow, d *ir.Dataset) *pb.Relation {
 	return rel
 }
 
+// partitionsLast moves a partitioned table's partition columns to the end
+// of its flow's output, in PARTITIONED BY order, as Spark keeps them in a
+// partitioned table's schema: a 4.1 pipeline server that creates the table
+// with them elsewhere then fails to read its own metadata
+// (INTERNAL_ERROR "Corrupted table metadata detected"). The lowering report
+// says so when the order changes.
+func (l *lowerer) partitionsLast(d *ir.Dataset, rel *pb.Relation) *pb.Relation {
+	if d == nil || len(d.PartitionBy) == 0 || (d.Kind != ir.KindMaterializedView && d.Kind != ir.KindStreamingTable) {
+		return rel
+	}
+	names := partitionOrder(d, l.e.u.Datasets[d].Visible())
+	if names == nil {
+		return rel
+	}
+	exprs := make([]*pb.Expression, len(names))
+	for i, n := range names {
+		exprs[i] = attr(quoteIdent(n))
+	}
+	l.e.note(d.Pos, l.flow.Name, d.Name, "partition columns", passes.ActionConverted,
+		fmt.Sprintf("are moved to the end of the table's columns (%s), where Spark keeps a partitioned table's partition columns", strings.Join(names, ", ")))
+	return project(rel, exprs)
+}
+
+// partitionOrder is the column order of a partitioned table whose
+// partition columns are not already last: the other columns, then the
+// partition columns in PARTITIONED BY order; nil when nothing moves.
+func partitionOrder(d *ir.Dataset, s passes.Schema) []string {
+	var rest, parts []string
+	for _, f := range s {
+		if !slicesContainsFold(d.PartitionBy, f.Name) {
+			rest = append(rest, f.Name)
+		}
+	}
+	for _, p := range d.PartitionBy {
+		for _, f := range s {
+			if strings.EqualFold(f.Name, p) {
+				parts = append(parts, f.Name)
+			}
+		}
+	}
+	order := append(rest, parts...)
+	if len(order) != len(s) {
+		return nil
+	}
+	for i, f := range s {
+		if f.Name != order[i] {
+			return order
+		}
+	}
+	return nil
+}
+
+func slicesContainsFold(list []string, s string) bool {
+	for _, x := range list {
+		if strings.EqualFold(x, s) {
+			return true
+		}
+	}
+	return false
+}
+
 // expectFilter wraps a flow's relation in a filter on each drop expectation
 // of its target when the unit lowers them to filters (--expectations
 // filter): a row is kept when every condition is TRUE, as natively, where
