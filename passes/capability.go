@@ -64,6 +64,9 @@ type Capabilities struct {
 	IdleTimeout         Support
 	AllowedLateness     Support
 	SessionWindows      Support
+	// a watermark on a stream read of a dataset the pipeline defines, other
+	// than a source's own declared one
+	GraphReadWatermarks Support
 
 	// types
 	UnsignedInts   Support
@@ -74,26 +77,27 @@ type Capabilities struct {
 
 // Reasons shared by the Spark targets, with what they rest on.
 const (
-	whyNoExpect      = "is not part of OSS Spark (expectations are a Databricks Lakeflow feature): filter with a where stage, or target native"
-	whyFilterExpect  = "is lowered to a filter on its condition (--expectations filter): the rows it drops are those the native backend drops, but Spark counts none of them"
-	whyWarnExpect    = "is not part of OSS Spark: the rows are kept, but violations are not counted"
-	whyStdin         = "is not readable by a Spark Connect server (it cannot see the client's stdin): land the stream in files and read them with a source"
-	whyArrow         = "has no Spark file reader: convert the files to parquet"
-	whyOutputMode    = "is not settable in SDP, whose streaming tables are appended to (DefineFlow has no output mode): aggregate over a window with a watermark, or target native"
-	whyStatelessMode = "is not settable in SDP; without a streaming aggregate, append writes the same rows"
-	whyEmitClose     = "is Spark's append mode over a watermarked window, which emits each window once the watermark passes its end"
-	whyTrigger       = "is not settable per flow in SDP: a pipeline run triggers its flows"
-	whyAvailableNow  = "is how a triggered SDP run already processes its input (what is available, then stop)"
-	whyLateTable     = "has no Spark counterpart: Spark drops late rows without a side output; remove it, or target native"
-	whyEdgeBounds    = "have no Spark counterpart: Spark sizes micro-batches itself (maxFilesPerTrigger, maxBytesPerTrigger)"
-	whyIdle          = "has no Spark counterpart: an idle input holds the watermark back"
-	whyLateness      = "is folded into the watermark delay (withWatermark(col, delay + lateness)): windows close, and rows count as late, at the same points"
-	whyUnsigned      = "are converted to a wider signed type (uint8 to smallint, uint16 to int, uint32 to bigint, uint64 to decimal(20,0)): Spark has no unsigned types"
-	whyNano          = "is truncated to microseconds, Spark's timestamp and interval precision"
-	whyPersistedView = "is not known to be accepted by Spark 4.1.0's pipeline server (CREATE VIEW appears in later revisions): use a temporary view, or target spark-4.2"
-	whyCDC41         = "arrives in spark-4.2"
-	whyDuration      = "are Spark's INTERVAL DAY TO SECOND, with microsecond precision"
-	whyZone          = "is not kept by Spark's TIMESTAMP, an instant shown in the session time zone (a zoneless timestamp is TIMESTAMP_NTZ)"
+	whyNoExpect       = "is not part of OSS Spark (expectations are a Databricks Lakeflow feature): filter with a where stage, or target native"
+	whyFilterExpect   = "is lowered to a filter on its condition (--expectations filter): the rows it drops are those the native backend drops, but Spark counts none of them"
+	whyWarnExpect     = "is not part of OSS Spark: the rows are kept, but violations are not counted"
+	whyStdin          = "is not readable by a Spark Connect server (it cannot see the client's stdin): land the stream in files and read them with a source"
+	whyArrow          = "has no Spark file reader: convert the files to parquet"
+	whyOutputMode     = "is not settable in SDP, whose streaming tables are appended to (DefineFlow has no output mode): aggregate over a window with a watermark, or target native"
+	whyStatelessMode  = "is not settable in SDP; without a streaming aggregate, append writes the same rows"
+	whyEmitClose      = "is Spark's append mode over a watermarked window, which emits each window once the watermark passes its end"
+	whyTrigger        = "is not settable per flow in SDP: a pipeline run triggers its flows"
+	whyAvailableNow   = "is how a triggered SDP run already processes its input (what is available, then stop)"
+	whyLateTable      = "has no Spark counterpart: Spark drops late rows without a side output; remove it, or target native"
+	whyEdgeBounds     = "have no Spark counterpart: Spark sizes micro-batches itself (maxFilesPerTrigger, maxBytesPerTrigger)"
+	whyIdle           = "has no Spark counterpart: an idle input holds the watermark back"
+	whyLateness       = "is folded into the watermark delay (withWatermark(col, delay + lateness)): windows close, and rows count as late, at the same points"
+	whyUnsigned       = "are converted to a wider signed type (uint8 to smallint, uint16 to int, uint32 to bigint, uint64 to decimal(20,0)): Spark has no unsigned types"
+	whyNano           = "is truncated to microseconds, Spark's timestamp and interval precision"
+	whyPersistedView  = "is not known to be accepted by Spark 4.1.0's pipeline server (CREATE VIEW appears in later revisions): use a temporary view, or target spark-4.2"
+	whyCDC41          = "arrives in spark-4.2"
+	whyGraphWatermark = "cannot be declared on a read of a dataset of the pipeline: Spark's Connect planner resolves withWatermark when a flow is defined, before the graph's datasets exist (TABLE_OR_VIEW_NOT_FOUND, shown on Spark 4.1.4 and 4.2.1); declare the watermark on a source, which its temporary view carries, or target native"
+	whyDuration       = "are Spark's INTERVAL DAY TO SECOND, with microsecond precision"
+	whyZone           = "is not kept by Spark's TIMESTAMP, an instant shown in the session time zone (a zoneless timestamp is TIMESTAMP_NTZ)"
 )
 
 // capabilities is the one table of targets and what they run.
@@ -125,6 +129,7 @@ var capabilities = []Capabilities{
 		NanoTimestamps:      converted(whyNano),
 		Durations:           converted(whyDuration),
 		ZonedTimes:          converted(whyZone),
+		GraphReadWatermarks: refused(whyGraphWatermark),
 	},
 	{
 		Target:              Spark42,
@@ -146,6 +151,7 @@ var capabilities = []Capabilities{
 		NanoTimestamps:      converted(whyNano),
 		Durations:           converted(whyDuration),
 		ZonedTimes:          converted(whyZone),
+		GraphReadWatermarks: refused(whyGraphWatermark),
 	},
 }
 
@@ -404,6 +410,18 @@ func (c *capChecker) flow(f *ir.Flow) {
 	}
 	if f.LateTable != "" {
 		c.note(c.caps.LateTables, at(f.Pos, "late table", fmt.Sprintf("late table %q", f.LateTable), ""))
+	}
+	for _, in := range fi.Inputs {
+		// A source read with a watermark of its own reads the source's
+		// files; a stateless flow needs no watermark, and the lowering
+		// leaves out one carried from upstream (sparkemit's scan).
+		if in.Stream && in.Watermark != nil && in.Scan != nil && (in.WMOrigin == "read" && in.Kind != ir.KindSource.String() || in.WMOrigin == "upstream" && fi.Stateful) {
+			pos := in.Scan.Pos
+			if w := in.Scan.Watermark; w != nil && w.Pos.IsValid() {
+				pos = w.Pos
+			}
+			c.note(c.caps.GraphReadWatermarks, at(pos, "watermark", fmt.Sprintf("a watermark on %s (on %s)", in.Name, in.Watermark.Column), ""))
+		}
 	}
 	ir.WalkRel(f.Query, func(r ir.Rel) bool {
 		switch n := r.(type) {

@@ -384,6 +384,9 @@ func (e *emitter) sourceFlow(d *ir.Dataset) {
 	if !ok {
 		return
 	}
+	if w := e.viewWatermark(d); w != nil {
+		rel = withWatermark(rel, w)
+	}
 	e.add(&pb.PipelineCommand{CommandType: &pb.PipelineCommand_DefineFlow_{DefineFlow: &pb.PipelineCommand_DefineFlow{
 		FlowName:           proto.String(d.Name),
 		TargetDatasetName:  proto.String(d.Name),
@@ -393,6 +396,28 @@ func (e *emitter) sourceFlow(d *ir.Dataset) {
 			Relation: rel,
 		}},
 	}}})
+}
+
+// viewWatermark is the watermark a source's temporary view declares: the
+// source's own, when the view streams. Stream reads of the source whose
+// watermark is that one read it through the view, and declare none again:
+// Spark's Connect planner analyzes withWatermark when a flow is defined,
+// before the graph's datasets exist, so a watermark over a read of one of
+// them fails (TABLE_OR_VIEW_NOT_FOUND), while over the files it does not.
+func (e *emitter) viewWatermark(d *ir.Dataset) *ir.Watermark {
+	if d.Kind != ir.KindSource || !e.streamSources[d] {
+		return nil
+	}
+	return d.Watermark
+}
+
+// withWatermark is withWatermark(column, delay + allowed lateness).
+func withWatermark(rel *pb.Relation, w *ir.Watermark) *pb.Relation {
+	return &pb.Relation{RelType: &pb.Relation_WithWatermark{WithWatermark: &pb.WithWatermark{
+		Input:          rel,
+		EventTime:      w.Column,
+		DelayThreshold: intervalText(w.Delay + w.AllowedLateness),
+	}}}
 }
 
 // dataSource is a Read.DataSource of a source's files.

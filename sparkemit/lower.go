@@ -284,17 +284,23 @@ func (l *lowerer) scan(n *ir.Scan) *pb.Relation {
 			IsStreaming: n.Stream,
 		}}}
 	}
-	if in, ok := l.inputs[n]; ok && in.Watermark != nil && n.Stream {
-		w := in.Watermark
-		rel = &pb.Relation{RelType: &pb.Relation_WithWatermark{WithWatermark: &pb.WithWatermark{
-			Input:          rel,
-			EventTime:      w.Column,
-			DelayThreshold: intervalText(w.Delay + w.AllowedLateness),
-		}}}
-		if in.WMOrigin == "upstream" {
-			e.note(n.Pos, l.flow.Name, l.flow.Target, "watermark", passes.ActionConverted,
-				fmt.Sprintf("of %s is declared again on this read (withWatermark(%s, %s)): Spark does not carry a watermark through a table", n.Name, w.Column, intervalText(w.Delay+w.AllowedLateness)))
+	// A source's own watermark comes with its temporary view; one carried
+	// from upstream into a stateless flow does nothing there, and is left
+	// out. Any other the capability pass refused (GraphReadWatermarks).
+	if in, ok := l.inputs[n]; ok && in.Watermark != nil && n.Stream && in.WMOrigin == "read" {
+		if d == nil || d.Kind != ir.KindSource {
+			l.refuse(n.Pos, "a watermark on a read of "+n.Name, "Spark's Connect planner resolves withWatermark before the graph's datasets exist")
+			return nil
 		}
+		// The read's own watermark, over a stream of the source's files.
+		ds, ok := e.dataSource(d, true)
+		if !ok {
+			l.failed = true
+			return nil
+		}
+		rel = subqueryAlias(withWatermark(ds, in.Watermark), d.Name)
+		e.note(n.Pos, l.flow.Name, l.flow.Target, "watermark", passes.ActionConverted,
+			fmt.Sprintf("of this read of source %s reads its files directly: a watermark over a read of its temporary view cannot be declared before the graph's datasets exist", d.Name))
 	}
 	if n.Alias != "" {
 		rel = subqueryAlias(rel, n.Alias)

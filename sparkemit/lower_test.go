@@ -22,7 +22,7 @@ func flowRelation(t *testing.T, b Bundle, flow string) *pb.Relation {
 
 // TestWindowedAggregate: grouping by window_start / window_end groups by
 // Spark's window() (or session_window()) itself, over the watermarked
-// stream read, and a projection restores the aggregate's column order.
+// stream read of the source's view, and a projection restores the aggregate's column order.
 func TestWindowedAggregate(t *testing.T) {
 	u := compileFile(t, "testdata/windows.thund", passes.Spark41)
 	b, _, err := Emit(u, Options{})
@@ -63,10 +63,15 @@ func TestWindowedAggregate(t *testing.T) {
 		if last.GetName()[0] != windowColumn || fn.GetFunctionName() != c.fn || len(fn.Arguments) != c.args {
 			t.Errorf("%s: last grouping key %v, want %s(...) with %d arguments", c.flow, last, c.fn, c.args)
 		}
-		wm := agg.Input.GetWithWatermark()
-		if wm == nil || wm.EventTime != "date_time" || wm.DelayThreshold != "15 seconds" || !wm.Input.GetRead().IsStreaming {
-			t.Errorf("%s: aggregate input %v, want WithWatermark(date_time, 15 seconds) over a stream read", c.flow, agg.Input)
+		if rd := agg.Input.GetRead(); rd.GetNamedTable().GetUnparsedIdentifier() != "bids" || !rd.IsStreaming {
+			t.Errorf("%s: aggregate input %v, want a stream read of bids", c.flow, agg.Input)
 		}
+	}
+	// The source's declared watermark is its temporary view's: Spark cannot
+	// declare one over a read of a graph dataset (GraphReadWatermarks).
+	wm := flowRelation(t, b, "bids").GetWithWatermark()
+	if wm == nil || wm.EventTime != "date_time" || wm.DelayThreshold != "15 seconds" || !wm.Input.GetRead().IsStreaming || wm.Input.GetRead().GetDataSource() == nil {
+		t.Errorf("source bids: %v, want WithWatermark(date_time, 15 seconds) over a stream of its files", flowRelation(t, b, "bids"))
 	}
 }
 

@@ -48,9 +48,8 @@ type laneCase struct {
 	path string // PATH for thundc, relative to dir
 	// prepare, when set, writes the case's input into its copy of dir.
 	prepare func(t *testing.T, dir string)
-	// only, when set, are the targets that run the case; each other
-	// target must refuse it (thundc check), which the case asserts.
-	only []string
+	// skip are tables left out of the comparison, each with its reason.
+	skip map[string]string
 }
 
 var laneCases = []laneCase{
@@ -58,6 +57,27 @@ var laneCases = []laneCase{
 	{name: "quickstart_sql", dir: "examples/quickstart", path: "."},
 	{name: "batch_etl_thund", dir: "examples/batch_etl", path: "pipeline.thund"},
 	{name: "batch_etl_sql", dir: "examples/batch_etl", path: "."},
+	{name: "nexmark_thund", dir: "examples/nexmark", path: "pipeline.thund", prepare: nexmarkData, skip: nexmarkSkip},
+	{name: "nexmark_sql", dir: "examples/nexmark", path: ".", prepare: nexmarkData, skip: nexmarkSkip},
+}
+
+// nexmarkSkip: Spark refuses q7 as written (its stream read of q7_max
+// declares a watermark: GraphReadWatermarks, spark_emit_nexmark_41.txtar),
+// so the lane runs it as a join of a snapshot of q7_max, which the two
+// engines read at different points of a run.
+var nexmarkSkip = map[string]string{"q7": "run as a join of a snapshot of q7_max"}
+
+// nexmarkData writes a bounded replay of the Nexmark generator's events
+// into the example's watched folders.
+func nexmarkData(t *testing.T, dir string) {
+	t.Helper()
+	laneEdit(t, filepath.Join(dir, "pipeline.thund"), "join stream q7_max as m watermark window_end delay 0s", "join q7_max as m")
+	laneEdit(t, filepath.Join(dir, "transformations", "4_highest_bid.sql"), "JOIN STREAM(q7_max) WATERMARK window_end DELAY OF INTERVAL 0 SECONDS AS m", "JOIN q7_max AS m")
+	cmd := exec.Command("go", "run", "./internal/nexmark/cmd/nexmarkgen", "-events", "20000", "-out", filepath.Join(dir, "data"))
+	cmd.Dir = filepath.Join("..", "..")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("nexmarkgen: %v\n%s", err, out)
+	}
 }
 
 // TestSparkLane runs every case on both engines and compares their tables.
@@ -118,6 +138,10 @@ func runLaneCase(t *testing.T, lane testenv.SparkLane, thundc string, conn *grpc
 		"--database", db, "--storage", "file://"+filepath.Join(work, "spark-storage"),
 		"--data-root", "file://"+work, "--expectations", "filter")
 	for _, name := range tables {
+		if why, ok := c.skip[name]; ok {
+			t.Logf("%s: not compared: %s", name, why)
+			continue
+		}
 		streams, err := sparkemit.Query(ctx, conn, remote, "SELECT * FROM "+db+"."+name)
 		if err != nil {
 			t.Fatalf("read %s from Spark: %v", name, err)
@@ -126,6 +150,21 @@ func runLaneCase(t *testing.T, lane testenv.SparkLane, thundc string, conn *grpc
 		if diff := native[name].diff(got); diff != "" {
 			t.Errorf("%s: native (-) and Spark (+) differ:\n%s", name, diff)
 		}
+	}
+}
+
+// laneEdit replaces the one occurrence of old in a file of a case's copy.
+func laneEdit(t *testing.T, path, old, new string) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(data), old); n != 1 {
+		t.Fatalf("%s: %q occurs %d times, want once", path, old, n)
+	}
+	if err := os.WriteFile(path, []byte(strings.Replace(string(data), old, new, 1)), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }
 
