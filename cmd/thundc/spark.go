@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -387,27 +388,140 @@ func sparkRun(c *cli, inv *invocation) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	asJSON := inv.bool("json")
+	sum := &runSummary{state: map[string]string{}}
 	err = sparkemit.Run(ctx, conn, remote, reqs, func(ev sparkemit.Event) {
 		ts := ""
 		if t := ev.Event.GetTimestamp(); t != nil {
 			ts = t.AsTime().UTC().Format(time.RFC3339Nano)
 		}
+		msg := ev.Event.GetMessage()
+		st, isState := sparkemit.ParseEvent(msg)
+		if isState {
+			sum.add(st)
+		}
 		if asJSON {
-			var b bytes.Buffer
-			enc := json.NewEncoder(&b)
-			enc.SetEscapeHTML(false)
-			enc.Encode(map[string]any{"request": ev.Request, "timestamp": ts, "message": ev.Event.GetMessage()})
-			c.stdout.Write(b.Bytes())
+			j := sparkEventJSON{Request: ev.Request, Timestamp: ts, Message: msg, ErrorClass: sparkemit.ErrorClass(msg)}
+			if isState {
+				j.Flow, j.State = st.Flow, st.State
+				if j.Flow == "" {
+					j.Run = true
+				}
+			}
+			writeJSONLine(c, j)
 			return
 		}
-		fmt.Fprintf(c.stdout, "%s %s\n", ts, ev.Event.GetMessage())
+		fmt.Fprintf(c.stdout, "%s %s\n", ts, msg)
 	})
+	failed := err != nil || sum.run == "FAILED" || sum.count("FAILED") > 0
+	class := ""
 	if err != nil {
-		fmt.Fprintf(c.stderr, "thundc spark run: %v\n", err)
+		class = sparkemit.ErrorClass(err.Error())
+	}
+	if asJSON {
+		writeJSONLine(c, sparkRunJSON{Summary: true, OK: !failed, Run: sum.run, Flows: sum.flows(), ErrorClass: class, Error: errText(err)})
+	} else {
+		sum.write(c.stderr, remote.String(), len(reqs))
+		if err != nil {
+			if class != "" {
+				fmt.Fprintf(c.stderr, "thundc spark run: the update failed (%s): %v\n", class, err)
+			} else {
+				fmt.Fprintf(c.stderr, "thundc spark run: %v\n", err)
+			}
+		} else if failed {
+			fmt.Fprintf(c.stderr, "thundc spark run: the update failed: %d flow(s) FAILED\n", sum.count("FAILED"))
+		}
+	}
+	if failed {
 		return exitDiags
 	}
-	if !asJSON {
-		fmt.Fprintf(c.stderr, "spark run: %d requests done on %s\n", len(reqs), remote)
-	}
 	return exitOK
+}
+
+// sparkEventJSON is one event of spark run --json.
+type sparkEventJSON struct {
+	Request    int    `json:"request"`
+	Timestamp  string `json:"timestamp"`
+	Message    string `json:"message"`
+	Flow       string `json:"flow,omitempty"`  // the flow a state event is about
+	Run        bool   `json:"run,omitempty"`   // a state event about the run
+	State      string `json:"state,omitempty"` // QUEUED, RUNNING, COMPLETED, FAILED, SKIPPED, ...
+	ErrorClass string `json:"error_class,omitempty"`
+}
+
+// sparkRunJSON is the last line of spark run --json.
+type sparkRunJSON struct {
+	Summary    bool              `json:"summary"`
+	OK         bool              `json:"ok"`
+	Run        string            `json:"run_state,omitempty"`
+	Flows      map[string]string `json:"flows"` // each flow's final state
+	ErrorClass string            `json:"error_class,omitempty"`
+	Error      string            `json:"error,omitempty"`
+}
+
+func errText(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}
+
+// writeJSONLine writes one compact JSON object and a newline.
+func writeJSONLine(c *cli, v any) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.Encode(v)
+	c.stdout.Write(b.Bytes())
+}
+
+// runSummary is the last state each flow, and the run, reported.
+type runSummary struct {
+	order []string
+	state map[string]string
+	run   string
+}
+
+func (s *runSummary) add(st sparkemit.EventState) {
+	if st.Flow == "" {
+		s.run = st.State
+		return
+	}
+	if _, ok := s.state[st.Flow]; !ok {
+		s.order = append(s.order, st.Flow)
+	}
+	s.state[st.Flow] = st.State
+}
+
+func (s *runSummary) count(state string) int {
+	n := 0
+	for _, v := range s.state {
+		if v == state {
+			n++
+		}
+	}
+	return n
+}
+
+func (s *runSummary) flows() map[string]string {
+	out := make(map[string]string, len(s.state))
+	for k, v := range s.state {
+		out[k] = v
+	}
+	return out
+}
+
+// write prints the run's outcome and each flow's final state.
+func (s *runSummary) write(w io.Writer, remote string, requests int) {
+	run := s.run
+	if run == "" {
+		run = "no run state reported"
+	}
+	fmt.Fprintf(w, "spark run: %d requests sent to %s; run %s\n", requests, remote, run)
+	width := 0
+	for _, f := range s.order {
+		width = max(width, len(f))
+	}
+	for _, f := range s.order {
+		fmt.Fprintf(w, "  %-*s  %s\n", width, f, s.state[f])
+	}
 }

@@ -465,3 +465,45 @@ func (r laneRow) text() string {
 	}
 	return strings.Join(parts, ", ")
 }
+
+// TestSparkLaneFailure: a pipeline that ANSI mode fails fails on both
+// engines with the same error class, and spark run exits 1 naming it.
+func TestSparkLaneFailure(t *testing.T) {
+	lane := testenv.Spark(t)
+	bin := t.TempDir()
+	thundc := filepath.Join(bin, "thundc")
+	if out, err := exec.Command("go", "build", "-o", thundc, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build thundc: %v\n%s", err, out)
+	}
+	work := t.TempDir()
+	os.MkdirAll(filepath.Join(work, "data"), 0o755)
+	os.WriteFile(filepath.Join(work, "data", "t.csv"), []byte("a,b\n1,0\n2,1\n"), 0o644)
+	os.WriteFile(filepath.Join(work, "p.thund"), []byte(`pipeline lane_fails
+
+source t from csv "data/t.csv" { a int64, b int64 }
+
+materialized view q =
+  from t
+  | select a, a / b as r
+`), 0o644)
+	const class = "DIVIDE_BY_ZERO"
+	laneRun(t, work, nil, thundc, "build", "p.thund", "-o", "etl")
+	run := func(prog string, args ...string) string {
+		cmd := exec.Command(prog, args...)
+		cmd.Dir = work
+		cmd.Env = append(os.Environ(), "THUND_CACHE="+testenv.ThundCache())
+		out, err := cmd.CombinedOutput()
+		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 {
+			t.Fatalf("%s %v: %v, want exit status 1\n%s", filepath.Base(prog), args, err, out)
+		}
+		return string(out)
+	}
+	if out := run(filepath.Join(work, "etl"), "run", "--warehouse", filepath.Join(work, "wh")); !strings.Contains(out, "["+class+"]") {
+		t.Errorf("native run: no [%s] in\n%s", class, out)
+	}
+	out := run(thundc, "spark", "run", "p.thund", "--remote", lane.Remote, "--target", lane.Target,
+		"--storage", "file://"+filepath.Join(work, "spark-storage"), "--data-root", "file://"+work)
+	if !strings.Contains(out, "thundc spark run: the update failed ("+class+")") || !strings.Contains(out, " FAILED\n") {
+		t.Errorf("spark run: want the failed flow and the error class %s in\n%s", class, out)
+	}
+}
