@@ -83,11 +83,7 @@ func nexmarkData(t *testing.T, dir string) {
 // TestSparkLane runs every case on both engines and compares their tables.
 func TestSparkLane(t *testing.T) {
 	lane := testenv.Spark(t)
-	bin := t.TempDir()
-	thundc := filepath.Join(bin, "thundc")
-	if out, err := exec.Command("go", "build", "-o", thundc, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build thundc: %v\n%s", err, out)
-	}
+	thundc := laneThundc(t)
 	remote, err := sparkemit.ParseRemote(lane.Remote)
 	if err != nil {
 		t.Fatal(err)
@@ -102,6 +98,16 @@ func TestSparkLane(t *testing.T) {
 			runLaneCase(t, lane, thundc, conn, remote, c)
 		})
 	}
+}
+
+// laneThundc builds thundc for a lane test.
+func laneThundc(t *testing.T) string {
+	t.Helper()
+	thundc := filepath.Join(t.TempDir(), "thundc")
+	if out, err := exec.Command("go", "build", "-o", thundc, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build thundc: %v\n%s", err, out)
+	}
+	return thundc
 }
 
 // runLaneCase runs one case natively and on Spark and compares the tables.
@@ -323,14 +329,20 @@ func (lt *laneTable) add(rec arrow.RecordBatch) {
 			r.cells = append(r.cells, cell)
 			r.nums = append(r.nums, num)
 			r.isNum = append(r.isNum, isNum)
-			if isNum {
-				cell = strconv.FormatFloat(num, 'g', 9, 64)
-			}
-			key = append(key, cell)
+			key = append(key, sortKey(cell, num, isNum))
 		}
 		r.key = strings.Join(key, "\x1f")
 		lt.rows = append(lt.rows, r)
 	}
+}
+
+// sortKey is a cell as rows sort by: a float rounded to 9 digits, so that
+// values within the comparison's tolerance sort together.
+func sortKey(cell string, num float64, isNum bool) string {
+	if isNum {
+		return strconv.FormatFloat(num, 'g', 9, 64)
+	}
+	return cell
 }
 
 // cellText is one value's canonical text.
@@ -373,11 +385,7 @@ func (lt *laneTable) project(cols []string) (*laneTable, bool) {
 			nr.cells = append(nr.cells, r.cells[j])
 			nr.nums = append(nr.nums, r.nums[j])
 			nr.isNum = append(nr.isNum, r.isNum[j])
-			k := r.cells[j]
-			if r.isNum[j] {
-				k = strconv.FormatFloat(r.nums[j], 'g', 9, 64)
-			}
-			key = append(key, k)
+			key = append(key, sortKey(r.cells[j], r.nums[j], r.isNum[j]))
 		}
 		nr.key = strings.Join(key, "\x1f")
 		out.rows = append(out.rows, nr)
@@ -470,11 +478,7 @@ func (r laneRow) text() string {
 // engines with the same error class, and spark run exits 1 naming it.
 func TestSparkLaneFailure(t *testing.T) {
 	lane := testenv.Spark(t)
-	bin := t.TempDir()
-	thundc := filepath.Join(bin, "thundc")
-	if out, err := exec.Command("go", "build", "-o", thundc, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build thundc: %v\n%s", err, out)
-	}
+	thundc := laneThundc(t)
 	work := t.TempDir()
 	os.MkdirAll(filepath.Join(work, "data"), 0o755)
 	os.WriteFile(filepath.Join(work, "data", "t.csv"), []byte("a,b\n1,0\n2,1\n"), 0o644)
