@@ -50,8 +50,7 @@ func ex(name string) wireField        { return m(name, "Expression") }
 
 var wire = map[string]map[protowire.Number]wireField{
 	"ExecutePlanRequest": {1: f("session_id", lenT), 2: m("user_context", "UserContext"), 3: m("plan", "Plan"),
-		4: f("client_type", lenT), 6: f("operation_id", lenT), 7: f("tags", lenT), 8: f("client_observed_server_side_session_id", lenT),
-		9: {name: "client_env", typ: lenT, only2: true}},
+		4: f("client_type", lenT), 6: f("operation_id", lenT), 7: f("tags", lenT), 8: f("client_observed_server_side_session_id", lenT)},
 	"UserContext": {1: f("user_id", lenT), 2: f("user_name", lenT)},
 	"Plan":        {1: rel("root"), 2: m("command", "Command")},
 	"Command":     {19: m("pipeline_command", "PipelineCommand")},
