@@ -52,6 +52,8 @@ type Capabilities struct {
 	// flows
 	CDC                 Support // apply changes (keys, sequence by, SCD 1)
 	SCD2                Support // apply changes stored as SCD type 2
+	TrackHistory        Support // SCD type 2 history on some columns only
+	IgnoreNullUpdates   Support // apply changes keeping a value an update sets to NULL
 	OnceFlows           Support
 	OutputUpdate        Support // output mode update on a flow with a streaming aggregate
 	OutputComplete      Support
@@ -77,24 +79,32 @@ type Capabilities struct {
 
 // Reasons shared by the Spark targets, with what they rest on.
 const (
-	whyNoExpect       = "is not part of OSS Spark (expectations are a Databricks Lakeflow feature): filter with a where stage, or target native"
-	whyFilterExpect   = "is lowered to a filter on its condition (--expectations filter): the rows it drops are those the native backend drops, but Spark counts none of them"
-	whyWarnExpect     = "is not part of OSS Spark: the rows are kept, but violations are not counted"
-	whyStdin          = "is not readable by a Spark Connect server (it cannot see the client's stdin): land the stream in files and read them with a source"
-	whyArrow          = "has no Spark file reader: convert the files to parquet"
-	whyOutputMode     = "is not settable in SDP, whose streaming tables are appended to (DefineFlow has no output mode): aggregate over a window with a watermark, or target native"
-	whyStatelessMode  = "is not settable in SDP; without a streaming aggregate, append writes the same rows"
-	whyEmitClose      = "is Spark's append mode over a watermarked window, which emits each window once the watermark passes its end"
-	whyTrigger        = "is not settable per flow in SDP: a pipeline run triggers its flows"
-	whyAvailableNow   = "is how a triggered SDP run already processes its input (what is available, then stop)"
-	whyLateTable      = "has no Spark counterpart: Spark drops late rows without a side output; remove it, or target native"
-	whyEdgeBounds     = "have no Spark counterpart: Spark sizes micro-batches itself (maxFilesPerTrigger, maxBytesPerTrigger)"
-	whyIdle           = "has no Spark counterpart: an idle input holds the watermark back"
-	whyLateness       = "is folded into the watermark delay (withWatermark(col, delay + lateness)): windows close, and rows count as late, at the same points"
-	whyUnsigned       = "are converted to a wider signed type (uint8 to smallint, uint16 to int, uint32 to bigint, uint64 to decimal(20,0)): Spark has no unsigned types"
-	whyNano           = "is truncated to microseconds, Spark's timestamp and interval precision"
-	whyPersistedView  = "is not known to be accepted by Spark 4.1.0's pipeline server (CREATE VIEW appears in later revisions): use a temporary view, or target spark-4.2"
-	whyCDC41          = "arrives in spark-4.2"
+	whyNoExpect      = "is not part of OSS Spark (expectations are a Databricks Lakeflow feature): filter with a where stage, or target native"
+	whyFilterExpect  = "is lowered to a filter on its condition (--expectations filter): the rows it drops are those the native backend drops, but Spark counts none of them"
+	whyWarnExpect    = "is not part of OSS Spark: the rows are kept, but violations are not counted"
+	whyStdin         = "is not readable by a Spark Connect server (it cannot see the client's stdin): land the stream in files and read them with a source"
+	whyArrow         = "has no Spark file reader: convert the files to parquet"
+	whyOutputMode    = "is not settable in SDP, whose streaming tables are appended to (DefineFlow has no output mode): aggregate over a window with a watermark, or target native"
+	whyStatelessMode = "is not settable in SDP; without a streaming aggregate, append writes the same rows"
+	whyEmitClose     = "is Spark's append mode over a watermarked window, which emits each window once the watermark passes its end"
+	whyTrigger       = "is not settable per flow in SDP: a pipeline run triggers its flows"
+	whyAvailableNow  = "is how a triggered SDP run already processes its input (what is available, then stop)"
+	whyLateTable     = "has no Spark counterpart: Spark drops late rows without a side output; remove it, or target native"
+	whyEdgeBounds    = "have no Spark counterpart: Spark sizes micro-batches itself (maxFilesPerTrigger, maxBytesPerTrigger)"
+	whyIdle          = "has no Spark counterpart: an idle input holds the watermark back"
+	whyLateness      = "is folded into the watermark delay (withWatermark(col, delay + lateness)): windows close, and rows count as late, at the same points"
+	whyUnsigned      = "are converted to a wider signed type (uint8 to smallint, uint16 to int, uint32 to bigint, uint64 to decimal(20,0)): Spark has no unsigned types"
+	whyNano          = "is truncated to microseconds, Spark's timestamp and interval precision"
+	whyPersistedView = "is not known to be accepted by Spark 4.1.0's pipeline server (CREATE VIEW appears in later revisions): use a temporary view, or target spark-4.2"
+	whyCDC41         = "arrives in spark-4.2"
+	// What Spark 4.2.1 (the release spark-4.2 is pinned to) runs of AUTO CDC:
+	// its DefineFlow.SCDType has only SCD_TYPE_1, AutoCdcFlowDetails has no
+	// track history lists, and its server (PipelinesHandler.buildAutoCdcFlow)
+	// does not read ignore_null_updates_column_list, though the proto has it.
+	// See sparkemit/proto/spark/connect/README.md.
+	whySCD2on42       = "is not in Spark 4.2.1's AUTO CDC (DefineFlow.SCDType has only SCD_TYPE_1): store as scd type 1, or target native"
+	whyTrackHistory42 = "is SCD type 2 history, which Spark 4.2.1's AUTO CDC lacks (AutoCdcFlowDetails has no track history fields): target native"
+	whyIgnoreNulls42  = "is not applied by Spark 4.2.1's server, which does not read AutoCdcFlowDetails.ignore_null_updates_column_list, so an update's NULL would overwrite the stored value: remove it (NULLs then overwrite), or target native"
 	whyGraphWatermark = "cannot be declared on a read of a dataset of the pipeline: Spark's Connect planner resolves withWatermark when a flow is defined, before the graph's datasets exist (TABLE_OR_VIEW_NOT_FOUND, shown on Spark 4.1.4 and 4.2.1); declare the watermark on a source, which its temporary view carries, or target native"
 	whyDuration       = "are Spark's INTERVAL DAY TO SECOND, with microsecond precision"
 	whyZone           = "is not kept by Spark's TIMESTAMP, an instant shown in the session time zone (a zoneless timestamp is TIMESTAMP_NTZ)"
@@ -115,6 +125,8 @@ var capabilities = []Capabilities{
 		Expectations:        refused(whyNoExpect),
 		CDC:                 refused(whyCDC41),
 		SCD2:                refused(whyCDC41),
+		TrackHistory:        refused(whyCDC41),
+		IgnoreNullUpdates:   refused(whyCDC41),
 		OutputUpdate:        refused(whyOutputMode),
 		OutputComplete:      refused(whyOutputMode),
 		EmitOnWindowClose:   converted(whyEmitClose),
@@ -133,6 +145,9 @@ var capabilities = []Capabilities{
 	},
 	{
 		Target:              Spark42,
+		SCD2:                refused(whySCD2on42),
+		TrackHistory:        refused(whyTrackHistory42),
+		IgnoreNullUpdates:   refused(whyIgnoreNulls42),
 		StdinSources:        refused(whyStdin),
 		ArrowFiles:          refused(whyArrow),
 		WarnExpectations:    dropped(whyWarnExpect),
@@ -375,8 +390,20 @@ func (c *capChecker) flow(f *ir.Flow) {
 	}
 	if f.CDC != nil {
 		c.note(c.caps.CDC, at(f.CDC.Pos, "cdc", "CDC (AUTO CDC)", ""))
-		if f.CDC.SCDType == 2 && c.caps.CDC.OK() {
-			c.note(c.caps.SCD2, at(f.CDC.Pos, "scd type 2", "", ""))
+		// Where the target runs no CDC at all, its one refusal says so.
+		if c.caps.CDC.OK() {
+			if f.CDC.SCDType == 2 {
+				c.note(c.caps.SCD2, at(f.CDC.Pos, "scd type 2", "", ""))
+			}
+			switch {
+			case len(f.CDC.TrackHistory) > 0:
+				c.note(c.caps.TrackHistory, at(f.CDC.Pos, "track history", "track history on ("+strings.Join(f.CDC.TrackHistory, ", ")+")", ""))
+			case len(f.CDC.TrackHistoryExcept) > 0:
+				c.note(c.caps.TrackHistory, at(f.CDC.Pos, "track history", "track history on * except ("+strings.Join(f.CDC.TrackHistoryExcept, ", ")+")", ""))
+			}
+			if f.CDC.IgnoreNullUpdates {
+				c.note(c.caps.IgnoreNullUpdates, at(f.CDC.Pos, "ignore null updates", "", ""))
+			}
 		}
 	}
 	if f.Once {

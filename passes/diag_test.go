@@ -290,6 +290,24 @@ var diagCases = []diagCase{
 		f := b.flow("apply", "customers", stream("changes"))
 		f.CDC = &ir.CDC{Pos: at(), Keys: []string{"id"}, SequenceBy: c("seq"), SCDType: 1}
 	}},
+	{"scd type 2 on spark 4.2", Spark42, ir.CodeCapability, `spark-4.2 cannot run change flow "apply": scd type 2 is not in Spark 4.2.1's AUTO CDC (DefineFlow.SCDType has only SCD_TYPE_1)`, func(b *pb) {
+		changes(b)
+		b.st("customers", nil)
+		f := b.flow("apply", "customers", stream("changes"))
+		f.CDC = &ir.CDC{Pos: at(), Keys: []string{"id"}, SequenceBy: c("seq"), SCDType: 2}
+	}},
+	{"track history on spark 4.2", Spark42, ir.CodeCapability, `spark-4.2 cannot run change flow "apply": track history on * except (op) is SCD type 2 history, which Spark 4.2.1's AUTO CDC lacks`, func(b *pb) {
+		changes(b)
+		b.st("customers", nil)
+		f := b.flow("apply", "customers", stream("changes"))
+		f.CDC = &ir.CDC{Pos: at(), Keys: []string{"id"}, SequenceBy: c("seq"), SCDType: 2, TrackHistoryExcept: []string{"op"}}
+	}},
+	{"ignore null updates on spark 4.2", Spark42, ir.CodeCapability, `spark-4.2 cannot run change flow "apply": ignore null updates is not applied by Spark 4.2.1's server`, func(b *pb) {
+		changes(b)
+		b.st("customers", nil)
+		f := b.flow("apply", "customers", stream("changes"))
+		f.CDC = &ir.CDC{Pos: at(), Keys: []string{"id"}, SequenceBy: c("seq"), SCDType: 1, IgnoreNullUpdates: true}
+	}},
 	{"external table on native", Native, ir.CodeCapability, `native cannot run flow "m": external table "cat.db.orders" is outside the pipeline, and the native engine reads only the pipeline's own datasets: bind it to files with thundc --bind`, func(b *pb) {
 		b.mv("m", sel(scan("cat.db.orders"), "id", "amount"))
 	}},
@@ -453,6 +471,12 @@ func TestValid(t *testing.T) {
 			f := b.flow("apply", "customers", stream("changes"))
 			f.CDC = &ir.CDC{Pos: at(), Keys: []string{"id"}, SequenceBy: c("seq"), DeleteWhen: eq(c("op"), str("D")), ExceptColumns: []string{"op"}, SCDType: 2}
 			b.mv("current", where(scan("customers"), &ir.IsNull{Pos: at(), X: c("__END_AT")}))
+		}},
+		{"cdc scd1 on spark", func(b *pb) {
+			changes(b)
+			b.st("customers", nil)
+			f := b.flow("apply", "customers", stream("changes"))
+			f.CDC = &ir.CDC{Pos: at(), Keys: []string{"id"}, SequenceBy: c("seq"), DeleteWhen: eq(c("op"), str("D")), ExceptColumns: []string{"op"}, SCDType: 1}
 		}},
 		{"using join and qualified keys", func(b *pb) {
 			b.source("l", false, nil, "k int32 not null", "a string")

@@ -569,15 +569,32 @@ func (e *emitter) flow(f *ir.Flow) {
 
 // autoCDC lowers a change flow to AutoCdcFlowDetails (spark-4.2 only). Its
 // source must be a plain stream read of one dataset: AUTO CDC names its
-// source, it takes no query.
+// source, it takes no query. It sets only what Spark 4.2.1's server reads
+// (source, keys, sequence_by, apply_as_deletes, the column lists, SCD type
+// 1); SCD type 2, track history and ignore null updates, which that server
+// cannot be asked for, are refused here as in the capability pass, should a
+// unit reach Emit without it.
 func (e *emitter) autoCDC(f *ir.Flow) (*pb.PipelineCommand_DefineFlow_AutoCdcFlowDetails, bool) {
 	c := f.CDC
 	if e.target == passes.Spark41 {
 		e.refuse(c.Pos, f.Name, f.Target, "CDC (AUTO CDC)", "DefineFlow.auto_cdc_flow_details arrives in spark-4.2")
 		return nil, false
 	}
-	sc, ok := f.Query.(*ir.Scan)
-	if !ok || !sc.Stream {
+	ok := true
+	if c.SCDType == 2 {
+		e.refuse(c.Pos, f.Name, f.Target, "scd type 2", "DefineFlow.SCDType has only SCD_TYPE_1 in Spark 4.2.1")
+		ok = false
+	}
+	if len(c.TrackHistory) > 0 || len(c.TrackHistoryExcept) > 0 {
+		e.refuse(c.Pos, f.Name, f.Target, "track history", "AutoCdcFlowDetails has no track history fields in Spark 4.2.1")
+		ok = false
+	}
+	if c.IgnoreNullUpdates {
+		e.refuse(c.Pos, f.Name, f.Target, "ignore null updates", "Spark 4.2.1's server does not read AutoCdcFlowDetails.ignore_null_updates_column_list")
+		ok = false
+	}
+	sc, isScan := f.Query.(*ir.Scan)
+	if !isScan || !sc.Stream {
 		e.refuse(c.Pos, f.Name, f.Target, "CDC over a query", "AUTO CDC reads one named streaming source and takes no query: declare the query as a temporary view and apply changes from a stream read of it")
 		return nil, false
 	}
@@ -590,18 +607,12 @@ func (e *emitter) autoCDC(f *ir.Flow) (*pb.PipelineCommand_DefineFlow_AutoCdcFlo
 		return out
 	}
 	det := &pb.PipelineCommand_DefineFlow_AutoCdcFlowDetails{
-		Source:                       proto.String(sc.Name),
-		Keys:                         cols(c.Keys),
-		SequenceBy:                   l.expr(c.SequenceBy),
-		IgnoreNullUpdates:            optBool(c.IgnoreNullUpdates),
-		ColumnList:                   cols(c.Columns),
-		ExceptColumnList:             cols(c.ExceptColumns),
-		StoredAsScdType:              pb.PipelineCommand_DefineFlow_SCD_TYPE_1,
-		TrackHistoryColumnList:       cols(c.TrackHistory),
-		TrackHistoryExceptColumnList: cols(c.TrackHistoryExcept),
-	}
-	if c.SCDType == 2 {
-		det.StoredAsScdType = pb.PipelineCommand_DefineFlow_SCD_TYPE_2
+		Source:           proto.String(sc.Name),
+		Keys:             cols(c.Keys),
+		SequenceBy:       l.expr(c.SequenceBy),
+		ColumnList:       cols(c.Columns),
+		ExceptColumnList: cols(c.ExceptColumns),
+		StoredAsScdType:  pb.PipelineCommand_DefineFlow_SCD_TYPE_1,
 	}
 	if d := e.u.Pipeline.LookupDataset(f.Target); d != nil && e.u.Opts.Expectations == passes.ExpectFilter {
 		for _, x := range d.Expectations {
@@ -616,7 +627,7 @@ func (e *emitter) autoCDC(f *ir.Flow) (*pb.PipelineCommand_DefineFlow_AutoCdcFlo
 	if sc.Watermark != nil {
 		e.refuse(sc.Pos, f.Name, f.Target, "a watermark on a CDC source read", "AUTO CDC takes a source name, not a relation")
 	}
-	return det, !l.failed
+	return det, ok && !l.failed
 }
 
 func contains(list []string, s string) bool {

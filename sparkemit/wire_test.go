@@ -16,9 +16,10 @@ import (
 )
 
 // The field-number table below is transcribed from /work/shared/spark-wire.md
-// (Spark's own protos at v4.1.0, and master for the 4.2-only rows), not from
-// this package's .proto files, so that a wrong number in those files fails
-// here. Relations and expressions spark-wire.md does not tabulate
+// (Spark's own protos at v4.1.0) and, for the 4.2-only rows, from pyspark
+// 4.2.1's pipelines.proto descriptors, not from this package's .proto
+// files, so that a wrong number in those files fails here (TestSparkWire,
+// in the Spark lane, checks the files against the releases themselves). Relations and expressions spark-wire.md does not tabulate
 // (SetOperation, Deduplicate, SubqueryAlias, Offset, Range, WithWatermark,
 // Cast, Decimal, DataType) come from relations.proto / expressions.proto /
 // types.proto as read in apache/spark's tree.
@@ -49,8 +50,7 @@ func ex(name string) wireField        { return m(name, "Expression") }
 
 var wire = map[string]map[protowire.Number]wireField{
 	"ExecutePlanRequest": {1: f("session_id", lenT), 2: m("user_context", "UserContext"), 3: m("plan", "Plan"),
-		4: f("client_type", lenT), 6: f("operation_id", lenT), 7: f("tags", lenT), 8: f("client_observed_server_side_session_id", lenT),
-		9: {name: "client_env", typ: lenT, only2: true}},
+		4: f("client_type", lenT), 6: f("operation_id", lenT), 7: f("tags", lenT), 8: f("client_observed_server_side_session_id", lenT)},
 	"UserContext": {1: f("user_id", lenT), 2: f("user_name", lenT)},
 	"Plan":        {1: rel("root"), 2: m("command", "Command")},
 	"Command":     {19: m("pipeline_command", "PipelineCommand")},
@@ -67,9 +67,9 @@ var wire = map[string]map[protowire.Number]wireField{
 		5: f("client_id", lenT), 6: m("source_code_location", "SourceCodeLocation"), 7: m("relation_flow_details", "WriteRelationFlowDetails"),
 		8: f("once", varint), 10: m42("auto_cdc_flow_details", "AutoCdcFlowDetails")},
 	"WriteRelationFlowDetails": {1: rel("relation")},
-	"AutoCdcFlowDetails": {1: f("source", lenT), 2: ex("keys"), 3: ex("sequence_by"), 4: ex("where"), 5: f("ignore_null_updates", varint),
+	"AutoCdcFlowDetails": {1: f("source", lenT), 2: ex("keys"), 3: ex("sequence_by"),
 		6: ex("apply_as_deletes"), 7: ex("apply_as_truncates"), 8: ex("column_list"), 9: ex("except_column_list"),
-		10: f("stored_as_scd_type", varint), 11: ex("track_history_column_list"), 12: ex("track_history_except_column_list")},
+		10: f("stored_as_scd_type", varint), 14: ex("ignore_null_updates_column_list"), 15: ex("ignore_null_updates_except_column_list")},
 	"StartRun": {1: f("dataflow_graph_id", lenT), 2: f("full_refresh_selection", lenT), 3: f("full_refresh_all", varint),
 		4: f("refresh_selection", lenT), 5: f("dry", varint), 6: f("storage", lenT)},
 	"DefineSqlGraphElements": {1: f("dataflow_graph_id", lenT), 2: f("sql_file_path", lenT), 3: f("sql_text", lenT)},
