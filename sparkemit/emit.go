@@ -201,6 +201,8 @@ type emitter struct {
 	// streamSources are the sources some flow reads as a stream: their
 	// temporary view reads the files as a stream.
 	streamSources map[*ir.Dataset]bool
+	// planIDs is the last plan id given to a subquery's relation.
+	planIDs int64
 }
 
 // plan finds each dataset's own flow and how each source is read.
@@ -511,6 +513,7 @@ func (e *emitter) flow(f *ir.Flow) {
 		if rel = l.expectFilter(d, rel); rel == nil {
 			return
 		}
+		rel = l.withRelations(rel)
 		df.Details = &pb.PipelineCommand_DefineFlow_RelationFlowDetails{RelationFlowDetails: &pb.PipelineCommand_DefineFlow_WriteRelationFlowDetails{Relation: rel}}
 	}
 	e.add(&pb.PipelineCommand{CommandType: &pb.PipelineCommand_DefineFlow_{DefineFlow: df}})
