@@ -58,6 +58,7 @@ var laneCases = []laneCase{
 	{name: "quickstart_sql", dir: "examples/quickstart", path: "."},
 	{name: "batch_etl_thund", dir: "examples/batch_etl", path: "pipeline.thund"},
 	{name: "batch_etl_sql", dir: "examples/batch_etl", path: "."},
+	{name: "subqueries_sql", dir: "testdata/spark/subqueries", path: "."},
 }
 
 // TestSparkLane runs every case on both engines and compares their tables.
