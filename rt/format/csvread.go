@@ -70,17 +70,6 @@ func (s *csvScanner) readLine() ([]byte, error) {
 	return line, nil
 }
 
-// blank reports a line Spark's CSV reader skips: nothing but bytes up to
-// the space (what Java's String.trim removes).
-func blank(line []byte) bool {
-	for _, c := range line {
-		if c > ' ' {
-			return false
-		}
-	}
-	return true
-}
-
 func (s *csvScanner) field(i int) []byte {
 	start := 0
 	if i > 0 {
@@ -89,11 +78,10 @@ func (s *csvScanner) field(i int) []byte {
 	return s.buf[start:s.ends[i]]
 }
 
-// next reads one record and returns the line it starts on. Blank lines
-// (empty, or only spaces and control characters) are skipped, as Spark's
-// CSV reader skips them, also in a file of one column, where such a line
-// is no record (not a NULL one).
-func (s *csvScanner) next() (int64, error) {
+// next reads one record and returns the line it starts on. Blank lines are
+// skipped when skipBlank is set; otherwise a blank line is a record of one
+// empty field.
+func (s *csvScanner) next(skipBlank bool) (int64, error) {
 	s.buf, s.ends, s.quoted = s.buf[:0], s.ends[:0], s.quoted[:0]
 	var line []byte
 	var err error
@@ -102,7 +90,7 @@ func (s *csvScanner) next() (int64, error) {
 		if err != nil {
 			return 0, err
 		}
-		if !blank(line) {
+		if len(line) > 0 || !skipBlank {
 			break
 		}
 	}
@@ -210,6 +198,7 @@ type csvReader struct {
 	nfields int   // fields per record
 	nulls   []string
 	batch   int
+	skip    bool // skip blank lines
 	err     error
 }
 
@@ -218,6 +207,7 @@ func newCSVReader(r io.ReadCloser, name string, schema *arrow.Schema, o CSVOptio
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	cr := &csvReader{name: name, c: r, sc: newCSVScanner(r, o), schema: schema, nulls: o.Nulls, batch: batch}
+	cr.skip = schema.NumFields() != 1
 	for _, f := range schema.Fields() {
 		b := array.NewBuilder(mem, f.Type)
 		app, err := newTextAppender(f.Type, b)
@@ -234,7 +224,7 @@ func newCSVReader(r io.ReadCloser, name string, schema *arrow.Schema, o CSVOptio
 		cr.nfields = len(cr.cols)
 		return cr, nil
 	}
-	line, err := cr.sc.next()
+	line, err := cr.sc.next(true)
 	if err == io.EOF {
 		// An empty file: no header, no rows.
 		cr.err = io.EOF
@@ -301,7 +291,7 @@ func (r *csvReader) Next() (arrow.RecordBatch, error) {
 	}
 	rows := 0
 	for rows < r.batch {
-		line, err := r.sc.next()
+		line, err := r.sc.next(r.skip)
 		if err == io.EOF {
 			r.err = io.EOF
 			break
