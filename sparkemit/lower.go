@@ -432,11 +432,13 @@ func joinType(k ir.JoinKind) pb.Join_JoinType {
 	return pb.Join_JOIN_TYPE_UNSPECIFIED
 }
 
-// binaryFuncs are Spark's function names for the infix operators.
+// binaryFuncs are Spark's function names for the infix operators. Spark's
+// function registry has no "!=" (SQL's <> and != parse to NOT (a = b)), so
+// <> is lowered as not(==), as pyspark's Column.__ne__ sends it.
 var binaryFuncs = map[ir.BinaryOp]string{
 	ir.OpAdd: "+", ir.OpSub: "-", ir.OpMul: "*", ir.OpDiv: "/", ir.OpMod: "%",
 	ir.OpConcat: "concat",
-	ir.OpEq:     "==", ir.OpNe: "!=", ir.OpLt: "<", ir.OpLe: "<=", ir.OpGt: ">", ir.OpGe: ">=",
+	ir.OpEq:     "==", ir.OpLt: "<", ir.OpLe: "<=", ir.OpGt: ">", ir.OpGe: ">=",
 	ir.OpEqNullSafe: "<=>", ir.OpAnd: "and", ir.OpOr: "or",
 }
 
@@ -464,6 +466,9 @@ func (l *lowerer) expr(x ir.Expr) *pb.Expression {
 		}
 		return call("not", l.expr(n.X))
 	case *ir.Binary:
+		if n.Op == ir.OpNe {
+			return call("not", call("==", l.expr(n.L), l.expr(n.R)))
+		}
 		return call(binaryFuncs[n.Op], l.expr(n.L), l.expr(n.R))
 	case *ir.IsNull:
 		if n.Not {
