@@ -1,11 +1,12 @@
--- Scalar subqueries: in a projection, in a filter, one that returns no row
--- (NULL), and one inside another's filter.
+-- Scalar subqueries: in a projection, in a filter (beside a <>, which
+-- Spark has as NOT (a = b)), one that returns no row (NULL), and one inside
+-- another's filter.
 CREATE MATERIALIZED VIEW gaps AS
 SELECT id, v, v - (SELECT max(v) FROM items) AS gap, (SELECT max(k) FROM allow WHERE k > 100) AS none
 FROM items;
 
 CREATE MATERIALIZED VIEW above_average AS
-SELECT id, v FROM items WHERE v > (SELECT avg(v) FROM items);
+SELECT id, v FROM items WHERE v > (SELECT avg(v) FROM items) AND k <> 5;
 
 CREATE MATERIALIZED VIEW nested AS
 SELECT id FROM items
