@@ -146,6 +146,15 @@ func Emit(u *passes.Unit, opts Options) (Bundle, *passes.LoweringReport, error) 
 					"is not sent with the SQL files: the server reads their FROM clauses as written (bind the name to a table or view Spark knows)")
 			}
 		}
+		for _, f := range p.Flows {
+			if f.Query == nil {
+				continue
+			}
+			for _, in := range observableIns(u, f.Query) {
+				e.note(in.Pos, f.Name, f.Target, "in subquery", passes.ActionConverted,
+					"is not three-valued in Spark's own plan: where it is NULL (x or the query's column is NULL and no value matches), Spark's existence join for an IN subquery outside a filter's AND and OR makes it FALSE, or its NOT TRUE (SPARK-58442); lowered without --sql-elements, the NULL is spelled out")
+			}
+		}
 		for _, f := range opts.SQLFiles {
 			e.add(&pb.PipelineCommand{CommandType: &pb.PipelineCommand_DefineSqlGraphElements_{DefineSqlGraphElements: &pb.PipelineCommand_DefineSqlGraphElements{
 				SqlFilePath: proto.String(f.Path),

@@ -24,6 +24,8 @@ type lowerer struct {
 	// in the query being lowered (not those inside their bodies), each
 	// with its plan id: withRelations carries them beside the query.
 	refs []*pb.Relation
+	// safe are the IN subqueries in a filter's safe positions (filterSafe).
+	safe map[*ir.InSubquery]bool
 }
 
 // refuse records a construct of the flow the lowering cannot express.
@@ -528,7 +530,7 @@ func (l *lowerer) expr(x ir.Expr) *pb.Expression {
 	case *ir.ScalarSubquery:
 		return l.subquery(n.Query, pb.SubqueryExpression_SUBQUERY_TYPE_SCALAR)
 	case *ir.InSubquery:
-		if !l.e.u.Nullable[n] {
+		if l.safe[n] || !l.e.u.Nullable[n] {
 			return l.inSubquery(n, n.Not)
 		}
 		return l.inSubqueryValue(n)
@@ -537,25 +539,60 @@ func (l *lowerer) expr(x ir.Expr) *pb.Expression {
 	return nil
 }
 
-// cond lowers a filter's condition. An IN subquery that the condition
-// reaches through AND and OR only, negated or not, is Spark's own IN
-// subquery: there Spark's semi and null-aware anti joins keep exactly the
-// rows whose condition is TRUE, and a NULL result drops a row as FALSE
-// does. Anywhere else (see inSubqueryValue) its NULL is observable.
+// cond lowers a filter's condition, its filter-safe IN subqueries first
+// marked as such (see filterSafe).
 func (l *lowerer) cond(x ir.Expr) *pb.Expression {
+	if l.safe == nil {
+		l.safe = map[*ir.InSubquery]bool{}
+	}
+	filterSafe(x, l.safe)
+	return l.expr(x)
+}
+
+// filterSafe adds to safe the IN subqueries a filter's condition reaches
+// through AND and OR only, negated or not. There Spark's semi and
+// null-aware anti joins keep exactly the rows whose condition is TRUE, and
+// a NULL result drops a row as FALSE does, so an IN subquery lowers as
+// Spark's own. Anywhere else its NULL is observable (see inSubqueryValue).
+func filterSafe(x ir.Expr, safe map[*ir.InSubquery]bool) {
 	switch n := x.(type) {
 	case *ir.Binary:
 		if n.Op == ir.OpAnd || n.Op == ir.OpOr {
-			return call(binaryFuncs[n.Op], l.cond(n.L), l.cond(n.R))
+			filterSafe(n.L, safe)
+			filterSafe(n.R, safe)
 		}
 	case *ir.InSubquery:
-		return l.inSubquery(n, n.Not)
+		safe[n] = true
 	case *ir.Unary:
 		if in, ok := n.X.(*ir.InSubquery); ok && n.Op == ir.OpNot {
-			return l.inSubquery(in, !in.Not)
+			safe[in] = true
 		}
 	}
-	return l.expr(x)
+}
+
+// observableIns returns the IN subqueries of a query (subqueries' queries
+// included) whose NULL is observable: outside a filter's safe positions
+// (filterSafe), where x or the query's column can be NULL. Lowered, each
+// is the CASE form of inSubqueryValue; in SQL that Spark parses itself,
+// each is read as FALSE where it is NULL.
+func observableIns(u *passes.Unit, q ir.Rel) []*ir.InSubquery {
+	safe := map[*ir.InSubquery]bool{}
+	var out []*ir.InSubquery
+	ir.WalkRel(q, func(r ir.Rel) bool {
+		if f, ok := r.(*ir.Filter); ok {
+			filterSafe(f.Cond, safe)
+		}
+		for _, e := range ir.RelExprs(r) {
+			ir.WalkExpr(e, func(x ir.Expr) bool {
+				if in, ok := x.(*ir.InSubquery); ok && !safe[in] && u.Nullable[in] {
+					out = append(out, in)
+				}
+				return true
+			})
+		}
+		return true
+	})
+	return out
 }
 
 // inSubquery is x [NOT] IN (query) as Spark's IN subquery expression.
@@ -566,10 +603,12 @@ func (l *lowerer) inSubquery(n *ir.InSubquery, neg bool) *pb.Expression {
 // inSubqueryValue lowers x [NOT] IN (query) where its value is observable
 // (a projection, an aggregate, a join condition, under NOT or a function)
 // and may be NULL. Spark 4.1 and 4.2 rewrite an IN subquery there into an
-// existence join whose flag is never NULL, so x IN (query) is FALSE where
-// SQL's three-valued IN is NULL: x is NULL, or the query holds a NULL, and
-// no value matches (SPARK-58442). The lowering spells the NULL out with
-// Spark's subqueries that are exact there:
+// existence join whose flag is never NULL, so where SQL's three-valued IN
+// is NULL (x is NULL, or the query holds a NULL, and no value matches)
+// Spark's x IN (query) is FALSE in a projection, and its NOT IN in an
+// outer join's condition TRUE (SPARK-58442). The lowering spells the NULL
+// out with Spark's subqueries that are exact there (an IN that is TRUE
+// only on a match, and EXISTS):
 //
 //	CASE WHEN x IN (query) THEN TRUE          -- a value matches
 //	     WHEN EXISTS (query WHERE its column IS NULL)

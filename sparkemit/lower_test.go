@@ -273,3 +273,27 @@ func TestSubqueries(t *testing.T) {
 		}
 	}
 }
+
+// TestObservableInsReported: sent as SQL files, which Spark plans itself,
+// an IN subquery whose NULL is observable is reported, being two-valued in
+// Spark's plan; those in a filter's AND / OR, or over sides that cannot be
+// NULL, are not.
+func TestObservableInsReported(t *testing.T) {
+	u := compileFile(t, "testdata/subqueries.thund", passes.Spark41)
+	_, rep, err := Emit(u, Options{SQLFiles: []SQLFile{{Path: "p.sql", Text: "-- the pipeline's SQL"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range rep.Entries {
+		if e.Knob == "in subquery" {
+			got = append(got, e.Flow+"@"+e.Pos.String())
+			if e.Action != passes.ActionConverted || !strings.Contains(e.Reason, "SPARK-58442") {
+				t.Errorf("entry %v", e)
+			}
+		}
+	}
+	if len(got) != 1 || !strings.HasPrefix(got[0], "membership@testdata/subqueries.thund:10:") {
+		t.Errorf("reported IN subqueries %v, want membership's not_allowed only", got)
+	}
+}
