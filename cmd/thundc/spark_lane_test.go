@@ -59,6 +59,7 @@ var laneCases = []laneCase{
 	{name: "batch_etl_thund", dir: "examples/batch_etl", path: "pipeline.thund"},
 	{name: "batch_etl_sql", dir: "examples/batch_etl", path: "."},
 	{name: "subqueries_sql", dir: "testdata/spark/subqueries", path: "."},
+	{name: "subqueries_thund", dir: "testdata/spark/subqueries", path: "pipeline.thund"},
 }
 
 // TestSparkLane runs every case on both engines and compares their tables.
