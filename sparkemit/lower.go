@@ -573,8 +573,8 @@ func filterSafe(x ir.Expr, safe map[*ir.InSubquery]bool) {
 // observableIns returns the IN subqueries of a query (subqueries' queries
 // included) whose NULL is observable: outside a filter's safe positions
 // (filterSafe), where x or the query's column can be NULL. Lowered, each
-// is the CASE form of inSubqueryValue; in SQL that Spark parses itself,
-// each is read as FALSE where it is NULL.
+// is the CASE form of inSubqueryValue; in SQL that Spark plans itself,
+// each is two-valued where it should be NULL.
 func observableIns(u *passes.Unit, q ir.Rel) []*ir.InSubquery {
 	safe := map[*ir.InSubquery]bool{}
 	var out []*ir.InSubquery
