@@ -53,7 +53,7 @@ func (g *flowGen) genSubqueries() {
 // genScalarSubquery computes a scalar subquery's value.
 func (g *flowGen) genScalarSubquery(s *ir.ScalarSubquery) {
 	if streaming(s.Query) {
-		g.refuseStreaming(s.Pos, "a scalar subquery")
+		g.refuseStreamSubquery(s.Pos, "a scalar subquery")
 		return
 	}
 	g.demand.root(s.Query)
@@ -83,7 +83,7 @@ func (g *flowGen) genScalarSubquery(s *ir.ScalarSubquery) {
 // genInSubquerySet computes the hash set of an IN subquery.
 func (g *flowGen) genInSubquerySet(s *ir.InSubquery) {
 	if streaming(s.Query) {
-		g.refuseStreaming(s.Pos, "an in subquery")
+		g.refuseStreamSubquery(s.Pos, "an in subquery")
 		return
 	}
 	g.demand.root(s.Query)
@@ -148,4 +148,11 @@ func (g *flowGen) genInSubquery(e *ir.InSubquery, en *env) *value {
 		return g.not(res, e.Pos)
 	}
 	return res
+}
+
+// refuseStreamSubquery refuses a subquery that reads a stream. Unlike
+// refuseStreaming it does not point at Spark, which refuses a stream read
+// in a subquery expression too.
+func (g *flowGen) refuseStreamSubquery(pos ir.Pos, what string) {
+	g.refuse(pos, "%s over a stream is not supported (neither is it on Spark): read the input as a snapshot in the subquery", what)
 }

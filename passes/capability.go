@@ -70,6 +70,11 @@ type Capabilities struct {
 	// than a source's own declared one
 	GraphReadWatermarks Support
 
+	// subquery expressions
+	StreamSubqueries Support // a stream read inside a scalar or IN subquery
+	SortSubqueries   Support // an IN subquery in an order by key
+	CDCSubqueries    Support // a subquery in a change flow's sequence by or delete when
+
 	// types
 	UnsignedInts   Support
 	NanoTimestamps Support // nanosecond timestamps and durations
@@ -108,6 +113,9 @@ const (
 	whyGraphWatermark = "cannot be declared on a read of a dataset of the pipeline: Spark's Connect planner resolves withWatermark when a flow is defined, before the graph's datasets exist (TABLE_OR_VIEW_NOT_FOUND, shown on Spark 4.1.4 and 4.2.1); declare the watermark on a source, which its temporary view carries, or target native"
 	whyDuration       = "are Spark's INTERVAL DAY TO SECOND, with microsecond precision"
 	whyZone           = "is not kept by Spark's TIMESTAMP, an instant shown in the session time zone (a zoneless timestamp is TIMESTAMP_NTZ)"
+	whyStreamSubq     = "is not allowed by Spark (INVALID_SUBQUERY_EXPRESSION.STREAMING_QUERY): read the input as a snapshot in the subquery"
+	whySortSubq       = "is not allowed by Spark, which runs IN subqueries only in filters, joins, aggregates and projections (UNSUPPORTED_IN_EXISTS_SUBQUERY): compute it as a column in a select before the order by"
+	whyCDCSubq        = "has no Spark Connect form: AUTO CDC's clauses are column expressions of its source, with no relation beside them for a subquery: compute the column in a temporary view of the change feed"
 )
 
 // capabilities is the one table of targets and what they run.
@@ -142,6 +150,9 @@ var capabilities = []Capabilities{
 		Durations:           converted(whyDuration),
 		ZonedTimes:          converted(whyZone),
 		GraphReadWatermarks: refused(whyGraphWatermark),
+		StreamSubqueries:    refused(whyStreamSubq),
+		SortSubqueries:      refused(whySortSubq),
+		CDCSubqueries:       refused(whyCDCSubq),
 	},
 	{
 		Target:              Spark42,
@@ -167,6 +178,9 @@ var capabilities = []Capabilities{
 		Durations:           converted(whyDuration),
 		ZonedTimes:          converted(whyZone),
 		GraphReadWatermarks: refused(whyGraphWatermark),
+		StreamSubqueries:    refused(whyStreamSubq),
+		SortSubqueries:      refused(whySortSubq),
+		CDCSubqueries:       refused(whyCDCSubq),
 	},
 }
 
@@ -405,6 +419,18 @@ func (c *capChecker) flow(f *ir.Flow) {
 				c.note(c.caps.IgnoreNullUpdates, at(f.CDC.Pos, "ignore null updates", "", ""))
 			}
 		}
+		if c.caps.CDC.OK() {
+			for _, e := range []ir.Expr{f.CDC.SequenceBy, f.CDC.DeleteWhen} {
+				if sq := firstSubquery(e); sq != nil {
+					c.note(c.caps.CDCSubqueries, at(sq.Position(), "cdc subquery", "a subquery in AUTO CDC", ""))
+				}
+			}
+		}
+	}
+	for _, in := range fi.Inputs {
+		if in.Subquery && in.Stream && in.Scan != nil {
+			c.note(c.caps.StreamSubqueries, at(in.Scan.Pos, "stream subquery", fmt.Sprintf("the stream read of %s in a subquery", in.Name), ""))
+		}
 	}
 	if f.Once {
 		c.note(c.caps.OnceFlows, at(f.Pos, "once", "a once flow", ""))
@@ -466,6 +492,15 @@ func (c *capChecker) flow(f *ir.Flow) {
 			if n.Kind == ir.WindowSession {
 				c.note(c.caps.SessionWindows, at(n.Pos, "session windows", "", ""))
 			}
+		case *ir.Sort:
+			for _, k := range n.Keys {
+				ir.WalkExpr(k.Expr, func(e ir.Expr) bool {
+					if in, ok := e.(*ir.InSubquery); ok {
+						c.note(c.caps.SortSubqueries, at(in.Pos, "order by subquery", "an IN subquery in an order by key", ""))
+					}
+					return true
+				})
+			}
 		}
 		for _, e := range ir.RelExprs(r) {
 			ir.WalkExpr(e, func(e ir.Expr) bool {
@@ -477,6 +512,22 @@ func (c *capChecker) flow(f *ir.Flow) {
 		}
 		return true
 	})
+}
+
+// firstSubquery returns the first subquery expression in e (nil for none).
+func firstSubquery(e ir.Expr) ir.Expr {
+	var found ir.Expr
+	ir.WalkExpr(e, func(x ir.Expr) bool {
+		switch x.(type) {
+		case *ir.ScalarSubquery, *ir.InSubquery:
+			if found == nil {
+				found = x
+			}
+			return false
+		}
+		return found == nil
+	})
+	return found
 }
 
 // Sort orders the report by position, then flow, dataset and knob, and

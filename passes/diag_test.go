@@ -334,6 +334,21 @@ var diagCases = []diagCase{
 		bids(b)
 		b.dataset(ir.KindView, "v", scan("bids"))
 	}},
+	{"in subquery in an order by on spark", Spark41, ir.CodeCapability, `spark-4.1 cannot run flow "m": an IN subquery in an order by key is not allowed by Spark`, func(b *pb) {
+		bids(b)
+		b.mv("m", orderBy(scan("bids"), &ir.InSubquery{Pos: at(), X: c("auction"), Query: sel(scan("bids"), "bidder")}))
+	}},
+	{"stream read in a subquery on spark", Spark42, ir.CodeCapability, `spark-4.2 cannot run flow "s": the stream read of bids in a subquery is not allowed by Spark`, func(b *pb) {
+		bids(b)
+		b.st("s", where(stream("bids"), &ir.InSubquery{Pos: at(), X: c("auction"), Query: sel(stream("bids"), "bidder")}))
+	}},
+	{"subquery in auto cdc on spark 4.2", Spark42, ir.CodeCapability, `spark-4.2 cannot run change flow "apply": a subquery in AUTO CDC has no Spark Connect form`, func(b *pb) {
+		changes(b)
+		b.st("customers", nil)
+		f := b.flow("apply", "customers", stream("changes"))
+		f.CDC = &ir.CDC{Pos: at(), Keys: []string{"id"}, SequenceBy: c("seq"), SCDType: 1,
+			DeleteWhen: &ir.InSubquery{Pos: at(), X: c("op"), Query: sel(scan("changes"), "op")}}
+	}},
 }
 
 // changes is a change feed source.

@@ -8,8 +8,9 @@
 // whose flow reads a Read.DataSource), one DefineFlow per flow with its
 // query as a relation tree (reads with is_streaming, WithWatermark, project,
 // filter, aggregate, join, union, deduplicate, sort, limit, window() and
-// session_window()), or the SQL files whole as DefineSqlGraphElements, and
-// StartRun. Anything it cannot express is an Errors value naming the flow,
+// session_window(), and subquery expressions whose relations a
+// WithRelations carries), or the SQL files whole as DefineSqlGraphElements,
+// and StartRun. Anything it cannot express is an Errors value naming the flow,
 // the feature and the target; it never drops a construct silently. Only
 // cmd/thundc touches the disk.
 //

@@ -146,6 +146,15 @@ func Emit(u *passes.Unit, opts Options) (Bundle, *passes.LoweringReport, error) 
 					"is not sent with the SQL files: the server reads their FROM clauses as written (bind the name to a table or view Spark knows)")
 			}
 		}
+		for _, f := range p.Flows {
+			if f.Query == nil {
+				continue
+			}
+			for _, in := range observableIns(u, f.Query) {
+				e.note(in.Pos, f.Name, f.Target, "in subquery", passes.ActionConverted,
+					"is not three-valued in Spark's own plan: where it is NULL (x or the query's column is NULL and no value matches), Spark's existence join for an IN subquery outside a filter's AND and OR makes it FALSE, or its NOT TRUE (SPARK-58442); lowered without --sql-elements, the NULL is spelled out")
+			}
+		}
 		for _, f := range opts.SQLFiles {
 			e.add(&pb.PipelineCommand{CommandType: &pb.PipelineCommand_DefineSqlGraphElements_{DefineSqlGraphElements: &pb.PipelineCommand_DefineSqlGraphElements{
 				SqlFilePath: proto.String(f.Path),
@@ -201,6 +210,8 @@ type emitter struct {
 	// streamSources are the sources some flow reads as a stream: their
 	// temporary view reads the files as a stream.
 	streamSources map[*ir.Dataset]bool
+	// planIDs is the last plan id given to a subquery's relation.
+	planIDs int64
 }
 
 // plan finds each dataset's own flow and how each source is read.
@@ -562,6 +573,7 @@ func (e *emitter) flow(f *ir.Flow) {
 			return
 		}
 		rel = l.partitionsLast(d, rel)
+		rel = l.withRelations(rel)
 		df.Details = &pb.PipelineCommand_DefineFlow_RelationFlowDetails{RelationFlowDetails: &pb.PipelineCommand_DefineFlow_WriteRelationFlowDetails{Relation: rel}}
 	}
 	e.add(&pb.PipelineCommand{CommandType: &pb.PipelineCommand_DefineFlow_{DefineFlow: df}})

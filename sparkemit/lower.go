@@ -20,6 +20,12 @@ type lowerer struct {
 	flow   *ir.Flow
 	inputs map[*ir.Scan]passes.Input
 	failed bool
+	// refs are the relations of the subquery expressions lowered so far
+	// in the query being lowered (not those inside their bodies), each
+	// with its plan id: withRelations carries them beside the query.
+	refs []*pb.Relation
+	// safe are the IN subqueries in a filter's safe positions (filterSafe).
+	safe map[*ir.InSubquery]bool
 }
 
 // refuse records a construct of the flow the lowering cannot express.
@@ -148,7 +154,7 @@ func (l *lowerer) expectFilter(d *ir.Dataset, rel *pb.Relation) *pb.Relation {
 		if x.Action != ir.ActDrop {
 			continue
 		}
-		c := l.expr(x.Cond)
+		c := l.cond(x.Cond)
 		if cond == nil {
 			cond = c
 		} else {
@@ -187,7 +193,7 @@ func (l *lowerer) rel(r ir.Rel) *pb.Relation {
 	case *ir.SubqueryRel:
 		return subqueryAlias(l.rel(n.Input), n.Alias)
 	case *ir.Filter:
-		return &pb.Relation{RelType: &pb.Relation_Filter{Filter: &pb.Filter{Input: l.rel(n.Input), Condition: l.expr(n.Cond)}}}
+		return &pb.Relation{RelType: &pb.Relation_Filter{Filter: &pb.Filter{Input: l.rel(n.Input), Condition: l.cond(n.Cond)}}}
 	case *ir.Project:
 		return project(l.rel(n.Input), l.projection(n))
 	case *ir.Aggregate:
@@ -495,11 +501,13 @@ func joinType(k ir.JoinKind) pb.Join_JoinType {
 	return pb.Join_JOIN_TYPE_UNSPECIFIED
 }
 
-// binaryFuncs are Spark's function names for the infix operators.
+// binaryFuncs are Spark's function names for the infix operators. Spark's
+// function registry has no "!=" (SQL's <> and != parse to NOT (a = b)), so
+// <> is lowered as not(==), as pyspark's Column.__ne__ sends it.
 var binaryFuncs = map[ir.BinaryOp]string{
 	ir.OpAdd: "+", ir.OpSub: "-", ir.OpMul: "*", ir.OpDiv: "/", ir.OpMod: "%",
 	ir.OpConcat: "concat",
-	ir.OpEq:     "==", ir.OpNe: "!=", ir.OpLt: "<", ir.OpLe: "<=", ir.OpGt: ">", ir.OpGe: ">=",
+	ir.OpEq:     "==", ir.OpLt: "<", ir.OpLe: "<=", ir.OpGt: ">", ir.OpGe: ">=",
 	ir.OpEqNullSafe: "<=>", ir.OpAnd: "and", ir.OpOr: "or",
 }
 
@@ -527,6 +535,9 @@ func (l *lowerer) expr(x ir.Expr) *pb.Expression {
 		}
 		return call("not", l.expr(n.X))
 	case *ir.Binary:
+		if n.Op == ir.OpNe {
+			return call("not", call("==", l.expr(n.L), l.expr(n.R)))
+		}
 		return call(binaryFuncs[n.Op], l.expr(n.L), l.expr(n.R))
 	case *ir.IsNull:
 		if n.Not {
@@ -584,14 +595,175 @@ func (l *lowerer) expr(x ir.Expr) *pb.Expression {
 		f.GetUnresolvedFunction().IsDistinct = n.Distinct
 		return f
 	case *ir.ScalarSubquery:
-		l.refuse(n.Pos, "a scalar subquery", "sparkemit does not lower subquery expressions yet: join the query instead")
-		return nil
+		return l.subquery(n.Query, pb.SubqueryExpression_SUBQUERY_TYPE_SCALAR)
 	case *ir.InSubquery:
-		l.refuse(n.Pos, "an IN subquery", "sparkemit does not lower subquery expressions yet: use a semi (or anti) join")
-		return nil
+		if l.safe[n] || !l.e.u.Nullable[n] {
+			return l.inSubquery(n, n.Not)
+		}
+		return l.inSubqueryValue(n)
 	}
 	l.refuse(x.Position(), fmt.Sprintf("expression %T", x), "sparkemit has no lowering for it")
 	return nil
+}
+
+// cond lowers a filter's condition, its filter-safe IN subqueries first
+// marked as such (see filterSafe).
+func (l *lowerer) cond(x ir.Expr) *pb.Expression {
+	if l.safe == nil {
+		l.safe = map[*ir.InSubquery]bool{}
+	}
+	filterSafe(x, l.safe)
+	return l.expr(x)
+}
+
+// filterSafe adds to safe the IN subqueries a filter's condition reaches
+// through AND and OR only, negated or not. There Spark's semi and
+// null-aware anti joins keep exactly the rows whose condition is TRUE, and
+// a NULL result drops a row as FALSE does, so an IN subquery lowers as
+// Spark's own. Anywhere else its NULL is observable (see inSubqueryValue).
+func filterSafe(x ir.Expr, safe map[*ir.InSubquery]bool) {
+	switch n := x.(type) {
+	case *ir.Binary:
+		if n.Op == ir.OpAnd || n.Op == ir.OpOr {
+			filterSafe(n.L, safe)
+			filterSafe(n.R, safe)
+		}
+	case *ir.InSubquery:
+		safe[n] = true
+	case *ir.Unary:
+		if in, ok := n.X.(*ir.InSubquery); ok && n.Op == ir.OpNot {
+			safe[in] = true
+		}
+	}
+}
+
+// observableIns returns the IN subqueries of a query (subqueries' queries
+// included) whose NULL is observable: outside a filter's safe positions
+// (filterSafe), where x or the query's column can be NULL. Lowered, each
+// is the CASE form of inSubqueryValue; in SQL that Spark plans itself,
+// each is two-valued where it should be NULL.
+func observableIns(u *passes.Unit, q ir.Rel) []*ir.InSubquery {
+	safe := map[*ir.InSubquery]bool{}
+	var out []*ir.InSubquery
+	ir.WalkRel(q, func(r ir.Rel) bool {
+		if f, ok := r.(*ir.Filter); ok {
+			filterSafe(f.Cond, safe)
+		}
+		for _, e := range ir.RelExprs(r) {
+			ir.WalkExpr(e, func(x ir.Expr) bool {
+				if in, ok := x.(*ir.InSubquery); ok && !safe[in] && u.Nullable[in] {
+					out = append(out, in)
+				}
+				return true
+			})
+		}
+		return true
+	})
+	return out
+}
+
+// inSubquery is x [NOT] IN (query) as Spark's IN subquery expression.
+func (l *lowerer) inSubquery(n *ir.InSubquery, neg bool) *pb.Expression {
+	return not(neg, l.subquery(n.Query, pb.SubqueryExpression_SUBQUERY_TYPE_IN, l.expr(n.X)))
+}
+
+// inSubqueryValue lowers x [NOT] IN (query) where its value is observable
+// (a projection, an aggregate, a join condition, under NOT or a function)
+// and may be NULL. Spark 4.1 and 4.2 rewrite an IN subquery there into an
+// existence join whose flag is never NULL, so where SQL's three-valued IN
+// is NULL (x is NULL, or the query holds a NULL, and no value matches)
+// Spark's x IN (query) is FALSE in a projection, and its NOT IN in an
+// outer join's condition TRUE (SPARK-58442). The lowering spells the NULL
+// out with Spark's subqueries that are exact there (an IN that is TRUE
+// only on a match, and EXISTS):
+//
+//	CASE WHEN x IN (query) THEN TRUE          -- a value matches
+//	     WHEN EXISTS (query WHERE its column IS NULL)
+//	       OR (x IS NULL AND EXISTS (query)) THEN NULL
+//	     ELSE FALSE END
+//
+// with the branches a non-nullable x or column cannot take left out. The
+// query's one column is named by coalesce(*), which needs no name.
+func (l *lowerer) inSubqueryValue(n *ir.InSubquery) *pb.Expression {
+	u := l.e.u
+	colNullable := true
+	if s := u.Schemas[n.Query].Visible(); len(s) == 1 && !s[0].Open {
+		colNullable = s[0].Nullable
+	}
+	match := l.subquery(n.Query, pb.SubqueryExpression_SUBQUERY_TYPE_IN, l.expr(n.X))
+	var unknown *pb.Expression
+	if colNullable {
+		unknown = l.subqueryOf(n.Query, pb.SubqueryExpression_SUBQUERY_TYPE_EXISTS, func(q *pb.Relation) *pb.Relation {
+			return &pb.Relation{RelType: &pb.Relation_Filter{Filter: &pb.Filter{Input: q, Condition: call("isnull", call("coalesce", star("")))}}}
+		})
+	}
+	if u.Nullable[n.X] {
+		xNull := call("and", call("isnull", l.expr(n.X)), l.subquery(n.Query, pb.SubqueryExpression_SUBQUERY_TYPE_EXISTS))
+		if unknown == nil {
+			unknown = xNull
+		} else {
+			unknown = call("or", unknown, xNull)
+		}
+	}
+	if match == nil || unknown == nil {
+		return nil
+	}
+	value := call("when", match, boolLit(true), unknown, nullLit(), boolLit(false))
+	return not(n.Not, value)
+}
+
+// subquery lowers a subquery expression: its query becomes a relation of
+// its own, numbered with a plan id unique in the bundle and kept in l.refs
+// for withRelations, and the expression names it by that id (Spark
+// Connect's SubqueryExpression, as DataFrame.scalar() and isin(df) send
+// it). A query that holds subqueries itself carries them in a
+// WithRelations of its own. Column references in the body that name the
+// enclosing query's columns (correlated subqueries) stay references by
+// name, which Spark's analyzer resolves against the enclosing query as it
+// does in SQL.
+func (l *lowerer) subquery(q ir.Rel, typ pb.SubqueryExpression_SubqueryType, values ...*pb.Expression) *pb.Expression {
+	return l.subqueryOf(q, typ, nil, values...)
+}
+
+// subqueryOf is subquery with the query's relation passed through wrap
+// (when not nil) first.
+func (l *lowerer) subqueryOf(q ir.Rel, typ pb.SubqueryExpression_SubqueryType, wrap func(*pb.Relation) *pb.Relation, values ...*pb.Expression) *pb.Expression {
+	outer := l.refs
+	l.refs = nil
+	rel := l.rel(q)
+	if rel != nil && wrap != nil {
+		rel = wrap(rel)
+	}
+	rel = l.withRelations(rel)
+	l.refs = outer
+	if rel == nil {
+		return nil
+	}
+	l.e.planIDs++
+	id := l.e.planIDs
+	rel.Common = &pb.RelationCommon{PlanId: proto.Int64(id)}
+	l.refs = append(l.refs, rel)
+	return &pb.Expression{ExprType: &pb.Expression_SubqueryExpression{SubqueryExpression: &pb.SubqueryExpression{
+		PlanId:           id,
+		SubqueryType:     typ,
+		InSubqueryValues: values,
+	}}}
+}
+
+// withRelations wraps a query whose expressions hold subquery expressions
+// in a WithRelations carrying their relations: Spark's planner replaces
+// every subquery expression in the plan under root by the reference of its
+// plan id. It sits at the root of the query (the flow's relation, or a
+// subquery's body) rather than at each operator (as pyspark places it), so
+// that the projection of all columns the planner puts around the root
+// comes after every operator of the query.
+func (l *lowerer) withRelations(rel *pb.Relation) *pb.Relation {
+	if rel == nil || len(l.refs) == 0 {
+		return rel
+	}
+	refs := l.refs
+	l.refs = nil
+	return &pb.Relation{RelType: &pb.Relation_WithRelations{WithRelations: &pb.WithRelations{Root: rel, References: refs}}}
 }
 
 // literal lowers a constant with the type the compiler gave it.
@@ -705,6 +877,15 @@ func not(neg bool, x *pb.Expression) *pb.Expression {
 
 func strLit(s string) *pb.Expression {
 	return &pb.Expression{ExprType: &pb.Expression_Literal_{Literal: &pb.Expression_Literal{LiteralType: &pb.Expression_Literal_String_{String_: s}}}}
+}
+
+func boolLit(v bool) *pb.Expression {
+	return &pb.Expression{ExprType: &pb.Expression_Literal_{Literal: &pb.Expression_Literal{LiteralType: &pb.Expression_Literal_Boolean{Boolean: v}}}}
+}
+
+// nullLit is an untyped NULL (Spark's NullType, which CASE coerces).
+func nullLit() *pb.Expression {
+	return &pb.Expression{ExprType: &pb.Expression_Literal_{Literal: &pb.Expression_Literal{LiteralType: &pb.Expression_Literal_Null{Null: &pb.DataType{Kind: &pb.DataType_Null{Null: &pb.DataType_NULL{}}}}}}}
 }
 
 func intLit(v int32) *pb.Expression {

@@ -4,6 +4,9 @@ import (
 	"strings"
 	"testing"
 
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
+
 	"github.com/nordisk/thund/passes"
 	pb "github.com/nordisk/thund/sparkemit/connectpb"
 )
@@ -150,5 +153,152 @@ flow to_out into out = from stream f
 		if !seen[w] {
 			t.Errorf("no %s in the bundle", w)
 		}
+	}
+}
+
+// subqueryRefs checks that every SubqueryExpression under rel names a
+// reference of the nearest WithRelations above it (and none of another
+// one), and returns the plan ids of rel's references, in order, and of
+// the subquery expressions directly in its queries, by type.
+func subqueryRefs(t *testing.T, rel *pb.Relation, seen map[int64]bool) (refs []int64, exprs map[pb.SubqueryExpression_SubqueryType][]int64) {
+	t.Helper()
+	exprs = map[pb.SubqueryExpression_SubqueryType][]int64{}
+	wr := rel.GetWithRelations()
+	if wr == nil {
+		t.Fatalf("top is %T, want a WithRelations", rel.RelType)
+	}
+	ids := map[int64]bool{}
+	for _, r := range wr.References {
+		id := r.GetCommon().GetPlanId()
+		if r.GetCommon() == nil || r.Common.PlanId == nil {
+			t.Errorf("a reference without a plan id: %v", r)
+		}
+		if seen[id] {
+			t.Errorf("plan id %d given twice in the bundle", id)
+		}
+		seen[id], ids[id] = true, true
+		refs = append(refs, id)
+	}
+	// Walk root and each reference: a nested WithRelations is checked on
+	// its own; a subquery expression in root must name one of ids, and
+	// one in a reference outside a WithRelations of its own names nothing
+	// Spark could resolve (its planner does not look into references).
+	var walk func(m protoreflect.Message, allowed map[int64]bool)
+	walk = func(m protoreflect.Message, allowed map[int64]bool) {
+		if r, ok := m.Interface().(*pb.Relation); ok && r.GetWithRelations() != nil {
+			subqueryRefs(t, r, seen)
+			return
+		}
+		if sq, ok := m.Interface().(*pb.SubqueryExpression); ok {
+			if !allowed[sq.PlanId] {
+				t.Errorf("subquery expression names plan id %d, not a reference of its WithRelations %v", sq.PlanId, refs)
+			}
+			exprs[sq.SubqueryType] = append(exprs[sq.SubqueryType], sq.PlanId)
+		}
+		m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
+			switch {
+			case fd.IsList() && fd.Message() != nil:
+				for i := 0; i < v.List().Len(); i++ {
+					walk(v.List().Get(i).Message(), allowed)
+				}
+			case fd.Message() != nil && !fd.IsMap():
+				walk(v.Message(), allowed)
+			}
+			return true
+		})
+	}
+	walk(wr.Root.ProtoReflect(), ids)
+	for _, r := range wr.References {
+		walk(r.ProtoReflect(), nil)
+	}
+	return refs, exprs
+}
+
+// TestSubqueries: a flow whose query holds subquery expressions is a
+// WithRelations at its root, whose references carry plan ids unique in the
+// bundle, each named by one SubqueryExpression; a subquery in a subquery's
+// query has a WithRelations of its own. An IN subquery in a filter is
+// Spark's own; in a projection, where its NULL is observable, it is the
+// CASE form with its EXISTS subqueries, unless neither side can be NULL.
+func TestSubqueries(t *testing.T) {
+	for _, target := range []passes.Target{passes.Spark41, passes.Spark42} {
+		u := compileFile(t, "testdata/subqueries.thund", target)
+		b, _, err := Emit(u, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen := map[int64]bool{}
+
+		// above: a scalar and an IN subquery in one filter, its own form.
+		refs, exprs := subqueryRefs(t, flowRelation(t, b, "above"), seen)
+		if len(refs) != 2 || len(exprs[pb.SubqueryExpression_SUBQUERY_TYPE_SCALAR]) != 1 || len(exprs[pb.SubqueryExpression_SUBQUERY_TYPE_IN]) != 1 {
+			t.Errorf("above: references %v, subqueries %v", refs, exprs)
+		}
+		in := flowRelation(t, b, "above").GetWithRelations().Root.GetFilter().Condition.GetUnresolvedFunction().Arguments[1].GetSubqueryExpression()
+		if len(in.GetInSubqueryValues()) != 1 || in.InSubqueryValues[0].GetUnresolvedAttribute().GetUnparsedIdentifier() != "k" {
+			t.Errorf("above: the IN subquery is %v, want k IN (query)", in)
+		}
+
+		// membership: NOT IN over nullable sides is not(CASE ...) with an
+		// IN and two EXISTS subqueries; IN over non-nullable sides stays IN.
+		rel := flowRelation(t, b, "membership")
+		refs, exprs = subqueryRefs(t, rel, seen)
+		if len(refs) != 4 || len(exprs[pb.SubqueryExpression_SUBQUERY_TYPE_IN]) != 2 || len(exprs[pb.SubqueryExpression_SUBQUERY_TYPE_EXISTS]) != 2 {
+			t.Errorf("membership: references %v, subqueries %v", refs, exprs)
+		}
+		items := rel.GetWithRelations().Root.GetProject().Expressions
+		notAllowed := items[1].GetAlias().GetExpr().GetUnresolvedFunction()
+		if notAllowed.GetFunctionName() != "not" || notAllowed.Arguments[0].GetUnresolvedFunction().GetFunctionName() != "when" || len(notAllowed.Arguments[0].GetUnresolvedFunction().Arguments) != 5 {
+			t.Errorf("membership: not_allowed is %v, want not(when(in, true, unknown, null, false))", notAllowed)
+		}
+		if known := items[2].GetAlias().GetExpr().GetSubqueryExpression(); known.GetSubqueryType() != pb.SubqueryExpression_SUBQUERY_TYPE_IN {
+			t.Errorf("membership: known is %v, want a plain IN subquery (neither side is nullable)", items[2])
+		}
+
+		// nested: the IN subquery's query holds a scalar subquery, carried
+		// by a WithRelations of its own inside the reference.
+		refs, _ = subqueryRefs(t, flowRelation(t, b, "nested"), seen)
+		ref := flowRelation(t, b, "nested").GetWithRelations().References[0]
+		if len(refs) != 1 || ref.GetWithRelations() == nil {
+			t.Errorf("nested: references %v, the first is %T, want a WithRelations", refs, ref.GetRelType())
+		}
+
+		// latest: a correlated subquery names the enclosing query's column
+		// by name; <> is not(==), as Spark has no function "!=".
+		subqueryRefs(t, flowRelation(t, b, "latest"), seen)
+		text := flowRelation(t, b, "latest").String()
+		if !strings.Contains(text, `"o.k"`) {
+			t.Errorf("latest: no reference to o.k:\n%s", text)
+		}
+		for _, r := range b.Requests {
+			raw, _ := proto.Marshal(r)
+			if strings.Contains(string(raw), "!=") {
+				t.Errorf("%s sends a function named != (Spark has none)", Describe(r))
+			}
+		}
+	}
+}
+
+// TestObservableInsReported: sent as SQL files, which Spark plans itself,
+// an IN subquery whose NULL is observable is reported, being two-valued in
+// Spark's plan; those in a filter's AND / OR, or over sides that cannot be
+// NULL, are not.
+func TestObservableInsReported(t *testing.T) {
+	u := compileFile(t, "testdata/subqueries.thund", passes.Spark41)
+	_, rep, err := Emit(u, Options{SQLFiles: []SQLFile{{Path: "p.sql", Text: "-- the pipeline's SQL"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range rep.Entries {
+		if e.Knob == "in subquery" {
+			got = append(got, e.Flow+"@"+e.Pos.String())
+			if e.Action != passes.ActionConverted || !strings.Contains(e.Reason, "SPARK-58442") {
+				t.Errorf("entry %v", e)
+			}
+		}
+	}
+	if len(got) != 1 || !strings.HasPrefix(got[0], "membership@testdata/subqueries.thund:10:") {
+		t.Errorf("reported IN subqueries %v, want membership's not_allowed only", got)
 	}
 }

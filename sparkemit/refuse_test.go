@@ -26,10 +26,6 @@ source b from parquet "b/*.parquet" { k int64 }
 			[]string{`spark-4.2 cannot lower dataset "pv": a persisted view`, "--sql-elements"}},
 		{"cdc over a query", head + "streaming table st = from stream s | where v > 0\n  apply changes keys (k) sequence by v scd type 1\n", passes.Spark42,
 			[]string{`spark-4.2 cannot lower flow "st": CDC over a query`}},
-		{"scalar subquery", head + "materialized view m = from b | where k > (from b | aggregate max(k) as mk)\n", passes.Spark41,
-			[]string{`spark-4.1 cannot lower flow "m": a scalar subquery`}},
-		{"in subquery", head + "materialized view m = from b | where k in (from b | select k)\n", passes.Spark42,
-			[]string{`spark-4.2 cannot lower flow "m": an IN subquery`}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			u := compileSrc(t, "p.thund", c.src, c.target)

@@ -79,7 +79,7 @@ var wire = map[string]map[protowire.Number]wireField{
 	"Relation": {1: m("common", "RelationCommon"), 2: m("read", "Read"), 3: m("project", "Project"), 4: m("filter", "Filter"),
 		5: m("join", "Join"), 6: m("set_op", "SetOperation"), 7: m("sort", "Sort"), 8: m("limit", "Limit"), 9: m("aggregate", "Aggregate"),
 		13: m("offset", "Offset"), 14: m("deduplicate", "Deduplicate"), 15: m("range", "Range"), 16: m("subquery_alias", "SubqueryAlias"),
-		33: m("with_watermark", "WithWatermark")},
+		33: m("with_watermark", "WithWatermark"), 41: m("with_relations", "WithRelations")},
 	"RelationCommon": {1: f("source_info", lenT), 2: f("plan_id", varint)},
 	"Read":           {1: m("named_table", "NamedTable"), 2: m("data_source", "DataSource"), 3: f("is_streaming", varint)},
 	"NamedTable":     {1: f("unparsed_identifier", lenT), 2: mapOf("options")},
@@ -96,10 +96,12 @@ var wire = map[string]map[protowire.Number]wireField{
 	"Range":          {1: f("start", varint), 2: f("end", varint), 3: f("step", varint)},
 	"SubqueryAlias":  {1: rel("input"), 2: f("alias", lenT), 3: f("qualifier", lenT)},
 	"WithWatermark":  {1: rel("input"), 2: f("event_time", lenT), 3: f("delay_threshold", lenT)},
+	"WithRelations":  {1: rel("root"), 2: rel("references")},
 
 	"Expression": {1: m("literal", "Literal"), 2: m("unresolved_attribute", "UnresolvedAttribute"), 3: m("unresolved_function", "UnresolvedFunction"),
 		4: m("expression_string", "ExpressionString"), 5: m("unresolved_star", "UnresolvedStar"), 6: m("alias", "Alias"), 7: m("cast", "Cast"),
-		9: m("sort_order", "SortOrder")},
+		9: m("sort_order", "SortOrder"), 21: m("subquery_expression", "SubqueryExpression")},
+	"SubqueryExpression":  {1: f("plan_id", varint), 2: f("subquery_type", varint), 4: ex("in_subquery_values")},
 	"SortOrder":           {1: ex("child"), 2: f("direction", varint), 3: f("null_ordering", varint)},
 	"UnresolvedAttribute": {1: f("unparsed_identifier", lenT), 2: f("plan_id", varint)},
 	"UnresolvedFunction":  {1: f("function_name", lenT), 2: ex("arguments"), 3: f("is_distinct", varint), 4: f("is_user_defined_function", varint)},
@@ -210,6 +212,7 @@ var bundles = []struct {
 }{
 	{"testdata/windows.thund", []passes.Target{passes.Spark41, passes.Spark42}},
 	{"testdata/cdc_clean.thund", []passes.Target{passes.Spark42}},
+	{"testdata/subqueries.thund", []passes.Target{passes.Spark41, passes.Spark42}},
 }
 
 // TestWireMatchesSpark walks the raw bytes of every bundle against the

@@ -59,6 +59,8 @@ var laneCases = []laneCase{
 	{name: "batch_etl_sql", dir: "examples/batch_etl", path: "."},
 	{name: "nexmark_thund", dir: "examples/nexmark", path: "pipeline.thund", prepare: nexmarkData, skip: nexmarkSkip},
 	{name: "nexmark_sql", dir: "examples/nexmark", path: ".", prepare: nexmarkData, skip: nexmarkSkip},
+	{name: "subqueries_sql", dir: "testdata/spark/subqueries", path: "."},
+	{name: "subqueries_thund", dir: "testdata/spark/subqueries", path: "pipeline.thund"},
 }
 
 // nexmarkSkip: Spark refuses q7 as written (its stream read of q7_max

@@ -218,6 +218,7 @@ type Relation struct {
 	//	*Relation_Range
 	//	*Relation_SubqueryAlias
 	//	*Relation_WithWatermark
+	//	*Relation_WithRelations
 	RelType       isRelation_RelType `protobuf_oneof:"rel_type"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -393,6 +394,15 @@ func (x *Relation) GetWithWatermark() *WithWatermark {
 	return nil
 }
 
+func (x *Relation) GetWithRelations() *WithRelations {
+	if x != nil {
+		if x, ok := x.RelType.(*Relation_WithRelations); ok {
+			return x.WithRelations
+		}
+	}
+	return nil
+}
+
 type isRelation_RelType interface {
 	isRelation_RelType()
 }
@@ -453,6 +463,10 @@ type Relation_WithWatermark struct {
 	WithWatermark *WithWatermark `protobuf:"bytes,33,opt,name=with_watermark,json=withWatermark,proto3,oneof"`
 }
 
+type Relation_WithRelations struct {
+	WithRelations *WithRelations `protobuf:"bytes,41,opt,name=with_relations,json=withRelations,proto3,oneof"`
+}
+
 func (*Relation_Read) isRelation_RelType() {}
 
 func (*Relation_Project) isRelation_RelType() {}
@@ -480,6 +494,8 @@ func (*Relation_Range) isRelation_RelType() {}
 func (*Relation_SubqueryAlias) isRelation_RelType() {}
 
 func (*Relation_WithWatermark) isRelation_RelType() {}
+
+func (*Relation_WithRelations) isRelation_RelType() {}
 
 // Metadata common to every relation.
 type RelationCommon struct {
@@ -1425,6 +1441,60 @@ func (x *WithWatermark) GetDelayThreshold() string {
 	return ""
 }
 
+// A relation whose expressions hold subquery expressions: each reference
+// carries its RelationCommon.plan_id, which a SubqueryExpression names.
+type WithRelations struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Root          *Relation              `protobuf:"bytes,1,opt,name=root,proto3" json:"root,omitempty"`
+	References    []*Relation            `protobuf:"bytes,2,rep,name=references,proto3" json:"references,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *WithRelations) Reset() {
+	*x = WithRelations{}
+	mi := &file_spark_connect_relations_proto_msgTypes[16]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *WithRelations) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*WithRelations) ProtoMessage() {}
+
+func (x *WithRelations) ProtoReflect() protoreflect.Message {
+	mi := &file_spark_connect_relations_proto_msgTypes[16]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use WithRelations.ProtoReflect.Descriptor instead.
+func (*WithRelations) Descriptor() ([]byte, []int) {
+	return file_spark_connect_relations_proto_rawDescGZIP(), []int{16}
+}
+
+func (x *WithRelations) GetRoot() *Relation {
+	if x != nil {
+		return x.Root
+	}
+	return nil
+}
+
+func (x *WithRelations) GetReferences() []*Relation {
+	if x != nil {
+		return x.References
+	}
+	return nil
+}
+
 type Read_NamedTable struct {
 	state              protoimpl.MessageState `protogen:"open.v1"`
 	UnparsedIdentifier string                 `protobuf:"bytes,1,opt,name=unparsed_identifier,json=unparsedIdentifier,proto3" json:"unparsed_identifier,omitempty"`
@@ -1435,7 +1505,7 @@ type Read_NamedTable struct {
 
 func (x *Read_NamedTable) Reset() {
 	*x = Read_NamedTable{}
-	mi := &file_spark_connect_relations_proto_msgTypes[16]
+	mi := &file_spark_connect_relations_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1447,7 +1517,7 @@ func (x *Read_NamedTable) String() string {
 func (*Read_NamedTable) ProtoMessage() {}
 
 func (x *Read_NamedTable) ProtoReflect() protoreflect.Message {
-	mi := &file_spark_connect_relations_proto_msgTypes[16]
+	mi := &file_spark_connect_relations_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1491,7 +1561,7 @@ type Read_DataSource struct {
 
 func (x *Read_DataSource) Reset() {
 	*x = Read_DataSource{}
-	mi := &file_spark_connect_relations_proto_msgTypes[17]
+	mi := &file_spark_connect_relations_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1503,7 +1573,7 @@ func (x *Read_DataSource) String() string {
 func (*Read_DataSource) ProtoMessage() {}
 
 func (x *Read_DataSource) ProtoReflect() protoreflect.Message {
-	mi := &file_spark_connect_relations_proto_msgTypes[17]
+	mi := &file_spark_connect_relations_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1558,7 +1628,7 @@ var File_spark_connect_relations_proto protoreflect.FileDescriptor
 
 const file_spark_connect_relations_proto_rawDesc = "" +
 	"\n" +
-	"\x1dspark/connect/relations.proto\x12\rspark.connect\x1a\x1fspark/connect/expressions.proto\"\xa6\x06\n" +
+	"\x1dspark/connect/relations.proto\x12\rspark.connect\x1a\x1fspark/connect/expressions.proto\"\xed\x06\n" +
 	"\bRelation\x125\n" +
 	"\x06common\x18\x01 \x01(\v2\x1d.spark.connect.RelationCommonR\x06common\x12)\n" +
 	"\x04read\x18\x02 \x01(\v2\x13.spark.connect.ReadH\x00R\x04read\x122\n" +
@@ -1575,7 +1645,8 @@ const file_spark_connect_relations_proto_rawDesc = "" +
 	"\vdeduplicate\x18\x0e \x01(\v2\x1a.spark.connect.DeduplicateH\x00R\vdeduplicate\x12,\n" +
 	"\x05range\x18\x0f \x01(\v2\x14.spark.connect.RangeH\x00R\x05range\x12E\n" +
 	"\x0esubquery_alias\x18\x10 \x01(\v2\x1c.spark.connect.SubqueryAliasH\x00R\rsubqueryAlias\x12E\n" +
-	"\x0ewith_watermark\x18! \x01(\v2\x1c.spark.connect.WithWatermarkH\x00R\rwithWatermarkB\n" +
+	"\x0ewith_watermark\x18! \x01(\v2\x1c.spark.connect.WithWatermarkH\x00R\rwithWatermark\x12E\n" +
+	"\x0ewith_relations\x18) \x01(\v2\x1c.spark.connect.WithRelationsH\x00R\rwithRelationsB\n" +
 	"\n" +
 	"\brel_type\"[\n" +
 	"\x0eRelationCommon\x12\x1f\n" +
@@ -1700,7 +1771,12 @@ const file_spark_connect_relations_proto_rawDesc = "" +
 	"\x05input\x18\x01 \x01(\v2\x17.spark.connect.RelationR\x05input\x12\x1d\n" +
 	"\n" +
 	"event_time\x18\x02 \x01(\tR\teventTime\x12'\n" +
-	"\x0fdelay_threshold\x18\x03 \x01(\tR\x0edelayThresholdB.Z,github.com/nordisk/thund/sparkemit/connectpbb\x06proto3"
+	"\x0fdelay_threshold\x18\x03 \x01(\tR\x0edelayThreshold\"u\n" +
+	"\rWithRelations\x12+\n" +
+	"\x04root\x18\x01 \x01(\v2\x17.spark.connect.RelationR\x04root\x127\n" +
+	"\n" +
+	"references\x18\x02 \x03(\v2\x17.spark.connect.RelationR\n" +
+	"referencesB.Z,github.com/nordisk/thund/sparkemit/connectpbb\x06proto3"
 
 var (
 	file_spark_connect_relations_proto_rawDescOnce sync.Once
@@ -1715,7 +1791,7 @@ func file_spark_connect_relations_proto_rawDescGZIP() []byte {
 }
 
 var file_spark_connect_relations_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
-var file_spark_connect_relations_proto_msgTypes = make([]protoimpl.MessageInfo, 20)
+var file_spark_connect_relations_proto_msgTypes = make([]protoimpl.MessageInfo, 21)
 var file_spark_connect_relations_proto_goTypes = []any{
 	(Join_JoinType)(0),           // 0: spark.connect.Join.JoinType
 	(SetOperation_SetOpType)(0),  // 1: spark.connect.SetOperation.SetOpType
@@ -1736,12 +1812,13 @@ var file_spark_connect_relations_proto_goTypes = []any{
 	(*SQL)(nil),                  // 16: spark.connect.SQL
 	(*SubqueryAlias)(nil),        // 17: spark.connect.SubqueryAlias
 	(*WithWatermark)(nil),        // 18: spark.connect.WithWatermark
-	(*Read_NamedTable)(nil),      // 19: spark.connect.Read.NamedTable
-	(*Read_DataSource)(nil),      // 20: spark.connect.Read.DataSource
-	nil,                          // 21: spark.connect.Read.NamedTable.OptionsEntry
-	nil,                          // 22: spark.connect.Read.DataSource.OptionsEntry
-	(*Expression)(nil),           // 23: spark.connect.Expression
-	(*Expression_SortOrder)(nil), // 24: spark.connect.Expression.SortOrder
+	(*WithRelations)(nil),        // 19: spark.connect.WithRelations
+	(*Read_NamedTable)(nil),      // 20: spark.connect.Read.NamedTable
+	(*Read_DataSource)(nil),      // 21: spark.connect.Read.DataSource
+	nil,                          // 22: spark.connect.Read.NamedTable.OptionsEntry
+	nil,                          // 23: spark.connect.Read.DataSource.OptionsEntry
+	(*Expression)(nil),           // 24: spark.connect.Expression
+	(*Expression_SortOrder)(nil), // 25: spark.connect.Expression.SortOrder
 }
 var file_spark_connect_relations_proto_depIdxs = []int32{
 	4,  // 0: spark.connect.Relation.common:type_name -> spark.connect.RelationCommon
@@ -1759,37 +1836,40 @@ var file_spark_connect_relations_proto_depIdxs = []int32{
 	15, // 12: spark.connect.Relation.range:type_name -> spark.connect.Range
 	17, // 13: spark.connect.Relation.subquery_alias:type_name -> spark.connect.SubqueryAlias
 	18, // 14: spark.connect.Relation.with_watermark:type_name -> spark.connect.WithWatermark
-	19, // 15: spark.connect.Read.named_table:type_name -> spark.connect.Read.NamedTable
-	20, // 16: spark.connect.Read.data_source:type_name -> spark.connect.Read.DataSource
-	3,  // 17: spark.connect.Project.input:type_name -> spark.connect.Relation
-	23, // 18: spark.connect.Project.expressions:type_name -> spark.connect.Expression
-	3,  // 19: spark.connect.Filter.input:type_name -> spark.connect.Relation
-	23, // 20: spark.connect.Filter.condition:type_name -> spark.connect.Expression
-	3,  // 21: spark.connect.Join.left:type_name -> spark.connect.Relation
-	3,  // 22: spark.connect.Join.right:type_name -> spark.connect.Relation
-	23, // 23: spark.connect.Join.join_condition:type_name -> spark.connect.Expression
-	0,  // 24: spark.connect.Join.join_type:type_name -> spark.connect.Join.JoinType
-	3,  // 25: spark.connect.SetOperation.left_input:type_name -> spark.connect.Relation
-	3,  // 26: spark.connect.SetOperation.right_input:type_name -> spark.connect.Relation
-	1,  // 27: spark.connect.SetOperation.set_op_type:type_name -> spark.connect.SetOperation.SetOpType
-	3,  // 28: spark.connect.Limit.input:type_name -> spark.connect.Relation
-	3,  // 29: spark.connect.Offset.input:type_name -> spark.connect.Relation
-	3,  // 30: spark.connect.Aggregate.input:type_name -> spark.connect.Relation
-	2,  // 31: spark.connect.Aggregate.group_type:type_name -> spark.connect.Aggregate.GroupType
-	23, // 32: spark.connect.Aggregate.grouping_expressions:type_name -> spark.connect.Expression
-	23, // 33: spark.connect.Aggregate.aggregate_expressions:type_name -> spark.connect.Expression
-	3,  // 34: spark.connect.Sort.input:type_name -> spark.connect.Relation
-	24, // 35: spark.connect.Sort.order:type_name -> spark.connect.Expression.SortOrder
-	3,  // 36: spark.connect.Deduplicate.input:type_name -> spark.connect.Relation
-	3,  // 37: spark.connect.SubqueryAlias.input:type_name -> spark.connect.Relation
-	3,  // 38: spark.connect.WithWatermark.input:type_name -> spark.connect.Relation
-	21, // 39: spark.connect.Read.NamedTable.options:type_name -> spark.connect.Read.NamedTable.OptionsEntry
-	22, // 40: spark.connect.Read.DataSource.options:type_name -> spark.connect.Read.DataSource.OptionsEntry
-	41, // [41:41] is the sub-list for method output_type
-	41, // [41:41] is the sub-list for method input_type
-	41, // [41:41] is the sub-list for extension type_name
-	41, // [41:41] is the sub-list for extension extendee
-	0,  // [0:41] is the sub-list for field type_name
+	19, // 15: spark.connect.Relation.with_relations:type_name -> spark.connect.WithRelations
+	20, // 16: spark.connect.Read.named_table:type_name -> spark.connect.Read.NamedTable
+	21, // 17: spark.connect.Read.data_source:type_name -> spark.connect.Read.DataSource
+	3,  // 18: spark.connect.Project.input:type_name -> spark.connect.Relation
+	24, // 19: spark.connect.Project.expressions:type_name -> spark.connect.Expression
+	3,  // 20: spark.connect.Filter.input:type_name -> spark.connect.Relation
+	24, // 21: spark.connect.Filter.condition:type_name -> spark.connect.Expression
+	3,  // 22: spark.connect.Join.left:type_name -> spark.connect.Relation
+	3,  // 23: spark.connect.Join.right:type_name -> spark.connect.Relation
+	24, // 24: spark.connect.Join.join_condition:type_name -> spark.connect.Expression
+	0,  // 25: spark.connect.Join.join_type:type_name -> spark.connect.Join.JoinType
+	3,  // 26: spark.connect.SetOperation.left_input:type_name -> spark.connect.Relation
+	3,  // 27: spark.connect.SetOperation.right_input:type_name -> spark.connect.Relation
+	1,  // 28: spark.connect.SetOperation.set_op_type:type_name -> spark.connect.SetOperation.SetOpType
+	3,  // 29: spark.connect.Limit.input:type_name -> spark.connect.Relation
+	3,  // 30: spark.connect.Offset.input:type_name -> spark.connect.Relation
+	3,  // 31: spark.connect.Aggregate.input:type_name -> spark.connect.Relation
+	2,  // 32: spark.connect.Aggregate.group_type:type_name -> spark.connect.Aggregate.GroupType
+	24, // 33: spark.connect.Aggregate.grouping_expressions:type_name -> spark.connect.Expression
+	24, // 34: spark.connect.Aggregate.aggregate_expressions:type_name -> spark.connect.Expression
+	3,  // 35: spark.connect.Sort.input:type_name -> spark.connect.Relation
+	25, // 36: spark.connect.Sort.order:type_name -> spark.connect.Expression.SortOrder
+	3,  // 37: spark.connect.Deduplicate.input:type_name -> spark.connect.Relation
+	3,  // 38: spark.connect.SubqueryAlias.input:type_name -> spark.connect.Relation
+	3,  // 39: spark.connect.WithWatermark.input:type_name -> spark.connect.Relation
+	3,  // 40: spark.connect.WithRelations.root:type_name -> spark.connect.Relation
+	3,  // 41: spark.connect.WithRelations.references:type_name -> spark.connect.Relation
+	22, // 42: spark.connect.Read.NamedTable.options:type_name -> spark.connect.Read.NamedTable.OptionsEntry
+	23, // 43: spark.connect.Read.DataSource.options:type_name -> spark.connect.Read.DataSource.OptionsEntry
+	44, // [44:44] is the sub-list for method output_type
+	44, // [44:44] is the sub-list for method input_type
+	44, // [44:44] is the sub-list for extension type_name
+	44, // [44:44] is the sub-list for extension extendee
+	0,  // [0:44] is the sub-list for field type_name
 }
 
 func init() { file_spark_connect_relations_proto_init() }
@@ -1813,6 +1893,7 @@ func file_spark_connect_relations_proto_init() {
 		(*Relation_Range)(nil),
 		(*Relation_SubqueryAlias)(nil),
 		(*Relation_WithWatermark)(nil),
+		(*Relation_WithRelations)(nil),
 	}
 	file_spark_connect_relations_proto_msgTypes[1].OneofWrappers = []any{}
 	file_spark_connect_relations_proto_msgTypes[2].OneofWrappers = []any{
@@ -1823,14 +1904,14 @@ func file_spark_connect_relations_proto_init() {
 	file_spark_connect_relations_proto_msgTypes[10].OneofWrappers = []any{}
 	file_spark_connect_relations_proto_msgTypes[11].OneofWrappers = []any{}
 	file_spark_connect_relations_proto_msgTypes[12].OneofWrappers = []any{}
-	file_spark_connect_relations_proto_msgTypes[17].OneofWrappers = []any{}
+	file_spark_connect_relations_proto_msgTypes[18].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_spark_connect_relations_proto_rawDesc), len(file_spark_connect_relations_proto_rawDesc)),
 			NumEnums:      3,
-			NumMessages:   20,
+			NumMessages:   21,
 			NumExtensions: 0,
 			NumServices:   0,
 		},
