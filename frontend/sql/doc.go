@@ -78,6 +78,15 @@
 // MAP, STRUCT), INTERVAL, VARIANT and TIME types, binary and TIME literals,
 // year-month intervals, and partition transforms.
 //
+// # Names
+//
+// A dataset, flow or table name may be any word but Spark's
+// strict-non-reserved keywords (the joins and set operators), as in Spark
+// with spark.sql.ansi.enforceReservedKeywords off, its default: CREATE
+// STREAMING TABLE table is a table named table. Column names and aliases
+// are stricter: a word the grammar reserves (SELECT, FROM, TABLE, ...) needs
+// back-quotes there.
+//
 // # Datasets and flows
 //
 // A MATERIALIZED VIEW, STREAMING TABLE AS, [TEMPORARY] VIEW gives a dataset
