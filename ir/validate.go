@@ -29,10 +29,22 @@ func (f *Flow) Inputs() []string {
 	return out
 }
 
+// ValidateOptions say what Validate takes for granted about the target.
+type ValidateOptions struct {
+	// CatalogReads makes a read of a name the pipeline does not define an
+	// external table, which the target resolves in its catalog (Spark
+	// targets), rather than a dangling reference (the native engine reads
+	// only what the pipeline defines or binds).
+	CatalogReads bool
+}
+
 // Validate checks the structure of the pipeline: names, duplicates, dangling
 // references, flow targets, dataset consistency and cycles. It does not type
 // anything (that is the resolve pass).
-func Validate(p *Pipeline) Diagnostics {
+func Validate(p *Pipeline) Diagnostics { return ValidateWith(p, ValidateOptions{}) }
+
+// ValidateWith is Validate for a target that opts describes.
+func ValidateWith(p *Pipeline, opts ValidateOptions) Diagnostics {
 	var diags Diagnostics
 	if p.Name != "" && !ValidName(p.Name) {
 		diags.Add(p.Pos, CodeBadName, "pipeline name %q is not a valid name: want [a-z0-9][a-z0-9_-]*", p.Name)
@@ -74,8 +86,8 @@ func Validate(p *Pipeline) Diagnostics {
 			diags.Add(f.Pos, CodeBadDataset, "flow %q has no query", f.Name)
 		}
 		for _, s := range Scans(f.Query) {
-			if _, ok := byName[lower(s.Name)]; !ok && !IsExternalName(s.Name) {
-				diags.Add(s.Pos, CodeDanglingRef, "%q is not a dataset of this pipeline (declare it, or qualify an external table as catalog.db.%s)", s.Name, s.Name)
+			if _, ok := byName[lower(s.Name)]; !ok && !IsExternalName(s.Name) && !opts.CatalogReads {
+				diags.Add(s.Pos, CodeDanglingRef, "%q is not a dataset of this pipeline (declare it: natively an external table must be bound to files, while a Spark target reads it from its catalog)", s.Name)
 			}
 		}
 		if f.LateTable != "" {

@@ -45,7 +45,7 @@ type Capabilities struct {
 	StdinSources     Support // a source reading an Arrow IPC stream on stdin
 	WatchedFolders   Support // a stream source (an unbounded watched folder)
 	ArrowFiles       Support // a source of Arrow IPC files
-	ExternalTables   Support // reads of qualified names outside the pipeline
+	ExternalTables   Support // reads of tables outside the pipeline (Spark resolves them in its catalog)
 	WarnExpectations Support // expectations that only count violations
 	Expectations     Support // expectations that drop rows or fail the run
 
@@ -408,7 +408,7 @@ func (c *capChecker) flow(f *ir.Flow) {
 	ir.WalkRel(f.Query, func(r ir.Rel) bool {
 		switch n := r.(type) {
 		case *ir.Scan:
-			if ir.IsExternalName(n.Name) {
+			if c.u.lookup(n.Name) == nil {
 				c.note(c.caps.ExternalTables, at(n.Pos, "external table", fmt.Sprintf("external table %q", n.Name), ""))
 			}
 			if b := n.Bounds; b != nil && (b.Rows > 0 || b.Bytes > 0) {
