@@ -243,7 +243,7 @@ var diagCases = []diagCase{
 		b.st("j", sel(join(ir.JoinInner, aliased(stream("bids"), "a"), aliased(stream("bids"), "b"),
 			and(eq(c("a.auction"), c("b.auction")), bin(ir.OpGe, c("a.date_time"), bin(ir.OpSub, c("b.date_time"), dur("10s"))))), "a.auction"))
 	}},
-	{"mv reads stream", "", ir.CodeMVReadsStream, `materialized view "m" reads stream "bids": a materialized view is recomputed from snapshots; make it a streaming table, or read a snapshot (from bids)`, func(b *pb) {
+	{"mv reads stream", "", ir.CodeMVReadsStream, `materialized view "m" reads stream "bids": a materialized view is recomputed from snapshots; make it a streaming table, or read a snapshot (from bids) (Spark: INVALID_FLOW_QUERY_TYPE.STREAMING_RELATION_FOR_MATERIALIZED_VIEW)`, func(b *pb) {
 		bids(b)
 		b.mv("m", groupBy(stream("bids"), items("auction"), countStar()))
 	}},
@@ -262,7 +262,7 @@ var diagCases = []diagCase{
 		_, f := b.st("s", groupBy(tumble(stream("bids"), c("date_time"), "1m"), items("window_start"), countStar()))
 		f.Emit, f.OutputMode = ir.EmitOnWindowClose, ir.OutputUpdate
 	}},
-	{"streaming table from snapshot", "", ir.CodeBadEmit, `flow "s" into streaming table "s" reads only snapshots, so every run would append its whole input again`, func(b *pb) {
+	{"streaming table from snapshot", "", ir.CodeBadEmit, `flow "s" into streaming table "s" reads only snapshots, so every run would append its whole input again: read a stream (from stream x), mark the flow once (a one-time backfill), or make "s" a materialized view (Spark: INVALID_FLOW_QUERY_TYPE.BATCH_RELATION_FOR_STREAMING_TABLE)`, func(b *pb) {
 		bids(b)
 		b.st("s", scan("bids"))
 	}},
