@@ -75,8 +75,9 @@ type Dataset struct {
 	Comment      string
 	Format       string // table format (parquet, delta, ...) or, for a sink, csv | jsonl | parquet | stdout
 	PartitionBy  []string
-	Properties   []KV // table properties
-	SinkOptions  []KV // sink options (path, ...)
+	ClusterBy    []string // clustering columns: a layout Spark keeps in the table's metadata
+	Properties   []KV     // table properties
+	SinkOptions  []KV     // sink options (path, ...)
 	Materialize  Materialization
 	Expectations []*Expectation
 

@@ -173,6 +173,19 @@ func validateDataset(d *Dataset, diags *Diagnostics) {
 			diags.Add(d.Pos, CodeUnknownColumn, "partition column %q is not a declared column of %q", pc, d.Name)
 		}
 	}
+	if len(d.ClusterBy) > 0 {
+		switch {
+		case d.Kind != KindMaterializedView && d.Kind != KindStreamingTable:
+			diags.Add(d.Pos, CodeBadDataset, "%s %q cannot be clustered: only materialized views and streaming tables take cluster by", d.Kind, d.Name)
+		case len(d.PartitionBy) > 0:
+			diags.Add(d.Pos, CodeBadDataset, "%s %q takes partitioned by or cluster by, not both (Spark: SPECIFY_CLUSTER_BY_WITH_PARTITIONED_BY_IS_NOT_ALLOWED)", d.Kind, d.Name)
+		}
+		for _, cc := range d.ClusterBy {
+			if len(d.Columns) > 0 && cols[lower(cc)] == nil {
+				diags.Add(d.Pos, CodeUnknownColumn, "clustering column %q is not a declared column of %q", cc, d.Name)
+			}
+		}
+	}
 }
 
 func validateTarget(f *Flow, t *Dataset, diags *Diagnostics) {

@@ -48,6 +48,7 @@ type Capabilities struct {
 	ExternalTables   Support // reads of tables outside the pipeline (Spark resolves them in its catalog)
 	WarnExpectations Support // expectations that only count violations
 	Expectations     Support // expectations that drop rows or fail the run
+	Clustering       Support // clustering columns (cluster by) of a table
 
 	// flows
 	CDC                 Support // apply changes (keys, sequence by, SCD 1)
@@ -92,6 +93,7 @@ const (
 	whyNano          = "is truncated to microseconds, Spark's timestamp and interval precision"
 	whyPersistedView = "is not known to be accepted by Spark 4.1.0's pipeline server (CREATE VIEW appears in later revisions): use a temporary view, or target spark-4.2"
 	whyCDC41         = "arrives in spark-4.2"
+	whyNoClustering  = "has no native counterpart: the warehouse lays a dataset out by partition columns only; use partitioned by, or target spark-4.1 or spark-4.2 (DefineOutput.TableDetails.clustering_columns)"
 	whyDuration      = "are Spark's INTERVAL DAY TO SECOND, with microsecond precision"
 	whyZone          = "is not kept by Spark's TIMESTAMP, an instant shown in the session time zone (a zoneless timestamp is TIMESTAMP_NTZ)"
 )
@@ -100,6 +102,7 @@ const (
 var capabilities = []Capabilities{
 	{
 		Target:         Native,
+		Clustering:     refused(whyNoClustering),
 		ExternalTables: refused("is outside the pipeline, and the native engine reads only the pipeline's own datasets: bind it to files with thundc --bind NAME=\"read_files('PATH', format => 'parquet')\" or spark-pipeline.yml's configuration thund.source.NAME, or (in .thund) declare a source and read that"),
 	},
 	{
@@ -286,6 +289,9 @@ func (c *capChecker) dataset(d *ir.Dataset) {
 		if w := d.Watermark; w != nil {
 			c.watermark(w, on)
 		}
+	}
+	if len(d.ClusterBy) > 0 {
+		c.note(c.caps.Clustering, with(d.Pos, "cluster by", "cluster by ("+strings.Join(d.ClusterBy, ", ")+")", ""))
 	}
 	for _, e := range d.Expectations {
 		u := with(e.Pos, "expectation", fmt.Sprintf("expectation %q (on violation %s)", e.Name, e.Action), "")

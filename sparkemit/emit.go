@@ -298,9 +298,10 @@ func (e *emitter) dataset(d *ir.Dataset) {
 	}
 	table := func() *pb.PipelineCommand_DefineOutput_TableDetails {
 		td := &pb.PipelineCommand_DefineOutput_TableDetails{
-			TableProperties: kvMap(d.Properties),
-			PartitionCols:   d.PartitionBy,
-			Format:          optString(d.Format),
+			TableProperties:   kvMap(d.Properties),
+			PartitionCols:     d.PartitionBy,
+			ClusteringColumns: d.ClusterBy,
+			Format:            optString(d.Format),
 		}
 		if len(d.Columns) > 0 {
 			td.Schema = &pb.PipelineCommand_DefineOutput_TableDetails_SchemaString{SchemaString: e.columnsDDL(d, d.Columns)}

@@ -33,7 +33,8 @@
 // elements are column definitions, name TYPE [NOT NULL] [COMMENT '...'], and
 // expectations, CONSTRAINT name EXPECT (cond) [ON VIOLATION DROP ROW | FAIL
 // UPDATE] (ir.Expectation warn, drop, fail). clauses are COMMENT '...',
-// PARTITIONED BY (col, ...), USING format, TBLPROPERTIES (...), each once.
+// PARTITIONED BY (col, ...) or CLUSTER BY (col, ...), USING format,
+// TBLPROPERTIES (...), each once.
 // cdc-body is FROM [STREAM] source KEYS (...) [IGNORE NULL UPDATES] [APPLY
 // AS DELETE WHEN cond] SEQUENCE BY expr [COLUMNS a, b | COLUMNS * EXCEPT
 // (c)] [STORED AS SCD TYPE 1 | 2] [TRACK HISTORY ON a, b | * EXCEPT (c)]

@@ -117,9 +117,21 @@ var errorCases = []struct {
 		},
 	},
 	{
+		sql: "CREATE MATERIALIZED VIEW cb CLUSTER BY (a) PARTITIONED BY (a) AS SELECT 1 AS a",
+		want: []string{
+			"e.sql:1:29: a dataset takes PARTITIONED BY or CLUSTER BY, not both (Spark: SPECIFY_CLUSTER_BY_WITH_PARTITIONED_BY_IS_NOT_ALLOWED) [syntax]",
+		},
+	},
+	{
+		sql: "CREATE TEMPORARY VIEW cv CLUSTER BY (a) AS SELECT 1 AS a",
+		want: []string{
+			"e.sql:1:26: CLUSTER BY applies to materialized views and streaming tables, not to a temporary view [syntax]",
+		},
+	},
+	{
 		sql: "CREATE MATERIALIZED VIEW e LOCATION '/x' AS SELECT 1 AS one",
 		want: []string{
-			"e.sql:1:28: LOCATION is not supported in pipeline SQL: Spark refuses a location on a pipeline dataset [syntax]",
+			"e.sql:1:28: LOCATION is not supported in pipeline SQL: Spark refuses it (specifying location is not supported: the pipeline manages a dataset's storage) [syntax]",
 		},
 	},
 	{
@@ -245,7 +257,7 @@ var errorCases = []struct {
 	{
 		sql: "CREATE MATERIALIZED VIEW mv PARTITIONED BY (bucket(4, a)) AS SELECT 1 AS a",
 		want: []string{
-			"e.sql:1:45: partition transform bucket(4, a) is not supported in pipeline SQL: partition by column names (Spark allows only single-column identity partitioning) [syntax]",
+			"e.sql:1:45: partition transform bucket(4, a) is not supported in pipeline SQL: partition by column names (Spark: Invalid partitioning transform; only single-column identity partitioning) [syntax]",
 		},
 	},
 	{

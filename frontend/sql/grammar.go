@@ -242,6 +242,7 @@ type dsClauseAST struct {
 	Pos       lexer.Position
 	Comment   *strLit    `parser:"  'COMMENT' @@"`
 	Partition []*exprAST `parser:"| 'PARTITIONED' 'BY' '(' @@ ( ',' @@ )* ')'"`
+	Cluster   []*exprAST `parser:"| 'CLUSTER' 'BY' '(' @@ ( ',' @@ )* ')'"`
 	Using     *qnameAST  `parser:"| 'USING' @@"`
 	Props     []*propAST `parser:"| 'TBLPROPERTIES' '(' @@ ( ',' @@ )* ')'"`
 }

@@ -200,8 +200,9 @@ func (c *conv) dataset(a *datasetAST, kind ir.DatasetKind) {
 	}
 }
 
-// clauses applies COMMENT, PARTITIONED BY, USING and TBLPROPERTIES; each may
-// appear once.
+// clauses applies COMMENT, PARTITIONED BY, CLUSTER BY, USING and
+// TBLPROPERTIES; each may appear once, and not both PARTITIONED BY and
+// CLUSTER BY.
 func (c *conv) clauses(d *ir.Dataset, cls []*dsClauseAST) {
 	seen := map[string]bool{}
 	once := func(cl *dsClauseAST, name string) bool {
@@ -233,7 +234,23 @@ func (c *conv) clauses(d *ir.Dataset, cls []*dsClauseAST) {
 					d.PartitionBy = append(d.PartitionBy, ref.Name)
 					continue
 				}
-				c.errorf(pos(e.Pos), ir.CodeSyntax, "partition transform %s is not supported in pipeline SQL: partition by column names (Spark allows only single-column identity partitioning)", autoName(x))
+				c.errorf(pos(e.Pos), ir.CodeSyntax, "partition transform %s is not supported in pipeline SQL: partition by column names (Spark: Invalid partitioning transform; only single-column identity partitioning)", autoName(x))
+			}
+		case cl.Cluster != nil:
+			if !once(cl, "CLUSTER BY") {
+				continue
+			}
+			if d.Kind != ir.KindMaterializedView && d.Kind != ir.KindStreamingTable {
+				c.errorf(pos(cl.Pos), ir.CodeSyntax, "CLUSTER BY applies to materialized views and streaming tables, not to a %s", d.Kind)
+				continue
+			}
+			for _, e := range cl.Cluster {
+				x := c.expr(e)
+				if ref, ok := x.(*ir.ColumnRef); ok && ref.Qualifier == "" {
+					d.ClusterBy = append(d.ClusterBy, ref.Name)
+					continue
+				}
+				c.errorf(pos(e.Pos), ir.CodeSyntax, "CLUSTER BY %s: cluster by column names", autoName(x))
 			}
 		case cl.Using != nil:
 			if once(cl, "USING") {
@@ -252,6 +269,13 @@ func (c *conv) clauses(d *ir.Dataset, cls []*dsClauseAST) {
 				}
 				keys[kv.Key] = true
 				props = append(props, kv)
+			}
+		}
+	}
+	if seen["PARTITIONED BY"] && seen["CLUSTER BY"] {
+		for _, cl := range cls {
+			if cl.Cluster != nil {
+				c.errorf(pos(cl.Pos), ir.CodeSyntax, "a dataset takes PARTITIONED BY or CLUSTER BY, not both (Spark: SPECIFY_CLUSTER_BY_WITH_PARTITIONED_BY_IS_NOT_ALLOWED)")
 			}
 		}
 	}
