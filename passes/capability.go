@@ -91,7 +91,6 @@ const (
 	whyLateness      = "is folded into the watermark delay (withWatermark(col, delay + lateness)): windows close, and rows count as late, at the same points"
 	whyUnsigned      = "are converted to a wider signed type (uint8 to smallint, uint16 to int, uint32 to bigint, uint64 to decimal(20,0)): Spark has no unsigned types"
 	whyNano          = "is truncated to microseconds, Spark's timestamp and interval precision"
-	whyPersistedView = "is not known to be accepted by Spark 4.1.0's pipeline server (CREATE VIEW appears in later revisions): use a temporary view, or target spark-4.2"
 	whyCDC41         = "arrives in spark-4.2"
 	whyNoClustering  = "has no native counterpart: the warehouse lays a dataset out by partition columns only; use partitioned by, or target spark-4.1 or spark-4.2 (DefineOutput.TableDetails.clustering_columns)"
 	whyDuration      = "are Spark's INTERVAL DAY TO SECOND, with microsecond precision"
@@ -107,7 +106,6 @@ var capabilities = []Capabilities{
 	},
 	{
 		Target:              Spark41,
-		PersistedViews:      refused(whyPersistedView),
 		StdinSources:        refused(whyStdin),
 		ArrowFiles:          refused(whyArrow),
 		WarnExpectations:    dropped(whyWarnExpect),
@@ -274,6 +272,9 @@ func (c *capChecker) dataset(d *ir.Dataset) {
 		c.note(c.caps.Sinks, with(d.Pos, "sink", "a sink", ""))
 	case ir.KindView:
 		c.note(c.caps.PersistedViews, with(d.Pos, "persisted view", "a persisted view", ""))
+		if c.caps.Target.IsSpark() {
+			c.persistedView(d, on)
+		}
 	case ir.KindSource:
 		if src := d.Source; src != nil {
 			switch {
@@ -306,6 +307,38 @@ func (c *capChecker) dataset(d *ir.Dataset) {
 		}
 	}
 	c.types(c.u.Datasets[d], on)
+}
+
+// persistedView refuses what Spark's CREATE VIEW cannot say. Spark keeps a
+// persisted view's query as SQL text (sparkemit sends it in a
+// DefineSqlGraphElements, as DefineOutput has no output type for a
+// persisted view), so the query must come from an SQL file; and a persisted
+// object cannot read a temporary one.
+func (c *capChecker) persistedView(d *ir.Dataset, on use) {
+	refuse := func(pos ir.Pos, subject, reason string) {
+		u := on
+		if pos.IsValid() {
+			u.pos = pos
+		}
+		u.knob, u.subject = "persisted view", subject
+		c.note(refused(reason), u)
+	}
+	if len(d.Columns) > 0 {
+		refuse(d.Columns[0].Pos, "a persisted view with declared column types", "is not Spark SQL: CREATE VIEW names its columns without types; drop the column list, or cast in the query")
+	}
+	if len(d.Expectations) > 0 {
+		refuse(d.Expectations[0].Pos, "an expectation on a persisted view", "has no place in Spark's CREATE VIEW: put it on a table the view reads, or make the view a materialized view")
+	}
+	for _, f := range c.u.flowsInto(d) {
+		if f.SQL == nil {
+			refuse(f.Pos, "a persisted view declared in .thund", "needs its query as SQL text, which Spark keeps in its catalog: declare the view in an SQL file, or make it a temporary view")
+		}
+		for _, sc := range ir.Scans(f.Query) {
+			if in := c.u.lookup(sc.Name); in != nil && (in.Kind == ir.KindTemporaryView || in.Kind == ir.KindSource) {
+				refuse(sc.Pos, fmt.Sprintf("a read of %s %q", in.Kind, in.Name), "by a persisted view is refused by Spark, as a persistent object cannot reference a temporary one (Spark: INVALID_TEMP_OBJ_REFERENCE): read a materialized view or a table, or make the view a temporary view")
+			}
+		}
+	}
 }
 
 // watermark notes the knobs of a watermark declaration.

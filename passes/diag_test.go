@@ -312,9 +312,14 @@ var diagCases = []diagCase{
 		d := b.source("in", true, nil, "id int64")
 		d.Source.Paths, d.Source.Stdin, d.Source.Format = nil, true, ir.FormatArrow
 	}},
-	{"persisted view on spark 4.1", Spark41, ir.CodeCapability, `spark-4.1 cannot run view "v": a persisted view is not known to be accepted`, func(b *pb) {
+	{"persisted view without SQL text", Spark41, ir.CodeCapability, `spark-4.1 cannot run view "v": a persisted view declared in .thund needs its query as SQL text`, func(b *pb) {
+		b.dataset(ir.KindMaterializedView, "m", &ir.Range{Start: 0, End: 1})
+		b.dataset(ir.KindView, "v", scan("m"))
+	}},
+	{"persisted view reads a source", Spark42, ir.CodeCapability, `spark-4.2 cannot run view "v": a read of source "bids" by a persisted view is refused by Spark, as a persistent object cannot reference a temporary one (Spark: INVALID_TEMP_OBJ_REFERENCE)`, func(b *pb) {
 		bids(b)
-		b.dataset(ir.KindView, "v", scan("bids"))
+		_, f := b.dataset(ir.KindView, "v", scan("bids"))
+		f.SQL = &ir.SQLText{Query: "SELECT * FROM bids"}
 	}},
 }
 

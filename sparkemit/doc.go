@@ -9,7 +9,9 @@
 // query as a relation tree (reads with is_streaming, WithWatermark, project,
 // filter, aggregate, join, union, deduplicate, sort, limit, window() and
 // session_window()), or the SQL files whole as DefineSqlGraphElements, and
-// StartRun. Anything it cannot express is an Errors value naming the flow,
+// StartRun. A persisted view, which DefineOutput cannot define, is a
+// DefineSqlGraphElements of its own: CREATE VIEW over its query's SQL text
+// (view.go). Anything it cannot express is an Errors value naming the flow,
 // the feature and the target; it never drops a construct silently. Only
 // cmd/thundc touches the disk.
 //

@@ -156,7 +156,9 @@ func Emit(u *passes.Unit, opts Options) (Bundle, *passes.LoweringReport, error) 
 		for _, d := range p.Datasets {
 			e.dataset(d)
 			for _, f := range e.ownFlows[d] {
-				e.flow(f)
+				if !e.emitted[f] {
+					e.flow(f)
+				}
 			}
 		}
 		for _, f := range p.Flows {
@@ -330,7 +332,7 @@ func (e *emitter) dataset(d *ir.Dataset) {
 			Format:  optString(sinkFormat(d.Format)),
 		}}
 	case ir.KindView:
-		e.refuse(d.Pos, "", d.Name, "a persisted view", "DefineOutput has no output type for one (only a SQL file's CREATE VIEW defines it): send the SQL files with --sql-elements, or use a temporary view")
+		e.persistedView(d)
 		return
 	case ir.KindSource:
 		out.OutputType = pb.OutputType_TEMPORARY_VIEW.Enum()

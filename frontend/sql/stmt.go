@@ -11,6 +11,7 @@ import (
 type conv struct {
 	b  *builder
 	fs *fileState
+	st statement // the statement being converted
 
 	// flow is the name of the flow whose query is being converted: the
 	// prefix of the sources synthesized for inline read_files(...).
@@ -185,6 +186,9 @@ func (c *conv) dataset(a *datasetAST, kind ir.DatasetKind) {
 		q := c.query(a.Query)
 		if q != nil {
 			flow = &ir.Flow{Pos: pos(a.Query.Pos), Name: d.Name, Target: d.Name, Query: q}
+			if kind == ir.KindView {
+				flow.SQL = c.sqlText(a.Query)
+			}
 		}
 	default:
 		if kind != ir.KindStreamingTable {
@@ -198,6 +202,16 @@ func (c *conv) dataset(a *datasetAST, kind ir.DatasetKind) {
 	if flow != nil {
 		c.b.p.Flows = append(c.b.p.Flows, flow)
 	}
+}
+
+// sqlText is the text of a statement's query, which runs to the end of the
+// statement, with the file's USE state.
+func (c *conv) sqlText(q *queryAST) *ir.SQLText {
+	off := q.Pos.Offset - c.st.base.Offset
+	if off < 0 || off > len(c.st.text) {
+		return nil
+	}
+	return &ir.SQLText{Query: strings.TrimSpace(c.st.text[off:]), Catalog: c.fs.catalog, Database: c.fs.database}
 }
 
 // clauses applies COMMENT, PARTITIONED BY, CLUSTER BY, USING and
