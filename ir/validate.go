@@ -53,7 +53,7 @@ func ValidateWith(p *Pipeline, opts ValidateOptions) Diagnostics {
 	for _, d := range p.Datasets {
 		n := lower(d.Name)
 		if prev, ok := byName[n]; ok {
-			diags.Add(d.Pos, CodeDuplicateName, "dataset %q is already declared at %s", d.Name, prev.Pos)
+			diags.Add(d.Pos, CodeDuplicateName, "dataset %q is already declared at %s (Spark: PIPELINE_DUPLICATE_IDENTIFIERS.OUTPUT)", d.Name, prev.Pos)
 			continue
 		}
 		byName[n] = d
@@ -71,7 +71,7 @@ func ValidateWith(p *Pipeline, opts ValidateOptions) Diagnostics {
 	for _, f := range p.Flows {
 		n := lower(f.Name)
 		if prev, ok := flowNames[n]; ok {
-			diags.Add(f.Pos, CodeDuplicateName, "flow %q is already declared at %s", f.Name, prev.Pos)
+			diags.Add(f.Pos, CodeDuplicateName, "flow %q is already declared at %s (Spark: PIPELINE_DUPLICATE_IDENTIFIERS.FLOW)", f.Name, prev.Pos)
 		} else {
 			flowNames[n] = f
 		}

@@ -270,6 +270,11 @@ func (c *capChecker) dataset(d *ir.Dataset) {
 	switch d.Kind {
 	case ir.KindSink:
 		c.note(c.caps.Sinks, with(d.Pos, "sink", "a sink", ""))
+	case ir.KindStreamingTable:
+		if c.caps.Target.IsSpark() && len(c.u.flowsInto(d)) == 0 {
+			c.note(refused("has no flow, which Spark refuses (Spark: PIPELINE_DATASET_WITHOUT_FLOW): give it a query (AS SELECT ...), or a flow into it"),
+				with(d.Pos, "flowless table", "it", ""))
+		}
 	case ir.KindView:
 		c.note(c.caps.PersistedViews, with(d.Pos, "persisted view", "a persisted view", ""))
 		if c.caps.Target.IsSpark() {
