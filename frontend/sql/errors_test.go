@@ -129,6 +129,12 @@ var errorCases = []struct {
 		},
 	},
 	{
+		sql: "CREATE MATERIALIZED VIEW rp TBLPROPERTIES ('Owner' = 'me', 'k' = 'v') AS SELECT 1 AS a",
+		want: []string{
+			"e.sql:1:44: Owner is a reserved table property: Spark sets it to the current user (Spark: UNSUPPORTED_FEATURE.SET_TABLE_PROPERTY) [syntax]",
+		},
+	},
+	{
 		sql: "CREATE MATERIALIZED VIEW e LOCATION '/x' AS SELECT 1 AS one",
 		want: []string{
 			"e.sql:1:28: LOCATION is not supported in pipeline SQL: Spark refuses it (specifying location is not supported: the pipeline manages a dataset's storage) [syntax]",

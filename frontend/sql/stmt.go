@@ -277,6 +277,10 @@ func (c *conv) clauses(d *ir.Dataset, cls []*dsClauseAST) {
 			keys := map[string]bool{}
 			for _, p := range cl.Props {
 				kv := c.property(p)
+				if use, ok := reservedProperties[strings.ToLower(kv.Key)]; ok {
+					c.errorf(kv.Pos, ir.CodeSyntax, "%s is a reserved table property: %s (Spark: UNSUPPORTED_FEATURE.SET_TABLE_PROPERTY)", kv.Key, use)
+					continue
+				}
 				if keys[kv.Key] {
 					c.errorf(kv.Pos, ir.CodeSyntax, "duplicate table property %q", kv.Key)
 					continue
@@ -294,6 +298,17 @@ func (c *conv) clauses(d *ir.Dataset, cls []*dsClauseAST) {
 		}
 	}
 	d.Properties = c.takeKnobs(d, props)
+}
+
+// reservedProperties are the table properties Spark's parser refuses in
+// TBLPROPERTIES (CatalogV2Util's reserved ones), with what to write instead.
+var reservedProperties = map[string]string{
+	"comment":             "use the COMMENT clause",
+	"location":            "a pipeline manages its datasets' storage",
+	"provider":            "use the USING clause",
+	"owner":               "Spark sets it to the current user",
+	"external":            "a pipeline dataset is managed",
+	"is_managed_location": "a pipeline manages its datasets' storage",
 }
 
 func (c *conv) property(p *propAST) ir.KV {
