@@ -266,10 +266,12 @@ func location(pos ir.Pos) *pb.SourceCodeLocation {
 
 // outputName is the name a dataset is registered under: qualified with the
 // database (and catalog) of the file that declared it when that differs
-// from the graph's defaults. Temporary views are never qualified.
+// from the graph's defaults. Temporary views are never qualified. The server
+// parses it as a multipart identifier, so a part that is not a plain
+// identifier (dash-one) is back-quoted.
 func (e *emitter) outputName(d *ir.Dataset) string {
 	if d.Kind == ir.KindTemporaryView || d.Kind == ir.KindSource {
-		return d.Name
+		return quoteIdent(d.Name)
 	}
 	parts := []string{quoteIdent(d.Name)}
 	db, cat := d.Database, d.Catalog
@@ -283,9 +285,6 @@ func (e *emitter) outputName(d *ir.Dataset) string {
 		if cat != "" && !strings.EqualFold(cat, e.catalog) {
 			parts = append([]string{quoteIdent(cat)}, parts...)
 		}
-	}
-	if len(parts) == 1 {
-		return d.Name
 	}
 	return strings.Join(parts, ".")
 }
@@ -363,8 +362,8 @@ func (e *emitter) sourceFlow(d *ir.Dataset) {
 		return
 	}
 	e.add(&pb.PipelineCommand{CommandType: &pb.PipelineCommand_DefineFlow_{DefineFlow: &pb.PipelineCommand_DefineFlow{
-		FlowName:           proto.String(d.Name),
-		TargetDatasetName:  proto.String(d.Name),
+		FlowName:           proto.String(e.outputName(d)),
+		TargetDatasetName:  proto.String(e.outputName(d)),
 		SqlConf:            kvMap(d.Conf),
 		SourceCodeLocation: location(d.Pos),
 		Details: &pb.PipelineCommand_DefineFlow_RelationFlowDetails{RelationFlowDetails: &pb.PipelineCommand_DefineFlow_WriteRelationFlowDetails{
@@ -485,7 +484,7 @@ func (e *emitter) flow(f *ir.Flow) {
 	}
 	conf = append(conf, f.Conf...)
 	df := &pb.PipelineCommand_DefineFlow{
-		FlowName:           proto.String(f.Name),
+		FlowName:           proto.String(quoteIdent(f.Name)),
 		TargetDatasetName:  proto.String(f.Target),
 		SqlConf:            kvMap(conf),
 		SourceCodeLocation: location(f.Pos),
