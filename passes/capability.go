@@ -65,6 +65,7 @@ type Capabilities struct {
 	IdleTimeout         Support
 	AllowedLateness     Support
 	SessionWindows      Support
+	CorrelatedSubquery  Support // a subquery expression that reads its enclosing query's columns
 
 	// types
 	UnsignedInts   Support
@@ -92,6 +93,7 @@ const (
 	whyUnsigned      = "are converted to a wider signed type (uint8 to smallint, uint16 to int, uint32 to bigint, uint64 to decimal(20,0)): Spark has no unsigned types"
 	whyNano          = "is truncated to microseconds, Spark's timestamp and interval precision"
 	whyCDC41         = "arrives in spark-4.2"
+	whyCorrelated    = "is not lowered to Spark Connect: its outer references have no lowering in sparkemit yet; join the query instead"
 	whyNoClustering  = "has no native counterpart: the warehouse lays a dataset out by partition columns only; use partitioned by, or target spark-4.1 or spark-4.2 (DefineOutput.TableDetails.clustering_columns)"
 	whyDuration      = "are Spark's INTERVAL DAY TO SECOND, with microsecond precision"
 	whyZone          = "is not kept by Spark's TIMESTAMP, an instant shown in the session time zone (a zoneless timestamp is TIMESTAMP_NTZ)"
@@ -106,6 +108,7 @@ var capabilities = []Capabilities{
 	},
 	{
 		Target:              Spark41,
+		CorrelatedSubquery:  refused(whyCorrelated),
 		StdinSources:        refused(whyStdin),
 		ArrowFiles:          refused(whyArrow),
 		WarnExpectations:    dropped(whyWarnExpect),
@@ -129,6 +132,7 @@ var capabilities = []Capabilities{
 	},
 	{
 		Target:              Spark42,
+		CorrelatedSubquery:  refused(whyCorrelated),
 		StdinSources:        refused(whyStdin),
 		ArrowFiles:          refused(whyArrow),
 		WarnExpectations:    dropped(whyWarnExpect),
@@ -468,14 +472,41 @@ func (c *capChecker) flow(f *ir.Flow) {
 		}
 		for _, e := range ir.RelExprs(r) {
 			ir.WalkExpr(e, func(e ir.Expr) bool {
-				if k, ok := e.(*ir.Cast); ok {
+				switch k := e.(type) {
+				case *ir.Cast:
 					c.types(Schema{{Name: exprString(k), Type: k.To}}, at(k.Pos, "", "", ""))
+				case *ir.ScalarSubquery:
+					if c.correlated(k.Query) {
+						c.note(c.caps.CorrelatedSubquery, at(k.Pos, "correlated subquery", "a correlated subquery", ""))
+					}
+				case *ir.InSubquery:
+					if c.correlated(k.Query) {
+						c.note(c.caps.CorrelatedSubquery, at(k.Pos, "correlated subquery", "a correlated IN subquery", ""))
+					}
 				}
 				return true
 			})
 		}
 		return true
 	})
+}
+
+// correlated reports whether a subquery reads a column of a query around
+// it (resolve bound a column reference in it to an outer scope).
+func (c *capChecker) correlated(q ir.Rel) bool {
+	found := false
+	ir.WalkRel(q, func(r ir.Rel) bool {
+		for _, e := range ir.RelExprs(r) {
+			ir.WalkExpr(e, func(e ir.Expr) bool {
+				if ref, ok := e.(*ir.ColumnRef); ok && c.u.Refs[ref].Depth > 0 {
+					found = true
+				}
+				return !found
+			})
+		}
+		return !found
+	})
+	return found
 }
 
 // Sort orders the report by position, then flow, dataset and knob, and

@@ -8,7 +8,8 @@
 // whose flow reads a Read.DataSource), one DefineFlow per flow with its
 // query as a relation tree (reads with is_streaming, WithWatermark, project,
 // filter, aggregate, join, union, deduplicate, sort, limit, window() and
-// session_window()), or the SQL files whole as DefineSqlGraphElements, and
+// session_window(); subquery expressions as SubqueryExpression over a
+// WithRelations), or the SQL files whole as DefineSqlGraphElements, and
 // StartRun. A persisted view, which DefineOutput cannot define, is a
 // DefineSqlGraphElements of its own: CREATE VIEW over its query's SQL text
 // (view.go). Anything it cannot express is an Errors value naming the flow,

@@ -20,6 +20,9 @@ type lowerer struct {
 	flow   *ir.Flow
 	inputs map[*ir.Scan]passes.Input
 	failed bool
+	// refs are the flow's subqueries, each with its plan id in common, for
+	// the WithRelations around the flow's relation.
+	refs []*pb.Relation
 }
 
 // refuse records a construct of the flow the lowering cannot express.
@@ -52,6 +55,9 @@ func (l *lowerer) flowQuery(f *ir.Flow, d *ir.Dataset) *pb.Relation {
 	rel := l.rel(f.Query)
 	if l.failed {
 		return nil
+	}
+	if len(l.refs) > 0 {
+		rel = &pb.Relation{RelType: &pb.Relation_WithRelations{WithRelations: &pb.WithRelations{Root: rel, References: l.refs}}}
 	}
 	if !f.ByName && d != nil && fi != nil {
 		target, out := u.Datasets[d].Visible(), fi.Output.Visible()
@@ -517,14 +523,31 @@ func (l *lowerer) expr(x ir.Expr) *pb.Expression {
 		f.GetUnresolvedFunction().IsDistinct = n.Distinct
 		return f
 	case *ir.ScalarSubquery:
-		l.refuse(n.Pos, "a scalar subquery", "sparkemit does not lower subquery expressions yet: join the query instead")
-		return nil
+		return l.subquery(n.Query, pb.SubqueryExpression_SUBQUERY_TYPE_SCALAR, nil)
 	case *ir.InSubquery:
-		l.refuse(n.Pos, "an IN subquery", "sparkemit does not lower subquery expressions yet: use a semi (or anti) join")
-		return nil
+		return not(n.Not, l.subquery(n.Query, pb.SubqueryExpression_SUBQUERY_TYPE_IN, l.expr(n.X)))
 	}
 	l.refuse(x.Position(), fmt.Sprintf("expression %T", x), "sparkemit has no lowering for it")
 	return nil
+}
+
+// subquery lowers a subquery expression: a SubqueryExpression naming, by
+// plan id, its relation among the flow's references (flowQuery wraps the
+// flow's relation in WithRelations over them). The capability pass refuses
+// a correlated subquery, which would need outer references.
+func (l *lowerer) subquery(q ir.Rel, kind pb.SubqueryExpression_SubqueryType, x *pb.Expression) *pb.Expression {
+	rel := l.rel(q)
+	if rel == nil {
+		return nil
+	}
+	id := int64(len(l.refs) + 1)
+	rel.Common = &pb.RelationCommon{PlanId: proto.Int64(id)}
+	l.refs = append(l.refs, rel)
+	s := &pb.SubqueryExpression{PlanId: id, SubqueryType: kind}
+	if x != nil {
+		s.InSubqueryValues = []*pb.Expression{x}
+	}
+	return &pb.Expression{ExprType: &pb.Expression_SubqueryExpression{SubqueryExpression: s}}
 }
 
 // literal lowers a constant with the type the compiler gave it.

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"google.golang.org/protobuf/encoding/prototext"
+
 	"github.com/nordisk/thund/passes"
 )
 
@@ -24,10 +26,6 @@ source b from parquet "b/*.parquet" { k int64 }
 	}{
 		{"cdc over a query", head + "streaming table st = from stream s | where v > 0\n  apply changes keys (k) sequence by v scd type 1\n", passes.Spark42,
 			[]string{`spark-4.2 cannot lower flow "st": CDC over a query`}},
-		{"scalar subquery", head + "materialized view m = from b | where k > (from b | aggregate max(k) as mk)\n", passes.Spark41,
-			[]string{`spark-4.1 cannot lower flow "m": a scalar subquery`}},
-		{"in subquery", head + "materialized view m = from b | where k in (from b | select k)\n", passes.Spark42,
-			[]string{`spark-4.2 cannot lower flow "m": an IN subquery`}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			u := compileSrc(t, "p.thund", c.src, c.target)
@@ -68,5 +66,41 @@ flow f into st = from stream s | select k, v
 	}
 	if !strings.Contains(flow, `name: "key"`) || !strings.Contains(flow, `name: "val"`) {
 		t.Errorf("flow f does not rename k, v to key, val:\n%s", flow)
+	}
+}
+
+// TestSubqueries: a flow's subquery expressions name their relations by
+// plan id, and the flow's relation is a WithRelations over them.
+func TestSubqueries(t *testing.T) {
+	const src = `pipeline p
+
+source b from parquet "b/*.parquet" { k int64 }
+
+materialized view m = from b | where k > (from b | aggregate max(k) as mk) and k not in (from b | select k + 1)
+`
+	u := compileSrc(t, "p.thund", src, passes.Spark41)
+	bundle, _, err := Emit(u, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, data := emitBytes(t, u, Options{}); true {
+		if _, only42 := walkBundle(t, data); len(only42) > 0 {
+			t.Errorf("a spark-4.1 bundle carries 4.2-only fields: %v", only42)
+		}
+	}
+	wr := flowRelation(t, bundle, "m").GetWithRelations()
+	if wr == nil || len(wr.GetReferences()) != 2 {
+		t.Fatalf("want a WithRelations over two references, got %v", flowRelation(t, bundle, "m"))
+	}
+	for i, ref := range wr.GetReferences() {
+		if got := ref.GetCommon().GetPlanId(); got != int64(i+1) {
+			t.Errorf("reference %d has plan id %d", i, got)
+		}
+	}
+	cond := prototext.Format(wr.GetRoot())
+	for _, want := range []string{"subquery_type: SUBQUERY_TYPE_SCALAR", "subquery_type: SUBQUERY_TYPE_IN", "plan_id: 2", "in_subquery_values"} {
+		if !strings.Contains(strings.Join(strings.Fields(cond), " "), want) {
+			t.Errorf("the root lacks %q:\n%s", want, cond)
+		}
 	}
 }

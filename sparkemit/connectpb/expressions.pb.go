@@ -174,6 +174,61 @@ func (Expression_Cast_EvalMode) EnumDescriptor() ([]byte, []int) {
 	return file_spark_connect_expressions_proto_rawDescGZIP(), []int{0, 1, 0}
 }
 
+type SubqueryExpression_SubqueryType int32
+
+const (
+	SubqueryExpression_SUBQUERY_TYPE_UNKNOWN   SubqueryExpression_SubqueryType = 0
+	SubqueryExpression_SUBQUERY_TYPE_SCALAR    SubqueryExpression_SubqueryType = 1
+	SubqueryExpression_SUBQUERY_TYPE_EXISTS    SubqueryExpression_SubqueryType = 2
+	SubqueryExpression_SUBQUERY_TYPE_TABLE_ARG SubqueryExpression_SubqueryType = 3
+	SubqueryExpression_SUBQUERY_TYPE_IN        SubqueryExpression_SubqueryType = 4
+)
+
+// Enum value maps for SubqueryExpression_SubqueryType.
+var (
+	SubqueryExpression_SubqueryType_name = map[int32]string{
+		0: "SUBQUERY_TYPE_UNKNOWN",
+		1: "SUBQUERY_TYPE_SCALAR",
+		2: "SUBQUERY_TYPE_EXISTS",
+		3: "SUBQUERY_TYPE_TABLE_ARG",
+		4: "SUBQUERY_TYPE_IN",
+	}
+	SubqueryExpression_SubqueryType_value = map[string]int32{
+		"SUBQUERY_TYPE_UNKNOWN":   0,
+		"SUBQUERY_TYPE_SCALAR":    1,
+		"SUBQUERY_TYPE_EXISTS":    2,
+		"SUBQUERY_TYPE_TABLE_ARG": 3,
+		"SUBQUERY_TYPE_IN":        4,
+	}
+)
+
+func (x SubqueryExpression_SubqueryType) Enum() *SubqueryExpression_SubqueryType {
+	p := new(SubqueryExpression_SubqueryType)
+	*p = x
+	return p
+}
+
+func (x SubqueryExpression_SubqueryType) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (SubqueryExpression_SubqueryType) Descriptor() protoreflect.EnumDescriptor {
+	return file_spark_connect_expressions_proto_enumTypes[3].Descriptor()
+}
+
+func (SubqueryExpression_SubqueryType) Type() protoreflect.EnumType {
+	return &file_spark_connect_expressions_proto_enumTypes[3]
+}
+
+func (x SubqueryExpression_SubqueryType) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use SubqueryExpression_SubqueryType.Descriptor instead.
+func (SubqueryExpression_SubqueryType) EnumDescriptor() ([]byte, []int) {
+	return file_spark_connect_expressions_proto_rawDescGZIP(), []int{1, 0}
+}
+
 // An unresolved expression the server analyzes by name.
 type Expression struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -187,6 +242,7 @@ type Expression struct {
 	//	*Expression_Alias_
 	//	*Expression_Cast_
 	//	*Expression_SortOrder_
+	//	*Expression_SubqueryExpression
 	ExprType      isExpression_ExprType `protobuf_oneof:"expr_type"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -301,6 +357,15 @@ func (x *Expression) GetSortOrder() *Expression_SortOrder {
 	return nil
 }
 
+func (x *Expression) GetSubqueryExpression() *SubqueryExpression {
+	if x != nil {
+		if x, ok := x.ExprType.(*Expression_SubqueryExpression); ok {
+			return x.SubqueryExpression
+		}
+	}
+	return nil
+}
+
 type isExpression_ExprType interface {
 	isExpression_ExprType()
 }
@@ -337,6 +402,10 @@ type Expression_SortOrder_ struct {
 	SortOrder *Expression_SortOrder `protobuf:"bytes,9,opt,name=sort_order,json=sortOrder,proto3,oneof"`
 }
 
+type Expression_SubqueryExpression struct {
+	SubqueryExpression *SubqueryExpression `protobuf:"bytes,21,opt,name=subquery_expression,json=subqueryExpression,proto3,oneof"`
+}
+
 func (*Expression_Literal_) isExpression_ExprType() {}
 
 func (*Expression_UnresolvedAttribute_) isExpression_ExprType() {}
@@ -353,6 +422,71 @@ func (*Expression_Cast_) isExpression_ExprType() {}
 
 func (*Expression_SortOrder_) isExpression_ExprType() {}
 
+func (*Expression_SubqueryExpression) isExpression_ExprType() {}
+
+// A subquery in an expression: the relation among the enclosing
+// WithRelations' references whose common.plan_id is plan_id.
+type SubqueryExpression struct {
+	state        protoimpl.MessageState          `protogen:"open.v1"`
+	PlanId       int64                           `protobuf:"varint,1,opt,name=plan_id,json=planId,proto3" json:"plan_id,omitempty"`
+	SubqueryType SubqueryExpression_SubqueryType `protobuf:"varint,2,opt,name=subquery_type,json=subqueryType,proto3,enum=spark.connect.SubqueryExpression_SubqueryType" json:"subquery_type,omitempty"`
+	// The values an IN subquery tests (SUBQUERY_TYPE_IN).
+	InSubqueryValues []*Expression `protobuf:"bytes,4,rep,name=in_subquery_values,json=inSubqueryValues,proto3" json:"in_subquery_values,omitempty"`
+	unknownFields    protoimpl.UnknownFields
+	sizeCache        protoimpl.SizeCache
+}
+
+func (x *SubqueryExpression) Reset() {
+	*x = SubqueryExpression{}
+	mi := &file_spark_connect_expressions_proto_msgTypes[1]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SubqueryExpression) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SubqueryExpression) ProtoMessage() {}
+
+func (x *SubqueryExpression) ProtoReflect() protoreflect.Message {
+	mi := &file_spark_connect_expressions_proto_msgTypes[1]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SubqueryExpression.ProtoReflect.Descriptor instead.
+func (*SubqueryExpression) Descriptor() ([]byte, []int) {
+	return file_spark_connect_expressions_proto_rawDescGZIP(), []int{1}
+}
+
+func (x *SubqueryExpression) GetPlanId() int64 {
+	if x != nil {
+		return x.PlanId
+	}
+	return 0
+}
+
+func (x *SubqueryExpression) GetSubqueryType() SubqueryExpression_SubqueryType {
+	if x != nil {
+		return x.SubqueryType
+	}
+	return SubqueryExpression_SUBQUERY_TYPE_UNKNOWN
+}
+
+func (x *SubqueryExpression) GetInSubqueryValues() []*Expression {
+	if x != nil {
+		return x.InSubqueryValues
+	}
+	return nil
+}
+
 // One ordering key of a Sort.
 type Expression_SortOrder struct {
 	state         protoimpl.MessageState             `protogen:"open.v1"`
@@ -365,7 +499,7 @@ type Expression_SortOrder struct {
 
 func (x *Expression_SortOrder) Reset() {
 	*x = Expression_SortOrder{}
-	mi := &file_spark_connect_expressions_proto_msgTypes[1]
+	mi := &file_spark_connect_expressions_proto_msgTypes[2]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -377,7 +511,7 @@ func (x *Expression_SortOrder) String() string {
 func (*Expression_SortOrder) ProtoMessage() {}
 
 func (x *Expression_SortOrder) ProtoReflect() protoreflect.Message {
-	mi := &file_spark_connect_expressions_proto_msgTypes[1]
+	mi := &file_spark_connect_expressions_proto_msgTypes[2]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -430,7 +564,7 @@ type Expression_Cast struct {
 
 func (x *Expression_Cast) Reset() {
 	*x = Expression_Cast{}
-	mi := &file_spark_connect_expressions_proto_msgTypes[2]
+	mi := &file_spark_connect_expressions_proto_msgTypes[3]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -442,7 +576,7 @@ func (x *Expression_Cast) String() string {
 func (*Expression_Cast) ProtoMessage() {}
 
 func (x *Expression_Cast) ProtoReflect() protoreflect.Message {
-	mi := &file_spark_connect_expressions_proto_msgTypes[2]
+	mi := &file_spark_connect_expressions_proto_msgTypes[3]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -543,7 +677,7 @@ type Expression_Literal struct {
 
 func (x *Expression_Literal) Reset() {
 	*x = Expression_Literal{}
-	mi := &file_spark_connect_expressions_proto_msgTypes[3]
+	mi := &file_spark_connect_expressions_proto_msgTypes[4]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -555,7 +689,7 @@ func (x *Expression_Literal) String() string {
 func (*Expression_Literal) ProtoMessage() {}
 
 func (x *Expression_Literal) ProtoReflect() protoreflect.Message {
-	mi := &file_spark_connect_expressions_proto_msgTypes[3]
+	mi := &file_spark_connect_expressions_proto_msgTypes[4]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -853,7 +987,7 @@ type Expression_UnresolvedAttribute struct {
 
 func (x *Expression_UnresolvedAttribute) Reset() {
 	*x = Expression_UnresolvedAttribute{}
-	mi := &file_spark_connect_expressions_proto_msgTypes[4]
+	mi := &file_spark_connect_expressions_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -865,7 +999,7 @@ func (x *Expression_UnresolvedAttribute) String() string {
 func (*Expression_UnresolvedAttribute) ProtoMessage() {}
 
 func (x *Expression_UnresolvedAttribute) ProtoReflect() protoreflect.Message {
-	mi := &file_spark_connect_expressions_proto_msgTypes[4]
+	mi := &file_spark_connect_expressions_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -916,7 +1050,7 @@ type Expression_UnresolvedFunction struct {
 
 func (x *Expression_UnresolvedFunction) Reset() {
 	*x = Expression_UnresolvedFunction{}
-	mi := &file_spark_connect_expressions_proto_msgTypes[5]
+	mi := &file_spark_connect_expressions_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -928,7 +1062,7 @@ func (x *Expression_UnresolvedFunction) String() string {
 func (*Expression_UnresolvedFunction) ProtoMessage() {}
 
 func (x *Expression_UnresolvedFunction) ProtoReflect() protoreflect.Message {
-	mi := &file_spark_connect_expressions_proto_msgTypes[5]
+	mi := &file_spark_connect_expressions_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -982,7 +1116,7 @@ type Expression_ExpressionString struct {
 
 func (x *Expression_ExpressionString) Reset() {
 	*x = Expression_ExpressionString{}
-	mi := &file_spark_connect_expressions_proto_msgTypes[6]
+	mi := &file_spark_connect_expressions_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -994,7 +1128,7 @@ func (x *Expression_ExpressionString) String() string {
 func (*Expression_ExpressionString) ProtoMessage() {}
 
 func (x *Expression_ExpressionString) ProtoReflect() protoreflect.Message {
-	mi := &file_spark_connect_expressions_proto_msgTypes[6]
+	mi := &file_spark_connect_expressions_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1028,7 +1162,7 @@ type Expression_UnresolvedStar struct {
 
 func (x *Expression_UnresolvedStar) Reset() {
 	*x = Expression_UnresolvedStar{}
-	mi := &file_spark_connect_expressions_proto_msgTypes[7]
+	mi := &file_spark_connect_expressions_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1040,7 +1174,7 @@ func (x *Expression_UnresolvedStar) String() string {
 func (*Expression_UnresolvedStar) ProtoMessage() {}
 
 func (x *Expression_UnresolvedStar) ProtoReflect() protoreflect.Message {
-	mi := &file_spark_connect_expressions_proto_msgTypes[7]
+	mi := &file_spark_connect_expressions_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1082,7 +1216,7 @@ type Expression_Alias struct {
 
 func (x *Expression_Alias) Reset() {
 	*x = Expression_Alias{}
-	mi := &file_spark_connect_expressions_proto_msgTypes[8]
+	mi := &file_spark_connect_expressions_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1094,7 +1228,7 @@ func (x *Expression_Alias) String() string {
 func (*Expression_Alias) ProtoMessage() {}
 
 func (x *Expression_Alias) ProtoReflect() protoreflect.Message {
-	mi := &file_spark_connect_expressions_proto_msgTypes[8]
+	mi := &file_spark_connect_expressions_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1142,7 +1276,7 @@ type Expression_Literal_Decimal struct {
 
 func (x *Expression_Literal_Decimal) Reset() {
 	*x = Expression_Literal_Decimal{}
-	mi := &file_spark_connect_expressions_proto_msgTypes[9]
+	mi := &file_spark_connect_expressions_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1154,7 +1288,7 @@ func (x *Expression_Literal_Decimal) String() string {
 func (*Expression_Literal_Decimal) ProtoMessage() {}
 
 func (x *Expression_Literal_Decimal) ProtoReflect() protoreflect.Message {
-	mi := &file_spark_connect_expressions_proto_msgTypes[9]
+	mi := &file_spark_connect_expressions_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1202,7 +1336,7 @@ type Expression_Literal_CalendarInterval struct {
 
 func (x *Expression_Literal_CalendarInterval) Reset() {
 	*x = Expression_Literal_CalendarInterval{}
-	mi := &file_spark_connect_expressions_proto_msgTypes[10]
+	mi := &file_spark_connect_expressions_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1214,7 +1348,7 @@ func (x *Expression_Literal_CalendarInterval) String() string {
 func (*Expression_Literal_CalendarInterval) ProtoMessage() {}
 
 func (x *Expression_Literal_CalendarInterval) ProtoReflect() protoreflect.Message {
-	mi := &file_spark_connect_expressions_proto_msgTypes[10]
+	mi := &file_spark_connect_expressions_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1255,7 +1389,7 @@ var File_spark_connect_expressions_proto protoreflect.FileDescriptor
 
 const file_spark_connect_expressions_proto_rawDesc = "" +
 	"\n" +
-	"\x1fspark/connect/expressions.proto\x12\rspark.connect\x1a\x19spark/connect/types.proto\"\x93\x17\n" +
+	"\x1fspark/connect/expressions.proto\x12\rspark.connect\x1a\x19spark/connect/types.proto\"\xe9\x17\n" +
 	"\n" +
 	"Expression\x12=\n" +
 	"\aliteral\x18\x01 \x01(\v2!.spark.connect.Expression.LiteralH\x00R\aliteral\x12b\n" +
@@ -1266,7 +1400,8 @@ const file_spark_connect_expressions_proto_rawDesc = "" +
 	"\x05alias\x18\x06 \x01(\v2\x1f.spark.connect.Expression.AliasH\x00R\x05alias\x124\n" +
 	"\x04cast\x18\a \x01(\v2\x1e.spark.connect.Expression.CastH\x00R\x04cast\x12D\n" +
 	"\n" +
-	"sort_order\x18\t \x01(\v2#.spark.connect.Expression.SortOrderH\x00R\tsortOrder\x1a\xa9\x03\n" +
+	"sort_order\x18\t \x01(\v2#.spark.connect.Expression.SortOrderH\x00R\tsortOrder\x12T\n" +
+	"\x13subquery_expression\x18\x15 \x01(\v2!.spark.connect.SubqueryExpressionH\x00R\x12subqueryExpression\x1a\xa9\x03\n" +
 	"\tSortOrder\x12/\n" +
 	"\x05child\x18\x01 \x01(\v2\x19.spark.connect.ExpressionR\x05child\x12O\n" +
 	"\tdirection\x18\x02 \x01(\x0e21.spark.connect.Expression.SortOrder.SortDirectionR\tdirection\x12U\n" +
@@ -1349,7 +1484,17 @@ const file_spark_connect_expressions_proto_rawDesc = "" +
 	"\x04name\x18\x02 \x03(\tR\x04name\x12\x1f\n" +
 	"\bmetadata\x18\x03 \x01(\tH\x00R\bmetadata\x88\x01\x01B\v\n" +
 	"\t_metadataB\v\n" +
-	"\texpr_typeB.Z,github.com/nordisk/thund/sparkemit/connectpbb\x06proto3"
+	"\texpr_type\"\xde\x02\n" +
+	"\x12SubqueryExpression\x12\x17\n" +
+	"\aplan_id\x18\x01 \x01(\x03R\x06planId\x12S\n" +
+	"\rsubquery_type\x18\x02 \x01(\x0e2..spark.connect.SubqueryExpression.SubqueryTypeR\fsubqueryType\x12G\n" +
+	"\x12in_subquery_values\x18\x04 \x03(\v2\x19.spark.connect.ExpressionR\x10inSubqueryValues\"\x90\x01\n" +
+	"\fSubqueryType\x12\x19\n" +
+	"\x15SUBQUERY_TYPE_UNKNOWN\x10\x00\x12\x18\n" +
+	"\x14SUBQUERY_TYPE_SCALAR\x10\x01\x12\x18\n" +
+	"\x14SUBQUERY_TYPE_EXISTS\x10\x02\x12\x1b\n" +
+	"\x17SUBQUERY_TYPE_TABLE_ARG\x10\x03\x12\x14\n" +
+	"\x10SUBQUERY_TYPE_IN\x10\x04B.Z,github.com/nordisk/thund/sparkemit/connectpbb\x06proto3"
 
 var (
 	file_spark_connect_expressions_proto_rawDescOnce sync.Once
@@ -1363,50 +1508,55 @@ func file_spark_connect_expressions_proto_rawDescGZIP() []byte {
 	return file_spark_connect_expressions_proto_rawDescData
 }
 
-var file_spark_connect_expressions_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
-var file_spark_connect_expressions_proto_msgTypes = make([]protoimpl.MessageInfo, 11)
+var file_spark_connect_expressions_proto_enumTypes = make([]protoimpl.EnumInfo, 4)
+var file_spark_connect_expressions_proto_msgTypes = make([]protoimpl.MessageInfo, 12)
 var file_spark_connect_expressions_proto_goTypes = []any{
 	(Expression_SortOrder_SortDirection)(0),     // 0: spark.connect.Expression.SortOrder.SortDirection
 	(Expression_SortOrder_NullOrdering)(0),      // 1: spark.connect.Expression.SortOrder.NullOrdering
 	(Expression_Cast_EvalMode)(0),               // 2: spark.connect.Expression.Cast.EvalMode
-	(*Expression)(nil),                          // 3: spark.connect.Expression
-	(*Expression_SortOrder)(nil),                // 4: spark.connect.Expression.SortOrder
-	(*Expression_Cast)(nil),                     // 5: spark.connect.Expression.Cast
-	(*Expression_Literal)(nil),                  // 6: spark.connect.Expression.Literal
-	(*Expression_UnresolvedAttribute)(nil),      // 7: spark.connect.Expression.UnresolvedAttribute
-	(*Expression_UnresolvedFunction)(nil),       // 8: spark.connect.Expression.UnresolvedFunction
-	(*Expression_ExpressionString)(nil),         // 9: spark.connect.Expression.ExpressionString
-	(*Expression_UnresolvedStar)(nil),           // 10: spark.connect.Expression.UnresolvedStar
-	(*Expression_Alias)(nil),                    // 11: spark.connect.Expression.Alias
-	(*Expression_Literal_Decimal)(nil),          // 12: spark.connect.Expression.Literal.Decimal
-	(*Expression_Literal_CalendarInterval)(nil), // 13: spark.connect.Expression.Literal.CalendarInterval
-	(*DataType)(nil),                            // 14: spark.connect.DataType
+	(SubqueryExpression_SubqueryType)(0),        // 3: spark.connect.SubqueryExpression.SubqueryType
+	(*Expression)(nil),                          // 4: spark.connect.Expression
+	(*SubqueryExpression)(nil),                  // 5: spark.connect.SubqueryExpression
+	(*Expression_SortOrder)(nil),                // 6: spark.connect.Expression.SortOrder
+	(*Expression_Cast)(nil),                     // 7: spark.connect.Expression.Cast
+	(*Expression_Literal)(nil),                  // 8: spark.connect.Expression.Literal
+	(*Expression_UnresolvedAttribute)(nil),      // 9: spark.connect.Expression.UnresolvedAttribute
+	(*Expression_UnresolvedFunction)(nil),       // 10: spark.connect.Expression.UnresolvedFunction
+	(*Expression_ExpressionString)(nil),         // 11: spark.connect.Expression.ExpressionString
+	(*Expression_UnresolvedStar)(nil),           // 12: spark.connect.Expression.UnresolvedStar
+	(*Expression_Alias)(nil),                    // 13: spark.connect.Expression.Alias
+	(*Expression_Literal_Decimal)(nil),          // 14: spark.connect.Expression.Literal.Decimal
+	(*Expression_Literal_CalendarInterval)(nil), // 15: spark.connect.Expression.Literal.CalendarInterval
+	(*DataType)(nil),                            // 16: spark.connect.DataType
 }
 var file_spark_connect_expressions_proto_depIdxs = []int32{
-	6,  // 0: spark.connect.Expression.literal:type_name -> spark.connect.Expression.Literal
-	7,  // 1: spark.connect.Expression.unresolved_attribute:type_name -> spark.connect.Expression.UnresolvedAttribute
-	8,  // 2: spark.connect.Expression.unresolved_function:type_name -> spark.connect.Expression.UnresolvedFunction
-	9,  // 3: spark.connect.Expression.expression_string:type_name -> spark.connect.Expression.ExpressionString
-	10, // 4: spark.connect.Expression.unresolved_star:type_name -> spark.connect.Expression.UnresolvedStar
-	11, // 5: spark.connect.Expression.alias:type_name -> spark.connect.Expression.Alias
-	5,  // 6: spark.connect.Expression.cast:type_name -> spark.connect.Expression.Cast
-	4,  // 7: spark.connect.Expression.sort_order:type_name -> spark.connect.Expression.SortOrder
-	3,  // 8: spark.connect.Expression.SortOrder.child:type_name -> spark.connect.Expression
-	0,  // 9: spark.connect.Expression.SortOrder.direction:type_name -> spark.connect.Expression.SortOrder.SortDirection
-	1,  // 10: spark.connect.Expression.SortOrder.null_ordering:type_name -> spark.connect.Expression.SortOrder.NullOrdering
-	3,  // 11: spark.connect.Expression.Cast.expr:type_name -> spark.connect.Expression
-	14, // 12: spark.connect.Expression.Cast.type:type_name -> spark.connect.DataType
-	2,  // 13: spark.connect.Expression.Cast.eval_mode:type_name -> spark.connect.Expression.Cast.EvalMode
-	14, // 14: spark.connect.Expression.Literal.null:type_name -> spark.connect.DataType
-	12, // 15: spark.connect.Expression.Literal.decimal:type_name -> spark.connect.Expression.Literal.Decimal
-	13, // 16: spark.connect.Expression.Literal.calendar_interval:type_name -> spark.connect.Expression.Literal.CalendarInterval
-	3,  // 17: spark.connect.Expression.UnresolvedFunction.arguments:type_name -> spark.connect.Expression
-	3,  // 18: spark.connect.Expression.Alias.expr:type_name -> spark.connect.Expression
-	19, // [19:19] is the sub-list for method output_type
-	19, // [19:19] is the sub-list for method input_type
-	19, // [19:19] is the sub-list for extension type_name
-	19, // [19:19] is the sub-list for extension extendee
-	0,  // [0:19] is the sub-list for field type_name
+	8,  // 0: spark.connect.Expression.literal:type_name -> spark.connect.Expression.Literal
+	9,  // 1: spark.connect.Expression.unresolved_attribute:type_name -> spark.connect.Expression.UnresolvedAttribute
+	10, // 2: spark.connect.Expression.unresolved_function:type_name -> spark.connect.Expression.UnresolvedFunction
+	11, // 3: spark.connect.Expression.expression_string:type_name -> spark.connect.Expression.ExpressionString
+	12, // 4: spark.connect.Expression.unresolved_star:type_name -> spark.connect.Expression.UnresolvedStar
+	13, // 5: spark.connect.Expression.alias:type_name -> spark.connect.Expression.Alias
+	7,  // 6: spark.connect.Expression.cast:type_name -> spark.connect.Expression.Cast
+	6,  // 7: spark.connect.Expression.sort_order:type_name -> spark.connect.Expression.SortOrder
+	5,  // 8: spark.connect.Expression.subquery_expression:type_name -> spark.connect.SubqueryExpression
+	3,  // 9: spark.connect.SubqueryExpression.subquery_type:type_name -> spark.connect.SubqueryExpression.SubqueryType
+	4,  // 10: spark.connect.SubqueryExpression.in_subquery_values:type_name -> spark.connect.Expression
+	4,  // 11: spark.connect.Expression.SortOrder.child:type_name -> spark.connect.Expression
+	0,  // 12: spark.connect.Expression.SortOrder.direction:type_name -> spark.connect.Expression.SortOrder.SortDirection
+	1,  // 13: spark.connect.Expression.SortOrder.null_ordering:type_name -> spark.connect.Expression.SortOrder.NullOrdering
+	4,  // 14: spark.connect.Expression.Cast.expr:type_name -> spark.connect.Expression
+	16, // 15: spark.connect.Expression.Cast.type:type_name -> spark.connect.DataType
+	2,  // 16: spark.connect.Expression.Cast.eval_mode:type_name -> spark.connect.Expression.Cast.EvalMode
+	16, // 17: spark.connect.Expression.Literal.null:type_name -> spark.connect.DataType
+	14, // 18: spark.connect.Expression.Literal.decimal:type_name -> spark.connect.Expression.Literal.Decimal
+	15, // 19: spark.connect.Expression.Literal.calendar_interval:type_name -> spark.connect.Expression.Literal.CalendarInterval
+	4,  // 20: spark.connect.Expression.UnresolvedFunction.arguments:type_name -> spark.connect.Expression
+	4,  // 21: spark.connect.Expression.Alias.expr:type_name -> spark.connect.Expression
+	22, // [22:22] is the sub-list for method output_type
+	22, // [22:22] is the sub-list for method input_type
+	22, // [22:22] is the sub-list for extension type_name
+	22, // [22:22] is the sub-list for extension extendee
+	0,  // [0:22] is the sub-list for field type_name
 }
 
 func init() { file_spark_connect_expressions_proto_init() }
@@ -1424,12 +1574,13 @@ func file_spark_connect_expressions_proto_init() {
 		(*Expression_Alias_)(nil),
 		(*Expression_Cast_)(nil),
 		(*Expression_SortOrder_)(nil),
+		(*Expression_SubqueryExpression)(nil),
 	}
-	file_spark_connect_expressions_proto_msgTypes[2].OneofWrappers = []any{
+	file_spark_connect_expressions_proto_msgTypes[3].OneofWrappers = []any{
 		(*Expression_Cast_Type)(nil),
 		(*Expression_Cast_TypeStr)(nil),
 	}
-	file_spark_connect_expressions_proto_msgTypes[3].OneofWrappers = []any{
+	file_spark_connect_expressions_proto_msgTypes[4].OneofWrappers = []any{
 		(*Expression_Literal_Null)(nil),
 		(*Expression_Literal_Binary)(nil),
 		(*Expression_Literal_Boolean)(nil),
@@ -1448,17 +1599,17 @@ func file_spark_connect_expressions_proto_init() {
 		(*Expression_Literal_YearMonthInterval)(nil),
 		(*Expression_Literal_DayTimeInterval)(nil),
 	}
-	file_spark_connect_expressions_proto_msgTypes[4].OneofWrappers = []any{}
-	file_spark_connect_expressions_proto_msgTypes[7].OneofWrappers = []any{}
+	file_spark_connect_expressions_proto_msgTypes[5].OneofWrappers = []any{}
 	file_spark_connect_expressions_proto_msgTypes[8].OneofWrappers = []any{}
 	file_spark_connect_expressions_proto_msgTypes[9].OneofWrappers = []any{}
+	file_spark_connect_expressions_proto_msgTypes[10].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_spark_connect_expressions_proto_rawDesc), len(file_spark_connect_expressions_proto_rawDesc)),
-			NumEnums:      3,
-			NumMessages:   11,
+			NumEnums:      4,
+			NumMessages:   12,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

@@ -85,7 +85,7 @@ func (x Join_JoinType) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use Join_JoinType.Descriptor instead.
 func (Join_JoinType) EnumDescriptor() ([]byte, []int) {
-	return file_spark_connect_relations_proto_rawDescGZIP(), []int{5, 0}
+	return file_spark_connect_relations_proto_rawDescGZIP(), []int{6, 0}
 }
 
 type SetOperation_SetOpType int32
@@ -137,7 +137,7 @@ func (x SetOperation_SetOpType) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use SetOperation_SetOpType.Descriptor instead.
 func (SetOperation_SetOpType) EnumDescriptor() ([]byte, []int) {
-	return file_spark_connect_relations_proto_rawDescGZIP(), []int{6, 0}
+	return file_spark_connect_relations_proto_rawDescGZIP(), []int{7, 0}
 }
 
 type Aggregate_GroupType int32
@@ -195,7 +195,7 @@ func (x Aggregate_GroupType) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use Aggregate_GroupType.Descriptor instead.
 func (Aggregate_GroupType) EnumDescriptor() ([]byte, []int) {
-	return file_spark_connect_relations_proto_rawDescGZIP(), []int{9, 0}
+	return file_spark_connect_relations_proto_rawDescGZIP(), []int{10, 0}
 }
 
 // A logical plan node; exactly one rel_type is set.
@@ -218,6 +218,7 @@ type Relation struct {
 	//	*Relation_Range
 	//	*Relation_SubqueryAlias
 	//	*Relation_WithWatermark
+	//	*Relation_WithRelations
 	RelType       isRelation_RelType `protobuf_oneof:"rel_type"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -393,6 +394,15 @@ func (x *Relation) GetWithWatermark() *WithWatermark {
 	return nil
 }
 
+func (x *Relation) GetWithRelations() *WithRelations {
+	if x != nil {
+		if x, ok := x.RelType.(*Relation_WithRelations); ok {
+			return x.WithRelations
+		}
+	}
+	return nil
+}
+
 type isRelation_RelType interface {
 	isRelation_RelType()
 }
@@ -453,6 +463,10 @@ type Relation_WithWatermark struct {
 	WithWatermark *WithWatermark `protobuf:"bytes,33,opt,name=with_watermark,json=withWatermark,proto3,oneof"`
 }
 
+type Relation_WithRelations struct {
+	WithRelations *WithRelations `protobuf:"bytes,41,opt,name=with_relations,json=withRelations,proto3,oneof"`
+}
+
 func (*Relation_Read) isRelation_RelType() {}
 
 func (*Relation_Project) isRelation_RelType() {}
@@ -481,6 +495,62 @@ func (*Relation_SubqueryAlias) isRelation_RelType() {}
 
 func (*Relation_WithWatermark) isRelation_RelType() {}
 
+func (*Relation_WithRelations) isRelation_RelType() {}
+
+// A relation whose expressions refer to other relations by plan id (the
+// subqueries of a SubqueryExpression).
+type WithRelations struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Root          *Relation              `protobuf:"bytes,1,opt,name=root,proto3" json:"root,omitempty"`
+	References    []*Relation            `protobuf:"bytes,2,rep,name=references,proto3" json:"references,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *WithRelations) Reset() {
+	*x = WithRelations{}
+	mi := &file_spark_connect_relations_proto_msgTypes[1]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *WithRelations) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*WithRelations) ProtoMessage() {}
+
+func (x *WithRelations) ProtoReflect() protoreflect.Message {
+	mi := &file_spark_connect_relations_proto_msgTypes[1]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use WithRelations.ProtoReflect.Descriptor instead.
+func (*WithRelations) Descriptor() ([]byte, []int) {
+	return file_spark_connect_relations_proto_rawDescGZIP(), []int{1}
+}
+
+func (x *WithRelations) GetRoot() *Relation {
+	if x != nil {
+		return x.Root
+	}
+	return nil
+}
+
+func (x *WithRelations) GetReferences() []*Relation {
+	if x != nil {
+		return x.References
+	}
+	return nil
+}
+
 // Metadata common to every relation.
 type RelationCommon struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
@@ -492,7 +562,7 @@ type RelationCommon struct {
 
 func (x *RelationCommon) Reset() {
 	*x = RelationCommon{}
-	mi := &file_spark_connect_relations_proto_msgTypes[1]
+	mi := &file_spark_connect_relations_proto_msgTypes[2]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -504,7 +574,7 @@ func (x *RelationCommon) String() string {
 func (*RelationCommon) ProtoMessage() {}
 
 func (x *RelationCommon) ProtoReflect() protoreflect.Message {
-	mi := &file_spark_connect_relations_proto_msgTypes[1]
+	mi := &file_spark_connect_relations_proto_msgTypes[2]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -517,7 +587,7 @@ func (x *RelationCommon) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RelationCommon.ProtoReflect.Descriptor instead.
 func (*RelationCommon) Descriptor() ([]byte, []int) {
-	return file_spark_connect_relations_proto_rawDescGZIP(), []int{1}
+	return file_spark_connect_relations_proto_rawDescGZIP(), []int{2}
 }
 
 func (x *RelationCommon) GetSourceInfo() string {
@@ -550,7 +620,7 @@ type Read struct {
 
 func (x *Read) Reset() {
 	*x = Read{}
-	mi := &file_spark_connect_relations_proto_msgTypes[2]
+	mi := &file_spark_connect_relations_proto_msgTypes[3]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -562,7 +632,7 @@ func (x *Read) String() string {
 func (*Read) ProtoMessage() {}
 
 func (x *Read) ProtoReflect() protoreflect.Message {
-	mi := &file_spark_connect_relations_proto_msgTypes[2]
+	mi := &file_spark_connect_relations_proto_msgTypes[3]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -575,7 +645,7 @@ func (x *Read) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Read.ProtoReflect.Descriptor instead.
 func (*Read) Descriptor() ([]byte, []int) {
-	return file_spark_connect_relations_proto_rawDescGZIP(), []int{2}
+	return file_spark_connect_relations_proto_rawDescGZIP(), []int{3}
 }
 
 func (x *Read) GetReadType() isRead_ReadType {
@@ -636,7 +706,7 @@ type Project struct {
 
 func (x *Project) Reset() {
 	*x = Project{}
-	mi := &file_spark_connect_relations_proto_msgTypes[3]
+	mi := &file_spark_connect_relations_proto_msgTypes[4]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -648,7 +718,7 @@ func (x *Project) String() string {
 func (*Project) ProtoMessage() {}
 
 func (x *Project) ProtoReflect() protoreflect.Message {
-	mi := &file_spark_connect_relations_proto_msgTypes[3]
+	mi := &file_spark_connect_relations_proto_msgTypes[4]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -661,7 +731,7 @@ func (x *Project) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Project.ProtoReflect.Descriptor instead.
 func (*Project) Descriptor() ([]byte, []int) {
-	return file_spark_connect_relations_proto_rawDescGZIP(), []int{3}
+	return file_spark_connect_relations_proto_rawDescGZIP(), []int{4}
 }
 
 func (x *Project) GetInput() *Relation {
@@ -688,7 +758,7 @@ type Filter struct {
 
 func (x *Filter) Reset() {
 	*x = Filter{}
-	mi := &file_spark_connect_relations_proto_msgTypes[4]
+	mi := &file_spark_connect_relations_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -700,7 +770,7 @@ func (x *Filter) String() string {
 func (*Filter) ProtoMessage() {}
 
 func (x *Filter) ProtoReflect() protoreflect.Message {
-	mi := &file_spark_connect_relations_proto_msgTypes[4]
+	mi := &file_spark_connect_relations_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -713,7 +783,7 @@ func (x *Filter) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Filter.ProtoReflect.Descriptor instead.
 func (*Filter) Descriptor() ([]byte, []int) {
-	return file_spark_connect_relations_proto_rawDescGZIP(), []int{4}
+	return file_spark_connect_relations_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *Filter) GetInput() *Relation {
@@ -743,7 +813,7 @@ type Join struct {
 
 func (x *Join) Reset() {
 	*x = Join{}
-	mi := &file_spark_connect_relations_proto_msgTypes[5]
+	mi := &file_spark_connect_relations_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -755,7 +825,7 @@ func (x *Join) String() string {
 func (*Join) ProtoMessage() {}
 
 func (x *Join) ProtoReflect() protoreflect.Message {
-	mi := &file_spark_connect_relations_proto_msgTypes[5]
+	mi := &file_spark_connect_relations_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -768,7 +838,7 @@ func (x *Join) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Join.ProtoReflect.Descriptor instead.
 func (*Join) Descriptor() ([]byte, []int) {
-	return file_spark_connect_relations_proto_rawDescGZIP(), []int{5}
+	return file_spark_connect_relations_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *Join) GetLeft() *Relation {
@@ -820,7 +890,7 @@ type SetOperation struct {
 
 func (x *SetOperation) Reset() {
 	*x = SetOperation{}
-	mi := &file_spark_connect_relations_proto_msgTypes[6]
+	mi := &file_spark_connect_relations_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -832,7 +902,7 @@ func (x *SetOperation) String() string {
 func (*SetOperation) ProtoMessage() {}
 
 func (x *SetOperation) ProtoReflect() protoreflect.Message {
-	mi := &file_spark_connect_relations_proto_msgTypes[6]
+	mi := &file_spark_connect_relations_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -845,7 +915,7 @@ func (x *SetOperation) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SetOperation.ProtoReflect.Descriptor instead.
 func (*SetOperation) Descriptor() ([]byte, []int) {
-	return file_spark_connect_relations_proto_rawDescGZIP(), []int{6}
+	return file_spark_connect_relations_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *SetOperation) GetLeftInput() *Relation {
@@ -900,7 +970,7 @@ type Limit struct {
 
 func (x *Limit) Reset() {
 	*x = Limit{}
-	mi := &file_spark_connect_relations_proto_msgTypes[7]
+	mi := &file_spark_connect_relations_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -912,7 +982,7 @@ func (x *Limit) String() string {
 func (*Limit) ProtoMessage() {}
 
 func (x *Limit) ProtoReflect() protoreflect.Message {
-	mi := &file_spark_connect_relations_proto_msgTypes[7]
+	mi := &file_spark_connect_relations_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -925,7 +995,7 @@ func (x *Limit) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Limit.ProtoReflect.Descriptor instead.
 func (*Limit) Descriptor() ([]byte, []int) {
-	return file_spark_connect_relations_proto_rawDescGZIP(), []int{7}
+	return file_spark_connect_relations_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *Limit) GetInput() *Relation {
@@ -952,7 +1022,7 @@ type Offset struct {
 
 func (x *Offset) Reset() {
 	*x = Offset{}
-	mi := &file_spark_connect_relations_proto_msgTypes[8]
+	mi := &file_spark_connect_relations_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -964,7 +1034,7 @@ func (x *Offset) String() string {
 func (*Offset) ProtoMessage() {}
 
 func (x *Offset) ProtoReflect() protoreflect.Message {
-	mi := &file_spark_connect_relations_proto_msgTypes[8]
+	mi := &file_spark_connect_relations_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -977,7 +1047,7 @@ func (x *Offset) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Offset.ProtoReflect.Descriptor instead.
 func (*Offset) Descriptor() ([]byte, []int) {
-	return file_spark_connect_relations_proto_rawDescGZIP(), []int{8}
+	return file_spark_connect_relations_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *Offset) GetInput() *Relation {
@@ -1006,7 +1076,7 @@ type Aggregate struct {
 
 func (x *Aggregate) Reset() {
 	*x = Aggregate{}
-	mi := &file_spark_connect_relations_proto_msgTypes[9]
+	mi := &file_spark_connect_relations_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1018,7 +1088,7 @@ func (x *Aggregate) String() string {
 func (*Aggregate) ProtoMessage() {}
 
 func (x *Aggregate) ProtoReflect() protoreflect.Message {
-	mi := &file_spark_connect_relations_proto_msgTypes[9]
+	mi := &file_spark_connect_relations_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1031,7 +1101,7 @@ func (x *Aggregate) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Aggregate.ProtoReflect.Descriptor instead.
 func (*Aggregate) Descriptor() ([]byte, []int) {
-	return file_spark_connect_relations_proto_rawDescGZIP(), []int{9}
+	return file_spark_connect_relations_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *Aggregate) GetInput() *Relation {
@@ -1073,7 +1143,7 @@ type Sort struct {
 
 func (x *Sort) Reset() {
 	*x = Sort{}
-	mi := &file_spark_connect_relations_proto_msgTypes[10]
+	mi := &file_spark_connect_relations_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1085,7 +1155,7 @@ func (x *Sort) String() string {
 func (*Sort) ProtoMessage() {}
 
 func (x *Sort) ProtoReflect() protoreflect.Message {
-	mi := &file_spark_connect_relations_proto_msgTypes[10]
+	mi := &file_spark_connect_relations_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1098,7 +1168,7 @@ func (x *Sort) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Sort.ProtoReflect.Descriptor instead.
 func (*Sort) Descriptor() ([]byte, []int) {
-	return file_spark_connect_relations_proto_rawDescGZIP(), []int{10}
+	return file_spark_connect_relations_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *Sort) GetInput() *Relation {
@@ -1134,7 +1204,7 @@ type Deduplicate struct {
 
 func (x *Deduplicate) Reset() {
 	*x = Deduplicate{}
-	mi := &file_spark_connect_relations_proto_msgTypes[11]
+	mi := &file_spark_connect_relations_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1146,7 +1216,7 @@ func (x *Deduplicate) String() string {
 func (*Deduplicate) ProtoMessage() {}
 
 func (x *Deduplicate) ProtoReflect() protoreflect.Message {
-	mi := &file_spark_connect_relations_proto_msgTypes[11]
+	mi := &file_spark_connect_relations_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1159,7 +1229,7 @@ func (x *Deduplicate) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Deduplicate.ProtoReflect.Descriptor instead.
 func (*Deduplicate) Descriptor() ([]byte, []int) {
-	return file_spark_connect_relations_proto_rawDescGZIP(), []int{11}
+	return file_spark_connect_relations_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *Deduplicate) GetInput() *Relation {
@@ -1202,7 +1272,7 @@ type Range struct {
 
 func (x *Range) Reset() {
 	*x = Range{}
-	mi := &file_spark_connect_relations_proto_msgTypes[12]
+	mi := &file_spark_connect_relations_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1214,7 +1284,7 @@ func (x *Range) String() string {
 func (*Range) ProtoMessage() {}
 
 func (x *Range) ProtoReflect() protoreflect.Message {
-	mi := &file_spark_connect_relations_proto_msgTypes[12]
+	mi := &file_spark_connect_relations_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1227,7 +1297,7 @@ func (x *Range) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Range.ProtoReflect.Descriptor instead.
 func (*Range) Descriptor() ([]byte, []int) {
-	return file_spark_connect_relations_proto_rawDescGZIP(), []int{12}
+	return file_spark_connect_relations_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *Range) GetStart() int64 {
@@ -1269,7 +1339,7 @@ type SQL struct {
 
 func (x *SQL) Reset() {
 	*x = SQL{}
-	mi := &file_spark_connect_relations_proto_msgTypes[13]
+	mi := &file_spark_connect_relations_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1281,7 +1351,7 @@ func (x *SQL) String() string {
 func (*SQL) ProtoMessage() {}
 
 func (x *SQL) ProtoReflect() protoreflect.Message {
-	mi := &file_spark_connect_relations_proto_msgTypes[13]
+	mi := &file_spark_connect_relations_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1294,7 +1364,7 @@ func (x *SQL) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SQL.ProtoReflect.Descriptor instead.
 func (*SQL) Descriptor() ([]byte, []int) {
-	return file_spark_connect_relations_proto_rawDescGZIP(), []int{13}
+	return file_spark_connect_relations_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *SQL) GetQuery() string {
@@ -1315,7 +1385,7 @@ type SubqueryAlias struct {
 
 func (x *SubqueryAlias) Reset() {
 	*x = SubqueryAlias{}
-	mi := &file_spark_connect_relations_proto_msgTypes[14]
+	mi := &file_spark_connect_relations_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1327,7 +1397,7 @@ func (x *SubqueryAlias) String() string {
 func (*SubqueryAlias) ProtoMessage() {}
 
 func (x *SubqueryAlias) ProtoReflect() protoreflect.Message {
-	mi := &file_spark_connect_relations_proto_msgTypes[14]
+	mi := &file_spark_connect_relations_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1340,7 +1410,7 @@ func (x *SubqueryAlias) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SubqueryAlias.ProtoReflect.Descriptor instead.
 func (*SubqueryAlias) Descriptor() ([]byte, []int) {
-	return file_spark_connect_relations_proto_rawDescGZIP(), []int{14}
+	return file_spark_connect_relations_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *SubqueryAlias) GetInput() *Relation {
@@ -1376,7 +1446,7 @@ type WithWatermark struct {
 
 func (x *WithWatermark) Reset() {
 	*x = WithWatermark{}
-	mi := &file_spark_connect_relations_proto_msgTypes[15]
+	mi := &file_spark_connect_relations_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1388,7 +1458,7 @@ func (x *WithWatermark) String() string {
 func (*WithWatermark) ProtoMessage() {}
 
 func (x *WithWatermark) ProtoReflect() protoreflect.Message {
-	mi := &file_spark_connect_relations_proto_msgTypes[15]
+	mi := &file_spark_connect_relations_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1401,7 +1471,7 @@ func (x *WithWatermark) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WithWatermark.ProtoReflect.Descriptor instead.
 func (*WithWatermark) Descriptor() ([]byte, []int) {
-	return file_spark_connect_relations_proto_rawDescGZIP(), []int{15}
+	return file_spark_connect_relations_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *WithWatermark) GetInput() *Relation {
@@ -1435,7 +1505,7 @@ type Read_NamedTable struct {
 
 func (x *Read_NamedTable) Reset() {
 	*x = Read_NamedTable{}
-	mi := &file_spark_connect_relations_proto_msgTypes[16]
+	mi := &file_spark_connect_relations_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1447,7 +1517,7 @@ func (x *Read_NamedTable) String() string {
 func (*Read_NamedTable) ProtoMessage() {}
 
 func (x *Read_NamedTable) ProtoReflect() protoreflect.Message {
-	mi := &file_spark_connect_relations_proto_msgTypes[16]
+	mi := &file_spark_connect_relations_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1460,7 +1530,7 @@ func (x *Read_NamedTable) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Read_NamedTable.ProtoReflect.Descriptor instead.
 func (*Read_NamedTable) Descriptor() ([]byte, []int) {
-	return file_spark_connect_relations_proto_rawDescGZIP(), []int{2, 0}
+	return file_spark_connect_relations_proto_rawDescGZIP(), []int{3, 0}
 }
 
 func (x *Read_NamedTable) GetUnparsedIdentifier() string {
@@ -1491,7 +1561,7 @@ type Read_DataSource struct {
 
 func (x *Read_DataSource) Reset() {
 	*x = Read_DataSource{}
-	mi := &file_spark_connect_relations_proto_msgTypes[17]
+	mi := &file_spark_connect_relations_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1503,7 +1573,7 @@ func (x *Read_DataSource) String() string {
 func (*Read_DataSource) ProtoMessage() {}
 
 func (x *Read_DataSource) ProtoReflect() protoreflect.Message {
-	mi := &file_spark_connect_relations_proto_msgTypes[17]
+	mi := &file_spark_connect_relations_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1516,7 +1586,7 @@ func (x *Read_DataSource) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Read_DataSource.ProtoReflect.Descriptor instead.
 func (*Read_DataSource) Descriptor() ([]byte, []int) {
-	return file_spark_connect_relations_proto_rawDescGZIP(), []int{2, 1}
+	return file_spark_connect_relations_proto_rawDescGZIP(), []int{3, 1}
 }
 
 func (x *Read_DataSource) GetFormat() string {
@@ -1558,7 +1628,7 @@ var File_spark_connect_relations_proto protoreflect.FileDescriptor
 
 const file_spark_connect_relations_proto_rawDesc = "" +
 	"\n" +
-	"\x1dspark/connect/relations.proto\x12\rspark.connect\x1a\x1fspark/connect/expressions.proto\"\xa6\x06\n" +
+	"\x1dspark/connect/relations.proto\x12\rspark.connect\x1a\x1fspark/connect/expressions.proto\"\xed\x06\n" +
 	"\bRelation\x125\n" +
 	"\x06common\x18\x01 \x01(\v2\x1d.spark.connect.RelationCommonR\x06common\x12)\n" +
 	"\x04read\x18\x02 \x01(\v2\x13.spark.connect.ReadH\x00R\x04read\x122\n" +
@@ -1575,9 +1645,15 @@ const file_spark_connect_relations_proto_rawDesc = "" +
 	"\vdeduplicate\x18\x0e \x01(\v2\x1a.spark.connect.DeduplicateH\x00R\vdeduplicate\x12,\n" +
 	"\x05range\x18\x0f \x01(\v2\x14.spark.connect.RangeH\x00R\x05range\x12E\n" +
 	"\x0esubquery_alias\x18\x10 \x01(\v2\x1c.spark.connect.SubqueryAliasH\x00R\rsubqueryAlias\x12E\n" +
-	"\x0ewith_watermark\x18! \x01(\v2\x1c.spark.connect.WithWatermarkH\x00R\rwithWatermarkB\n" +
+	"\x0ewith_watermark\x18! \x01(\v2\x1c.spark.connect.WithWatermarkH\x00R\rwithWatermark\x12E\n" +
+	"\x0ewith_relations\x18) \x01(\v2\x1c.spark.connect.WithRelationsH\x00R\rwithRelationsB\n" +
 	"\n" +
-	"\brel_type\"[\n" +
+	"\brel_type\"u\n" +
+	"\rWithRelations\x12+\n" +
+	"\x04root\x18\x01 \x01(\v2\x17.spark.connect.RelationR\x04root\x127\n" +
+	"\n" +
+	"references\x18\x02 \x03(\v2\x17.spark.connect.RelationR\n" +
+	"references\"[\n" +
 	"\x0eRelationCommon\x12\x1f\n" +
 	"\vsource_info\x18\x01 \x01(\tR\n" +
 	"sourceInfo\x12\x1c\n" +
@@ -1715,81 +1791,85 @@ func file_spark_connect_relations_proto_rawDescGZIP() []byte {
 }
 
 var file_spark_connect_relations_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
-var file_spark_connect_relations_proto_msgTypes = make([]protoimpl.MessageInfo, 20)
+var file_spark_connect_relations_proto_msgTypes = make([]protoimpl.MessageInfo, 21)
 var file_spark_connect_relations_proto_goTypes = []any{
 	(Join_JoinType)(0),           // 0: spark.connect.Join.JoinType
 	(SetOperation_SetOpType)(0),  // 1: spark.connect.SetOperation.SetOpType
 	(Aggregate_GroupType)(0),     // 2: spark.connect.Aggregate.GroupType
 	(*Relation)(nil),             // 3: spark.connect.Relation
-	(*RelationCommon)(nil),       // 4: spark.connect.RelationCommon
-	(*Read)(nil),                 // 5: spark.connect.Read
-	(*Project)(nil),              // 6: spark.connect.Project
-	(*Filter)(nil),               // 7: spark.connect.Filter
-	(*Join)(nil),                 // 8: spark.connect.Join
-	(*SetOperation)(nil),         // 9: spark.connect.SetOperation
-	(*Limit)(nil),                // 10: spark.connect.Limit
-	(*Offset)(nil),               // 11: spark.connect.Offset
-	(*Aggregate)(nil),            // 12: spark.connect.Aggregate
-	(*Sort)(nil),                 // 13: spark.connect.Sort
-	(*Deduplicate)(nil),          // 14: spark.connect.Deduplicate
-	(*Range)(nil),                // 15: spark.connect.Range
-	(*SQL)(nil),                  // 16: spark.connect.SQL
-	(*SubqueryAlias)(nil),        // 17: spark.connect.SubqueryAlias
-	(*WithWatermark)(nil),        // 18: spark.connect.WithWatermark
-	(*Read_NamedTable)(nil),      // 19: spark.connect.Read.NamedTable
-	(*Read_DataSource)(nil),      // 20: spark.connect.Read.DataSource
-	nil,                          // 21: spark.connect.Read.NamedTable.OptionsEntry
-	nil,                          // 22: spark.connect.Read.DataSource.OptionsEntry
-	(*Expression)(nil),           // 23: spark.connect.Expression
-	(*Expression_SortOrder)(nil), // 24: spark.connect.Expression.SortOrder
+	(*WithRelations)(nil),        // 4: spark.connect.WithRelations
+	(*RelationCommon)(nil),       // 5: spark.connect.RelationCommon
+	(*Read)(nil),                 // 6: spark.connect.Read
+	(*Project)(nil),              // 7: spark.connect.Project
+	(*Filter)(nil),               // 8: spark.connect.Filter
+	(*Join)(nil),                 // 9: spark.connect.Join
+	(*SetOperation)(nil),         // 10: spark.connect.SetOperation
+	(*Limit)(nil),                // 11: spark.connect.Limit
+	(*Offset)(nil),               // 12: spark.connect.Offset
+	(*Aggregate)(nil),            // 13: spark.connect.Aggregate
+	(*Sort)(nil),                 // 14: spark.connect.Sort
+	(*Deduplicate)(nil),          // 15: spark.connect.Deduplicate
+	(*Range)(nil),                // 16: spark.connect.Range
+	(*SQL)(nil),                  // 17: spark.connect.SQL
+	(*SubqueryAlias)(nil),        // 18: spark.connect.SubqueryAlias
+	(*WithWatermark)(nil),        // 19: spark.connect.WithWatermark
+	(*Read_NamedTable)(nil),      // 20: spark.connect.Read.NamedTable
+	(*Read_DataSource)(nil),      // 21: spark.connect.Read.DataSource
+	nil,                          // 22: spark.connect.Read.NamedTable.OptionsEntry
+	nil,                          // 23: spark.connect.Read.DataSource.OptionsEntry
+	(*Expression)(nil),           // 24: spark.connect.Expression
+	(*Expression_SortOrder)(nil), // 25: spark.connect.Expression.SortOrder
 }
 var file_spark_connect_relations_proto_depIdxs = []int32{
-	4,  // 0: spark.connect.Relation.common:type_name -> spark.connect.RelationCommon
-	5,  // 1: spark.connect.Relation.read:type_name -> spark.connect.Read
-	6,  // 2: spark.connect.Relation.project:type_name -> spark.connect.Project
-	7,  // 3: spark.connect.Relation.filter:type_name -> spark.connect.Filter
-	8,  // 4: spark.connect.Relation.join:type_name -> spark.connect.Join
-	9,  // 5: spark.connect.Relation.set_op:type_name -> spark.connect.SetOperation
-	13, // 6: spark.connect.Relation.sort:type_name -> spark.connect.Sort
-	10, // 7: spark.connect.Relation.limit:type_name -> spark.connect.Limit
-	12, // 8: spark.connect.Relation.aggregate:type_name -> spark.connect.Aggregate
-	16, // 9: spark.connect.Relation.sql:type_name -> spark.connect.SQL
-	11, // 10: spark.connect.Relation.offset:type_name -> spark.connect.Offset
-	14, // 11: spark.connect.Relation.deduplicate:type_name -> spark.connect.Deduplicate
-	15, // 12: spark.connect.Relation.range:type_name -> spark.connect.Range
-	17, // 13: spark.connect.Relation.subquery_alias:type_name -> spark.connect.SubqueryAlias
-	18, // 14: spark.connect.Relation.with_watermark:type_name -> spark.connect.WithWatermark
-	19, // 15: spark.connect.Read.named_table:type_name -> spark.connect.Read.NamedTable
-	20, // 16: spark.connect.Read.data_source:type_name -> spark.connect.Read.DataSource
-	3,  // 17: spark.connect.Project.input:type_name -> spark.connect.Relation
-	23, // 18: spark.connect.Project.expressions:type_name -> spark.connect.Expression
-	3,  // 19: spark.connect.Filter.input:type_name -> spark.connect.Relation
-	23, // 20: spark.connect.Filter.condition:type_name -> spark.connect.Expression
-	3,  // 21: spark.connect.Join.left:type_name -> spark.connect.Relation
-	3,  // 22: spark.connect.Join.right:type_name -> spark.connect.Relation
-	23, // 23: spark.connect.Join.join_condition:type_name -> spark.connect.Expression
-	0,  // 24: spark.connect.Join.join_type:type_name -> spark.connect.Join.JoinType
-	3,  // 25: spark.connect.SetOperation.left_input:type_name -> spark.connect.Relation
-	3,  // 26: spark.connect.SetOperation.right_input:type_name -> spark.connect.Relation
-	1,  // 27: spark.connect.SetOperation.set_op_type:type_name -> spark.connect.SetOperation.SetOpType
-	3,  // 28: spark.connect.Limit.input:type_name -> spark.connect.Relation
-	3,  // 29: spark.connect.Offset.input:type_name -> spark.connect.Relation
-	3,  // 30: spark.connect.Aggregate.input:type_name -> spark.connect.Relation
-	2,  // 31: spark.connect.Aggregate.group_type:type_name -> spark.connect.Aggregate.GroupType
-	23, // 32: spark.connect.Aggregate.grouping_expressions:type_name -> spark.connect.Expression
-	23, // 33: spark.connect.Aggregate.aggregate_expressions:type_name -> spark.connect.Expression
-	3,  // 34: spark.connect.Sort.input:type_name -> spark.connect.Relation
-	24, // 35: spark.connect.Sort.order:type_name -> spark.connect.Expression.SortOrder
-	3,  // 36: spark.connect.Deduplicate.input:type_name -> spark.connect.Relation
-	3,  // 37: spark.connect.SubqueryAlias.input:type_name -> spark.connect.Relation
-	3,  // 38: spark.connect.WithWatermark.input:type_name -> spark.connect.Relation
-	21, // 39: spark.connect.Read.NamedTable.options:type_name -> spark.connect.Read.NamedTable.OptionsEntry
-	22, // 40: spark.connect.Read.DataSource.options:type_name -> spark.connect.Read.DataSource.OptionsEntry
-	41, // [41:41] is the sub-list for method output_type
-	41, // [41:41] is the sub-list for method input_type
-	41, // [41:41] is the sub-list for extension type_name
-	41, // [41:41] is the sub-list for extension extendee
-	0,  // [0:41] is the sub-list for field type_name
+	5,  // 0: spark.connect.Relation.common:type_name -> spark.connect.RelationCommon
+	6,  // 1: spark.connect.Relation.read:type_name -> spark.connect.Read
+	7,  // 2: spark.connect.Relation.project:type_name -> spark.connect.Project
+	8,  // 3: spark.connect.Relation.filter:type_name -> spark.connect.Filter
+	9,  // 4: spark.connect.Relation.join:type_name -> spark.connect.Join
+	10, // 5: spark.connect.Relation.set_op:type_name -> spark.connect.SetOperation
+	14, // 6: spark.connect.Relation.sort:type_name -> spark.connect.Sort
+	11, // 7: spark.connect.Relation.limit:type_name -> spark.connect.Limit
+	13, // 8: spark.connect.Relation.aggregate:type_name -> spark.connect.Aggregate
+	17, // 9: spark.connect.Relation.sql:type_name -> spark.connect.SQL
+	12, // 10: spark.connect.Relation.offset:type_name -> spark.connect.Offset
+	15, // 11: spark.connect.Relation.deduplicate:type_name -> spark.connect.Deduplicate
+	16, // 12: spark.connect.Relation.range:type_name -> spark.connect.Range
+	18, // 13: spark.connect.Relation.subquery_alias:type_name -> spark.connect.SubqueryAlias
+	19, // 14: spark.connect.Relation.with_watermark:type_name -> spark.connect.WithWatermark
+	4,  // 15: spark.connect.Relation.with_relations:type_name -> spark.connect.WithRelations
+	3,  // 16: spark.connect.WithRelations.root:type_name -> spark.connect.Relation
+	3,  // 17: spark.connect.WithRelations.references:type_name -> spark.connect.Relation
+	20, // 18: spark.connect.Read.named_table:type_name -> spark.connect.Read.NamedTable
+	21, // 19: spark.connect.Read.data_source:type_name -> spark.connect.Read.DataSource
+	3,  // 20: spark.connect.Project.input:type_name -> spark.connect.Relation
+	24, // 21: spark.connect.Project.expressions:type_name -> spark.connect.Expression
+	3,  // 22: spark.connect.Filter.input:type_name -> spark.connect.Relation
+	24, // 23: spark.connect.Filter.condition:type_name -> spark.connect.Expression
+	3,  // 24: spark.connect.Join.left:type_name -> spark.connect.Relation
+	3,  // 25: spark.connect.Join.right:type_name -> spark.connect.Relation
+	24, // 26: spark.connect.Join.join_condition:type_name -> spark.connect.Expression
+	0,  // 27: spark.connect.Join.join_type:type_name -> spark.connect.Join.JoinType
+	3,  // 28: spark.connect.SetOperation.left_input:type_name -> spark.connect.Relation
+	3,  // 29: spark.connect.SetOperation.right_input:type_name -> spark.connect.Relation
+	1,  // 30: spark.connect.SetOperation.set_op_type:type_name -> spark.connect.SetOperation.SetOpType
+	3,  // 31: spark.connect.Limit.input:type_name -> spark.connect.Relation
+	3,  // 32: spark.connect.Offset.input:type_name -> spark.connect.Relation
+	3,  // 33: spark.connect.Aggregate.input:type_name -> spark.connect.Relation
+	2,  // 34: spark.connect.Aggregate.group_type:type_name -> spark.connect.Aggregate.GroupType
+	24, // 35: spark.connect.Aggregate.grouping_expressions:type_name -> spark.connect.Expression
+	24, // 36: spark.connect.Aggregate.aggregate_expressions:type_name -> spark.connect.Expression
+	3,  // 37: spark.connect.Sort.input:type_name -> spark.connect.Relation
+	25, // 38: spark.connect.Sort.order:type_name -> spark.connect.Expression.SortOrder
+	3,  // 39: spark.connect.Deduplicate.input:type_name -> spark.connect.Relation
+	3,  // 40: spark.connect.SubqueryAlias.input:type_name -> spark.connect.Relation
+	3,  // 41: spark.connect.WithWatermark.input:type_name -> spark.connect.Relation
+	22, // 42: spark.connect.Read.NamedTable.options:type_name -> spark.connect.Read.NamedTable.OptionsEntry
+	23, // 43: spark.connect.Read.DataSource.options:type_name -> spark.connect.Read.DataSource.OptionsEntry
+	44, // [44:44] is the sub-list for method output_type
+	44, // [44:44] is the sub-list for method input_type
+	44, // [44:44] is the sub-list for extension type_name
+	44, // [44:44] is the sub-list for extension extendee
+	0,  // [0:44] is the sub-list for field type_name
 }
 
 func init() { file_spark_connect_relations_proto_init() }
@@ -1813,24 +1893,25 @@ func file_spark_connect_relations_proto_init() {
 		(*Relation_Range)(nil),
 		(*Relation_SubqueryAlias)(nil),
 		(*Relation_WithWatermark)(nil),
+		(*Relation_WithRelations)(nil),
 	}
-	file_spark_connect_relations_proto_msgTypes[1].OneofWrappers = []any{}
-	file_spark_connect_relations_proto_msgTypes[2].OneofWrappers = []any{
+	file_spark_connect_relations_proto_msgTypes[2].OneofWrappers = []any{}
+	file_spark_connect_relations_proto_msgTypes[3].OneofWrappers = []any{
 		(*Read_NamedTable_)(nil),
 		(*Read_DataSource_)(nil),
 	}
-	file_spark_connect_relations_proto_msgTypes[6].OneofWrappers = []any{}
-	file_spark_connect_relations_proto_msgTypes[10].OneofWrappers = []any{}
+	file_spark_connect_relations_proto_msgTypes[7].OneofWrappers = []any{}
 	file_spark_connect_relations_proto_msgTypes[11].OneofWrappers = []any{}
 	file_spark_connect_relations_proto_msgTypes[12].OneofWrappers = []any{}
-	file_spark_connect_relations_proto_msgTypes[17].OneofWrappers = []any{}
+	file_spark_connect_relations_proto_msgTypes[13].OneofWrappers = []any{}
+	file_spark_connect_relations_proto_msgTypes[18].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_spark_connect_relations_proto_rawDesc), len(file_spark_connect_relations_proto_rawDesc)),
 			NumEnums:      3,
-			NumMessages:   20,
+			NumMessages:   21,
 			NumExtensions: 0,
 			NumServices:   0,
 		},
