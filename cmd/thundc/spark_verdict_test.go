@@ -105,7 +105,7 @@ CREATE STREAMING TABLE lonely;
 CREATE STREAMING TABLE sink_st;
 CREATE FLOW other_db.feed AS INSERT INTO sink_st BY NAME SELECT * FROM STREAM ext_a;
 `}},
-	{name: "qualified_temporary_view", spark: refusedWith("TEMP_VIEW_NAME_TOO_MANY_NAME_PARTS"), files: []string{"a.sql", `
+	{name: "qualified_temporary_view", spark: verdict{"spark-4.1": "TEMP_VIEW_NAME_TOO_MANY_NAME_PARTS", "spark-4.2": "INVALID_TEMP_OBJ_QUALIFIER"}, files: []string{"a.sql", `
 CREATE TEMPORARY VIEW other_db.tv AS SELECT 1 AS x;
 CREATE MATERIALIZED VIEW mv AS SELECT * FROM other_db.tv;
 `}},
@@ -126,10 +126,10 @@ CREATE STREAMING TABLE copy PARTITIONED BY (m) AS SELECT * FROM STREAM(src);
 CREATE MATERIALIZED VIEW by_year PARTITIONED BY (year(d)) AS SELECT DATE'2024-01-02' AS d;
 `}},
 
-	// clustering columns: both releases' DefineOutput takes them, while the
-	// 4.1 server's SQL registration still refuses CLUSTER BY
-	{name: "cluster_by", spark: verdict{"spark-4.1": "Invalid partitioning transform (cluster_by(a, b))"}, thund: accepted, lowered: accepted,
-		why: "spark-4.1's SQL registration reads CLUSTER BY as a partition transform, yet its DefineOutput takes clustering_columns, which thund lowers it to", files: []string{"a.sql", `
+	// clustering columns: both releases' DefineOutput takes them, while
+	// their SQL registration still refuses CLUSTER BY
+	{name: "cluster_by", spark: refusedWith("Invalid partitioning transform (cluster_by(a, b))"), thund: accepted, lowered: accepted,
+		why: "the 4.1 and 4.2 servers' SQL registration reads CLUSTER BY as a partition transform, yet their DefineOutput takes clustering_columns, which thund lowers it to", files: []string{"a.sql", `
 CREATE MATERIALIZED VIEW clustered CLUSTER BY (a, b) AS SELECT id AS a, id + 1 AS b FROM range(3);
 `}},
 	{name: "cluster_by_and_partitioned_by", spark: refusedWith("SPECIFY_CLUSTER_BY_WITH_PARTITIONED_BY_IS_NOT_ALLOWED"), files: []string{"a.sql", `

@@ -245,7 +245,7 @@ var errorCases = []struct {
 	{
 		sql: "CREATE TEMPORARY VIEW db.v AS SELECT 1 AS a",
 		want: []string{
-			"e.sql:1:23: temporary view name db.v must not be qualified (Spark: TEMP_VIEW_NAME_TOO_MANY_NAME_PARTS) [syntax]",
+			"e.sql:1:23: temporary view name db.v must not be qualified (Spark: TEMP_VIEW_NAME_TOO_MANY_NAME_PARTS; from 4.2, INVALID_TEMP_OBJ_QUALIFIER) [syntax]",
 		},
 	},
 	{

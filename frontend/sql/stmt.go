@@ -131,7 +131,7 @@ func (c *conv) dataset(a *datasetAST, kind ir.DatasetKind) {
 	d := &ir.Dataset{Pos: pos(a.Name.Pos), Kind: kind}
 	if kind == ir.KindTemporaryView {
 		if len(a.Name.Rest) > 0 {
-			c.errorf(pos(a.Name.Pos), ir.CodeSyntax, "temporary view name %s must not be qualified (Spark: TEMP_VIEW_NAME_TOO_MANY_NAME_PARTS)", strings.Join(a.Name.parts(), "."))
+			c.errorf(pos(a.Name.Pos), ir.CodeSyntax, "temporary view name %s must not be qualified (Spark: TEMP_VIEW_NAME_TOO_MANY_NAME_PARTS; from 4.2, INVALID_TEMP_OBJ_QUALIFIER)", strings.Join(a.Name.parts(), "."))
 			return
 		}
 		d.Name = a.Name.First.Name
