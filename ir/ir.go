@@ -19,6 +19,16 @@ type Pipeline struct {
 // ignores them, as it ignores positions.
 type Comments []string
 
+// SQLText is a query as an SQL file wrote it, with the USE state it was
+// written under. Spark keeps a persisted view's query as text in its catalog,
+// so a Spark target sends this text for one. Like comments it is source, not
+// semantics: Equal ignores it, and the .thund printer drops it.
+type SQLText struct {
+	Query    string // the query, from its first token to the end of its statement
+	Catalog  string // USE CATALOG in force ("" = the pipeline's)
+	Database string // USE SCHEMA in force ("" = the pipeline's)
+}
+
 // KV is one ordered key/value pair (SQL conf, table properties, options).
 type KV struct {
 	Pos   Pos
@@ -75,8 +85,9 @@ type Dataset struct {
 	Comment      string
 	Format       string // table format (parquet, delta, ...) or, for a sink, csv | jsonl | parquet | stdout
 	PartitionBy  []string
-	Properties   []KV // table properties
-	SinkOptions  []KV // sink options (path, ...)
+	ClusterBy    []string // clustering columns: a layout Spark keeps in the table's metadata
+	Properties   []KV     // table properties
+	SinkOptions  []KV     // sink options (path, ...)
 	Materialize  Materialization
 	Expectations []*Expectation
 
@@ -188,7 +199,8 @@ type Flow struct {
 	Comment string
 	Conf    []KV // per-flow SQL conf
 	Query   Rel
-	CDC     *CDC // when set, the query's rows are a change feed applied to Target
+	CDC     *CDC     // when set, the query's rows are a change feed applied to Target
+	SQL     *SQLText // the query's SQL text, when a persisted view's flow was read from SQL
 
 	Trigger    *Trigger
 	OutputMode OutputMode

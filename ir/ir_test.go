@@ -100,6 +100,10 @@ func TestEqualIgnoresPositions(t *testing.T) {
 	if !Equal(a, b) {
 		t.Fatal("positions should not matter")
 	}
+	b.Flows[0].SQL = &SQLText{Query: "SELECT 1", Database: "s"}
+	if !Equal(a, b) {
+		t.Fatal("SQL text should not matter")
+	}
 	b.Datasets[0].Watermark.Delay++
 	if Equal(a, b) || Diff(a, b) == "" {
 		t.Fatal("a changed delay should matter")

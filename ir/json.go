@@ -76,6 +76,7 @@ func NodeKindName(n any) string {
 var (
 	posType      = reflect.TypeFor[Pos]()
 	commentsType = reflect.TypeFor[Comments]()
+	sqlTextType  = reflect.TypeFor[*SQLText]()
 	typeType     = reflect.TypeFor[Type]()
 	relType      = reflect.TypeFor[Rel]()
 	exprType     = reflect.TypeFor[Expr]()
@@ -128,7 +129,8 @@ func UnmarshalJSON(data []byte) (*Pipeline, error) {
 	return p, nil
 }
 
-// Equal reports whether two pipelines are the same IR, positions and comments aside.
+// Equal reports whether two pipelines are the same IR, positions, comments
+// and SQL text aside.
 func Equal(a, b *Pipeline) bool {
 	c := codec{}
 	return reflect.DeepEqual(c.encode(reflect.ValueOf(a)), c.encode(reflect.ValueOf(b)))
@@ -239,7 +241,7 @@ func (c codec) encode(v reflect.Value) any {
 		for i := 0; i < v.NumField(); i++ {
 			f := v.Type().Field(i)
 			fv := v.Field(i)
-			if fv.IsZero() || ((f.Type == posType || f.Type == commentsType) && !c.positions) {
+			if fv.IsZero() || ((f.Type == posType || f.Type == commentsType || f.Type == sqlTextType) && !c.positions) {
 				continue
 			}
 			m[snake(f.Name)] = c.encode(fv)

@@ -388,6 +388,9 @@ func datasetClauses(d *Dataset) []string {
 	if len(d.PartitionBy) > 0 {
 		out = append(out, "partitioned by ("+identList(d.PartitionBy)+")")
 	}
+	if len(d.ClusterBy) > 0 {
+		out = append(out, "cluster by ("+identList(d.ClusterBy)+")")
+	}
 	if len(d.Properties) > 0 {
 		out = append(out, "properties ("+printKVs(d.Properties)+")")
 	}

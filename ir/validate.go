@@ -29,10 +29,22 @@ func (f *Flow) Inputs() []string {
 	return out
 }
 
+// ValidateOptions say what Validate takes for granted about the target.
+type ValidateOptions struct {
+	// CatalogReads makes a read of a name the pipeline does not define an
+	// external table, which the target resolves in its catalog (Spark
+	// targets), rather than a dangling reference (the native engine reads
+	// only what the pipeline defines or binds).
+	CatalogReads bool
+}
+
 // Validate checks the structure of the pipeline: names, duplicates, dangling
 // references, flow targets, dataset consistency and cycles. It does not type
 // anything (that is the resolve pass).
-func Validate(p *Pipeline) Diagnostics {
+func Validate(p *Pipeline) Diagnostics { return ValidateWith(p, ValidateOptions{}) }
+
+// ValidateWith is Validate for a target that opts describes.
+func ValidateWith(p *Pipeline, opts ValidateOptions) Diagnostics {
 	var diags Diagnostics
 	if p.Name != "" && !ValidName(p.Name) {
 		diags.Add(p.Pos, CodeBadName, "pipeline name %q is not a valid name: want [a-z0-9][a-z0-9_-]*", p.Name)
@@ -41,7 +53,7 @@ func Validate(p *Pipeline) Diagnostics {
 	for _, d := range p.Datasets {
 		n := lower(d.Name)
 		if prev, ok := byName[n]; ok {
-			diags.Add(d.Pos, CodeDuplicateName, "dataset %q is already declared at %s", d.Name, prev.Pos)
+			diags.Add(d.Pos, CodeDuplicateName, "dataset %q is already declared at %s (Spark: PIPELINE_DUPLICATE_IDENTIFIERS.OUTPUT)", d.Name, prev.Pos)
 			continue
 		}
 		byName[n] = d
@@ -59,7 +71,7 @@ func Validate(p *Pipeline) Diagnostics {
 	for _, f := range p.Flows {
 		n := lower(f.Name)
 		if prev, ok := flowNames[n]; ok {
-			diags.Add(f.Pos, CodeDuplicateName, "flow %q is already declared at %s", f.Name, prev.Pos)
+			diags.Add(f.Pos, CodeDuplicateName, "flow %q is already declared at %s (Spark: PIPELINE_DUPLICATE_IDENTIFIERS.FLOW)", f.Name, prev.Pos)
 		} else {
 			flowNames[n] = f
 		}
@@ -74,8 +86,8 @@ func Validate(p *Pipeline) Diagnostics {
 			diags.Add(f.Pos, CodeBadDataset, "flow %q has no query", f.Name)
 		}
 		for _, s := range Scans(f.Query) {
-			if _, ok := byName[lower(s.Name)]; !ok && !IsExternalName(s.Name) {
-				diags.Add(s.Pos, CodeDanglingRef, "%q is not a dataset of this pipeline (declare it, or qualify an external table as catalog.db.%s)", s.Name, s.Name)
+			if _, ok := byName[lower(s.Name)]; !ok && !IsExternalName(s.Name) && !opts.CatalogReads {
+				diags.Add(s.Pos, CodeDanglingRef, "%q is not a dataset of this pipeline (declare it: natively an external table must be bound to files, while a Spark target reads it from its catalog)", s.Name)
 			}
 		}
 		if f.LateTable != "" {
@@ -159,6 +171,19 @@ func validateDataset(d *Dataset, diags *Diagnostics) {
 	for _, pc := range d.PartitionBy {
 		if len(d.Columns) > 0 && cols[lower(pc)] == nil {
 			diags.Add(d.Pos, CodeUnknownColumn, "partition column %q is not a declared column of %q", pc, d.Name)
+		}
+	}
+	if len(d.ClusterBy) > 0 {
+		switch {
+		case d.Kind != KindMaterializedView && d.Kind != KindStreamingTable:
+			diags.Add(d.Pos, CodeBadDataset, "%s %q cannot be clustered: only materialized views and streaming tables take cluster by", d.Kind, d.Name)
+		case len(d.PartitionBy) > 0:
+			diags.Add(d.Pos, CodeBadDataset, "%s %q takes partitioned by or cluster by, not both (Spark: SPECIFY_CLUSTER_BY_WITH_PARTITIONED_BY_IS_NOT_ALLOWED)", d.Kind, d.Name)
+		}
+		for _, cc := range d.ClusterBy {
+			if len(d.Columns) > 0 && cols[lower(cc)] == nil {
+				diags.Add(d.Pos, CodeUnknownColumn, "clustering column %q is not a declared column of %q", cc, d.Name)
+			}
 		}
 	}
 }

@@ -45,9 +45,10 @@ type Capabilities struct {
 	StdinSources     Support // a source reading an Arrow IPC stream on stdin
 	WatchedFolders   Support // a stream source (an unbounded watched folder)
 	ArrowFiles       Support // a source of Arrow IPC files
-	ExternalTables   Support // reads of qualified names outside the pipeline
+	ExternalTables   Support // reads of tables outside the pipeline (Spark resolves them in its catalog)
 	WarnExpectations Support // expectations that only count violations
 	Expectations     Support // expectations that drop rows or fail the run
+	Clustering       Support // clustering columns (cluster by) of a table
 
 	// flows
 	CDC                 Support // apply changes (keys, sequence by, SCD 1)
@@ -100,7 +101,6 @@ const (
 	whyLateness      = "is folded into the watermark delay (withWatermark(col, delay + lateness)): windows close, and rows count as late, at the same points"
 	whyUnsigned      = "are converted to a wider signed type (uint8 to smallint, uint16 to int, uint32 to bigint, uint64 to decimal(20,0)): Spark has no unsigned types"
 	whyNano          = "is truncated to microseconds, Spark's timestamp and interval precision"
-	whyPersistedView = "is not known to be accepted by Spark 4.1.0's pipeline server (CREATE VIEW appears in later revisions): use a temporary view, or target spark-4.2"
 	whyCDC41         = "arrives in spark-4.2"
 	// What Spark 4.2.1 (the release spark-4.2 is pinned to) runs of AUTO CDC:
 	// its DefineFlow.SCDType has only SCD_TYPE_1, AutoCdcFlowDetails has no
@@ -116,17 +116,18 @@ const (
 	whyStreamSubq     = "is not allowed by Spark (INVALID_SUBQUERY_EXPRESSION.STREAMING_QUERY): read the input as a snapshot in the subquery"
 	whySortSubq       = "is not allowed by Spark, which runs IN subqueries only in filters, joins, aggregates and projections (UNSUPPORTED_IN_EXISTS_SUBQUERY): compute it as a column in a select before the order by"
 	whyCDCSubq        = "has no Spark Connect form: AUTO CDC's clauses are column expressions of its source, with no relation beside them for a subquery: compute the column in a temporary view of the change feed"
+	whyNoClustering   = "has no native counterpart: the warehouse lays a dataset out by partition columns only; use partitioned by, or target spark-4.1 or spark-4.2 (DefineOutput.TableDetails.clustering_columns)"
 )
 
 // capabilities is the one table of targets and what they run.
 var capabilities = []Capabilities{
 	{
 		Target:         Native,
+		Clustering:     refused(whyNoClustering),
 		ExternalTables: refused("is outside the pipeline, and the native engine reads only the pipeline's own datasets: bind it to files with thundc --bind NAME=\"read_files('PATH', format => 'parquet')\" or spark-pipeline.yml's configuration thund.source.NAME, or (in .thund) declare a source and read that"),
 	},
 	{
 		Target:              Spark41,
-		PersistedViews:      refused(whyPersistedView),
 		StdinSources:        refused(whyStdin),
 		ArrowFiles:          refused(whyArrow),
 		WarnExpectations:    dropped(whyWarnExpect),
@@ -304,8 +305,16 @@ func (c *capChecker) dataset(d *ir.Dataset) {
 	switch d.Kind {
 	case ir.KindSink:
 		c.note(c.caps.Sinks, with(d.Pos, "sink", "a sink", ""))
+	case ir.KindStreamingTable:
+		if c.caps.Target.IsSpark() && len(c.u.flowsInto(d)) == 0 {
+			c.note(refused("has no flow, which Spark refuses (Spark: PIPELINE_DATASET_WITHOUT_FLOW): give it a query (AS SELECT ...), or a flow into it"),
+				with(d.Pos, "flowless table", "it", ""))
+		}
 	case ir.KindView:
 		c.note(c.caps.PersistedViews, with(d.Pos, "persisted view", "a persisted view", ""))
+		if c.caps.Target.IsSpark() {
+			c.persistedView(d, on)
+		}
 	case ir.KindSource:
 		if src := d.Source; src != nil {
 			switch {
@@ -322,6 +331,9 @@ func (c *capChecker) dataset(d *ir.Dataset) {
 			c.watermark(w, on)
 		}
 	}
+	if len(d.ClusterBy) > 0 {
+		c.note(c.caps.Clustering, with(d.Pos, "cluster by", "cluster by ("+strings.Join(d.ClusterBy, ", ")+")", ""))
+	}
 	for _, e := range d.Expectations {
 		u := with(e.Pos, "expectation", fmt.Sprintf("expectation %q (on violation %s)", e.Name, e.Action), "")
 		u.what = fmt.Sprintf("%s %q", d.Kind, d.Name)
@@ -335,6 +347,38 @@ func (c *capChecker) dataset(d *ir.Dataset) {
 		}
 	}
 	c.types(c.u.Datasets[d], on)
+}
+
+// persistedView refuses what Spark's CREATE VIEW cannot say. Spark keeps a
+// persisted view's query as SQL text (sparkemit sends it in a
+// DefineSqlGraphElements, as DefineOutput has no output type for a
+// persisted view), so the query must come from an SQL file; and a persisted
+// object cannot read a temporary one.
+func (c *capChecker) persistedView(d *ir.Dataset, on use) {
+	refuse := func(pos ir.Pos, subject, reason string) {
+		u := on
+		if pos.IsValid() {
+			u.pos = pos
+		}
+		u.knob, u.subject = "persisted view", subject
+		c.note(refused(reason), u)
+	}
+	if len(d.Columns) > 0 {
+		refuse(d.Columns[0].Pos, "a persisted view with declared column types", "is not Spark SQL: CREATE VIEW names its columns without types; drop the column list, or cast in the query")
+	}
+	if len(d.Expectations) > 0 {
+		refuse(d.Expectations[0].Pos, "an expectation on a persisted view", "has no place in Spark's CREATE VIEW: put it on a table the view reads, or make the view a materialized view")
+	}
+	for _, f := range c.u.flowsInto(d) {
+		if f.SQL == nil {
+			refuse(f.Pos, "a persisted view declared in .thund", "needs its query as SQL text, which Spark keeps in its catalog: declare the view in an SQL file, or make it a temporary view")
+		}
+		for _, sc := range ir.Scans(f.Query) {
+			if in := c.u.lookup(sc.Name); in != nil && (in.Kind == ir.KindTemporaryView || in.Kind == ir.KindSource) {
+				refuse(sc.Pos, fmt.Sprintf("a read of %s %q", in.Kind, in.Name), "by a persisted view is refused by Spark, as a persistent object cannot reference a temporary one (Spark: INVALID_TEMP_OBJ_REFERENCE): read a materialized view or a table, or make the view a temporary view")
+			}
+		}
+	}
 }
 
 // watermark notes the knobs of a watermark declaration.
@@ -479,7 +523,7 @@ func (c *capChecker) flow(f *ir.Flow) {
 	ir.WalkRel(f.Query, func(r ir.Rel) bool {
 		switch n := r.(type) {
 		case *ir.Scan:
-			if ir.IsExternalName(n.Name) {
+			if c.u.lookup(n.Name) == nil {
 				c.note(c.caps.ExternalTables, at(n.Pos, "external table", fmt.Sprintf("external table %q", n.Name), ""))
 			}
 			if b := n.Bounds; b != nil && (b.Rows > 0 || b.Bytes > 0) {
@@ -504,7 +548,8 @@ func (c *capChecker) flow(f *ir.Flow) {
 		}
 		for _, e := range ir.RelExprs(r) {
 			ir.WalkExpr(e, func(e ir.Expr) bool {
-				if k, ok := e.(*ir.Cast); ok {
+				switch k := e.(type) {
+				case *ir.Cast:
 					c.types(Schema{{Name: exprString(k), Type: k.To}}, at(k.Pos, "", "", ""))
 				}
 				return true

@@ -243,7 +243,7 @@ var diagCases = []diagCase{
 		b.st("j", sel(join(ir.JoinInner, aliased(stream("bids"), "a"), aliased(stream("bids"), "b"),
 			and(eq(c("a.auction"), c("b.auction")), bin(ir.OpGe, c("a.date_time"), bin(ir.OpSub, c("b.date_time"), dur("10s"))))), "a.auction"))
 	}},
-	{"mv reads stream", "", ir.CodeMVReadsStream, `materialized view "m" reads stream "bids": a materialized view is recomputed from snapshots; make it a streaming table, or read a snapshot (from bids)`, func(b *pb) {
+	{"mv reads stream", "", ir.CodeMVReadsStream, `materialized view "m" reads stream "bids": a materialized view is recomputed from snapshots; make it a streaming table, or read a snapshot (from bids) (Spark: INVALID_FLOW_QUERY_TYPE.STREAMING_RELATION_FOR_MATERIALIZED_VIEW)`, func(b *pb) {
 		bids(b)
 		b.mv("m", groupBy(stream("bids"), items("auction"), countStar()))
 	}},
@@ -262,7 +262,7 @@ var diagCases = []diagCase{
 		_, f := b.st("s", groupBy(tumble(stream("bids"), c("date_time"), "1m"), items("window_start"), countStar()))
 		f.Emit, f.OutputMode = ir.EmitOnWindowClose, ir.OutputUpdate
 	}},
-	{"streaming table from snapshot", "", ir.CodeBadEmit, `flow "s" into streaming table "s" reads only snapshots, so every run would append its whole input again`, func(b *pb) {
+	{"streaming table from snapshot", "", ir.CodeBadEmit, `flow "s" into streaming table "s" reads only snapshots, so every run would append its whole input again: read a stream (from stream x), mark the flow once (a one-time backfill), or make "s" a materialized view (Spark: INVALID_FLOW_QUERY_TYPE.BATCH_RELATION_FOR_STREAMING_TABLE)`, func(b *pb) {
 		bids(b)
 		b.st("s", scan("bids"))
 	}},
@@ -330,9 +330,14 @@ var diagCases = []diagCase{
 		d := b.source("in", true, nil, "id int64")
 		d.Source.Paths, d.Source.Stdin, d.Source.Format = nil, true, ir.FormatArrow
 	}},
-	{"persisted view on spark 4.1", Spark41, ir.CodeCapability, `spark-4.1 cannot run view "v": a persisted view is not known to be accepted`, func(b *pb) {
+	{"persisted view without SQL text", Spark41, ir.CodeCapability, `spark-4.1 cannot run view "v": a persisted view declared in .thund needs its query as SQL text`, func(b *pb) {
+		b.dataset(ir.KindMaterializedView, "m", &ir.Range{Start: 0, End: 1})
+		b.dataset(ir.KindView, "v", scan("m"))
+	}},
+	{"persisted view reads a source", Spark42, ir.CodeCapability, `spark-4.2 cannot run view "v": a read of source "bids" by a persisted view is refused by Spark, as a persistent object cannot reference a temporary one (Spark: INVALID_TEMP_OBJ_REFERENCE)`, func(b *pb) {
 		bids(b)
-		b.dataset(ir.KindView, "v", scan("bids"))
+		_, f := b.dataset(ir.KindView, "v", scan("bids"))
+		f.SQL = &ir.SQLText{Query: "SELECT * FROM bids"}
 	}},
 	{"in subquery in an order by on spark", Spark41, ir.CodeCapability, `spark-4.1 cannot run flow "m": an IN subquery in an order by key is not allowed by Spark`, func(b *pb) {
 		bids(b)

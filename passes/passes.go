@@ -16,6 +16,9 @@ const (
 	Spark42 Target = "spark-4.2"
 )
 
+// IsSpark reports whether t lowers to Spark Connect.
+func (t Target) IsSpark() bool { return t == Spark41 || t == Spark42 }
+
 // Targets lists every target.
 func Targets() []Target { return []Target{Native, Spark41, Spark42} }
 
@@ -250,9 +253,12 @@ func runOne(ps pass, u *Unit) {
 	ps.fn(u)
 }
 
-// validate is ir.Validate.
+// validate is ir.Validate. For a Spark target, a read of a name the
+// pipeline does not define is an external table that Spark resolves in its
+// catalog, as an unqualified name too; natively it must be bound.
 func validate(u *Unit) {
-	u.Diags = append(u.Diags, ir.Validate(u.Pipeline)...)
+	opts := ir.ValidateOptions{CatalogReads: u.Opts.Target.IsSpark()}
+	u.Diags = append(u.Diags, ir.ValidateWith(u.Pipeline, opts)...)
 }
 
 // ran reports whether the named pass has run.

@@ -75,6 +75,11 @@ func (r *resolver) dataset(d *ir.Dataset) {
 			r.unknownName(d.Pos, "partition column", pc, d.Name, s.Names())
 		}
 	}
+	for _, cc := range d.ClusterBy {
+		if len(d.Columns) == 0 && !s.IsOpen() && s.Lookup(cc) < 0 {
+			r.unknownName(d.Pos, "clustering column", cc, d.Name, s.Names())
+		}
+	}
 	for _, e := range d.Expectations {
 		sc := &scope{parts: []scopePart{{schema: s.qualified(d.Name)}}}
 		t, _ := r.expr(e.Cond, sc, ectx{clause: "an expectation"})

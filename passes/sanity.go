@@ -252,11 +252,11 @@ func (s *sanitizer) flow(f *ir.Flow) {
 		misread := false
 		for _, in := range fi.Inputs {
 			if in.Stream {
-				fix := "make it a streaming table"
+				fix, class := "make it a streaming table", "STREAMING_RELATION_FOR_MATERIALIZED_VIEW"
 				if t.Kind == ir.KindView {
-					fix = "make it a temporary view or a streaming table"
+					fix, class = "make it a temporary view or a streaming table", "STREAMING_RELATION_FOR_PERSISTED_VIEW"
 				}
-				s.errorf(in.Scan.Pos, ir.CodeMVReadsStream, "%s %q reads stream %q: a %s is recomputed from snapshots; %s, or read a snapshot (from %s)", t.Kind, t.Name, in.Name, t.Kind, fix, in.Name)
+				s.errorf(in.Scan.Pos, ir.CodeMVReadsStream, "%s %q reads stream %q: a %s is recomputed from snapshots; %s, or read a snapshot (from %s) (Spark: INVALID_FLOW_QUERY_TYPE.%s)", t.Kind, t.Name, in.Name, t.Kind, fix, in.Name, class)
 				misread = true
 			}
 		}
@@ -306,7 +306,7 @@ func (s *sanitizer) batchKnobs(f *ir.Flow, fi *FlowInfo) {
 		knob("a late table")
 	}
 	if fi.Target.Kind == ir.KindStreamingTable && !f.Once {
-		s.errorf(f.Pos, ir.CodeBadEmit, "flow %q into streaming table %q reads only snapshots, so every run would append its whole input again: read a stream (from stream x), mark the flow once (a one-time backfill), or make %q a materialized view", f.Name, fi.Target.Name, fi.Target.Name)
+		s.errorf(f.Pos, ir.CodeBadEmit, "flow %q into streaming table %q reads only snapshots, so every run would append its whole input again: read a stream (from stream x), mark the flow once (a one-time backfill), or make %q a materialized view (Spark: INVALID_FLOW_QUERY_TYPE.BATCH_RELATION_FOR_STREAMING_TABLE)", f.Name, fi.Target.Name, fi.Target.Name)
 	}
 }
 

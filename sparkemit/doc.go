@@ -10,7 +10,9 @@
 // filter, aggregate, join, union, deduplicate, sort, limit, window() and
 // session_window(), and subquery expressions whose relations a
 // WithRelations carries), or the SQL files whole as DefineSqlGraphElements,
-// and StartRun. Anything it cannot express is an Errors value naming the flow,
+// and StartRun. A persisted view, which DefineOutput cannot define, is a
+// DefineSqlGraphElements of its own: CREATE VIEW over its query's SQL text
+// (view.go). Anything it cannot express is an Errors value naming the flow,
 // the feature and the target; it never drops a construct silently. Only
 // cmd/thundc touches the disk.
 //

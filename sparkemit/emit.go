@@ -165,7 +165,9 @@ func Emit(u *passes.Unit, opts Options) (Bundle, *passes.LoweringReport, error) 
 		for _, d := range p.Datasets {
 			e.dataset(d)
 			for _, f := range e.ownFlows[d] {
-				e.flow(f)
+				if !e.emitted[f] {
+					e.flow(f)
+				}
 			}
 		}
 		for _, f := range p.Flows {
@@ -275,10 +277,12 @@ func location(pos ir.Pos) *pb.SourceCodeLocation {
 
 // outputName is the name a dataset is registered under: qualified with the
 // database (and catalog) of the file that declared it when that differs
-// from the graph's defaults. Temporary views are never qualified.
+// from the graph's defaults. Temporary views are never qualified. The server
+// parses it as a multipart identifier, so a part that is not a plain
+// identifier (dash-one) is back-quoted.
 func (e *emitter) outputName(d *ir.Dataset) string {
 	if d.Kind == ir.KindTemporaryView || d.Kind == ir.KindSource {
-		return d.Name
+		return quoteIdent(d.Name)
 	}
 	parts := []string{quoteIdent(d.Name)}
 	db, cat := d.Database, d.Catalog
@@ -293,9 +297,6 @@ func (e *emitter) outputName(d *ir.Dataset) string {
 			parts = append([]string{quoteIdent(cat)}, parts...)
 		}
 	}
-	if len(parts) == 1 {
-		return d.Name
-	}
 	return strings.Join(parts, ".")
 }
 
@@ -309,9 +310,10 @@ func (e *emitter) dataset(d *ir.Dataset) {
 	}
 	table := func() *pb.PipelineCommand_DefineOutput_TableDetails {
 		td := &pb.PipelineCommand_DefineOutput_TableDetails{
-			TableProperties: kvMap(d.Properties),
-			PartitionCols:   d.PartitionBy,
-			Format:          optString(d.Format),
+			TableProperties:   kvMap(d.Properties),
+			PartitionCols:     d.PartitionBy,
+			ClusteringColumns: d.ClusterBy,
+			Format:            optString(d.Format),
 		}
 		if len(d.Columns) > 0 {
 			td.Schema = &pb.PipelineCommand_DefineOutput_TableDetails_SchemaString{SchemaString: e.columnsDDL(d, partitionColumnsLast(d))}
@@ -340,7 +342,7 @@ func (e *emitter) dataset(d *ir.Dataset) {
 			Format:  optString(sinkFormat(d.Format)),
 		}}
 	case ir.KindView:
-		e.refuse(d.Pos, "", d.Name, "a persisted view", "DefineOutput has no output type for one (only a SQL file's CREATE VIEW defines it): send the SQL files with --sql-elements, or use a temporary view")
+		e.persistedView(d)
 		return
 	case ir.KindSource:
 		out.OutputType = pb.OutputType_TEMPORARY_VIEW.Enum()
@@ -399,8 +401,8 @@ func (e *emitter) sourceFlow(d *ir.Dataset) {
 		rel = withWatermark(rel, w)
 	}
 	e.add(&pb.PipelineCommand{CommandType: &pb.PipelineCommand_DefineFlow_{DefineFlow: &pb.PipelineCommand_DefineFlow{
-		FlowName:           proto.String(d.Name),
-		TargetDatasetName:  proto.String(d.Name),
+		FlowName:           proto.String(e.outputName(d)),
+		TargetDatasetName:  proto.String(e.outputName(d)),
 		SqlConf:            kvMap(d.Conf),
 		SourceCodeLocation: location(d.Pos),
 		Details: &pb.PipelineCommand_DefineFlow_RelationFlowDetails{RelationFlowDetails: &pb.PipelineCommand_DefineFlow_WriteRelationFlowDetails{
@@ -543,7 +545,7 @@ func (e *emitter) flow(f *ir.Flow) {
 	}
 	conf = append(conf, f.Conf...)
 	df := &pb.PipelineCommand_DefineFlow{
-		FlowName:           proto.String(f.Name),
+		FlowName:           proto.String(quoteIdent(f.Name)),
 		TargetDatasetName:  proto.String(f.Target),
 		SqlConf:            kvMap(conf),
 		SourceCodeLocation: location(f.Pos),

@@ -22,8 +22,6 @@ source b from parquet "b/*.parquet" { k int64 }
 		target    passes.Target
 		want      []string
 	}{
-		{"persisted view", head + "view pv = from b\n", passes.Spark42,
-			[]string{`spark-4.2 cannot lower dataset "pv": a persisted view`, "--sql-elements"}},
 		{"cdc over a query", head + "streaming table st = from stream s | where v > 0\n  apply changes keys (k) sequence by v scd type 1\n", passes.Spark42,
 			[]string{`spark-4.2 cannot lower flow "st": CDC over a query`}},
 	} {

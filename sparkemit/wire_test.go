@@ -61,7 +61,7 @@ var wire = map[string]map[protowire.Number]wireField{
 	"DropDataflowGraph":   {1: f("dataflow_graph_id", lenT)},
 	"DefineOutput": {1: f("dataflow_graph_id", lenT), 2: f("output_name", lenT), 3: f("output_type", varint), 4: f("comment", lenT),
 		5: m("source_code_location", "SourceCodeLocation"), 6: m("table_details", "TableDetails"), 7: m("sink_details", "SinkDetails")},
-	"TableDetails": {1: mapOf("table_properties"), 2: f("partition_cols", lenT), 3: f("format", lenT), 5: f("schema_string", lenT)},
+	"TableDetails": {1: mapOf("table_properties"), 2: f("partition_cols", lenT), 3: f("format", lenT), 5: f("schema_string", lenT), 6: f("clustering_columns", lenT)},
 	"SinkDetails":  {1: mapOf("options"), 2: f("format", lenT)},
 	"DefineFlow": {1: f("dataflow_graph_id", lenT), 2: f("flow_name", lenT), 3: f("target_dataset_name", lenT), 4: mapOf("sql_conf"),
 		5: f("client_id", lenT), 6: m("source_code_location", "SourceCodeLocation"), 7: m("relation_flow_details", "WriteRelationFlowDetails"),

@@ -143,6 +143,7 @@ type datasetClause struct {
 	Set         *keyValue    `parser:"| 'set' @@"`
 	Format      *ident       `parser:"| 'format' @Ident"`
 	PartitionBy []ident      `parser:"| 'partitioned' 'by' '(' @Ident ( ',' @Ident )* ')'"`
+	ClusterBy   []ident      `parser:"| 'cluster' 'by' '(' @Ident ( ',' @Ident )* ')'"`
 	Properties  []*keyValue  `parser:"| 'properties' '(' @@ ( ',' @@ )* ')'"`
 	Options     []*keyValue  `parser:"| 'options' '(' @@ ( ',' @@ )* ')'"`
 	Materialize *string      `parser:"| 'materialize' @( 'full' | 'incremental' )"`

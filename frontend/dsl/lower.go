@@ -242,6 +242,10 @@ func (l *lowerer) datasetClauses(d *ir.Dataset, cs []*datasetClause) {
 			if seen.first(l, `"partitioned by"`, c.Pos) {
 				d.PartitionBy = names(c.PartitionBy)
 			}
+		case c.ClusterBy != nil:
+			if seen.first(l, `"cluster by"`, c.Pos) {
+				d.ClusterBy = names(c.ClusterBy)
+			}
 		case c.Properties != nil:
 			if seen.first(l, `"properties"`, c.Pos) {
 				d.Properties = l.kvs(c.Properties)

@@ -33,7 +33,8 @@
 // elements are column definitions, name TYPE [NOT NULL] [COMMENT '...'], and
 // expectations, CONSTRAINT name EXPECT (cond) [ON VIOLATION DROP ROW | FAIL
 // UPDATE] (ir.Expectation warn, drop, fail). clauses are COMMENT '...',
-// PARTITIONED BY (col, ...), USING format, TBLPROPERTIES (...), each once.
+// PARTITIONED BY (col, ...) or CLUSTER BY (col, ...), USING format,
+// TBLPROPERTIES (...), each once.
 // cdc-body is FROM [STREAM] source KEYS (...) [IGNORE NULL UPDATES] [APPLY
 // AS DELETE WHEN cond] SEQUENCE BY expr [COLUMNS a, b | COLUMNS * EXCEPT
 // (c)] [STORED AS SCD TYPE 1 | 2] [TRACK HISTORY ON a, b | * EXCEPT (c)]
@@ -77,6 +78,15 @@
 // SEQUENCE BY, STORED AS BITEMPORAL, COLUMNS TO UPDATE, nested types (ARRAY,
 // MAP, STRUCT), INTERVAL, VARIANT and TIME types, binary and TIME literals,
 // year-month intervals, and partition transforms.
+//
+// # Names
+//
+// A dataset, flow or table name may be any word but Spark's
+// strict-non-reserved keywords (the joins and set operators), as in Spark
+// with spark.sql.ansi.enforceReservedKeywords off, its default: CREATE
+// STREAMING TABLE table is a table named table. Column names and aliases
+// are stricter: a word the grammar reserves (SELECT, FROM, TABLE, ...) needs
+// back-quotes there.
 //
 // # Datasets and flows
 //

@@ -31,6 +31,11 @@ var equivCases = []struct {
 			= from t | select a, b`,
 	},
 	{
+		name:  "cluster by",
+		sql:   `CREATE MATERIALIZED VIEW mv CLUSTER BY (a, b) AS SELECT a, b FROM t`,
+		thund: `materialized view mv cluster by (a, b) = from t | select a, b`,
+	},
+	{
 		name: "expectations",
 		sql: `CREATE STREAMING TABLE st (
 				CONSTRAINT w EXPECT (a > 0),

@@ -117,9 +117,27 @@ var errorCases = []struct {
 		},
 	},
 	{
+		sql: "CREATE MATERIALIZED VIEW cb CLUSTER BY (a) PARTITIONED BY (a) AS SELECT 1 AS a",
+		want: []string{
+			"e.sql:1:29: a dataset takes PARTITIONED BY or CLUSTER BY, not both (Spark: SPECIFY_CLUSTER_BY_WITH_PARTITIONED_BY_IS_NOT_ALLOWED) [syntax]",
+		},
+	},
+	{
+		sql: "CREATE TEMPORARY VIEW cv CLUSTER BY (a) AS SELECT 1 AS a",
+		want: []string{
+			"e.sql:1:26: CLUSTER BY applies to materialized views and streaming tables, not to a temporary view [syntax]",
+		},
+	},
+	{
+		sql: "CREATE MATERIALIZED VIEW rp TBLPROPERTIES ('Owner' = 'me', 'k' = 'v') AS SELECT 1 AS a",
+		want: []string{
+			"e.sql:1:44: Owner is a reserved table property: Spark sets it to the current user (Spark: UNSUPPORTED_FEATURE.SET_TABLE_PROPERTY) [syntax]",
+		},
+	},
+	{
 		sql: "CREATE MATERIALIZED VIEW e LOCATION '/x' AS SELECT 1 AS one",
 		want: []string{
-			"e.sql:1:28: LOCATION is not supported in pipeline SQL: Spark refuses a location on a pipeline dataset [syntax]",
+			"e.sql:1:28: LOCATION is not supported in pipeline SQL: Spark refuses it (specifying location is not supported: the pipeline manages a dataset's storage) [syntax]",
 		},
 	},
 	{
@@ -227,7 +245,7 @@ var errorCases = []struct {
 	{
 		sql: "CREATE TEMPORARY VIEW db.v AS SELECT 1 AS a",
 		want: []string{
-			"e.sql:1:23: temporary view name db.v must not be qualified [syntax]",
+			"e.sql:1:23: temporary view name db.v must not be qualified (Spark: TEMP_VIEW_NAME_TOO_MANY_NAME_PARTS; from 4.2, INVALID_TEMP_OBJ_QUALIFIER) [syntax]",
 		},
 	},
 	{
@@ -245,7 +263,7 @@ var errorCases = []struct {
 	{
 		sql: "CREATE MATERIALIZED VIEW mv PARTITIONED BY (bucket(4, a)) AS SELECT 1 AS a",
 		want: []string{
-			"e.sql:1:45: partition transform bucket(4, a) is not supported in pipeline SQL: partition by column names (Spark allows only single-column identity partitioning) [syntax]",
+			"e.sql:1:45: partition transform bucket(4, a) is not supported in pipeline SQL: partition by column names (Spark: Invalid partitioning transform; only single-column identity partitioning) [syntax]",
 		},
 	},
 	{

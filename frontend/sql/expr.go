@@ -405,7 +405,7 @@ func (c *conv) primary(p *primaryAST) ir.Expr {
 // struct Spark's window() yields; session_window.start and .end for
 // session_window()) are the window_start and window_end columns of
 // ir.Window.
-func (c *conv) column(q *qnameAST) ir.Expr {
+func (c *conv) column(q *colRefAST) ir.Expr {
 	parts := q.parts()
 	p := pos(q.Pos)
 	switch len(parts) {

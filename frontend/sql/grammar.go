@@ -15,7 +15,9 @@ import (
 // APPLY CHANGES, STREAM read_files(...). Every node keeps its position.
 //
 // Keywords are matched case-insensitively. Words listed in reserved cannot be
-// bare identifiers (back-quote them); every other keyword can.
+// bare column names or aliases (back-quote them); every other keyword can.
+// Dataset, flow and table names follow Spark's own rule (nameIdent): any
+// word but the strict-non-reserved ones.
 
 var parser = sync.OnceValue(func() *participle.Parser[stmtAST] {
 	return participle.MustBuild[stmtAST](
@@ -96,11 +98,45 @@ func parseIdent(i *ident, lex *lexer.PeekingLexer, deny1, deny2 map[string]bool)
 	return nil
 }
 
-// qnameAST is a possibly qualified name: a, db.a, cat.db.a.
+// nameIdent is the first part of a dataset, flow or table name. Spark, with
+// spark.sql.ansi.enforceReservedKeywords off (its default), takes every
+// keyword as such a name (CREATE STREAMING TABLE table); a name here refuses
+// only the words Spark calls strict-non-reserved (joins and set operators),
+// which would make a FROM clause ambiguous.
+type nameIdent struct{ ident }
+
+// strictNonReserved are Spark's strict-non-reserved keywords
+// (SqlBaseParser's strictNonReserved).
+var strictNonReserved = wordSet(`anti cross except full inner intersect join lateral left minus natural on right
+	semi setminus union using`)
+
+func (i *nameIdent) Parse(lex *lexer.PeekingLexer) error {
+	return parseIdent(&i.ident, lex, strictNonReserved, nil)
+}
+
+// qnameAST is a possibly qualified dataset, flow or table name: a, db.a,
+// cat.db.a.
 type qnameAST struct {
+	Pos   lexer.Position
+	First *nameIdent  `parser:"@@"`
+	Rest  []*anyIdent `parser:"( '.' @@ )*"`
+}
+
+// colRefAST is a possibly qualified column: c, t.c. Its first part is an
+// ident, as a bare keyword in an expression would be ambiguous.
+type colRefAST struct {
 	Pos   lexer.Position
 	First *ident      `parser:"@@"`
 	Rest  []*anyIdent `parser:"( '.' @@ )*"`
+}
+
+// parts returns the reference's parts.
+func (q *colRefAST) parts() []string {
+	out := []string{q.First.Name}
+	for _, r := range q.Rest {
+		out = append(out, r.Name)
+	}
+	return out
 }
 
 // parts returns the name's parts.
@@ -206,6 +242,7 @@ type dsClauseAST struct {
 	Pos       lexer.Position
 	Comment   *strLit    `parser:"  'COMMENT' @@"`
 	Partition []*exprAST `parser:"| 'PARTITIONED' 'BY' '(' @@ ( ',' @@ )* ')'"`
+	Cluster   []*exprAST `parser:"| 'CLUSTER' 'BY' '(' @@ ( ',' @@ )* ')'"`
 	Using     *qnameAST  `parser:"| 'USING' @@"`
 	Props     []*propAST `parser:"| 'TBLPROPERTIES' '(' @@ ( ',' @@ )* ')'"`
 }
@@ -234,9 +271,12 @@ type flowAST struct {
 	CDC     *cdcBodyAST `parser:"| ( 'AUTO' 'CDC' | 'APPLY' 'CHANGES' ) @@ )"`
 }
 
+// insertAST is INTO [TABLE] target ... : TABLE is the keyword unless a
+// query (or BY NAME, or a column list) follows it, when it is the target's
+// name (INSERT INTO table SELECT ...).
 type insertAST struct {
 	Pos    lexer.Position
-	Target *qnameAST `parser:"'INTO' 'TABLE'? @@"`
+	Target *qnameAST `parser:"'INTO' ( 'TABLE' (?! 'SELECT' | 'WITH' | 'FROM' | 'VALUES' | 'BY' | '(' ) )? @@"`
 	Cols   []*ident  `parser:"( '(' @@ ( ',' @@ )* ')' )?"`
 	ByName bool      `parser:"@( 'BY' 'NAME' )?"`
 	Query  *queryAST `parser:"@@"`
@@ -587,7 +627,7 @@ type primaryAST struct {
 	Extract  *extractAST  `parser:"  | @@"`
 	Position *positionAST `parser:"  | @@"`
 	Call     *callAST     `parser:"  | @@"`
-	Column   *qnameAST    `parser:"  | @@ )"`
+	Column   *colRefAST   `parser:"  | @@ )"`
 }
 
 // parenAST is ( query ) or ( expr [, expr ...] ).

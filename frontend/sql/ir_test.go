@@ -37,6 +37,21 @@ var irCases = []struct {
 		},
 	},
 	{
+		name: "a non-reserved keyword names a dataset, a flow and a read, as in Spark",
+		sql: `CREATE STREAMING TABLE table;
+			CREATE FLOW stream AS INSERT INTO table SELECT * FROM STREAM view;
+			CREATE MATERIALIZED VIEW select AS SELECT * FROM table`,
+		want: func() *ir.Pipeline {
+			return &ir.Pipeline{
+				Datasets: []*ir.Dataset{{Kind: ir.KindStreamingTable, Name: "table"}, {Kind: ir.KindMaterializedView, Name: "select"}},
+				Flows: []*ir.Flow{
+					{Name: "stream", Target: "table", ByName: true, Query: &ir.Scan{Name: "view", Stream: true}},
+					{Name: "select", Target: "select", Query: scan("table")},
+				},
+			}
+		},
+	},
+	{
 		name: "a SELECT without FROM reads one row of range(0, 1)",
 		sql:  `CREATE MATERIALIZED VIEW m AS SELECT 1 AS one`,
 		want: func() *ir.Pipeline {

@@ -229,7 +229,7 @@ func (b *builder) statement(fs *fileState, st statement) {
 		b.syntaxError(st, toks, err)
 		return
 	}
-	c := &conv{b: b, fs: fs}
+	c := &conv{b: b, fs: fs, st: st}
 	c.stmt(ast, st.doc)
 }
 

@@ -11,6 +11,7 @@ import (
 type conv struct {
 	b  *builder
 	fs *fileState
+	st statement // the statement being converted
 
 	// flow is the name of the flow whose query is being converted: the
 	// prefix of the sources synthesized for inline read_files(...).
@@ -130,7 +131,7 @@ func (c *conv) dataset(a *datasetAST, kind ir.DatasetKind) {
 	d := &ir.Dataset{Pos: pos(a.Name.Pos), Kind: kind}
 	if kind == ir.KindTemporaryView {
 		if len(a.Name.Rest) > 0 {
-			c.errorf(pos(a.Name.Pos), ir.CodeSyntax, "temporary view name %s must not be qualified", strings.Join(a.Name.parts(), "."))
+			c.errorf(pos(a.Name.Pos), ir.CodeSyntax, "temporary view name %s must not be qualified (Spark: TEMP_VIEW_NAME_TOO_MANY_NAME_PARTS; from 4.2, INVALID_TEMP_OBJ_QUALIFIER)", strings.Join(a.Name.parts(), "."))
 			return
 		}
 		d.Name = a.Name.First.Name
@@ -185,6 +186,9 @@ func (c *conv) dataset(a *datasetAST, kind ir.DatasetKind) {
 		q := c.query(a.Query)
 		if q != nil {
 			flow = &ir.Flow{Pos: pos(a.Query.Pos), Name: d.Name, Target: d.Name, Query: q}
+			if kind == ir.KindView {
+				flow.SQL = c.sqlText(a.Query)
+			}
 		}
 	default:
 		if kind != ir.KindStreamingTable {
@@ -200,8 +204,19 @@ func (c *conv) dataset(a *datasetAST, kind ir.DatasetKind) {
 	}
 }
 
-// clauses applies COMMENT, PARTITIONED BY, USING and TBLPROPERTIES; each may
-// appear once.
+// sqlText is the text of a statement's query, which runs to the end of the
+// statement, with the file's USE state.
+func (c *conv) sqlText(q *queryAST) *ir.SQLText {
+	off := q.Pos.Offset - c.st.base.Offset
+	if off < 0 || off > len(c.st.text) {
+		return nil
+	}
+	return &ir.SQLText{Query: strings.TrimSpace(c.st.text[off:]), Catalog: c.fs.catalog, Database: c.fs.database}
+}
+
+// clauses applies COMMENT, PARTITIONED BY, CLUSTER BY, USING and
+// TBLPROPERTIES; each may appear once, and not both PARTITIONED BY and
+// CLUSTER BY.
 func (c *conv) clauses(d *ir.Dataset, cls []*dsClauseAST) {
 	seen := map[string]bool{}
 	once := func(cl *dsClauseAST, name string) bool {
@@ -233,7 +248,23 @@ func (c *conv) clauses(d *ir.Dataset, cls []*dsClauseAST) {
 					d.PartitionBy = append(d.PartitionBy, ref.Name)
 					continue
 				}
-				c.errorf(pos(e.Pos), ir.CodeSyntax, "partition transform %s is not supported in pipeline SQL: partition by column names (Spark allows only single-column identity partitioning)", autoName(x))
+				c.errorf(pos(e.Pos), ir.CodeSyntax, "partition transform %s is not supported in pipeline SQL: partition by column names (Spark: Invalid partitioning transform; only single-column identity partitioning)", autoName(x))
+			}
+		case cl.Cluster != nil:
+			if !once(cl, "CLUSTER BY") {
+				continue
+			}
+			if d.Kind != ir.KindMaterializedView && d.Kind != ir.KindStreamingTable {
+				c.errorf(pos(cl.Pos), ir.CodeSyntax, "CLUSTER BY applies to materialized views and streaming tables, not to a %s", d.Kind)
+				continue
+			}
+			for _, e := range cl.Cluster {
+				x := c.expr(e)
+				if ref, ok := x.(*ir.ColumnRef); ok && ref.Qualifier == "" {
+					d.ClusterBy = append(d.ClusterBy, ref.Name)
+					continue
+				}
+				c.errorf(pos(e.Pos), ir.CodeSyntax, "CLUSTER BY %s: cluster by column names", autoName(x))
 			}
 		case cl.Using != nil:
 			if once(cl, "USING") {
@@ -246,6 +277,10 @@ func (c *conv) clauses(d *ir.Dataset, cls []*dsClauseAST) {
 			keys := map[string]bool{}
 			for _, p := range cl.Props {
 				kv := c.property(p)
+				if use, ok := reservedProperties[strings.ToLower(kv.Key)]; ok {
+					c.errorf(kv.Pos, ir.CodeSyntax, "%s is a reserved table property: %s (Spark: UNSUPPORTED_FEATURE.SET_TABLE_PROPERTY)", kv.Key, use)
+					continue
+				}
 				if keys[kv.Key] {
 					c.errorf(kv.Pos, ir.CodeSyntax, "duplicate table property %q", kv.Key)
 					continue
@@ -255,7 +290,25 @@ func (c *conv) clauses(d *ir.Dataset, cls []*dsClauseAST) {
 			}
 		}
 	}
+	if seen["PARTITIONED BY"] && seen["CLUSTER BY"] {
+		for _, cl := range cls {
+			if cl.Cluster != nil {
+				c.errorf(pos(cl.Pos), ir.CodeSyntax, "a dataset takes PARTITIONED BY or CLUSTER BY, not both (Spark: SPECIFY_CLUSTER_BY_WITH_PARTITIONED_BY_IS_NOT_ALLOWED)")
+			}
+		}
+	}
 	d.Properties = c.takeKnobs(d, props)
+}
+
+// reservedProperties are the table properties Spark's parser refuses in
+// TBLPROPERTIES (CatalogV2Util's reserved ones), with what to write instead.
+var reservedProperties = map[string]string{
+	"comment":             "use the COMMENT clause",
+	"location":            "a pipeline manages its datasets' storage",
+	"provider":            "use the USING clause",
+	"owner":               "Spark sets it to the current user",
+	"external":            "a pipeline dataset is managed",
+	"is_managed_location": "a pipeline manages its datasets' storage",
 }
 
 func (c *conv) property(p *propAST) ir.KV {

@@ -152,7 +152,7 @@ var constructs = []struct {
 	{[]string{"WITH", "CUBE"}, "GROUP BY ... WITH CUBE", ""},
 	{[]string{"WITHIN", "GROUP"}, "WITHIN GROUP", ""},
 	{[]string{"ESCAPE"}, "LIKE ... ESCAPE", ""},
-	{[]string{"LOCATION"}, "LOCATION", "Spark refuses a location on a pipeline dataset"},
+	{[]string{"LOCATION"}, "LOCATION", "Spark refuses it (specifying location is not supported: the pipeline manages a dataset's storage)"},
 	{[]string{"OPTIONS"}, "OPTIONS on a dataset", ""},
 	{[]string{"CLUSTERED", "BY"}, "CLUSTERED BY (bucketing)", ""},
 	{[]string{"SKEWED", "BY"}, "SKEWED BY", ""},

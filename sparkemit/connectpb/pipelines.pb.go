@@ -1188,9 +1188,10 @@ type PipelineCommand_DefineOutput_TableDetails struct {
 	// Types that are valid to be assigned to Schema:
 	//
 	//	*PipelineCommand_DefineOutput_TableDetails_SchemaString
-	Schema        isPipelineCommand_DefineOutput_TableDetails_Schema `protobuf_oneof:"schema"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	Schema            isPipelineCommand_DefineOutput_TableDetails_Schema `protobuf_oneof:"schema"`
+	ClusteringColumns []string                                           `protobuf:"bytes,6,rep,name=clustering_columns,json=clusteringColumns,proto3" json:"clustering_columns,omitempty"`
+	unknownFields     protoimpl.UnknownFields
+	sizeCache         protoimpl.SizeCache
 }
 
 func (x *PipelineCommand_DefineOutput_TableDetails) Reset() {
@@ -1258,6 +1259,13 @@ func (x *PipelineCommand_DefineOutput_TableDetails) GetSchemaString() string {
 		}
 	}
 	return ""
+}
+
+func (x *PipelineCommand_DefineOutput_TableDetails) GetClusteringColumns() []string {
+	if x != nil {
+		return x.ClusteringColumns
+	}
+	return nil
 }
 
 type isPipelineCommand_DefineOutput_TableDetails_Schema interface {
@@ -1627,7 +1635,7 @@ var File_spark_connect_pipelines_proto protoreflect.FileDescriptor
 
 const file_spark_connect_pipelines_proto_rawDesc = "" +
 	"\n" +
-	"\x1dspark/connect/pipelines.proto\x12\rspark.connect\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x1aspark/connect/common.proto\x1a\x1fspark/connect/expressions.proto\x1a\x1dspark/connect/relations.proto\"\xe0%\n" +
+	"\x1dspark/connect/pipelines.proto\x12\rspark.connect\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x1aspark/connect/common.proto\x1a\x1fspark/connect/expressions.proto\x1a\x1dspark/connect/relations.proto\"\x8f&\n" +
 	"\x0fPipelineCommand\x12h\n" +
 	"\x15create_dataflow_graph\x18\x01 \x01(\v22.spark.connect.PipelineCommand.CreateDataflowGraphH\x00R\x13createDataflowGraph\x12R\n" +
 	"\rdefine_output\x18\x02 \x01(\v2+.spark.connect.PipelineCommand.DefineOutputH\x00R\fdefineOutput\x12L\n" +
@@ -1648,7 +1656,7 @@ const file_spark_connect_pipelines_proto_rawDesc = "" +
 	"\x11_default_database\x1aZ\n" +
 	"\x11DropDataflowGraph\x12/\n" +
 	"\x11dataflow_graph_id\x18\x01 \x01(\tH\x00R\x0fdataflowGraphId\x88\x01\x01B\x14\n" +
-	"\x12_dataflow_graph_id\x1a\xe7\b\n" +
+	"\x12_dataflow_graph_id\x1a\x96\t\n" +
 	"\fDefineOutput\x12/\n" +
 	"\x11dataflow_graph_id\x18\x01 \x01(\tH\x01R\x0fdataflowGraphId\x88\x01\x01\x12$\n" +
 	"\voutput_name\x18\x02 \x01(\tH\x02R\n" +
@@ -1658,12 +1666,13 @@ const file_spark_connect_pipelines_proto_rawDesc = "" +
 	"\acomment\x18\x04 \x01(\tH\x04R\acomment\x88\x01\x01\x12X\n" +
 	"\x14source_code_location\x18\x05 \x01(\v2!.spark.connect.SourceCodeLocationH\x05R\x12sourceCodeLocation\x88\x01\x01\x12_\n" +
 	"\rtable_details\x18\x06 \x01(\v28.spark.connect.PipelineCommand.DefineOutput.TableDetailsH\x00R\ftableDetails\x12\\\n" +
-	"\fsink_details\x18\a \x01(\v27.spark.connect.PipelineCommand.DefineOutput.SinkDetailsH\x00R\vsinkDetails\x1a\xcc\x02\n" +
+	"\fsink_details\x18\a \x01(\v27.spark.connect.PipelineCommand.DefineOutput.SinkDetailsH\x00R\vsinkDetails\x1a\xfb\x02\n" +
 	"\fTableDetails\x12x\n" +
 	"\x10table_properties\x18\x01 \x03(\v2M.spark.connect.PipelineCommand.DefineOutput.TableDetails.TablePropertiesEntryR\x0ftableProperties\x12%\n" +
 	"\x0epartition_cols\x18\x02 \x03(\tR\rpartitionCols\x12\x1b\n" +
 	"\x06format\x18\x03 \x01(\tH\x01R\x06format\x88\x01\x01\x12%\n" +
-	"\rschema_string\x18\x05 \x01(\tH\x00R\fschemaString\x1aB\n" +
+	"\rschema_string\x18\x05 \x01(\tH\x00R\fschemaString\x12-\n" +
+	"\x12clustering_columns\x18\x06 \x03(\tR\x11clusteringColumns\x1aB\n" +
 	"\x14TablePropertiesEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01B\b\n" +
