@@ -30,6 +30,9 @@ source b from parquet "b/*.parquet" { k int64 }
 			[]string{`spark-4.1 cannot lower flow "m": a scalar subquery`}},
 		{"in subquery", head + "materialized view m = from b | where k in (from b | select k)\n", passes.Spark42,
 			[]string{`spark-4.2 cannot lower flow "m": an IN subquery`}},
+		{"streaming distinct", "pipeline p\nsource w stream from parquet \"w/*.parquet\" {\n  k int64, t timestamp(us, \"UTC\")\n  watermark t delay 5s\n}\n" +
+			"streaming table sd = from stream w | select k, t | distinct\n", passes.Spark41,
+			[]string{`spark-4.1 cannot lower flow "sd": distinct over a stream of a pipeline dataset`, "TABLE_OR_VIEW_NOT_FOUND"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			u := compileSrc(t, "p.thund", c.src, c.target)
