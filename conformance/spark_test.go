@@ -8,8 +8,9 @@ package conformance
 // that TestMain computed: one pipeline, two engines, one answer, with Spark
 // 4 (ANSI on) as the reference.
 //
-//  1. The Spark copy. `thundc spark emit --target T --json` lowers the
-//     corpus; a construct the target cannot run is a positioned
+//  1. The Spark copy. `thundc check --target T --expectations filter
+//     --json` runs the passes for the target and lowers the corpus as
+//     spark emit does; a construct the target cannot run is a positioned
 //     [capability] diagnostic that refuses the whole pipeline, so the copy
 //     leaves out exactly the views those diagnostics point into (err_*
 //     views too), and each is logged with thundc's reason (a documented
@@ -154,7 +155,7 @@ func TestSparkConformance(t *testing.T) {
 			c := &check{t: t, name: d.Name}
 			defer c.finish()
 			if why := sp.refused[d.Name]; why != "" {
-				t.Logf("refused by thundc spark emit --target %s (documented refusal): %s", lane.Target, why)
+				t.Logf("refused by thundc check --target %s (documented refusal): %s", lane.Target, why)
 				return
 			}
 			want := suite.expect[d.Name]
@@ -179,6 +180,13 @@ func errorLine(msg string) string {
 		}
 	}
 	return firstLine(msg)
+}
+
+func errText(err error) string {
+	if err == nil {
+		return ""
+	}
+	return "exit: " + err.Error()
 }
 
 func orNone(s string) string {
@@ -206,7 +214,7 @@ func sparkCopy(t *testing.T, dir, target string) ([]byte, map[string]string) {
 		if err := os.WriteFile(file, src, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		out, err := thundcIn(dir, "spark", "emit", "pipeline.thund", "-o", "pipeline.bundle", "--target", target, "--expectations", "filter", "--json")
+		out, err := thundcIn(dir, "check", "pipeline.thund", "--target", target, "--expectations", "filter", "--json")
 		var res struct {
 			OK          bool
 			Diagnostics []struct {
@@ -217,14 +225,14 @@ func sparkCopy(t *testing.T, dir, target string) ([]byte, map[string]string) {
 			}
 		}
 		if jerr := json.Unmarshal(out, &res); jerr != nil {
-			t.Fatalf("thundc spark emit: %v, and its output is not JSON (%v):\n%s", err, jerr, out)
+			t.Fatalf("thundc check: %v, and its output is not JSON (%v):\n%s", err, jerr, out)
 		}
 		if res.OK {
 			p.Conf = append(p.Conf, sparkRunConf...)
 			return ir.Print(p), refused
 		}
 		if attempt > 3 {
-			t.Fatalf("thundc spark emit still refuses the copy:\n%s", out)
+			t.Fatalf("thundc check still refuses the copy:\n%s", out)
 		}
 		drop := map[string][]string{}
 		for _, dg := range res.Diagnostics {
@@ -233,7 +241,7 @@ func sparkCopy(t *testing.T, dir, target string) ([]byte, map[string]string) {
 			}
 			name := datasetAt(p, dg.Line)
 			if dg.Code != "capability" || name == "" {
-				t.Fatalf("thundc spark emit --target %s: not a capability refusal of a view: line %d: %s [%s]", target, dg.Line, dg.Message, dg.Code)
+				t.Fatalf("thundc check --target %s: not a capability refusal of a view: line %d: %s [%s]", target, dg.Line, dg.Message, dg.Code)
 			}
 			drop[name] = append(drop[name], dg.Message)
 		}
@@ -275,7 +283,6 @@ func runSparkCopy(t *testing.T, dir string, src []byte, lane testenv.SparkLane, 
 	var summary struct {
 		Summary    bool
 		OK         bool
-		Run        string `json:"run_state"`
 		Flows      map[string]string
 		ErrorClass string `json:"error_class"`
 		Error      string
@@ -313,7 +320,7 @@ func runSparkCopy(t *testing.T, dir string, src []byte, lane testenv.SparkLane, 
 			failed++
 		}
 	}
-	t.Logf("thundc spark run: %d flows, %d FAILED; the run: %s (%s), exit %v", len(sp.state), failed, orNone(summary.Run), orNone(summary.ErrorClass), err)
+	t.Logf("thundc spark run: %d flows, %d FAILED (the run's error class: %s), %v", len(sp.state), failed, orNone(summary.ErrorClass), orNone(errText(err)))
 	if failed == 0 && (err != nil || !summary.OK) {
 		t.Fatalf("thundc spark run failed with no failed flow: %v (%s)\n%s", err, summary.Error, tail(out))
 	}
@@ -339,7 +346,7 @@ func tail(b []byte) string {
 // when native has no result, with DuckDB).
 func compareSpark(c *check, d *ir.Dataset, sp *sparkSide, query func(string) ([][]byte, error), db string) {
 	if why := sp.refused[d.Name]; why != "" {
-		c.t.Logf("refused by thundc spark emit (documented refusal): %s", why)
+		c.t.Logf("refused by thundc check (documented refusal): %s", why)
 		return
 	}
 	if st := sp.state[d.Name]; st != "COMPLETED" {
