@@ -495,6 +495,13 @@ func (g *flowGen) planAccum(st *structDecl, a *accum) bool {
 	return true
 }
 
+// decimalSumOverflow is the error of a decimal sum (of sum or avg) that
+// leaves its type: Spark's ARITHMETIC_OVERFLOW "Overflow in sum of
+// decimals", not the NUMERIC_VALUE_OUT_OF_RANGE of the addition.
+func decimalSumOverflow(agg string) jen.Code {
+	return jen.Qual(sqlfnPkg, "ErrDecimalSumOverflow").Call(jen.Lit("try_" + agg))
+}
+
 // sumDecimalType is Spark's sum type of a decimal, decimal(p+10, s)
 // capped at 38, also the sum kept by avg.
 func sumDecimalType(t ir.Type) ir.Type {
@@ -573,7 +580,7 @@ func (g *flowGen) genAccumulate(a *accum, gs *jen.Statement, e *env) {
 			d := g.toDecimal(x)
 			upd = append(upd, jen.Var().Id(en).Op("*").Qual(sqlfnPkg, "Error"),
 				jen.List(f(""), jen.Id(en)).Op("=").Qual(sqlfnPkg, "DecimalAdd").Call(f(""), jen.Lit(int32(rt.Scale)), V(d), jen.Lit(int32(d.t.Scale)), jen.Lit(int32(rt.Precision)), jen.Lit(int32(rt.Scale))),
-				jen.If(jen.Id(en).Op("!=").Nil()).Block(g.fail(pos, jen.Id(en))))
+				jen.If(jen.Id(en).Op("!=").Nil()).Block(g.fail(pos, decimalSumOverflow(a.name))))
 		default: // int64 or a duration
 			v := V(x)
 			if x.t.Kind != ir.TInt64 && x.t.Kind != ir.TDuration {

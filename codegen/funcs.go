@@ -210,9 +210,12 @@ func (g *flowGen) genCall(e *ir.Call, en *env) *value {
 	case "trim", "ltrim", "rtrim":
 		fn := map[string]string{"trim": "Trim", "ltrim": "LTrim", "rtrim": "RTrim"}[name]
 		if len(args) == 2 {
-			// trim(str, chars): the characters to remove are the second
-			// argument (Databricks' ltrim(str [, trimStr]))
-			return sq(pure, fn+"Chars", args[0], args[1])
+			// trim(trimStr, str): the characters to remove are the FIRST
+			// argument, as in Spark's two-argument StringTrim,
+			// StringTrimLeft and StringTrimRight constructors (trimStr,
+			// srcStr): trim('ae', 'apple') is 'ppl' on 4.1.4 and 4.2.1
+			// (Databricks documents ltrim(str, trimStr) the other way)
+			return sq(pure, fn+"Chars", args[1], args[0])
 		}
 		return sq(pure, fn, args[0])
 	case "replace":
@@ -273,8 +276,10 @@ func (g *flowGen) genCall(e *ir.Call, en *env) *value {
 		if len(args) != 1 || !(args[0].t.Kind == ir.TTimestamp || args[0].t.Kind == ir.TDate32) {
 			break
 		}
-		a := g.genCast(args[0], ir.Timestamp(ir.Second, ""), false, e.Pos)
-		return retype(a, t)
+		// Spark's ToTimestamp divides the microseconds by 10^6 as a Java
+		// long: truncated toward zero, so 1969-12-31 23:59:59.5 is 0
+		us := g.genCast(args[0], ir.Timestamp(ir.Micro, ""), false, e.Pos)
+		return g.strict(t, e.Pos, pure, false, []*value{us}, func() jen.Code { return jen.Add(V(us)).Op("/").Lit(1000000) })
 	case "timestamp_seconds", "timestamp_millis", "timestamp_micros":
 		a := x()
 		if !a.t.IsInteger() {

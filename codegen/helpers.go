@@ -58,9 +58,9 @@ func genHelpers(f *jen.File) {
 		jen.If(jen.Id("a").Op("!=").Lit(0)).Block(jen.Return(jen.Lit(0), sqlErr("ErrArithmeticOverflow", jen.Lit("unsigned overflow"), jen.Lit("")))),
 		jen.Return(jen.Lit(0), jen.Nil()))
 
-	f.Comment("remUnsigned is a % b for unsigned integers; DIVIDE_BY_ZERO when b is 0. (rt/sqlfn)")
+	f.Comment("remUnsigned is a % b for unsigned integers; REMAINDER_BY_ZERO when b is 0. (rt/sqlfn)")
 	f.Func().Id("remUnsigned").Types(jen.Id("T").Add(unsigned.Clone())).Params(jen.List(jen.Id("a"), jen.Id("b")).Id("T")).Params(jen.Id("T"), errT()).Block(
-		jen.If(jen.Id("b").Op("==").Lit(0)).Block(jen.Return(jen.Lit(0), sqlErr("ErrDivideByZero"))),
+		jen.If(jen.Id("b").Op("==").Lit(0)).Block(jen.Return(jen.Lit(0), sqlErr("ErrRemainderByZero"))),
 		jen.Return(jen.Id("a").Op("%").Id("b"), jen.Nil()))
 
 	f.Comment("boolTo is CAST(boolean AS number): 1 or 0. (rt/sqlfn)")
@@ -140,14 +140,11 @@ func genHelpers(f *jen.File) {
 		jen.Return(jen.Id("sum").Op("/").Float64().Call(jen.Id("n")), jen.True()))
 
 	f.Comment("avgDecimal is avg's decimal result as Spark computes it: the sum (decimal(sp, ss))")
-	f.Comment("divided by the count as decimal(20,0) in the division's own result type (HALF_UP),")
-	f.Comment("then cast to the avg type decimal(p, s); NULL over no rows. (rt/etl)")
+	f.Comment("divided by the count at the avg type's scale, rounded HALF_UP once")
+	f.Comment("(DecimalDivideWithOverflowCheck); NULL over no rows. (rt/sqlfn)")
 	f.Func().Id("avgDecimal").Params(jen.Id("sum").Qual(decimalPkg, "Num"), jen.List(jen.Id("sp"), jen.Id("ss")).Int32(), jen.Id("n").Int64(), jen.List(jen.Id("p"), jen.Id("s")).Int32()).Params(jen.Qual(decimalPkg, "Num"), jen.Bool(), errT()).Block(
 		jen.If(jen.Id("n").Op("==").Lit(0)).Block(jen.Return(jen.Qual(decimalPkg, "Num").Values(), jen.False(), jen.Nil())),
-		jen.List(jen.Id("dp"), jen.Id("ds")).Op(":=").Qual(sqlfnPkg, "DecimalDivType").Call(jen.Id("sp"), jen.Id("ss"), jen.Lit(20), jen.Lit(0)),
-		jen.List(jen.Id("q"), jen.Err()).Op(":=").Qual(sqlfnPkg, "DecimalDiv").Call(jen.Id("sum"), jen.Id("ss"), jen.Qual(decimalPkg, "FromI64").Call(jen.Id("n")), jen.Lit(0), jen.Id("dp"), jen.Id("ds")),
-		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Qual(decimalPkg, "Num").Values(), jen.True(), jen.Err())),
-		jen.List(jen.Id("r"), jen.Err()).Op(":=").Qual(sqlfnPkg, "DecimalRescale").Call(jen.Id("q"), jen.Id("ds"), jen.Id("p"), jen.Id("s")),
+		jen.List(jen.Id("r"), jen.Err()).Op(":=").Qual(sqlfnPkg, "DecimalDivScale").Call(jen.Id("sum"), jen.Id("ss"), jen.Qual(decimalPkg, "FromI64").Call(jen.Id("n")), jen.Lit(0), jen.Id("p"), jen.Id("s")),
 		jen.Return(jen.Id("r"), jen.True(), jen.Err()))
 
 	f.Comment("compareBool orders false before true. (rt/sqlfn)")

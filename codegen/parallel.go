@@ -160,9 +160,13 @@ func (g *flowGen) genAccumMerge(a *accum, gs, ps *jen.Statement) {
 	pos := a.call.Pos
 	en := g.name("e")
 	checked := func(call jen.Code) []jen.Code {
+		err := jen.Code(jen.Id(en))
+		if a.resT.Kind == ir.TDecimal {
+			err = decimalSumOverflow(a.name)
+		}
 		return []jen.Code{jen.Var().Id(en).Op("*").Qual(sqlfnPkg, "Error"),
 			jen.List(f(gs, ""), jen.Id(en)).Op("=").Add(call),
-			jen.If(jen.Id(en).Op("!=").Nil()).Block(g.fail(pos, jen.Id(en)))}
+			jen.If(jen.Id(en).Op("!=").Nil()).Block(g.fail(pos, err))}
 	}
 	decimalAdd := func(t ir.Type) jen.Code {
 		return jen.Qual(sqlfnPkg, "DecimalAdd").Call(f(gs, ""), jen.Lit(int32(t.Scale)), f(ps, ""), jen.Lit(int32(t.Scale)), jen.Lit(int32(t.Precision)), jen.Lit(int32(t.Scale)))

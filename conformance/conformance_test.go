@@ -185,50 +185,72 @@ func compareView(c *check, d *ir.Dataset) {
 		c.fail("duckdb: %v", err)
 		return
 	}
-	var unlimited []row
-	if ord != nil && ord.limit != nil {
-		uq, _, err := flowSQL(suite.unit, d, ord.limit, nil)
-		if err == nil {
-			unlimited, err = suite.duck.query(uq, types)
-		}
-		if err != nil {
-			c.fail("duckdb (without the limit): %v", err)
-			return
-		}
+	unlimited, err := duckUnlimited(d, ord, types)
+	if err != nil {
+		c.fail("%v", err)
+		return
 	}
+	compareRows(c, ord, got, want, unlimited, types, duckSides)
+}
+
+// sides names the two results of a comparison in its reports.
+type sides struct{ got, want string }
+
+var duckSides = sides{got: "Þund", want: "DuckDB"}
+
+// duckUnlimited is DuckDB's result of a view's query without its limit (the
+// legal rows of ties cut by the limit), or nil when the view has no limit.
+func duckUnlimited(d *ir.Dataset, ord *ordering, types []ir.Type) ([]row, error) {
+	if ord == nil || ord.limit == nil {
+		return nil, nil
+	}
+	uq, _, err := flowSQL(suite.unit, d, ord.limit, nil)
+	if err != nil {
+		return nil, fmt.Errorf("duckdb (without the limit): %v", err)
+	}
+	rows, err := suite.duck.query(uq, types)
+	if err != nil {
+		return nil, fmt.Errorf("duckdb (without the limit): %v", err)
+	}
+	return rows, nil
+}
+
+// compareRows compares a view's result (got) with the reference (want) by
+// the view's ordering; unlimited holds the legal rows of a limited query.
+func compareRows(c *check, ord *ordering, got, want, unlimited []row, types []ir.Type, s sides) {
 	switch {
 	case ord == nil:
 		if onlyGot, onlyWant := multisetDiff(got, want); len(onlyGot)+len(onlyWant) > 0 {
-			c.fail("results differ (%d rows vs DuckDB's %d): only in Þund:%s\n    only in DuckDB:%s",
-				len(got), len(want), showRows(onlyGot, types), showRows(onlyWant, types))
+			c.fail("results differ (%d rows vs %s's %d): only in %s:%s\n    only in %s:%s",
+				len(got), s.want, len(want), s.got, showRows(onlyGot, types), s.want, showRows(onlyWant, types))
 		}
 	case ord.sort == nil:
 		if len(got) != len(want) {
-			c.fail("limit without order by: %d rows, DuckDB %d", len(got), len(want))
+			c.fail("limit without order by: %d rows, %s %d", len(got), s.want, len(want))
 		}
 		if extra, _ := multisetDiff(got, unlimited); len(extra) > 0 {
 			c.fail("limit without order by: rows that are not rows of the query:%s", showRows(extra, types))
 		}
 	default:
-		compareOrdered(c, ord, got, want, unlimited, types)
+		compareOrdered(c, ord, got, want, unlimited, types, s)
 	}
 }
 
-func compareOrdered(c *check, ord *ordering, got, want, unlimited []row, types []ir.Type) {
+func compareOrdered(c *check, ord *ordering, got, want, unlimited []row, types []ir.Type, s sides) {
 	keyTypes := make([]ir.Type, len(ord.keys))
 	for i, k := range ord.keys {
 		keyTypes[i] = types[k.col]
 	}
 	if len(got) != len(want) {
-		c.fail("ordered result has %d rows, DuckDB %d", len(got), len(want))
+		c.fail("ordered result has %d rows, %s %d", len(got), s.want, len(want))
 		if onlyGot, onlyWant := multisetDiff(got, want); len(onlyGot)+len(onlyWant) > 0 {
-			c.fail("only in Þund:%s\n    only in DuckDB:%s", showRows(onlyGot, types), showRows(onlyWant, types))
+			c.fail("only in %s:%s\n    only in %s:%s", s.got, showRows(onlyGot, types), s.want, showRows(onlyWant, types))
 		}
 		return
 	}
 	for i := range got {
 		if g, w := keyOf(got[i], ord.keys), keyOf(want[i], ord.keys); !sameRow(g, w) {
-			c.fail("order differs at row %d: Þund's sort key %s, DuckDB's %s", i+1, displayRow(g, keyTypes), displayRow(w, keyTypes))
+			c.fail("order differs at row %d: %s's sort key %s, %s's %s", i+1, s.got, displayRow(g, keyTypes), s.want, displayRow(w, keyTypes))
 			return
 		}
 	}
@@ -251,8 +273,8 @@ func compareOrdered(c *check, ord *ordering, got, want, unlimited []row, types [
 					i+1, j, displayRow(k, keyTypes), showRows(extra, types))
 			}
 		} else if onlyGot, onlyWant := multisetDiff(got[i:j], want[i:j]); len(onlyGot)+len(onlyWant) > 0 {
-			c.fail("rows %d-%d (sort key %s) differ: only in Þund:%s\n    only in DuckDB:%s",
-				i+1, j, displayRow(k, keyTypes), showRows(onlyGot, types), showRows(onlyWant, types))
+			c.fail("rows %d-%d (sort key %s) differ: only in %s:%s\n    only in %s:%s",
+				i+1, j, displayRow(k, keyTypes), s.got, showRows(onlyGot, types), s.want, showRows(onlyWant, types))
 		}
 		i = j
 	}

@@ -27,12 +27,12 @@ var sparkMacros = []string{
 	// '/' on DOUBLE: DIVIDE_BY_ZERO (ANSI), NULL when either side is NULL
 	`CREATE MACRO spark_fdiv(a, b) AS CASE WHEN a IS NULL OR b IS NULL THEN NULL
 		WHEN b = 0 THEN error('DIVIDE_BY_ZERO') ELSE a / b END`,
-	// '%' on integers: DIVIDE_BY_ZERO; MinValue % -1 is 0 in Java
+	// '%' on integers: REMAINDER_BY_ZERO; MinValue % -1 is 0 in Java
 	`CREATE MACRO spark_imod(a, b) AS CASE WHEN a IS NULL OR b IS NULL THEN NULL
-		WHEN b = 0 THEN error('DIVIDE_BY_ZERO') WHEN b = -1 THEN 0 ELSE a % b END`,
+		WHEN b = 0 THEN error('REMAINDER_BY_ZERO') WHEN b = -1 THEN 0 ELSE a % b END`,
 	// '%' on decimals and doubles
 	`CREATE MACRO spark_mod(a, b) AS CASE WHEN a IS NULL OR b IS NULL THEN NULL
-		WHEN b = 0 THEN error('DIVIDE_BY_ZERO') ELSE a % b END`,
+		WHEN b = 0 THEN error('REMAINDER_BY_ZERO') ELSE a % b END`,
 	// n / d on HUGEINT rounded HALF_UP (away from zero on a tie)
 	`CREATE MACRO spark_rdiv(n, d) AS CASE WHEN n IS NULL OR d IS NULL THEN NULL
 		WHEN d = 0 THEN error('DIVIDE_BY_ZERO')
@@ -41,8 +41,8 @@ var sparkMacros = []string{
 	`CREATE MACRO spark_dec_text(r, p, s) AS CASE WHEN r IS NULL THEN NULL ELSE
 		(CASE WHEN r < 0 THEN '-' ELSE '' END) || CAST(abs(r) // p AS VARCHAR) ||
 		(CASE WHEN s > 0 THEN '.' || lpad(CAST(abs(r) % p AS VARCHAR), s, '0') ELSE '' END) END`,
-	// floor division
-	`CREATE MACRO spark_floordiv(a, b) AS (a - (((a % b) + b) % b)) // b`,
+	// Java's long division, truncated toward zero
+	`CREATE MACRO spark_quot(a, b) AS sign(a) * sign(b) * (abs(a) // abs(b))`,
 	// UTF8String.trimAll: ASCII controls, space and DEL
 	`CREATE MACRO spark_trim_all(x) AS regexp_replace(x, '^[\x00-\x20\x7f]+|[\x00-\x20\x7f]+$', '', 'g')`,
 	// java.lang.String.trim: chars <= ' '

@@ -708,11 +708,13 @@ func (p *printer) call(e *ir.Call) string {
 		return "(" + strings.Join(args, " || ") + ")"
 	case "trim", "ltrim", "rtrim":
 		arity(1, 2)
-		chars := "' '"
+		// Spark's two-argument form is trim(trimStr, str): the characters
+		// to remove come first
+		str, chars := args[0], "' '"
 		if len(args) == 2 {
-			chars = args[1]
+			str, chars = args[1], args[0]
 		}
-		return fmt.Sprintf("%s(%s, %s)", name, args[0], chars)
+		return fmt.Sprintf("%s(%s, %s)", name, str, chars)
 	case "replace":
 		arity(2, 3)
 		repl := "''"
@@ -756,7 +758,9 @@ func (p *printer) call(e *ir.Call) string {
 		if t := argT(0); t.Kind != ir.TTimestamp && t.Kind != ir.TDate32 {
 			p.fail(e.Pos, "unix_timestamp of %s", t)
 		}
-		return fmt.Sprintf("spark_floordiv(epoch_us(%s), CAST(1000000 AS BIGINT))", p.asTimestamp(e.Args[0], args[0]))
+		// ToTimestamp divides the microseconds by 10^6 as a Java long:
+		// truncated toward zero (1969-12-31 23:59:59.5 is 0)
+		return fmt.Sprintf("spark_quot(epoch_us(%s), CAST(1000000 AS BIGINT))", p.asTimestamp(e.Args[0], args[0]))
 	case "timestamp_seconds", "timestamp_millis", "timestamp_micros":
 		arity(1)
 		if !argT(0).IsInteger() {
@@ -871,15 +875,13 @@ func (p *printer) aggregate(e *ir.Call, name string) string {
 		at := p.typeOf(e.Args[0])
 		switch {
 		case at.Kind == ir.TDecimal:
-			// Spark's Average: sum (decimal(p+10,s)) / count (decimal(20,0))
-			// in Divide's result type, then cast to decimal(p+4,s+4): two
-			// HALF_UP roundings
+			// Spark's Average: DecimalDivideWithOverflowCheck, the sum
+			// divided by the count at the result scale of decimal(p+4,s+4),
+			// one HALF_UP rounding (Spark 4.1.4 and 4.2.1; not Divide's
+			// result type and a cast, which rounds twice)
 			t := boundedDecimal(at.Precision+4, at.Scale+4)
 			p.agree(e, t)
-			sumT := boundedDecimal(at.Precision+10, at.Scale)
-			divT := decimalResult(ir.OpDiv, sumT, ir.Decimal(20, 0))
-			q := decimalDivide(p.unscaled(e.Args[0], "sum("+distinct+x+")", at.Scale), "count("+distinct+x+")", at.Scale, 0, divT)
-			return castTo(e.Pos, q, t)
+			return decimalDivide(p.unscaled(e.Args[0], "sum("+distinct+x+")", at.Scale), "count("+distinct+x+")", at.Scale, 0, t)
 		case at.IsNumeric():
 			return "CAST(avg(" + distinct + "CAST(" + x + " AS DOUBLE)) AS DOUBLE)"
 		}

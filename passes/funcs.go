@@ -56,8 +56,8 @@ const (
 	resRound                         // Spark's RoundBase.dataType (scale: an integer constant)
 	resFloorCeil                     // Spark's Ceil/Floor.dataType
 	resMod                           // like the % operator
-	resTrunc                         // date_trunc: the timestamp type of argument 2
-	resToTimestamp                   // a timestamp argument's type, else timestamp(us)
+	resTrunc                         // date_trunc: Spark's TIMESTAMP, in the unit of argument 2 (zonedTimestamp)
+	resToTimestamp                   // Spark's TIMESTAMP, in the unit of a timestamp argument (zonedTimestamp)
 )
 
 // nullRule says when a call can be NULL.

@@ -228,10 +228,13 @@ func arithType(op ir.BinaryOp, lt, rt ir.Type, el, er ir.Expr) (ir.Type, bool) {
 			return ir.Timestamp(finerUnit(lt.Unit, rt.Unit), lt.Zone), true
 		case op == ir.OpAdd && lk == dur && rk == ts:
 			return ir.Timestamp(finerUnit(lt.Unit, rt.Unit), rt.Zone), true
+		// a date and a duration (Spark's INTERVAL DAY TO SECOND) give
+		// Spark's TIMESTAMP: the date is cast to it (TimeAdd over
+		// Cast(date, TimestampType)), not to TIMESTAMP_NTZ
 		case lk == dt && rk == dur:
-			return ir.Timestamp(rt.Unit, ""), true
+			return ir.Timestamp(rt.Unit, "UTC"), true
 		case op == ir.OpAdd && lk == dur && rk == dt:
-			return ir.Timestamp(lt.Unit, ""), true
+			return ir.Timestamp(lt.Unit, "UTC"), true
 		case lk == dt && rt.IsInteger():
 			return ir.Date32, true
 		case op == ir.OpAdd && lt.IsInteger() && rk == dt:
@@ -448,17 +451,27 @@ func (r *resolver) callResult(e *ir.Call, f *funcSig, types []ir.Type) (ir.Type,
 	case resMod:
 		return arithType(ir.OpMod, types[0], types[1], e.Args[0], e.Args[1])
 	case resTrunc:
-		if types[1].Kind == ir.TTimestamp {
-			return types[1], true
-		}
-		return ir.Timestamp(ir.Micro, ""), true
+		return zonedTimestamp(types[1]), true
 	case resToTimestamp:
-		if types[0].Kind == ir.TTimestamp {
-			return types[0], true
-		}
-		return ir.Timestamp(ir.Micro, ""), true
+		return zonedTimestamp(types[0]), true
 	}
 	panic(fmt.Sprintf("resolve: function %s has no result rule", f.name))
+}
+
+// zonedTimestamp is the result type of date_trunc and to_timestamp, which
+// is Spark's TIMESTAMP (its session-zoned type, not TIMESTAMP_NTZ) whatever
+// the argument: TruncTimestamp's dataType is TimestampType, and
+// to_timestamp's is spark.sql.timestampType (TIMESTAMP_LTZ by default), a
+// zoneless argument cast to it. A timestamp argument keeps its unit and
+// zone; any other gives timestamp(us, "UTC").
+func zonedTimestamp(arg ir.Type) ir.Type {
+	if arg.Kind != ir.TTimestamp {
+		return ir.Timestamp(ir.Micro, "UTC")
+	}
+	if arg.Zone == "" {
+		return ir.Timestamp(arg.Unit, "UTC")
+	}
+	return arg
 }
 
 // callNullable applies a function's null rule.

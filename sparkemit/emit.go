@@ -214,6 +214,9 @@ type emitter struct {
 	streamSources map[*ir.Dataset]bool
 	// planIDs is the last plan id given to a subquery's relation.
 	planIDs int64
+	// readerNoted are the sources whose reader options are in the report
+	// already (a source can be read in several places).
+	readerNoted map[*ir.Dataset]bool
 }
 
 // plan finds each dataset's own flow and how each source is read.
@@ -221,6 +224,7 @@ func (e *emitter) plan() {
 	e.ownFlows = map[*ir.Dataset][]*ir.Flow{}
 	e.emitted = map[*ir.Flow]bool{}
 	e.streamSources = map[*ir.Dataset]bool{}
+	e.readerNoted = map[*ir.Dataset]bool{}
 	for _, f := range e.u.Pipeline.Flows {
 		d := e.u.Pipeline.LookupDataset(f.Target)
 		if d != nil && strings.EqualFold(f.Name, d.Name) {
@@ -455,10 +459,14 @@ func (e *emitter) dataSource(d *ir.Dataset, stream bool) (*pb.Relation, bool) {
 		e.refuse(src.Pos, "", d.Name, fmt.Sprintf("a source of %s files", src.Format), "Spark has no reader for them")
 		return nil, false
 	}
-	opts, err := readerOptions(src.Format, src.Options)
+	opts, note, err := readerOptions(src.Format, src.Options)
 	if err != "" {
 		e.refuse(src.Pos, "", d.Name, "a reader option", err)
 		return nil, false
+	}
+	if note != "" && !e.readerNoted[d] {
+		e.readerNoted[d] = true
+		e.note(src.Pos, "", d.Name, "csv null option", passes.ActionConverted, note)
 	}
 	paths := make([]string, len(src.Paths))
 	for i, p := range src.Paths {
@@ -486,19 +494,34 @@ func rebase(root, p string) string {
 	return strings.TrimRight(root, "/") + "/" + strings.TrimPrefix(p, "./")
 }
 
+// sparkNullSentinel is Spark's nullValue for a CSV source that keeps
+// Þund's default NULL (the empty unquoted field). Spark's reader maps an
+// empty unquoted field to nullValue and an empty quoted one to emptyValue
+// (""), then reads a field equal to nullValue as NULL: with Spark's default
+// nullValue "" the quoted empty string would be NULL too, where Þund reads
+// the empty string. With this sentinel only a field whose whole text is
+// the sentinel would read differently (as NULL).
+const sparkNullSentinel = "\x00thund:null\x00"
+
 // readerOptions maps a source's options to Spark's reader options. Þund's
-// CSV defaults (a header row, RFC 4180 doubled quotes) differ from Spark's,
-// so they are always spelled out.
-func readerOptions(f ir.FileFormat, kvs []ir.KV) (map[string]string, string) {
-	out := map[string]string{}
+// CSV conventions differ from Spark's defaults, so they are always spelled
+// out: a header row, RFC 4180 doubled quotes, quoted fields that span lines
+// (multiLine), a NULL only for an unquoted field (sparkNullSentinel), and a
+// malformed record an error rather than a row of NULLs (FAILFAST). note is
+// what Spark still reads otherwise, for the lowering report.
+func readerOptions(f ir.FileFormat, kvs []ir.KV) (out map[string]string, note, refusal string) {
+	out = map[string]string{}
 	if f != ir.FormatCSV {
 		for _, kv := range kvs {
 			out[kv.Key] = kv.Value
 		}
-		return out, ""
+		return out, "", ""
 	}
 	out["header"] = "true"
 	out["escape"] = `"`
+	out["multiLine"] = "true"
+	out["mode"] = "FAILFAST"
+	out["nullValue"] = sparkNullSentinel
 	nulls := 0
 	for _, kv := range kvs {
 		switch strings.ToLower(kv.Key) {
@@ -526,13 +549,16 @@ func readerOptions(f ir.FileFormat, kvs []ir.KV) (map[string]string, string) {
 			nulls += len(strings.Split(kv.Value, ","))
 			out["nullValue"] = kv.Value
 		default:
-			return nil, fmt.Sprintf("csv option %q has no Spark counterpart", kv.Key)
+			return nil, "", fmt.Sprintf("csv option %q has no Spark counterpart", kv.Key)
 		}
 	}
 	if nulls > 1 {
-		return nil, "Spark's CSV reader takes one nullValue, and this source names several"
+		return nil, "", "Spark's CSV reader takes one nullValue, and this source names several"
 	}
-	return out, ""
+	if v := out["nullValue"]; v != sparkNullSentinel && v != "" {
+		note = fmt.Sprintf("Spark reads an empty unquoted field as NULL too (its CSV reader maps it to nullValue %q); Þund reads the empty string there (an error in a column of another type)", v)
+	}
+	return out, note, ""
 }
 
 // flow lowers one flow to a DefineFlow.

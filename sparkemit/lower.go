@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
 
 	"github.com/nordisk/thund/ir"
 	"github.com/nordisk/thund/passes"
@@ -43,7 +44,13 @@ const windowColumn = "__thund_window"
 
 // flowQuery lowers a flow's query. A flow that inserts by position (not by
 // name) into a dataset whose column names differ gets a final projection
-// renaming its columns, since Spark matches a flow's columns by name.
+// renaming its columns, since Spark matches a flow's columns by name. A
+// column whose Spark type is not the one its dataset declares is cast to
+// it there (the store assignment the native backend does as it writes):
+// Spark requires a flow's schema to equal a declared one, even where it
+// only widens (USER_SPECIFIED_AND_INFERRED_SCHEMA_NOT_COMPATIBLE on 4.1.4
+// and 4.2.1, for the whole run); under ANSI the cast fails where the store
+// assignment does (CAST_OVERFLOW).
 func (l *lowerer) flowQuery(f *ir.Flow, d *ir.Dataset) *pb.Relation {
 	u := l.e.u
 	fi := u.Flows[f]
@@ -59,23 +66,55 @@ func (l *lowerer) flowQuery(f *ir.Flow, d *ir.Dataset) *pb.Relation {
 	if l.failed {
 		return nil
 	}
-	if !f.ByName && d != nil && fi != nil {
-		target, out := u.Datasets[d].Visible(), fi.Output.Visible()
-		differ := false
-		if len(target) == len(out) {
-			for i := range out {
-				if !strings.EqualFold(out[i].Name, target[i].Name) {
-					differ = true
-				}
+	if d == nil || fi == nil {
+		return rel
+	}
+	target, out := u.Datasets[d].Visible(), fi.Output.Visible()
+	if target.IsOpen() || out.IsOpen() {
+		return rel
+	}
+	// the target column each output column is stored in, or -1
+	into := make([]int, len(out))
+	for i, c := range out {
+		switch {
+		case f.ByName:
+			into[i] = target.Lookup(c.Name)
+		case len(target) == len(out):
+			into[i] = i
+		default:
+			into[i] = -1
+		}
+	}
+	changed := false
+	exprs := make([]*pb.Expression, len(out))
+	for i, c := range out {
+		x := attr(qualified(c.Qualifier, c.Name))
+		j := into[i]
+		if j < 0 {
+			exprs[i] = x
+			continue
+		}
+		name := c.Name
+		if !f.ByName && !strings.EqualFold(c.Name, target[j].Name) {
+			name, changed = target[j].Name, true
+		}
+		if len(d.Columns) > 0 {
+			from, _ := sparkType(c.Type)
+			to, ok := sparkType(target[j].Type)
+			if ok && from != to {
+				x = &pb.Expression{ExprType: &pb.Expression_Cast_{Cast: &pb.Expression_Cast{Expr: x, CastToType: &pb.Expression_Cast_TypeStr{TypeStr: to}}}}
+				l.e.note(f.Pos, f.Name, d.Name, "column "+target[j].Name, passes.ActionConverted,
+					fmt.Sprintf("is cast from %s to its declared %s in the flow (store assignment): Spark requires a flow's schema to equal the declared one", from, to))
+				changed = true
 			}
 		}
-		if differ {
-			exprs := make([]*pb.Expression, len(out))
-			for i, c := range out {
-				exprs[i] = alias(attr(qualified(c.Qualifier, c.Name)), target[i].Name)
-			}
-			rel = project(rel, exprs)
+		if x.GetUnresolvedAttribute() == nil || name != c.Name {
+			x = alias(x, name)
 		}
+		exprs[i] = x
+	}
+	if changed {
+		rel = project(rel, exprs)
 	}
 	return rel
 }
@@ -233,7 +272,7 @@ func (l *lowerer) rel(r ir.Rel) *pb.Relation {
 		}
 		return acc
 	case *ir.Distinct:
-		return &pb.Relation{RelType: &pb.Relation_Deduplicate{Deduplicate: &pb.Deduplicate{Input: l.rel(n.Input), AllColumnsAsKeys: proto.Bool(true)}}}
+		return l.distinct(n)
 	case *ir.Sort:
 		s := &pb.Sort{Input: l.rel(n.Input), IsGlobal: proto.Bool(true)}
 		for _, k := range n.Keys {
@@ -312,6 +351,62 @@ func (l *lowerer) scan(n *ir.Scan) *pb.Relation {
 		rel = subqueryAlias(rel, n.Alias)
 	}
 	return rel
+}
+
+// distinct lowers DISTINCT. Over a batch input it is an aggregate grouped
+// by every column, which is what Spark's optimizer makes of a Distinct
+// (ReplaceDistinctWithAggregate): Spark Connect's planner analyzes a
+// Deduplicate's input when the flow is defined, before the graph's datasets
+// exist, so a Deduplicate over a read of one of them fails
+// (TABLE_OR_VIEW_NOT_FOUND, on 4.1.4 and 4.2.1), while an aggregate is
+// analyzed with the graph. Over a stream it must stay a Deduplicate, Spark's
+// stateful operator (an aggregate needs an output mode a streaming table
+// does not run in), which is refused when its input reads a dataset of the
+// graph by name.
+func (l *lowerer) distinct(n *ir.Distinct) *pb.Relation {
+	in := l.rel(n.Input)
+	if in == nil {
+		return nil
+	}
+	streams := false
+	for _, s := range ir.Scans(n.Input) {
+		streams = streams || s.Stream
+	}
+	schema := l.e.u.Schemas[n.Input].Visible()
+	if streams || schema.IsOpen() {
+		if readsNamedTable(in.ProtoReflect()) {
+			l.refuse(n.Pos, "distinct over a stream of a pipeline dataset",
+				"Spark Connect analyzes a Deduplicate's input when the flow is defined, before the graph's datasets exist (TABLE_OR_VIEW_NOT_FOUND on 4.1.4 and 4.2.1)")
+			return nil
+		}
+		return &pb.Relation{RelType: &pb.Relation_Deduplicate{Deduplicate: &pb.Deduplicate{Input: in, AllColumnsAsKeys: proto.Bool(true)}}}
+	}
+	agg := &pb.Aggregate{Input: in, GroupType: pb.Aggregate_GROUP_TYPE_GROUPBY}
+	for _, f := range schema {
+		agg.GroupingExpressions = append(agg.GroupingExpressions, alias(attr(qualified(f.Qualifier, f.Name)), f.Name))
+	}
+	return &pb.Relation{RelType: &pb.Relation_Aggregate{Aggregate: agg}}
+}
+
+// readsNamedTable reports whether a relation tree reads a table by name.
+func readsNamedTable(m protoreflect.Message) bool {
+	if _, ok := m.Interface().(*pb.Read_NamedTable); ok {
+		return true
+	}
+	found := false
+	m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
+		switch {
+		case fd.IsList() && fd.Message() != nil:
+			for i := 0; i < v.List().Len() && !found; i++ {
+				found = readsNamedTable(v.List().Get(i).Message())
+			}
+		case fd.IsMap():
+		case fd.Message() != nil:
+			found = readsNamedTable(v.Message())
+		}
+		return !found
+	})
+	return found
 }
 
 // windowFunc is window(t, size[, slide]) or session_window(t, gap).
@@ -501,9 +596,9 @@ func joinType(k ir.JoinKind) pb.Join_JoinType {
 	return pb.Join_JOIN_TYPE_UNSPECIFIED
 }
 
-// binaryFuncs are Spark's function names for the infix operators. Spark's
-// function registry has no "!=" (SQL's <> and != parse to NOT (a = b)), so
-// <> is lowered as not(==), as pyspark's Column.__ne__ sends it.
+// binaryFuncs are Spark's function names for the infix operators. <> has
+// none: Spark's parser makes NOT (a = b) of it, and its function registry
+// has no "!=" (ROUTINE_NOT_FOUND on 4.1.4 and 4.2.1), so it lowers to that.
 var binaryFuncs = map[ir.BinaryOp]string{
 	ir.OpAdd: "+", ir.OpSub: "-", ir.OpMul: "*", ir.OpDiv: "/", ir.OpMod: "%",
 	ir.OpConcat: "concat",

@@ -302,3 +302,62 @@ func TestObservableInsReported(t *testing.T) {
 		t.Errorf("reported IN subqueries %v, want membership's not_allowed only", got)
 	}
 }
+
+// TestConformanceLowerings pins lowerings the Spark lane's conformance run
+// (conformance/spark_test.go) found wrong on 4.1.4 and 4.2.1.
+func TestConformanceLowerings(t *testing.T) {
+	u := compileSrc(t, "c.thund", `pipeline c
+source s from csv "s.csv" { k int64, v int32, d decimal(10,2), name string }
+materialized view dist = from s | select k, name | distinct
+materialized view ne = from s | select k <> 1 as x
+materialized view wide (k int64, v int64, d decimal(20,4), name string) = from s | select k, v, d, name
+`, passes.Spark41)
+	b, rep, err := Emit(u, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// a batch DISTINCT is an aggregate grouped by every column (Spark
+	// Connect analyzes a Deduplicate's input before the graph exists)
+	agg := flowRelation(t, b, "dist").GetAggregate()
+	if agg == nil || len(agg.GroupingExpressions) != 2 || len(agg.AggregateExpressions) != 0 {
+		t.Errorf("batch distinct: %v, want an aggregate grouped by k and name", flowRelation(t, b, "dist"))
+	}
+	// <> is NOT (a == b): Spark's function registry has no "!="
+	x := flowRelation(t, b, "ne").GetProject().Expressions[0].GetAlias().GetExpr().GetUnresolvedFunction()
+	if x.GetFunctionName() != "not" || x.Arguments[0].GetUnresolvedFunction().GetFunctionName() != "==" {
+		t.Errorf("<>: %v, want not(==)", x)
+	}
+	// a declared schema: the flow casts the columns whose type differs
+	// (Spark requires the flow's schema to equal the declared one)
+	var casts []string
+	for _, e := range flowRelation(t, b, "wide").GetProject().GetExpressions() {
+		if c := e.GetAlias().GetExpr().GetCast(); c != nil {
+			casts = append(casts, e.GetAlias().Name[0]+" "+c.GetTypeStr())
+		}
+	}
+	if got := strings.Join(casts, ", "); got != "v BIGINT, d DECIMAL(20,4)" {
+		t.Errorf("declared schema casts: %q, want v BIGINT, d DECIMAL(20,4)", got)
+	}
+	noted := 0
+	for _, e := range rep.Entries {
+		if e.Dataset == "wide" && e.Action == passes.ActionConverted {
+			noted++
+		}
+	}
+	if noted != 2 {
+		t.Errorf("%d report entries for wide's casts, want 2", noted)
+	}
+	// CSV: quoted newlines, malformed records fail, and a quoted empty
+	// string is not NULL
+	var opts map[string]string
+	for _, r := range b.Requests {
+		if df := PipelineCommandOf(r).GetDefineFlow(); df != nil && df.GetFlowName() == "s" {
+			opts = df.GetRelationFlowDetails().GetRelation().GetRead().GetDataSource().GetOptions()
+		}
+	}
+	for k, v := range map[string]string{"header": "true", "multiLine": "true", "mode": "FAILFAST", "nullValue": sparkNullSentinel} {
+		if opts[k] != v {
+			t.Errorf("csv option %s = %q, want %q (all: %v)", k, opts[k], v, opts)
+		}
+	}
+}

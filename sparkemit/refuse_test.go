@@ -24,6 +24,9 @@ source b from parquet "b/*.parquet" { k int64 }
 	}{
 		{"cdc over a query", head + "streaming table st = from stream s | where v > 0\n  apply changes keys (k) sequence by v scd type 1\n", passes.Spark42,
 			[]string{`spark-4.2 cannot lower flow "st": CDC over a query`}},
+		{"streaming distinct", "pipeline p\nsource w stream from parquet \"w/*.parquet\" {\n  k int64, t timestamp(us, \"UTC\")\n  watermark t delay 5s\n}\n" +
+			"streaming table sd = from stream w | select k, t | distinct\n", passes.Spark41,
+			[]string{`spark-4.1 cannot lower flow "sd": distinct over a stream of a pipeline dataset`, "TABLE_OR_VIEW_NOT_FOUND"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			u := compileSrc(t, "p.thund", c.src, c.target)

@@ -51,9 +51,15 @@ func passOptions(inv *invocation) passes.Options {
 
 // runCheck implements `thundc check PATH`.
 func runCheck(c *cli, inv *invocation) int {
-	_, diags, err := compile(inv, passOptions(inv))
+	opts := passOptions(inv)
+	u, diags, err := compile(inv, opts)
 	if err != nil {
 		return fail(c, inv.cmd, err)
+	}
+	if u != nil && !diags.HasErrors() && slices.Contains(u.Ran, "capability") && (opts.Target == passes.Spark41 || opts.Target == passes.Spark42) {
+		// what the lowering refuses too, so that a pipeline check passes
+		// is one spark emit lowers
+		diags = append(diags, lowerRefusals(inv, u)...)
 	}
 	return report(c, inv.bool("json"), diags)
 }
@@ -78,7 +84,7 @@ func runExplain(c *cli, inv *invocation) int {
 	if u != nil && !diags.HasErrors() && slices.Contains(u.Ran, "capability") && (target == passes.Spark41 || target == passes.Spark42) {
 		// The lowering report a bundle gets: the capability pass's, plus
 		// what only the lowering converts or refuses.
-		diags = append(diags, lowerForExplain(inv, u)...)
+		diags = append(diags, lowerRefusals(inv, u)...)
 	}
 	failed := diags.HasErrors()
 	if inv.bool("json") {
@@ -106,10 +112,10 @@ func runExplain(c *cli, inv *invocation) int {
 	return exitOK
 }
 
-// lowerForExplain lowers the unit to Spark as spark emit would and puts the
+// lowerRefusals lowers the unit to Spark as spark emit would and puts the
 // lowering's report in u.Report; what the lowering refuses comes back as
 // diagnostics.
-func lowerForExplain(inv *invocation, u *passes.Unit) ir.Diagnostics {
+func lowerRefusals(inv *invocation, u *passes.Unit) ir.Diagnostics {
 	_, rep, err := sparkemit.Emit(u, sparkemit.Options{})
 	if err == nil {
 		u.Report = rep

@@ -90,7 +90,9 @@ diagnostic to stderr as
 
 sorted by position, followed by the offending source line and a caret under
 the column when the position is known. Warnings say "warning:" before the
-message. Check prints nothing when the pipeline is clean.`,
+message. On a Spark target it also lowers the pipeline as spark emit does, so
+that what only the lowering refuses is a [capability] diagnostic here too.
+Check prints nothing when the pipeline is clean.`,
 		flags: []flagSpec{
 			targetFlag,
 			expectationsFlag,

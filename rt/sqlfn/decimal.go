@@ -384,6 +384,32 @@ func DecimalDiv(a decimal128.Num, sa int32, b decimal128.Num, sb int32, p, s int
 	return finish(&x, p, s)
 }
 
+// DecimalDivScale is a / b rounded HALF_UP once, at scale s (Java's
+// BigDecimal.divide(b, s, HALF_UP)), as decimal(p, s): Spark's
+// DecimalDivideWithOverflowCheck, which avg uses to divide a decimal sum by
+// its count (Spark 4.1.4 and 4.2.1), unlike / (DecimalDiv), which rounds at
+// scale 38 first. DIVIDE_BY_ZERO when b is 0.
+func DecimalDivScale(a decimal128.Num, sa int32, b decimal128.Num, sb int32, p, s int32) (decimal128.Num, *Error) {
+	bh, bl, bn := absNum(b)
+	if bh|bl == 0 {
+		return decimal128.Num{}, ErrDivideByZero()
+	}
+	ah, al, an := absNum(a)
+	n, d := wideFromU128(ah, al), wideFromU128(bh, bl)
+	if k := s + sb - sa; k >= 0 {
+		n.mulPow10(int(k))
+	} else {
+		d.mulPow10(int(-k))
+	}
+	q, r := divmod(&n, &d)
+	r.add(&r)
+	if r.cmp(&d) >= 0 {
+		q.inc()
+	}
+	x := wdec{mag: q, neg: an != bn, scale: s}
+	return finish(&x, p, s)
+}
+
 // decimalRem is the exact remainder a % b (sign of a) at scale max(sa, sb).
 func decimalRem(a decimal128.Num, sa int32, b decimal128.Num, sb int32) wdec {
 	x, y := toWdec(a, sa), toWdec(b, sb)
@@ -395,10 +421,10 @@ func decimalRem(a decimal128.Num, sa int32, b decimal128.Num, sb int32) wdec {
 }
 
 // DecimalMod is a % b giving decimal(p, s) (normally DecimalModType);
-// DIVIDE_BY_ZERO when b is 0.
+// REMAINDER_BY_ZERO when b is 0.
 func DecimalMod(a decimal128.Num, sa int32, b decimal128.Num, sb int32, p, s int32) (decimal128.Num, *Error) {
 	if b == (decimal128.Num{}) {
-		return decimal128.Num{}, ErrDivideByZero()
+		return decimal128.Num{}, ErrRemainderByZero()
 	}
 	if sa == sb && sa == s {
 		ah, al, an := absNum(a)
@@ -417,7 +443,7 @@ func DecimalMod(a decimal128.Num, sa int32, b decimal128.Num, sb int32, p, s int
 // DecimalPmod is pmod(a, n): r = a % n; if r < 0 then (r + n) % n.
 func DecimalPmod(a decimal128.Num, sa int32, n decimal128.Num, sn int32, p, s int32) (decimal128.Num, *Error) {
 	if n == (decimal128.Num{}) {
-		return decimal128.Num{}, ErrDivideByZero()
+		return decimal128.Num{}, ErrRemainderByZero()
 	}
 	r := decimalRem(a, sa, n, sn)
 	if r.neg {

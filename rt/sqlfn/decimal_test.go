@@ -296,7 +296,7 @@ func TestDecimalExamples(t *testing.T) {
 	if _, err := DecimalDiv(dec(t, "1", 1, 0), 0, decimal128.Num{}, 0, 10, 6); err == nil || err.Class != ClassDivideByZero {
 		t.Errorf("1/0: %v", err)
 	}
-	if _, err := DecimalMod(dec(t, "1", 1, 0), 0, decimal128.Num{}, 0, 10, 6); err == nil || err.Class != ClassDivideByZero {
+	if _, err := DecimalMod(dec(t, "1", 1, 0), 0, decimal128.Num{}, 0, 10, 6); err == nil || err.Class != ClassRemainderByZero {
 		t.Errorf("1%%0: %v", err)
 	}
 	// HALF_UP on both signs.
@@ -541,5 +541,40 @@ func TestCastStringToDecimal(t *testing.T) {
 	if want := `The value 'x1' of the type "STRING" cannot be cast to "DECIMAL(3,0)" because it is malformed.`; err == nil ||
 		!strings.HasPrefix(err.Msg, want) {
 		t.Errorf("message: %v", err)
+	}
+}
+
+// TestDecimalDivScale: avg's division (DecimalDivideWithOverflowCheck)
+// rounds once at the result scale, where / rounds at scale 38 first.
+func TestDecimalDivScale(t *testing.T) {
+	for _, c := range []struct {
+		a      string
+		pa, sa int32
+		b      string
+		p, s   int32
+		want   string
+	}{
+		{"2.00", 3, 2, "3", 10, 6, "0.666667"},
+		{"-2.00", 3, 2, "3", 10, 6, "-0.666667"},
+		{"0.5", 1, 1, "1", 5, 0, "1"},
+		{"-0.5", 1, 1, "1", 5, 0, "-1"},
+		{"0.0001", 4, 4, "3", 10, 2, "0.00"},
+		// the exact quotient 0.0499…9666… rounds down at scale 1; at
+		// scale 38 it would round up to 0.05 first, then to 0.1
+		{"0.14999999999999999999999999999999999999", 38, 38, "3", 38, 1, "0.0"},
+		// a decimal(38,10) sum over 3 rows, at avg's scale 14
+		{"123458.6234567891", 38, 10, "3", 38, 14, "41152.87448559636667"},
+	} {
+		got, err := DecimalDivScale(dec(t, c.a, c.pa, c.sa), c.sa, dec(t, c.b, 20, 0), 0, c.p, c.s)
+		if err != nil || decString(got, c.s) != c.want {
+			t.Errorf("%s / %s at scale %d = %s, %v; want %s", c.a, c.b, c.s, decString(got, c.s), err, c.want)
+		}
+	}
+	q, _ := DecimalDiv(dec(t, "0.14999999999999999999999999999999999999", 38, 38), 38, dec(t, "3", 20, 0), 0, 38, 1)
+	if decString(q, 1) != "0.1" {
+		t.Errorf("DecimalDiv rounds twice: got %s, want 0.1", decString(q, 1))
+	}
+	if _, err := DecimalDivScale(dec(t, "1", 1, 0), 0, decimal128.Num{}, 0, 10, 4); err == nil || err.Class != ClassDivideByZero {
+		t.Errorf("1/0: %v", err)
 	}
 }

@@ -31,7 +31,7 @@ func (e *Error) SQLState() string {
 	case ClassArithmeticOverflow, ClassBinaryArithmeticOverflow, ClassCastOverflow,
 		ClassNumericValueOutOfRange, ClassNumericOutOfSupportedRange:
 		return "22003"
-	case ClassDivideByZero:
+	case ClassDivideByZero, ClassRemainderByZero:
 		return "22012"
 	case ClassCastInvalidInput:
 		return "22018"
@@ -48,6 +48,7 @@ const (
 	ClassArithmeticOverflow         = "ARITHMETIC_OVERFLOW"
 	ClassBinaryArithmeticOverflow   = "BINARY_ARITHMETIC_OVERFLOW"
 	ClassDivideByZero               = "DIVIDE_BY_ZERO"
+	ClassRemainderByZero            = "REMAINDER_BY_ZERO"
 	ClassCastInvalidInput           = "CAST_INVALID_INPUT"
 	ClassCastOverflow               = "CAST_OVERFLOW"
 	ClassNumericValueOutOfRange     = "NUMERIC_VALUE_OUT_OF_RANGE"
@@ -92,12 +93,33 @@ func ErrArithmeticOverflow(message, hint string) *Error {
 		Msg: message + "." + alt + " If necessary set " + ansiConf + " to \"false\" to bypass this error."}
 }
 
+// ErrDecimalSumOverflow is ARITHMETIC_OVERFLOW for a decimal sum (or the
+// sum of an avg) that leaves its type: Spark adds without a check, keeps
+// NULL on overflow and fails when the aggregate is evaluated
+// (CheckOverflowInSum, DecimalDivideWithOverflowCheck); hint is try_sum or
+// try_avg.
+//
+//go:noinline
+func ErrDecimalSumOverflow(hint string) *Error {
+	return ErrArithmeticOverflow("Overflow in sum of decimals", hint)
+}
+
 // ErrDivideByZero builds DIVIDE_BY_ZERO.
 //
 //go:noinline
 func ErrDivideByZero() *Error {
 	return &Error{Class: ClassDivideByZero,
 		Msg: "Division by zero. Use `try_divide` to tolerate divisor being 0 and return NULL instead. If necessary set " +
+			ansiConf + " to \"false\" to bypass this error."}
+}
+
+// ErrRemainderByZero builds REMAINDER_BY_ZERO: %, mod and pmod by zero, of
+// any numeric type (Spark 4.1.4 and 4.2.1; division keeps DIVIDE_BY_ZERO).
+//
+//go:noinline
+func ErrRemainderByZero() *Error {
+	return &Error{Class: ClassRemainderByZero,
+		Msg: "Remainder by zero. Use `try_mod` to tolerate divisor being 0 and return NULL instead. If necessary set " +
 			ansiConf + " to \"false\" to bypass this error."}
 }
 

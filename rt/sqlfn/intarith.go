@@ -14,8 +14,8 @@ import (
 //     BINARY_ARITHMETIC_OVERFLOW "<a>S + <b>S caused overflow".
 //   - Unary minus and abs use MathUtils.negateExact: "byte overflow",
 //     "short overflow", "integer overflow", "long overflow", no hint.
-//   - % (Remainder) and pmod by zero: DIVIDE_BY_ZERO (Spark 4.0; later
-//     versions may name it REMAINDER_BY_ZERO). MinValue % -1 is 0.
+//   - % (Remainder), mod and pmod by zero: REMAINDER_BY_ZERO (4.1.4 and
+//     4.2.1, for every numeric type). MinValue % -1 is 0.
 //   - div (IntegralDivide) works on BIGINT: DIVIDE_BY_ZERO, and
 //     Long.MinValue div -1 is ARITHMETIC_OVERFLOW "Overflow in integral divide".
 
@@ -239,10 +239,10 @@ type Unsigned interface {
 }
 
 // Rem is a % b (Spark's Remainder) for any integer width: the sign of the
-// result follows the dividend; b == 0 is DIVIDE_BY_ZERO; MinValue % -1 is 0.
+// result follows the dividend; b == 0 is REMAINDER_BY_ZERO; MinValue % -1 is 0.
 func Rem[T Signed](a, b T) (T, *Error) {
 	if b == 0 {
-		return 0, ErrDivideByZero()
+		return 0, ErrRemainderByZero()
 	}
 	if b == -1 { // avoid the hardware trap on MinValue % -1
 		return 0, nil
@@ -255,7 +255,7 @@ func Rem[T Signed](a, b T) (T, *Error) {
 // (so it wraps like Java for huge negative n) and in int for TINYINT/SMALLINT.
 func Pmod[T Signed](a, n T) (T, *Error) {
 	if n == 0 {
-		return 0, ErrDivideByZero()
+		return 0, ErrRemainderByZero()
 	}
 	if n == -1 {
 		return 0, nil
@@ -323,10 +323,10 @@ func DivideFloat64(a, b float64) (float64, *Error) {
 }
 
 // RemFloat64 is DOUBLE a % b: Java's floating remainder (truncated, sign of
-// the dividend, same as math.Mod), DIVIDE_BY_ZERO when b == 0.
+// the dividend, same as math.Mod), REMAINDER_BY_ZERO when b == 0.
 func RemFloat64(a, b float64) (float64, *Error) {
 	if b == 0 {
-		return 0, ErrDivideByZero()
+		return 0, ErrRemainderByZero()
 	}
 	return math.Mod(a, b), nil
 }
@@ -334,7 +334,7 @@ func RemFloat64(a, b float64) (float64, *Error) {
 // RemFloat32 is FLOAT a % b.
 func RemFloat32(a, b float32) (float32, *Error) {
 	if b == 0 {
-		return 0, ErrDivideByZero()
+		return 0, ErrRemainderByZero()
 	}
 	return float32(math.Mod(float64(a), float64(b))), nil
 }
@@ -342,7 +342,7 @@ func RemFloat32(a, b float32) (float32, *Error) {
 // PmodFloat64 is pmod on DOUBLE: r = a % n; if r < 0 then (r + n) % n.
 func PmodFloat64(a, n float64) (float64, *Error) {
 	if n == 0 {
-		return 0, ErrDivideByZero()
+		return 0, ErrRemainderByZero()
 	}
 	r := math.Mod(a, n)
 	if r < 0 {

@@ -128,7 +128,7 @@ func charAt(s string, i int) string {
 // character that occurs in chars (UTF8String.trim(trimString)).
 func TrimChars(s, chars string) string { return RTrimChars(LTrimChars(s, chars), chars) }
 
-// LTrimChars is trim(LEADING chars FROM s) / ltrim(s, chars).
+// LTrimChars is trim(LEADING chars FROM s) / ltrim(chars, s).
 func LTrimChars(s, chars string) string {
 	i := 0
 	for i < len(s) {
@@ -141,7 +141,7 @@ func LTrimChars(s, chars string) string {
 	return s[i:]
 }
 
-// RTrimChars is trim(TRAILING chars FROM s) / rtrim(s, chars).
+// RTrimChars is trim(TRAILING chars FROM s) / rtrim(chars, s).
 func RTrimChars(s, chars string) string {
 	// Characters are found from the left, as Spark does, so invalid UTF-8
 	// splits the same way.
