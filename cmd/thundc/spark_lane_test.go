@@ -86,6 +86,17 @@ func nexmarkData(t *testing.T, dir string) {
 func TestSparkLane(t *testing.T) {
 	lane := testenv.Spark(t)
 	thundc := laneThundc(t)
+	remote, conn := laneConn(t, lane)
+	for _, c := range laneCases {
+		t.Run(c.name, func(t *testing.T) {
+			runLaneCase(t, lane, thundc, conn, remote, c)
+		})
+	}
+}
+
+// laneConn is a connection to the lane's server, closed when the test ends.
+func laneConn(t *testing.T, lane testenv.SparkLane) (*sparkemit.Remote, *grpc.ClientConn) {
+	t.Helper()
 	remote, err := sparkemit.ParseRemote(lane.Remote)
 	if err != nil {
 		t.Fatal(err)
@@ -94,12 +105,8 @@ func TestSparkLane(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer conn.Close()
-	for _, c := range laneCases {
-		t.Run(c.name, func(t *testing.T) {
-			runLaneCase(t, lane, thundc, conn, remote, c)
-		})
-	}
+	t.Cleanup(func() { conn.Close() })
+	return remote, conn
 }
 
 // laneThundc builds thundc for a lane test.

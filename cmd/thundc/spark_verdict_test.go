@@ -219,20 +219,8 @@ CREATE STREAMING TABLE placed LOCATION '/tmp/somewhere' AS SELECT * FROM STREAM 
 // server's, on the SQL text and on thund's lowering.
 func TestSparkVerdicts(t *testing.T) {
 	lane := testenv.Spark(t)
-	bin := t.TempDir()
-	thundc := filepath.Join(bin, "thundc")
-	if out, err := exec.Command("go", "build", "-o", thundc, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build thundc: %v\n%s", err, out)
-	}
-	remote, err := sparkemit.ParseRemote(lane.Remote)
-	if err != nil {
-		t.Fatal(err)
-	}
-	conn, err := sparkemit.Dial(remote)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
+	thundc := laneThundc(t)
+	remote, conn := laneConn(t, lane)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	const db = "lane_verdicts"

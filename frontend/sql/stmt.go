@@ -238,34 +238,12 @@ func (c *conv) clauses(d *ir.Dataset, cls []*dsClauseAST) {
 			if !once(cl, "PARTITIONED BY") {
 				continue
 			}
-			if d.Kind != ir.KindMaterializedView && d.Kind != ir.KindStreamingTable {
-				c.errorf(pos(cl.Pos), ir.CodeSyntax, "PARTITIONED BY applies to materialized views and streaming tables, not to a %s", d.Kind)
-				continue
-			}
-			for _, e := range cl.Partition {
-				x := c.expr(e)
-				if ref, ok := x.(*ir.ColumnRef); ok && ref.Qualifier == "" {
-					d.PartitionBy = append(d.PartitionBy, ref.Name)
-					continue
-				}
-				c.errorf(pos(e.Pos), ir.CodeSyntax, "partition transform %s is not supported in pipeline SQL: partition by column names (Spark: Invalid partitioning transform; only single-column identity partitioning)", autoName(x))
-			}
+			d.PartitionBy = c.tableColumns(d, cl, "PARTITIONED BY", cl.Partition, "partition transform %s is not supported in pipeline SQL: partition by column names (Spark: Invalid partitioning transform; only single-column identity partitioning)")
 		case cl.Cluster != nil:
 			if !once(cl, "CLUSTER BY") {
 				continue
 			}
-			if d.Kind != ir.KindMaterializedView && d.Kind != ir.KindStreamingTable {
-				c.errorf(pos(cl.Pos), ir.CodeSyntax, "CLUSTER BY applies to materialized views and streaming tables, not to a %s", d.Kind)
-				continue
-			}
-			for _, e := range cl.Cluster {
-				x := c.expr(e)
-				if ref, ok := x.(*ir.ColumnRef); ok && ref.Qualifier == "" {
-					d.ClusterBy = append(d.ClusterBy, ref.Name)
-					continue
-				}
-				c.errorf(pos(e.Pos), ir.CodeSyntax, "CLUSTER BY %s: cluster by column names", autoName(x))
-			}
+			d.ClusterBy = c.tableColumns(d, cl, "CLUSTER BY", cl.Cluster, "CLUSTER BY %s: cluster by column names")
 		case cl.Using != nil:
 			if once(cl, "USING") {
 				d.Format = strings.Join(cl.Using.parts(), ".")
@@ -615,4 +593,24 @@ func parseInt64(n *numAST) (int64, bool) {
 		v = -v
 	}
 	return v, true
+}
+
+// tableColumns reads a clause that names table columns (PARTITIONED BY,
+// CLUSTER BY) of a materialized view or streaming table; anything but an
+// unqualified column name is an error, with notName's message.
+func (c *conv) tableColumns(d *ir.Dataset, cl *dsClauseAST, clause string, list []*exprAST, notName string) []string {
+	if d.Kind != ir.KindMaterializedView && d.Kind != ir.KindStreamingTable {
+		c.errorf(pos(cl.Pos), ir.CodeSyntax, "%s applies to materialized views and streaming tables, not to a %s", clause, d.Kind)
+		return nil
+	}
+	var names []string
+	for _, e := range list {
+		x := c.expr(e)
+		if ref, ok := x.(*ir.ColumnRef); ok && ref.Qualifier == "" {
+			names = append(names, ref.Name)
+			continue
+		}
+		c.errorf(pos(e.Pos), ir.CodeSyntax, notName, autoName(x))
+	}
+	return names
 }
