@@ -1,6 +1,7 @@
 package ir
 
 import (
+	"bytes"
 	"cmp"
 	"fmt"
 	"sort"
@@ -211,4 +212,22 @@ var Codes = []CodeInfo{
 	{CodeMVReadsStream, "sanity", "a materialized view that reads a stream"},
 	{CodeBadEmit, "sanity", "an emit or output mode that the flow cannot honour"},
 	{CodeCapability, "capability", "a feature the chosen target cannot run"},
+}
+
+// NormalizeLineEnds returns src with each carriage return that does not
+// start a CRLF pair replaced by a line feed, so that a file with old Mac
+// line ends (CR only) reads as lines, as CRLF and LF files do. Offsets are
+// unchanged; src is not modified.
+func NormalizeLineEnds(src []byte) []byte {
+	i := bytes.IndexByte(src, '\r')
+	if i < 0 {
+		return src
+	}
+	out := append([]byte(nil), src...)
+	for ; i < len(out); i++ {
+		if out[i] == '\r' && (i+1 == len(out) || out[i+1] != '\n') {
+			out[i] = '\n'
+		}
+	}
+	return out
 }

@@ -49,6 +49,11 @@ func ValidateWith(p *Pipeline, opts ValidateOptions) Diagnostics {
 	if p.Name != "" && !ValidName(p.Name) {
 		diags.Add(p.Pos, CodeBadName, "pipeline name %q is not a valid name: want [a-z0-9][a-z0-9_-]*", p.Name)
 	}
+	if len(p.Datasets) == 0 {
+		// An empty pipeline builds nothing and would run green: a file of
+		// comments only, or one whose line ends were misread.
+		diags.Add(p.Pos, CodeSyntax, "the pipeline declares no dataset: want a source, materialized view, streaming table, view or sink")
+	}
 	byName := map[string]*Dataset{}
 	for _, d := range p.Datasets {
 		n := lower(d.Name)

@@ -47,6 +47,7 @@ func TestScripts(t *testing.T) {
 			"example":     cmdExample,
 			"nexmark":     cmdNexmark,
 			"replace":     cmdReplace,
+			"cr":          cmdCR,
 			"sparkserver": cmdSparkServer,
 			"eventually":  cmdEventually,
 			"signal":      cmdSignal,
@@ -164,6 +165,22 @@ func cmdReplace(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("replace: %q occurs %d times in %s, want once", args[1], n, args[0])
 	}
 	ts.Check(os.WriteFile(path, []byte(strings.Replace(string(data), args[1], args[2], 1)), 0o644))
+}
+
+// cmdCR is the script command
+//
+//	cr SRC DST
+//
+// which writes SRC to DST with each line feed turned into a carriage
+// return: a file with old Mac line ends, which a txtar cannot hold
+// readably.
+func cmdCR(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: cr SRC DST")
+	}
+	data, err := os.ReadFile(ts.MkAbs(args[0]))
+	ts.Check(err)
+	ts.Check(os.WriteFile(ts.MkAbs(args[1]), []byte(strings.ReplaceAll(string(data), "\n", "\r")), 0o644))
 }
 
 // cmdEventually is the script command

@@ -26,6 +26,7 @@ func Parse(filename string, src []byte) (*ir.Pipeline, ir.Diagnostics) {
 
 // parse returns the syntax tree too, for Covered.
 func parse(filename string, src []byte) (*file, *ir.Pipeline, ir.Diagnostics) {
+	src = ir.NormalizeLineEnds(src) // a CR alone ends a line too
 	toks, lexErrs := lex(filename, src)
 	text := newSource(src)
 	var diags ir.Diagnostics

@@ -228,3 +228,19 @@ func TestParseConcurrent(t *testing.T) {
 		<-done
 	}
 }
+
+// TestCROnlyLineEnds: a file whose lines end in CR alone reads as lines: a
+// "#" comment ends at its CR, so the declarations after it are read, and an
+// error in them is found on its own line.
+func TestCROnlyLineEnds(t *testing.T) {
+	lf := "# the quickstart\npipeline q\n\nsource s from csv \"s.csv\" { a int64 }\n\nmaterialized view m = from s | select a\n"
+	cr := strings.ReplaceAll(lf, "\n", "\r")
+	p, diags := Parse("cr.thund", []byte(cr))
+	if diags.HasErrors() || p == nil || len(p.Datasets) != 2 || p.Datasets[1].Pos.Line != 6 {
+		t.Fatalf("CR-only file: %v\n%v", p, diags)
+	}
+	_, diags = Parse("cr.thund", []byte(strings.Replace(cr, "select a", "selec a", 1)))
+	if !diags.HasErrors() || !strings.HasPrefix(diags.Error(), "cr.thund:6:") {
+		t.Errorf("want a syntax error on line 6, got %v", diags)
+	}
+}

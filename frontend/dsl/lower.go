@@ -78,6 +78,9 @@ func (l *lowerer) lowerFile(f *file) *ir.Pipeline {
 			p.Conf = append(p.Conf, l.kv(h.Set))
 		}
 	}
+	if !p.Pos.IsValid() {
+		p.Pos = ir.Pos{File: l.file, Line: 1, Col: 1} // no header: the file
+	}
 	for _, d := range f.Decls {
 		nd, nf := len(p.Datasets), len(p.Flows)
 		l.decl(p, d)

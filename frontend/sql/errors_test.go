@@ -532,15 +532,36 @@ func TestUnterminatedString(t *testing.T) {
 	}
 }
 
-// TestNoStatements: an empty file, or one of comments, is an empty pipeline.
+// TestNoStatements: an empty file, or one of comments, declares no dataset:
+// an error at the file, never an empty pipeline that builds and runs green.
+// One file among several that declares nothing is a warning.
 func TestNoStatements(t *testing.T) {
 	for _, src := range []string{"", "  \n", "-- nothing\n/* at /* all */ */ ;;\n"} {
 		p, diags := sql.Parse([]sql.File{{Name: "e.sql", Src: []byte(src)}})
-		if len(diags) != 0 || p == nil || len(p.Datasets) != 0 {
-			t.Errorf("%q: %v %v", src, p, diags)
+		want := "e.sql:1:1: the pipeline declares no dataset: e.sql holds no CREATE MATERIALIZED VIEW, STREAMING TABLE, VIEW, TEMPORARY VIEW or SINK [syntax]"
+		if p != nil || diags.Error() != want {
+			t.Errorf("%q: %v\n%v", src, p, diags)
 		}
-		if !ir.Equal(p, &ir.Pipeline{}) {
-			t.Errorf("%q: %s", src, ir.Diff(p, &ir.Pipeline{}))
-		}
+	}
+	p, diags := sql.Parse([]sql.File{
+		{Name: "a.sql", Src: []byte("CREATE MATERIALIZED VIEW m AS SELECT 1 AS x;\n")},
+		{Name: "b.sql", Src: []byte("-- to do\n")},
+	})
+	if p == nil || diags.HasErrors() || len(diags) != 1 || diags[0].Severity != ir.Warning || diags[0].Error() != "b.sql:1:1: warning: b.sql declares no dataset and no flow [syntax]" {
+		t.Errorf("one empty file of two: %v\n%v", p, diags)
+	}
+}
+
+// TestCROnlyLineEnds: a file whose lines end in CR alone reads as lines (a
+// comment ends at its CR), with the positions of its lines.
+func TestCROnlyLineEnds(t *testing.T) {
+	src := "-- a comment\rCREATE MATERIALIZED VIEW m AS SELECT 1 AS x;\rCREATE MATERIALIZED VIEW n AS SELEC 2;\r"
+	_, diags := sql.Parse([]sql.File{{Name: "cr.sql", Src: []byte(src)}})
+	if !diags.HasErrors() || !strings.HasPrefix(diags.Error(), "cr.sql:3:") {
+		t.Errorf("want a syntax error on line 3, got %v", diags)
+	}
+	p, diags := sql.Parse([]sql.File{{Name: "cr.sql", Src: []byte("-- a comment\rCREATE MATERIALIZED VIEW m AS SELECT 1 AS x;\r")}})
+	if diags.HasErrors() || p == nil || len(p.Datasets) != 1 || p.Datasets[0].Pos.Line != 2 {
+		t.Errorf("want m on line 2: %v %v", p, diags)
 	}
 }

@@ -78,11 +78,36 @@ func ParseWith(files []File, opts Options) (p *ir.Pipeline, diags ir.Diagnostics
 	}
 	b.bindSources()
 	b.finish()
+	b.noDatasets(files)
 	b.diags.Sort()
 	if b.diags.HasErrors() {
 		return nil, b.diags
 	}
 	return b.p, b.diags
+}
+
+// noDatasets refuses a pipeline that declares no dataset at all (a file
+// whose line ends its lexer misread, or one of comments only, would
+// otherwise build an empty pipeline), and warns of each file among several
+// that declares nothing.
+func (b *builder) noDatasets(files []File) {
+	if b.diags.HasErrors() {
+		return
+	}
+	if len(b.p.Datasets) == 0 && len(files) > 0 {
+		names := make([]string, len(files))
+		for i, f := range files {
+			names[i] = f.Name
+		}
+		b.diags.Add(ir.Pos{File: files[0].Name, Line: 1, Col: 1}, ir.CodeSyntax,
+			"the pipeline declares no dataset: %s holds no CREATE MATERIALIZED VIEW, STREAMING TABLE, VIEW, TEMPORARY VIEW or SINK", strings.Join(names, ", "))
+		return
+	}
+	if len(files) > 1 {
+		for _, name := range b.empty {
+			b.diags.Warn(ir.Pos{File: name, Line: 1, Col: 1}, ir.CodeSyntax, "%s declares no dataset and no flow", name)
+		}
+	}
 }
 
 // fileState is the USE / SET state of one file, as Spark keeps it per
@@ -117,6 +142,7 @@ type builder struct {
 	opts  Options
 	p     *ir.Pipeline
 	diags ir.Diagnostics
+	empty []string // the files that declared no dataset and no flow
 
 	// scans records, per Scan of a pipeline or external name, the USE
 	// state in force where it was written (for qualified-name resolution).
@@ -154,8 +180,12 @@ func (b *builder) parseFile(f File) {
 		dir = filepath.Dir(f.Name)
 	}
 	fs := &fileState{name: f.Name, dir: dir}
-	for _, st := range splitStatements(f.Name, f.Src) {
+	datasets, flows := len(b.p.Datasets), len(b.p.Flows)
+	for _, st := range splitStatements(f.Name, ir.NormalizeLineEnds(f.Src)) {
 		b.statement(fs, st)
+	}
+	if len(b.p.Datasets) == datasets && len(b.p.Flows) == flows {
+		b.empty = append(b.empty, f.Name)
 	}
 }
 
