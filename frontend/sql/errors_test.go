@@ -1,6 +1,7 @@
 package sql_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -563,5 +564,32 @@ func TestCROnlyLineEnds(t *testing.T) {
 	p, diags := sql.Parse([]sql.File{{Name: "cr.sql", Src: []byte("-- a comment\rCREATE MATERIALIZED VIEW m AS SELECT 1 AS x;\r")}})
 	if diags.HasErrors() || p == nil || len(p.Datasets) != 1 || p.Datasets[0].Pos.Line != 2 {
 		t.Errorf("want m on line 2: %v %v", p, diags)
+	}
+}
+
+// TestNestingLimit: SQL stops at 200 levels of parentheses and CASE, as the
+// DSL does, with the position of the level past it; 10,000 levels (which
+// the parser once took minutes over) are refused the same way.
+func TestNestingLimit(t *testing.T) {
+	nested := func(n int, open, close string) string {
+		return "CREATE MATERIALIZED VIEW m AS SELECT " + strings.Repeat(open, n) + "1" + strings.Repeat(close, n) + " AS x;\n"
+	}
+	if _, diags := sql.Parse([]sql.File{{Name: "d.sql", Src: []byte(nested(200, "(", ")"))}}); diags.HasErrors() {
+		t.Errorf("200 levels: %v", diags)
+	}
+	for _, c := range []struct {
+		n           int
+		open, close string
+		col         int
+	}{
+		{201, "(", ")", 38 + 200},
+		{10000, "(", ")", 38 + 200},
+		{201, "CASE WHEN true THEN ", " END", 38 + 200*len("CASE WHEN true THEN ")},
+	} {
+		_, diags := sql.Parse([]sql.File{{Name: "d.sql", Src: []byte(nested(c.n, c.open, c.close))}})
+		want := fmt.Sprintf("d.sql:1:%d: too deeply nested: more than 200 levels of parentheses and CASE expressions [syntax]", c.col)
+		if diags.Error() != want {
+			t.Errorf("%d levels of %q: %v, want %s", c.n, c.open, diags, want)
+		}
 	}
 }

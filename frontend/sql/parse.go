@@ -254,6 +254,10 @@ func (b *builder) statement(fs *fileState, st statement) {
 		b.add(pos(toks[0].Pos), st, "%s", refusal(name))
 		return
 	}
+	if t, ok := tooDeep(toks); ok {
+		b.add(pos(t.Pos), st, "too deeply nested: more than %d levels of parentheses and CASE expressions", maxNesting)
+		return
+	}
 	ast, err := parser().ParseFromLexer(mustUpgrade(toks))
 	if err != nil {
 		b.syntaxError(st, toks, err)
@@ -261,6 +265,29 @@ func (b *builder) statement(fs *fileState, st statement) {
 	}
 	c := &conv{b: b, fs: fs, st: st}
 	c.stmt(ast, st.doc)
+}
+
+// maxNesting is how deep a statement's parentheses and CASE expressions
+// may nest, as in the DSL: the parser's time and memory grow faster than
+// the depth, and no real query comes near it.
+const maxNesting = 200
+
+// tooDeep finds the token that opens a level past maxNesting.
+func tooDeep(toks []lexer.Token) (lexer.Token, bool) {
+	depth := 0
+	for _, t := range toks {
+		switch {
+		case t.Type == tokOperator && t.Value == "(" || t.Type == tokIdent && strings.EqualFold(t.Value, "case"):
+			if depth++; depth > maxNesting {
+				return t, true
+			}
+		case t.Type == tokOperator && t.Value == ")" || t.Type == tokIdent && strings.EqualFold(t.Value, "end"):
+			if depth > 0 {
+				depth--
+			}
+		}
+	}
+	return lexer.Token{}, false
 }
 
 func mustUpgrade(toks []lexer.Token) *lexer.PeekingLexer {
