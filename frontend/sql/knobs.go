@@ -232,12 +232,17 @@ func parseBytes(s string) (int64, bool) {
 // applyKnobs applies every dataset's flow and watermark knobs to the flows
 // into it, once all files are read.
 func (b *builder) applyKnobs() {
+	into := map[string][]*ir.Flow{} // FlowsInto of every dataset, in one pass
+	for _, f := range b.p.Flows {
+		t := strings.ToLower(f.Target)
+		into[t] = append(into[t], f)
+	}
 	for _, d := range b.p.Datasets {
 		k := b.knobs[strings.ToLower(d.Name)]
 		if k == nil || k.dataset != d {
 			continue
 		}
-		flows := b.p.FlowsInto(d.Name)
+		flows := into[strings.ToLower(d.Name)]
 		if k.flowKey.Key != "" && len(flows) == 0 {
 			b.diags.Add(k.flowKey.Pos, ir.CodeBadDataset, "table property %s applies to the flows into %s %q, and it has none", k.flowKey.Key, d.Kind, d.Name)
 		}
