@@ -375,12 +375,7 @@ func DecimalDiv(a decimal128.Num, sa int32, b decimal128.Num, sb int32, p, s int
 	n := wideFromU128(ah, al)
 	n.mulPow10(int(MaxDecimalPrecision + sb - sa))
 	d := wideFromU128(bh, bl)
-	q, r := divmod(&n, &d)
-	r.add(&r)
-	if r.cmp(&d) >= 0 {
-		q.inc()
-	}
-	x := wdec{mag: q, neg: an != bn, scale: MaxDecimalPrecision}
+	x := wdec{mag: divHalfUp(&n, &d), neg: an != bn, scale: MaxDecimalPrecision}
 	return finish(&x, p, s)
 }
 
@@ -401,12 +396,7 @@ func DecimalDivScale(a decimal128.Num, sa int32, b decimal128.Num, sb int32, p, 
 	} else {
 		d.mulPow10(int(-k))
 	}
-	q, r := divmod(&n, &d)
-	r.add(&r)
-	if r.cmp(&d) >= 0 {
-		q.inc()
-	}
-	x := wdec{mag: q, neg: an != bn, scale: s}
+	x := wdec{mag: divHalfUp(&n, &d), neg: an != bn, scale: s}
 	return finish(&x, p, s)
 }
 

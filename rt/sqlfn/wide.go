@@ -304,3 +304,14 @@ func magLessPow10(hi, lo uint64, p int32) bool {
 	t := pow10U128[p]
 	return hi < t[0] || (hi == t[0] && lo < t[1])
 }
+
+// divHalfUp is u / v rounded HALF_UP (a remainder of half v or more rounds
+// the magnitude up), as Java's BigDecimal divides.
+func divHalfUp(u, v *wide) wide {
+	q, r := divmod(u, v)
+	r.add(&r)
+	if r.cmp(v) >= 0 {
+		q.inc()
+	}
+	return q
+}
