@@ -361,26 +361,8 @@ func (e *emitter) dataset(d *ir.Dataset) {
 // partitionColumnsLast is a table's declared columns with its partition
 // columns moved last, as its flows' output is (partitionsLast).
 func partitionColumnsLast(d *ir.Dataset) []*ir.Column {
-	if len(d.PartitionBy) == 0 {
-		return d.Columns
-	}
-	var rest, parts []*ir.Column
-	for _, c := range d.Columns {
-		if !slicesContainsFold(d.PartitionBy, c.Name) {
-			rest = append(rest, c)
-		}
-	}
-	for _, p := range d.PartitionBy {
-		for _, c := range d.Columns {
-			if strings.EqualFold(c.Name, p) {
-				parts = append(parts, c)
-			}
-		}
-	}
-	if out := append(rest, parts...); len(out) == len(d.Columns) {
-		return out
-	}
-	return d.Columns
+	cols, _ := partitionsLastOrder(d.PartitionBy, d.Columns, func(c *ir.Column) string { return c.Name })
+	return cols
 }
 
 // sinkFormat is the Spark streaming sink format of a sink's: JSON lines

@@ -3,6 +3,7 @@ package sparkemit
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -129,55 +130,48 @@ func (l *lowerer) partitionsLast(d *ir.Dataset, rel *pb.Relation) *pb.Relation {
 	if d == nil || len(d.PartitionBy) == 0 || (d.Kind != ir.KindMaterializedView && d.Kind != ir.KindStreamingTable) {
 		return rel
 	}
-	names := partitionOrder(d, l.e.u.Datasets[d].Visible())
-	if names == nil {
+	fields, moved := partitionsLastOrder(d.PartitionBy, l.e.u.Datasets[d].Visible(), func(f passes.Field) string { return f.Name })
+	if !moved {
 		return rel
 	}
-	exprs := make([]*pb.Expression, len(names))
-	for i, n := range names {
-		exprs[i] = attr(quoteIdent(n))
+	exprs := make([]*pb.Expression, len(fields))
+	names := make([]string, len(fields))
+	for i, f := range fields {
+		exprs[i], names[i] = attr(quoteIdent(f.Name)), f.Name
 	}
 	l.e.note(d.Pos, l.flow.Name, d.Name, "partition columns", passes.ActionConverted,
 		fmt.Sprintf("are moved to the end of the table's columns (%s), where Spark keeps a partitioned table's partition columns", strings.Join(names, ", ")))
 	return project(rel, exprs)
 }
 
-// partitionOrder is the column order of a partitioned table whose
-// partition columns are not already last: the other columns, then the
-// partition columns in PARTITIONED BY order; nil when nothing moves.
-func partitionOrder(d *ir.Dataset, s passes.Schema) []string {
-	var rest, parts []string
-	for _, f := range s {
-		if !slicesContainsFold(d.PartitionBy, f.Name) {
-			rest = append(rest, f.Name)
+// partitionsLastOrder is items (a table's columns, by name) with the
+// partition columns part moved last, in PARTITIONED BY order; moved is
+// false when they are last already, or when one of them is not among the
+// items (then items come back as they are).
+func partitionsLastOrder[T any](part []string, items []T, name func(T) string) (out []T, moved bool) {
+	var rest, parts []T
+	for _, it := range items {
+		if !slices.ContainsFunc(part, func(p string) bool { return strings.EqualFold(p, name(it)) }) {
+			rest = append(rest, it)
 		}
 	}
-	for _, p := range d.PartitionBy {
-		for _, f := range s {
-			if strings.EqualFold(f.Name, p) {
-				parts = append(parts, f.Name)
+	for _, p := range part {
+		for _, it := range items {
+			if strings.EqualFold(name(it), p) {
+				parts = append(parts, it)
 			}
 		}
 	}
-	order := append(rest, parts...)
-	if len(order) != len(s) {
-		return nil
+	out = append(rest, parts...)
+	if len(out) != len(items) {
+		return items, false
 	}
-	for i, f := range s {
-		if f.Name != order[i] {
-			return order
+	for i := range items {
+		if name(items[i]) != name(out[i]) {
+			return out, true
 		}
 	}
-	return nil
-}
-
-func slicesContainsFold(list []string, s string) bool {
-	for _, x := range list {
-		if strings.EqualFold(x, s) {
-			return true
-		}
-	}
-	return false
+	return items, false
 }
 
 // expectFilter wraps a flow's relation in a filter on each drop expectation

@@ -361,3 +361,23 @@ materialized view wide (k int64, v int64, d decimal(20,4), name string) = from s
 		}
 	}
 }
+
+// TestPartitionsLastOrder: partition columns go last in PARTITIONED BY
+// order (matched without case); nothing moves when they are last already
+// or when one is not a column.
+func TestPartitionsLastOrder(t *testing.T) {
+	id := func(s string) string { return s }
+	for _, c := range []struct {
+		part, cols, want []string
+		moved            bool
+	}{
+		{[]string{"Country", "day"}, []string{"id", "day", "country", "amount"}, []string{"id", "amount", "country", "day"}, true},
+		{[]string{"day"}, []string{"id", "day"}, []string{"id", "day"}, false},
+		{[]string{"nope"}, []string{"id", "day"}, []string{"id", "day"}, false},
+	} {
+		got, moved := partitionsLastOrder(c.part, c.cols, id)
+		if moved != c.moved || strings.Join(got, ",") != strings.Join(c.want, ",") {
+			t.Errorf("%v of %v: %v %v, want %v %v", c.part, c.cols, got, moved, c.want, c.moved)
+		}
+	}
+}
