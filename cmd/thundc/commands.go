@@ -56,11 +56,9 @@ func runCheck(c *cli, inv *invocation) int {
 	if err != nil {
 		return fail(c, inv.cmd, err)
 	}
-	if u != nil && !diags.HasErrors() && slices.Contains(u.Ran, "capability") && (opts.Target == passes.Spark41 || opts.Target == passes.Spark42) {
-		// what the lowering refuses too, so that a pipeline check passes
-		// is one spark emit lowers
-		diags = append(diags, lowerRefusals(inv, u)...)
-	}
+	// what the lowering refuses too, so that a pipeline check passes is one
+	// spark emit lowers
+	diags = append(diags, lowerRefusals(inv, u, diags)...)
 	return report(c, inv.bool("json"), diags)
 }
 
@@ -81,11 +79,9 @@ func runExplain(c *cli, inv *invocation) int {
 	if err != nil {
 		return fail(c, inv.cmd, err)
 	}
-	if u != nil && !diags.HasErrors() && slices.Contains(u.Ran, "capability") && (target == passes.Spark41 || target == passes.Spark42) {
-		// The lowering report a bundle gets: the capability pass's, plus
-		// what only the lowering converts or refuses.
-		diags = append(diags, lowerRefusals(inv, u)...)
-	}
+	// The lowering report a bundle gets: the capability pass's, plus what
+	// only the lowering converts or refuses.
+	diags = append(diags, lowerRefusals(inv, u, diags)...)
 	failed := diags.HasErrors()
 	if inv.bool("json") {
 		out := explainJSON{OK: !failed, Target: string(target), Ran: []string{}, Diagnostics: diagsJSON(diags)}
@@ -114,8 +110,12 @@ func runExplain(c *cli, inv *invocation) int {
 
 // lowerRefusals lowers the unit to Spark as spark emit would and puts the
 // lowering's report in u.Report; what the lowering refuses comes back as
-// diagnostics.
-func lowerRefusals(inv *invocation, u *passes.Unit) ir.Diagnostics {
+// diagnostics. It does nothing for the native target, or for a unit that
+// has errors or stopped before the capability pass.
+func lowerRefusals(inv *invocation, u *passes.Unit, diags ir.Diagnostics) ir.Diagnostics {
+	if u == nil || diags.HasErrors() || !slices.Contains(u.Ran, "capability") || !u.Opts.Target.IsSpark() {
+		return nil
+	}
 	_, rep, err := sparkemit.Emit(u, sparkemit.Options{})
 	if err == nil {
 		u.Report = rep
