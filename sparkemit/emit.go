@@ -114,7 +114,7 @@ func (es Errors) Error() string {
 // cannot be lowered is an Errors value, never dropped.
 func Emit(u *passes.Unit, opts Options) (Bundle, *passes.LoweringReport, error) {
 	t := u.Opts.Target
-	if t != passes.Spark41 && t != passes.Spark42 {
+	if !t.IsSpark() {
 		return Bundle{}, nil, fmt.Errorf("sparkemit: target %q is not a Spark target (want spark-4.1 or spark-4.2)", t)
 	}
 	if u.Diags.HasErrors() {

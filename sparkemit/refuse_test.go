@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nordisk/thund/frontend/dsl"
 	"github.com/nordisk/thund/passes"
 )
 
@@ -67,5 +68,58 @@ flow f into st = from stream s | select k, v
 	}
 	if !strings.Contains(flow, `name: "key"`) || !strings.Contains(flow, `name: "val"`) {
 		t.Errorf("flow f does not rename k, v to key, val:\n%s", flow)
+	}
+}
+
+// TestExpectationsFilter: with --expectations filter a drop expectation
+// is a filter on its condition over the flow's output, converted in the
+// report; a fail expectation stays refused by the capability pass, and a
+// drop expectation on an AUTO CDC target (which takes no relation) is
+// refused by the lowering.
+func TestExpectationsFilter(t *testing.T) {
+	compile := func(src string, target passes.Target) *passes.Unit {
+		t.Helper()
+		p, diags := dsl.Parse("p.thund", []byte(src))
+		if diags.HasErrors() {
+			t.Fatal(diags.Err())
+		}
+		u, err := passes.Run(p, passes.Options{Target: target, Expectations: passes.ExpectFilter})
+		if u == nil {
+			t.Fatal(err)
+		}
+		return u
+	}
+	const head = "pipeline p\nsource b from parquet \"b/*.parquet\" { k int64, v int64 }\n"
+	u := compile(head+"materialized view m\n  expect pos: v > 0 on violation drop\n  expect small: k < 10 on violation drop\n  = from b | select k, v\n", passes.Spark41)
+	b, rep, err := Emit(u, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := flowRelation(t, b, "m").GetFilter()
+	if f == nil || f.Input.GetProject() == nil {
+		t.Fatalf("m: %v, want a filter over the flow's projection", flowRelation(t, b, "m"))
+	}
+	if fn := f.Condition.GetUnresolvedFunction(); fn.GetFunctionName() != "and" || len(fn.Arguments) != 2 {
+		t.Errorf("condition %v, want the two expectations and-ed", f.Condition)
+	}
+	converted := 0
+	for _, e := range rep.Entries {
+		if e.Knob == "expectation" && e.Action == passes.ActionConverted {
+			converted++
+		}
+	}
+	if converted != 2 {
+		t.Errorf("%d converted expectations in the report, want 2", converted)
+	}
+
+	u = compile(head+"materialized view m\n  expect pos: v > 0 on violation fail\n  = from b | select k, v\n", passes.Spark41)
+	if !u.Diags.HasErrors() || !strings.Contains(u.Diags.Err().Error(), `expectation "pos" (on violation fail) is not part of OSS Spark`) {
+		t.Errorf("a fail expectation: %v, want the capability refusal", u.Diags.Err())
+	}
+
+	u = compile("pipeline p\nsource s stream from parquet \"s/*.parquet\" { k int64, v int64 }\n"+
+		"streaming table st\n  expect pos: v > 0 on violation drop\n  = from stream s\n  apply changes keys (k) sequence by v scd type 1\n", passes.Spark42)
+	if _, _, err := Emit(u, Options{}); err == nil || !strings.Contains(err.Error(), `cannot lower flow "st": expectation "pos" as a filter`) {
+		t.Errorf("a drop expectation on an AUTO CDC target: %v", err)
 	}
 }
