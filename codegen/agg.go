@@ -453,12 +453,12 @@ func (g *flowGen) planAccum(st *structDecl, a *accum) bool {
 		st.add(f, jen.Int64())
 	case "sum", "avg":
 		if a.call.Distinct {
-			g.refuse(a.call.Pos, "%s(distinct ...) is not supported yet", a.name)
+			g.unplanned(a.call.Pos, "%s(distinct ...) is not supported yet", a.name)
 			return false
 		}
 		switch {
 		case a.name == "avg" && a.argT.Kind == ir.TDuration:
-			g.refuse(a.call.Pos, "avg of a duration is not supported yet")
+			g.unplanned(a.call.Pos, "avg of a duration is not supported yet")
 			return false
 		case a.name == "avg" && a.resT.Kind == ir.TDecimal:
 			// the sum is kept as decimal(p+10, s), Spark's sum type
@@ -478,7 +478,7 @@ func (g *flowGen) planAccum(st *structDecl, a *accum) bool {
 		if len(a.call.Args) == 2 {
 			l, ok := a.call.Args[1].(*ir.Literal)
 			if !ok || l.Kind != ir.LitBool {
-				g.refuse(a.call.Args[1].Position(), "%s with an ignore-nulls argument that is not true or false is not supported yet", a.name)
+				g.unplanned(a.call.Args[1].Position(), "%s with an ignore-nulls argument that is not true or false is not supported yet", a.name)
 				return false
 			}
 			a.ignoreNulls = l.Text == "true" || l.Text == "TRUE" || l.Text == "True"
@@ -489,7 +489,7 @@ func (g *flowGen) planAccum(st *structDecl, a *accum) bool {
 			st.add(f+"set", jen.Bool())
 		}
 	default:
-		g.refuse(a.call.Pos, "aggregate %s is not supported yet", a.call.Name)
+		g.unplanned(a.call.Pos, "aggregate %s is not supported yet", a.call.Name)
 		return false
 	}
 	return true

@@ -127,6 +127,6 @@ func (g *flowGen) temporalArith(op ir.BinaryOp, t ir.Type, l, r *value, pos ir.P
 		a, b := g.coerce(l, t, pos), g.coerce(r, ir.Int64, pos)
 		return g.strict(t, pos, checked, false, []*value{a, b}, func() jen.Code { return jen.Id("durationDiv").Call(V(a), V(b)) })
 	}
-	g.refuse(pos, "%s %s %s is not supported yet", l.t, op, r.t)
+	g.unplanned(pos, "%s %s %s is not supported yet", l.t, op, r.t)
 	return nullValue(t)
 }

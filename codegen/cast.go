@@ -238,7 +238,7 @@ func (g *flowGen) genCast(x *value, to ir.Type, try bool, pos ir.Pos) *value {
 			return retype(x, to)
 		}
 	}
-	g.refuse(pos, "cast from %s to %s is not supported yet", from, to)
+	g.unplanned(pos, "cast from %s to %s is not supported yet", from, to)
 	return nullValue(to)
 }
 
@@ -278,6 +278,6 @@ func (g *flowGen) castToString(x *value, to ir.Type, try bool, pos ir.Pos) *valu
 	case from.Kind == ir.TBinary:
 		return g.strict(to, pos, pure, try, one, func() jen.Code { return jen.String().Call(V(x)) })
 	}
-	g.refuse(pos, "cast from %s to string is not supported yet", x.t)
+	g.unplanned(pos, "cast from %s to string is not supported yet", x.t)
 	return nullValue(to)
 }

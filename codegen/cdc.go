@@ -1,7 +1,6 @@
 package codegen
 
 import (
-	"strings"
 
 	"github.com/dave/jennifer/jen"
 	"github.com/nordisk/thund/ir"
@@ -30,71 +29,19 @@ type cdcShape struct {
 	scd     int
 }
 
-// checkCDC refuses change flows the native backend cannot run and returns
-// the flow's layout.
-func (g *generator) checkCDC(f *ir.Flow, target *ir.Dataset) *cdcShape {
-	c := f.CDC
-	if n := len(g.u.Pipeline.FlowsInto(target.Name)); n > 1 {
-		g.refuse(c.Pos, "a streaming table with a change flow and other flows (%s has %d) is not supported yet", target.Name, n)
+// cdcShape is the layout of the flow's change flow, or of its update-mode
+// windowed aggregate (applied as SCD type 1 by its group keys), from the
+// plan; nil for other flows.
+func (g *flowGen) cdcShape() *cdcShape {
+	cp := g.plan.CDC
+	if cp == nil {
 		return nil
 	}
-	ts := g.u.Datasets[target].Visible()
-	sh := &cdcShape{ts: ts, data: len(ts), specVar: g.flowFunc[f] + "CDC", scd: c.SCDType}
-	if c.SequenceBy != nil {
-		sh.seqT = g.u.Types[c.SequenceBy]
+	if cp.Update {
+		g.extra(g.flow).update = true
 	}
-	if c.SCDType == 2 {
-		n := len(ts)
-		if n < 2 || !strings.EqualFold(ts[n-2].Name, "__START_AT") || !strings.EqualFold(ts[n-1].Name, "__END_AT") {
-			g.refuse(c.Pos, "a SCD type 2 table whose __START_AT and __END_AT are not its last two columns is not supported yet")
-			return nil
-		}
-		sh.data = n - 2
-		sh.seqT = ts[n-2].Type
-	}
-	if sh.seqT.Kind == ir.TUnknown {
-		g.refuse(c.Pos, "change flow %q: the type of its sequence is unknown", f.Name)
-		return nil
-	}
-	index := func(name string) int {
-		for i := 0; i < sh.data; i++ {
-			if strings.EqualFold(ts[i].Name, name) {
-				return i
-			}
-		}
-		g.refuse(c.Pos, "change flow %q: column %q is not a column of %s", f.Name, name, target.Name)
-		return -1
-	}
-	isKey := map[int]bool{}
-	for _, k := range c.Keys {
-		i := index(k)
-		sh.keys = append(sh.keys, i)
-		isKey[i] = true
-	}
-	switch {
-	case len(c.TrackHistory) > 0:
-		sh.tracked = []int{}
-		for _, n := range c.TrackHistory {
-			sh.tracked = append(sh.tracked, index(n))
-		}
-	case len(c.TrackHistoryExcept) > 0:
-		sh.tracked = []int{}
-		except := map[int]bool{}
-		for _, n := range c.TrackHistoryExcept {
-			except[index(n)] = true
-		}
-		for i := 0; i < sh.data; i++ {
-			if !isKey[i] && !except[i] {
-				sh.tracked = append(sh.tracked, i)
-			}
-		}
-	}
-	for _, i := range append(append([]int{}, sh.keys...), sh.tracked...) {
-		if i < 0 {
-			return nil
-		}
-	}
-	return sh
+	return &cdcShape{ts: g.u.Datasets[g.target].Visible(), data: cp.Data, keys: cp.Keys, tracked: cp.Tracked,
+		seqT: cp.Seq, specVar: g.flowFunc[g.flow] + "CDC", scd: cp.SCD}
 }
 
 // genCDCSpec declares the flow's cdc.Spec, the apply's parameters.
@@ -190,21 +137,10 @@ func (g *flowGen) genCDCOutput() *output {
 // the target's types (store assignment), NOT NULL checked.
 func (g *flowGen) cdcRow(r *row) []*value {
 	sh := g.cdc
-	out := g.u.Schemas[g.flow.Query].Visible()
 	vals := make([]*value, sh.data)
 	for j := 0; j < sh.data; j++ {
 		f := sh.ts[j]
-		src := out.Lookup(f.Name)
-		var x *value
-		if src < 0 || src >= len(r.cols) {
-			x = nullValue(f.Type)
-		} else {
-			x = g.col(r.cols[src])
-		}
-		pos := g.outputPos(src)
-		if !sameType(x.t, f.Type) {
-			x = g.genCast(x, f.Type, false, pos)
-		}
+		x, pos := g.storeValue(r, j)
 		if !f.Nullable && x.nullable() {
 			g.emit(jen.If(jen.Op("!").Add(OK(x))).Block(jen.Return(jen.Id("notNullError").Call(
 				jen.Lit(posText(pos)), jen.Lit(g.flow.Name), jen.Lit(g.target.Name), jen.Lit(f.Name)))))
@@ -217,37 +153,6 @@ func (g *flowGen) cdcRow(r *row) []*value {
 	return vals
 }
 
-// planUpdate makes an update-mode windowed aggregate a change flow of SCD
-// type 1: the target stores the current row per group key and window, and
-// each micro-batch's upserts and deletes are applied to it by key (rt/cdc),
-// in the order the state emits them (the sequence is the epoch, then the
-// change's index). The aggregate must be the query's top operator: the
-// target's key columns are its group keys. False when the flow is refused.
-func (g *flowGen) planUpdate() bool {
-	if g.st == nil || g.fi.Emission != passes.EmissionUpdate || g.target.Kind == ir.KindSink {
-		// a sink takes the changelog as rows (genStreamAggregate)
-		return true
-	}
-	agg, ok := g.flow.Query.(*ir.Aggregate)
-	if !ok || len(g.u.Pipeline.FlowsInto(g.target.Name)) > 1 {
-		g.refuse(g.flow.Pos, "output mode update needs the windowed aggregate at the top of the flow's query, and the flow alone in its target (its rows are upserted by the group keys): move the select or filter downstream")
-		return false
-	}
-	ts := g.u.Datasets[g.target].Visible()
-	sh := &cdcShape{ts: ts, data: len(ts), specVar: g.flowFunc[g.flow] + "CDC", seqT: ir.Int64, scd: 1}
-	out := g.u.Schemas[agg]
-	for i := range agg.Keys {
-		j := ts.Lookup(out[i].Name)
-		if j < 0 {
-			g.refuse(agg.Keys[i].Pos, "output mode update: group key %s is not a column of %s", out[i].Name, g.target.Name)
-			return false
-		}
-		sh.keys = append(sh.keys, j)
-	}
-	g.cdc = sh
-	g.extra(g.flow).update = true
-	return true
-}
 
 // genUpdateOutput is genCDCOutput for an update-mode windowed aggregate:
 // the change row's sequence and delete flag come from the state's changes

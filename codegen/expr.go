@@ -6,6 +6,7 @@ import (
 
 	"github.com/dave/jennifer/jen"
 	"github.com/nordisk/thund/ir"
+	"github.com/nordisk/thund/passes"
 )
 
 // env is what an expression's column references read: the rows of the
@@ -191,14 +192,14 @@ func (g *flowGen) genLiteral(l *ir.Literal, t ir.Type, neg bool) *value {
 func (g *flowGen) genColumnRef(c *ir.ColumnRef, en *env) *value {
 	b, ok := g.u.Refs[c]
 	if !ok {
-		panic(fmt.Sprintf("%s: unresolved column %s", c.Pos, refText(c)))
+		panic(fmt.Sprintf("%s: unresolved column %s", c.Pos, passes.RefText(c)))
 	}
 	if en == nil {
-		panic(fmt.Sprintf("%s: column %s outside a row scope", c.Pos, refText(c)))
+		panic(fmt.Sprintf("%s: column %s outside a row scope", c.Pos, passes.RefText(c)))
 	}
 	r := en.rows[b.Rel]
 	if r == nil || b.Index >= len(r.cols) || r.cols[b.Index] == nil {
-		panic(fmt.Sprintf("%s: column %s is not in scope", c.Pos, refText(c)))
+		panic(fmt.Sprintf("%s: column %s is not in scope", c.Pos, passes.RefText(c)))
 	}
 	return g.col(r.cols[b.Index])
 }
@@ -233,7 +234,7 @@ func (g *flowGen) genUnary(e *ir.Unary, en *env) *value {
 	case t.Kind == ir.TDecimal:
 		return g.strict(t, e.Pos, pure, false, []*value{x}, func() jen.Code { return jen.Add(V(x)).Dot("Negate").Call() })
 	}
-	g.refuse(e.Pos, "unary - of %s is not supported yet", t)
+	g.unplanned(e.Pos, "unary - of %s is not supported yet", t)
 	return nullValue(t)
 }
 

@@ -22,6 +22,7 @@ type flowGen struct {
 	file   *jen.File
 	flow   *ir.Flow
 	fi     *passes.FlowInfo
+	plan   *passes.FlowPlan
 	target *ir.Dataset
 	fname  string      // the flow function's name
 	cdc    *cdcShape   // a change flow's layout (cdc.go); nil for other flows
@@ -31,7 +32,6 @@ type flowGen struct {
 	n      int
 	locals []*local
 
-	demand   *demand
 	stageTop map[ir.Rel]*passes.Stage
 	details  map[*passes.Stage][]string
 
@@ -62,33 +62,17 @@ type consumer func(r *row)
 // emits batches of the target's schema through fc.Emit, checking the
 // target's expectations on the way.
 func (g *generator) genFlow(file *jen.File, f *ir.Flow, target *ir.Dataset) {
-	fi := g.u.Flows[f]
-	if fi == nil || f.Query == nil {
-		g.refuse(f.Pos, "flow %q has no query", f.Name)
-		return
+	fi, fp := g.u.Flows[f], g.u.Plan.Flows[f]
+	if fi == nil || fp == nil || f.Query == nil {
+		panic(fmt.Sprintf("flow %s has no plan", f.Name))
 	}
-	var sh *cdcShape
-	if f.CDC != nil {
-		if sh = g.checkCDC(f, target); sh == nil {
-			return
-		}
-	}
-	fg := &flowGen{generator: g, file: file, flow: f, fi: fi, target: target, fname: g.flowFunc[f], cdc: sh,
+	fg := &flowGen{generator: g, file: file, flow: f, fi: fi, plan: fp, target: target, fname: g.flowFunc[f],
 		blk: &block{}, stageTop: map[ir.Rel]*passes.Stage{}, details: map[*passes.Stage][]string{},
 		subq: map[ir.Expr]*value{}, inSets: map[ir.Expr]*inSet{}}
-	before := len(g.diags)
-	fg.checkInputs()
-	fg.checkCorrelated()
-	if len(g.diags) > before || !fg.planStream() || !fg.planUpdate() {
-		return
-	}
+	fg.cdc = fg.cdcShape()
+	fg.genStreamPrelude()
 	fg.indexStages()
-	fg.demand = newDemand(g.u)
-	fg.demand.root(f.Query)
 	body := fg.genFlowBody()
-	if len(g.diags) > before {
-		return
-	}
 	fg.fixUnused()
 	for _, line := range strings.Split(fg.doc(), "\n") {
 		file.Comment(line)
@@ -144,50 +128,6 @@ func (g *flowGen) indexStages() {
 			g.details[st] = st.Ops
 		}
 	}
-}
-
-// checkInputs refuses a flow that reads one dataset both as a stream and
-// as a snapshot: fc.Read opens an input by name only.
-func (g *flowGen) checkInputs() {
-	stream := map[string]*ir.Scan{}
-	snap := map[string]*ir.Scan{}
-	for _, s := range ir.Scans(g.flow.Query) {
-		n := strings.ToLower(s.Name)
-		if s.Stream {
-			stream[n] = s
-		} else {
-			snap[n] = s
-		}
-		if stream[n] != nil && snap[n] != nil {
-			g.refuse(s.Pos, "a flow that reads %s both as a stream and as a snapshot is not supported yet", s.Name)
-			return
-		}
-	}
-}
-
-// checkCorrelated refuses column references that read an enclosing query.
-func (g *flowGen) checkCorrelated() {
-	ir.WalkRel(g.flow.Query, func(r ir.Rel) bool {
-		for _, e := range ir.RelExprs(r) {
-			ir.WalkExpr(e, func(x ir.Expr) bool {
-				if c, ok := x.(*ir.ColumnRef); ok {
-					if b, ok := g.u.Refs[c]; ok && b.Depth > 0 {
-						g.refuse(c.Pos, "correlated subqueries are not supported yet (%s reads a column of the enclosing query)", refText(c))
-					}
-				}
-				return true
-			})
-		}
-		return true
-	})
-}
-
-// refText is a column reference as written.
-func refText(c *ir.ColumnRef) string {
-	if c.Qualifier != "" {
-		return c.Qualifier + "." + c.Name
-	}
-	return c.Name
 }
 
 // genFlowBody generates the statements of the flow function.
@@ -337,23 +277,9 @@ func appendConv(t ir.Type, v jen.Code) jen.Code {
 // column's type with Spark's store assignment (ANSI: out-of-range numbers
 // are errors) and checking declared NOT NULL columns.
 func (g *flowGen) storeRow(r *row, ts passes.Schema) *row {
-	out := g.u.Schemas[g.flow.Query].Visible()
 	stored := &row{cols: make([]*column, len(ts))}
 	for j, f := range ts {
-		src := j
-		if g.flow.ByName {
-			src = out.Lookup(f.Name)
-		}
-		var x *value
-		if src < 0 || src >= len(r.cols) {
-			x = nullValue(f.Type)
-		} else {
-			x = g.col(r.cols[src])
-		}
-		pos := g.outputPos(src)
-		if !sameType(x.t, f.Type) {
-			x = g.genCast(x, f.Type, false, pos)
-		}
+		x, pos := g.storeValue(r, j)
 		if !f.Nullable && x.nullable() {
 			g.emit(jen.If(jen.Op("!").Add(OK(x))).Block(jen.Return(jen.Id("notNullError").Call(
 				jen.Lit(posText(pos)), jen.Lit(g.flow.Name), jen.Lit(g.target.Name), jen.Lit(f.Name)))))
@@ -366,35 +292,23 @@ func (g *flowGen) storeRow(r *row, ts passes.Schema) *row {
 	return stored
 }
 
-// outputPos is the position of output column i of the flow: its select or
-// aggregate item when the query ends in one, else the flow's.
-func (g *flowGen) outputPos(i int) ir.Pos {
-	switch q := g.flow.Query.(type) {
-	case *ir.Project:
-		if cols := g.u.Projections[q]; i >= 0 && i < len(cols) {
-			if it := q.Items[cols[i].Item]; it.Pos.IsValid() {
-				return it.Pos
-			}
-		}
-	case *ir.Aggregate:
-		items := append(append([]*ir.NamedExpr{}, q.Keys...), q.Aggs...)
-		if i >= 0 && i < len(items) && items[i].Pos.IsValid() {
-			return items[i].Pos
-		}
+// storeValue is the value stored in target column j (the plan's store
+// assignment): the query's output column it takes, cast to the column's
+// type, or NULL; and the position its errors name.
+func (g *flowGen) storeValue(r *row, j int) (*value, ir.Pos) {
+	sc := g.plan.Store[j]
+	if sc.Source < 0 || sc.Source >= len(r.cols) {
+		return nullValue(sc.To), sc.Pos
 	}
-	if g.flow.Pos.IsValid() {
-		return g.flow.Pos
+	x := g.col(r.cols[sc.Source])
+	if sc.Cast {
+		x = g.genCast(x, sc.To, false, sc.Pos)
 	}
-	return g.flow.Query.Position()
+	return x, sc.Pos
 }
 
 // sameType reports types whose values need no conversion at all.
-func sameType(a, b ir.Type) bool {
-	if a.Kind == ir.TDecimal {
-		return a == b
-	}
-	return sameRep(a, b)
-}
+func sameType(a, b ir.Type) bool { return passes.SameType(a, b) }
 
 // genExpect checks the target's expectations on a stored row, counting
 // passes and violations per batch (fc.Expect(i).Add at each flush).

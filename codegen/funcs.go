@@ -238,7 +238,7 @@ func (g *flowGen) genCall(e *ir.Call, en *env) *value {
 	case "date_trunc":
 		unit := args[0]
 		if unit.k == nil {
-			g.refuse(e.Args[0].Position(), "date_trunc with a unit that is not a constant is not supported yet")
+			g.unplanned(e.Args[0].Position(), "date_trunc with a unit that is not a constant is not supported yet")
 			return nullValue(t)
 		}
 		tu, ok := truncUnitNames[strings.ToLower(unit.k.s)]
@@ -254,13 +254,13 @@ func (g *flowGen) genCall(e *ir.Call, en *env) *value {
 		})
 	case "to_date":
 		if len(args) == 2 {
-			g.refuse(e.Pos, "to_date with a format is not supported yet: cast(x as date)")
+			g.unplanned(e.Pos, "to_date with a format is not supported yet: cast(x as date)")
 			return nullValue(t)
 		}
 		return g.genCast(args[0], ir.Date32, false, e.Pos)
 	case "to_timestamp":
 		if len(args) == 2 {
-			g.refuse(e.Pos, "to_timestamp with a format is not supported yet: cast(x as timestamp)")
+			g.unplanned(e.Pos, "to_timestamp with a format is not supported yet: cast(x as timestamp)")
 			return nullValue(t)
 		}
 		return g.genCast(args[0], t, false, e.Pos)
@@ -294,7 +294,7 @@ func (g *flowGen) genCall(e *ir.Call, en *env) *value {
 			return jen.Qual(sqlfnPkg, "MulInt64").Call(V(a), typedNum("int64", fmt.Sprint(per)))
 		})
 	}
-	g.refuse(e.Pos, "%s is not supported yet with these arguments", callText(e, g))
+	g.unplanned(e.Pos, "%s is not supported yet with these arguments", callText(e, g))
 	return nullValue(t)
 }
 

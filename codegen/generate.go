@@ -50,7 +50,7 @@ func Generate(u *passes.Unit, opts Options) (files map[string][]byte, err error)
 	if u.Diags.HasErrors() {
 		return nil, u.Diags.Err()
 	}
-	if len(u.Ran) == 0 || u.Ran[len(u.Ran)-1] != "fuse" {
+	if len(u.Ran) == 0 || u.Ran[len(u.Ran)-1] != "plan" {
 		return nil, fmt.Errorf("codegen: the passes stopped after %q; code generation needs every pass (%s)", strings.Join(u.Ran, ", "), strings.Join(passes.Names(), ", "))
 	}
 	if u.Opts.Target != "" && u.Opts.Target != passes.Native {
@@ -82,9 +82,13 @@ type generator struct {
 	extras    map[*ir.Flow]*flowExtra
 }
 
-// refuse records that the native backend cannot run a construct yet.
-func (g *generator) refuse(pos ir.Pos, format string, args ...any) {
-	g.diags.Add(pos, ir.CodeCapability, backend+": "+format, args...)
+// unplanned reports a construct the plan pass accepted that codegen cannot
+// generate: the plan and codegen disagree, which is a bug, reported as an
+// internal error (Generate recovers it). Every refusal of the native
+// backend is the plan pass's (passes/plan.go, passes/native.go), so that
+// check gives build's verdict.
+func (g *generator) unplanned(pos ir.Pos, format string, args ...any) {
+	panic(fmt.Sprintf("%s: the plan accepted what the native backend cannot generate: %s", pos, fmt.Sprintf(format, args...)))
 }
 
 // global reserves a package-level identifier derived from hint.

@@ -129,11 +129,11 @@ func (g *flowGen) genJoin(n *ir.Join, c consumer) {
 	g.par = nil
 	info := g.u.Joins[n]
 	keys, residual := g.joinKeys(n)
-	rneed := g.demand.need[n.Right]
+	rneed := g.plan.Need[n.Right]
 	rschema := g.u.Schemas[n.Right]
 	lschema := g.u.Schemas[n.Left]
 	outSchema := g.u.Schemas[n]
-	need := g.demand.need[n]
+	need := g.plan.Need[n]
 
 	st := g.newStruct("buildRow", "is one row of a join's build side (its right input).")
 	rows := g.name("build")

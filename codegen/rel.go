@@ -5,7 +5,6 @@ import (
 	"maps"
 	"math/big"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
@@ -83,12 +82,10 @@ func streaming(r ir.Rel) bool {
 	return false
 }
 
-// refuseStreaming refuses a stateful operator over a stream read.
+// refuseStreaming is a stateful operator over a stream read, which the
+// plan refuses.
 func (g *flowGen) refuseStreaming(pos ir.Pos, what string) {
-	if !strings.HasSuffix(what, "a stream") {
-		what += " over a stream"
-	}
-	g.refuse(pos, "%s is not supported yet (streaming state): compute it in a materialized view over a snapshot read, or target spark-4.1", what)
+	g.unplanned(pos, "%s over a stream", what)
 }
 
 // envOf is the scope of an operator's expressions over one input row.
@@ -501,7 +498,7 @@ func (g *flowGen) genWindow(n *ir.Window, c consumer) {
 		g.genStreamWindow(n, c)
 		return
 	case n.Kind == ir.WindowSession:
-		g.refuse(n.Pos, "session windows over bounded input are not supported yet (over a stream they are)")
+		g.unplanned(n.Pos, "session windows over bounded input are not supported yet (over a stream they are)")
 		return
 	}
 	schema := g.u.Schemas[n]
@@ -512,7 +509,7 @@ func (g *flowGen) genWindow(n *ir.Window, c consumer) {
 		slide = size
 	}
 	if size%per != 0 || slide%per != 0 {
-		g.refuse(n.Pos, "window %s(%s) is finer than its time column's unit (%s): cast the column to a finer timestamp", n.Kind, ir.Duration(size), wt)
+		g.unplanned(n.Pos, "window %s(%s) is finer than its time column's unit (%s): cast the column to a finer timestamp", n.Kind, ir.Duration(size), wt)
 		return
 	}
 	size, slide = size/per, slide/per
@@ -608,64 +605,15 @@ func (g *flowGen) genLimit(n *ir.Limit, c consumer) {
 	}
 }
 
-// scanBounds are the comparisons of an integer column of the scan with an
-// integer literal, and the equalities of a string column with a string
-// literal, among the conjuncts of the filters directly over it, as
-// format.Bound values (a Parquet reader skips the row groups that cannot
-// meet an integer bound, and given a string bound, reads that column's
-// dictionary and drops the rows that miss any bound before making strings).
+// scanBounds are the plan's bounds of a scan (passes.FlowPlan.Bounds), as
+// format.Bound values.
 func (g *flowGen) scanBounds(n *ir.Scan) []jen.Code {
-	schema := g.u.Schemas[n]
-	flip := map[ir.BinaryOp]string{ir.OpEq: "=", ir.OpLt: ">", ir.OpLe: ">=", ir.OpGt: "<", ir.OpGe: "<="}
-	same := map[ir.BinaryOp]string{ir.OpEq: "=", ir.OpLt: "<", ir.OpLe: "<=", ir.OpGt: ">", ir.OpGe: ">="}
-	// col is the scan's column that e reads (-1 if none), of its kind
-	col := func(e ir.Expr) (int, ir.TypeKind) {
-		c, ok := e.(*ir.ColumnRef)
-		if !ok {
-			return -1, 0
-		}
-		b, ok := g.u.Refs[c]
-		if !ok || b.Depth != 0 || b.Rel != ir.Rel(n) || b.Index >= len(schema) {
-			return -1, 0
-		}
-		if k := schema[b.Index].Type.Kind; k == ir.TInt64 || k == ir.TInt32 || k == ir.TString {
-			return b.Index, k
-		}
-		return -1, 0
-	}
-	// bound is the Bound of column k of kind kind Op literal e, or nil
-	bound := func(k int, kind ir.TypeKind, op string, e ir.Expr) jen.Code {
-		l, ok := e.(*ir.Literal)
-		switch {
-		case k < 0 || !ok:
-			return nil
-		case kind == ir.TString && l.Kind == ir.LitString && op == "=":
-			return jen.Values(jen.Dict{jen.Id("Col"): jen.Lit(k), jen.Id("Op"): jen.Lit(op), jen.Id("Text"): jen.Lit(l.Text)})
-		case kind != ir.TString && l.Kind == ir.LitInt:
-			v, err := strconv.ParseInt(l.Text, 10, 64)
-			if err != nil {
-				return nil
-			}
-			return jen.Values(jen.Dict{jen.Id("Col"): jen.Lit(k), jen.Id("Op"): jen.Lit(op), jen.Id("Value"): jen.Lit(v)})
-		}
-		return nil
-	}
 	var out []jen.Code
-	for _, cond := range g.demand.filters[n] {
-		for _, c := range conjuncts(cond) {
-			b, ok := c.(*ir.Binary)
-			if !ok || same[b.Op] == "" {
-				continue
-			}
-			k, kind := col(b.L)
-			bd := bound(k, kind, same[b.Op], b.R)
-			if bd == nil {
-				k, kind = col(b.R)
-				bd = bound(k, kind, flip[b.Op], b.L)
-			}
-			if bd != nil {
-				out = append(out, bd)
-			}
+	for _, b := range g.plan.Bounds[n] {
+		if b.IsText {
+			out = append(out, jen.Values(jen.Dict{jen.Id("Col"): jen.Lit(b.Col), jen.Id("Op"): jen.Lit(b.Op), jen.Id("Text"): jen.Lit(b.Text)}))
+		} else {
+			out = append(out, jen.Values(jen.Dict{jen.Id("Col"): jen.Lit(b.Col), jen.Id("Op"): jen.Lit(b.Op), jen.Id("Value"): jen.Lit(b.Value)}))
 		}
 	}
 	return out

@@ -42,7 +42,7 @@ func (g *flowGen) genSort(n *ir.Sort, c consumer, topK int64) {
 		g.emit(decls...)
 	}
 	schema := g.u.Schemas[n]
-	need := g.demand.need[n]
+	need := g.plan.Need[n]
 	keyNullable := make([]bool, len(n.Keys))
 	keyTypes := make([]ir.Type, len(n.Keys))
 	for i, k := range n.Keys {

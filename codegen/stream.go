@@ -79,75 +79,20 @@ type flowExtra struct {
 	late       *ir.Dataset
 }
 
-// statefulStream reports a flow whose query aggregates or joins over stream
-// reads.
-func statefulStream(q ir.Rel) bool {
-	found := false
-	ir.WalkRel(q, func(r ir.Rel) bool {
-		switch n := r.(type) {
-		case *ir.Aggregate:
-			if streaming(n) {
-				found = true
-			}
-		case *ir.Join:
-			if streaming(n.Left) && streaming(n.Right) {
-				found = true
-			}
-		}
-		return !found
-	})
-	return found
-}
-
-// planStream prepares a stateful streaming flow: its watermark inputs, time
-// unit, lateness and tracker. False when the flow is refused.
-func (g *flowGen) planStream() bool {
-	if !statefulStream(g.flow.Query) {
-		return true
+// genStreamPrelude starts a stateful streaming flow from its stream plan:
+// the tracker of its watermarked inputs, its time unit and lateness.
+func (g *flowGen) genStreamPrelude() {
+	sp := g.plan.Stream
+	if sp == nil {
+		return
 	}
-	sf := &streamFlow{inputs: map[*ir.Scan]wmRead{}, bounded: true}
-	unitSet := false
+	sf := &streamFlow{unit: sp.Unit, per: sp.Per, lateness: sp.Lateness, idle: sp.Idle, bounded: sp.Bounded, inputs: map[*ir.Scan]wmRead{}}
 	var delays []jen.Code
 	var names []string
-	for _, in := range g.fi.Inputs {
-		if !in.Stream || in.Subquery {
-			continue
-		}
-		d := g.u.Pipeline.LookupDataset(in.Name)
-		if d == nil || d.Kind != ir.KindSource || d.Source == nil || d.Source.Unbounded || d.Source.Stdin {
-			sf.bounded = false
-		}
-		w := in.Watermark
-		if w == nil {
-			continue
-		}
-		schema := g.u.Schemas[in.Scan]
-		col := -1
-		for i, f := range schema {
-			if !f.Open && strings.EqualFold(f.Name, w.Column) {
-				col = i
-			}
-		}
-		if col < 0 || schema[col].Type.Kind != ir.TTimestamp {
-			g.refuse(w.Pos, "the watermark column %q of %s is not a timestamp column of it", w.Column, in.Name)
-			return false
-		}
-		u := schema[col].Type.Unit
-		if unitSet && u != sf.unit {
-			g.refuse(in.Scan.Pos, "the event-time columns of this flow's stream inputs have different units (%s and %s): cast them to one timestamp unit upstream", sf.unit, u)
-			return false
-		}
-		sf.unit, unitSet = u, true
-		sf.per = int64(1e9) / unitsPerSecond[u]
-		sf.inputs[in.Scan] = wmRead{idx: len(delays), col: col}
-		delays = append(delays, typedNum("int64", fmt.Sprint(int64(w.Delay)/sf.per)))
-		names = append(names, fmt.Sprintf("%s(%s)", strings.ToLower(in.Name), strings.ToLower(w.Column)))
-		sf.lateness = max(sf.lateness, int64(w.AllowedLateness)/sf.per)
-		sf.idle = max(sf.idle, w.IdleTimeout)
-	}
-	if len(delays) == 0 {
-		g.refuse(g.flow.Pos, "flow %q keeps streaming state but none of its stream reads has a watermark: declare one on the source or the read", g.flow.Name)
-		return false
+	for i, in := range sp.Inputs {
+		sf.inputs[in.Scan] = wmRead{idx: i, col: in.Col}
+		delays = append(delays, typedNum("int64", fmt.Sprint(in.Delay)))
+		names = append(names, in.Name)
 	}
 	sf.tracker = "tr"
 	sf.nlate = "nlate"
@@ -159,7 +104,6 @@ func (g *flowGen) planStream() bool {
 		jen.Id(sf.tracker).Op(":=").Qual(streamPkg, "NewTracker").Call(append([]jen.Code{jen.Id("fc").Dot("Clock").Call(),
 			jen.Qual(timePkg, "Duration").Call(jen.Lit(int64(sf.idle)))}, delays...)...),
 		jen.Var().Id(sf.nlate).Int64())
-	return true
 }
 
 // streamProlog restores the flow's state from the last commit.
@@ -270,14 +214,14 @@ func windowColumn(u *passes.Unit, r ir.Rel, idx int, w *ir.Window) int {
 func (g *flowGen) genStreamWindow(n *ir.Window, c consumer) {
 	sf := g.st
 	if sf == nil || sf.win != n {
-		g.refuse(n.Pos, "a %s window over a stream must feed an aggregate (window ... | group by window_start ... aggregate ...)", n.Kind)
+		g.unplanned(n.Pos, "a %s window over a stream must feed an aggregate (window ... | group by window_start ... aggregate ...)", n.Kind)
 		return
 	}
 	schema := g.u.Schemas[n]
 	vis := len(g.u.Schemas[n.Input].Visible())
 	wt := schema[vis].Type
 	if wt.Kind != ir.TTimestamp || wt.Unit != sf.unit {
-		g.refuse(n.Time.Position(), "the window's time column must be a timestamp in the unit of the flow's watermarks (%s), not %s", sf.unit, wt)
+		g.unplanned(n.Time.Position(), "the window's time column must be a timestamp in the unit of the flow's watermarks (%s), not %s", sf.unit, wt)
 		return
 	}
 	g.produce(n.Input, func(r *row) {
@@ -294,7 +238,7 @@ func (g *flowGen) genStreamWindow(n *ir.Window, c consumer) {
 		for i := 0; i < 2; i++ {
 			name := schema[vis+i].Name
 			o.cols[vis+i] = &column{t: wt, load: func() *value {
-				g.refuse(n.Pos, "%s of a window over a stream can only be a group key of the aggregate over it", name)
+				g.unplanned(n.Pos, "%s of a window over a stream can only be a group key of the aggregate over it", name)
 				return nullValue(wt)
 			}}
 		}
@@ -327,10 +271,10 @@ func (g *flowGen) genStreamAggregate(n *ir.Aggregate, c consumer) {
 		g.refuseStreaming(n.Pos, "an aggregate")
 		return
 	case w == nil || !streaming(w):
-		g.refuse(n.Pos, "an aggregate over a stream needs an event-time window under it (window tumble|hop|session(...) | group by window_start, ... aggregate ...); unwindowed streaming aggregates are not supported yet")
+		g.unplanned(n.Pos, "an aggregate over a stream needs an event-time window under it (window tumble|hop|session(...) | group by window_start, ... aggregate ...); unwindowed streaming aggregates are not supported yet")
 		return
 	case sf.ops > 0:
-		g.refuse(n.Pos, "a flow with more than one stateful streaming operator is not supported yet: split it through a streaming table")
+		g.unplanned(n.Pos, "a flow with more than one stateful streaming operator is not supported yet: split it through a streaming table")
 		return
 	}
 	sf.ops++
@@ -344,7 +288,7 @@ func (g *flowGen) genStreamAggregate(n *ir.Aggregate, c consumer) {
 	}
 	for _, d := range []int64{size, slide, gap} {
 		if d%sf.per != 0 {
-			g.refuse(w.Pos, "window %s(%s) is finer than its time column's unit (%s): cast the column to a finer timestamp", w.Kind, ir.Duration(d), sf.unit)
+			g.unplanned(w.Pos, "window %s(%s) is finer than its time column's unit (%s): cast the column to a finer timestamp", w.Kind, ir.Duration(d), sf.unit)
 			return
 		}
 	}
@@ -371,7 +315,7 @@ func (g *flowGen) genStreamAggregate(n *ir.Aggregate, c consumer) {
 			a.argT = g.typeOf(call.Args[0])
 		}
 		if why := streamAccum(a, session); why != "" {
-			g.refuse(call.Pos, "%s over a stream is not supported yet", why)
+			g.unplanned(call.Pos, "%s over a stream is not supported yet", why)
 			return
 		}
 		if !g.planAccum(acc, a) {
@@ -398,7 +342,7 @@ func (g *flowGen) genStreamAggregate(n *ir.Aggregate, c consumer) {
 		}
 		switch keyTypes[i].Kind {
 		case ir.TDecimal, ir.TBinary:
-			g.refuse(k.Pos, "a group key of type %s over a stream is not supported yet", keyTypes[i])
+			g.unplanned(k.Pos, "a group key of type %s over a stream is not supported yet", keyTypes[i])
 			return
 		}
 		keyField[i] = fmt.Sprintf("K%d", i)
@@ -406,7 +350,7 @@ func (g *flowGen) genStreamAggregate(n *ir.Aggregate, c consumer) {
 		key.add(keyField[i]+"ok", jen.Bool())
 	}
 	if !slicesContains(winKey, 1) {
-		g.refuse(n.Pos, "a windowed aggregate over a stream must group by window_start")
+		g.unplanned(n.Pos, "a windowed aggregate over a stream must group by window_start")
 		return
 	}
 	if len(key.fields) == 0 {
@@ -537,7 +481,7 @@ func (g *flowGen) genStreamAggregate(n *ir.Aggregate, c consumer) {
 			// a sink gets the changelog's upserts as rows; a session's
 			// delete has no row form
 			if session {
-				g.refuse(g.flow.Pos, "output mode update of session windows into sink %s is not supported yet (sessions that merge delete rows a sink cannot take back): write a streaming table, or emit on window close", g.target.Name)
+				g.unplanned(g.flow.Pos, "output mode update of session windows into sink %s is not supported yet (sessions that merge delete rows a sink cannot take back): write a streaming table, or emit on window close", g.target.Name)
 				return
 			}
 			body = g.loop(func() { out(jen.Id(ri).Dot("Row")) })

@@ -137,32 +137,32 @@ func (g *flowGen) genStreamJoin(n *ir.Join, c consumer) {
 		g.refuseStreaming(n.Pos, "a join of two streams")
 		return
 	case n.Kind != ir.JoinInner:
-		g.refuse(n.Pos, "a %s join of two streams is not supported yet (inner joins are)", n.Kind)
+		g.unplanned(n.Pos, "a %s join of two streams is not supported yet (inner joins are)", n.Kind)
 		return
 	case len(n.Using) > 0:
-		g.refuse(n.Pos, "a join of two streams with USING is not supported yet: write the condition with ON")
+		g.unplanned(n.Pos, "a join of two streams with USING is not supported yet: write the condition with ON")
 		return
 	case sf.ops > 0:
-		g.refuse(n.Pos, "a flow with more than one stateful streaming operator is not supported yet: split it through a streaming table")
+		g.unplanned(n.Pos, "a flow with more than one stateful streaming operator is not supported yet: split it through a streaming table")
 		return
 	case g.flow.LateTable != "":
-		g.refuse(g.flow.Pos, "a late table of a join of two streams is not supported yet (late rows are counted)")
+		g.unplanned(g.flow.Pos, "a late table of a join of two streams is not supported yet (late rows are counted)")
 		return
 	}
 	sf.ops++
 	tb, ok := g.joinTimeBound(n)
 	if !ok {
-		g.refuse(n.Pos, "the time bound of this join of two streams must compare the two sides' event-time columns (in the watermarks' unit) plus constant intervals, e.g. b.t between a.t and a.t + 10s")
+		g.unplanned(n.Pos, "the time bound of this join of two streams must compare the two sides' event-time columns (in the watermarks' unit) plus constant intervals, e.g. b.t between a.t and a.t + 10s")
 		return
 	}
 	keys, _ := g.joinKeys(n)
 	if len(keys) == 0 {
-		g.refuse(n.Pos, "a join of two streams needs an equality of the two sides (a key) besides its time bound")
+		g.unplanned(n.Pos, "a join of two streams needs an equality of the two sides (a key) besides its time bound")
 		return
 	}
 	for _, k := range keys {
 		if k.nullSafe || k.t.Kind == ir.TDecimal || k.t.Kind == ir.TBinary {
-			g.refuse(n.Pos, "a join of two streams on a key of type %s (or with <=>) is not supported yet", k.t)
+			g.unplanned(n.Pos, "a join of two streams on a key of type %s (or with <=>) is not supported yet", k.t)
 			return
 		}
 	}
@@ -193,14 +193,14 @@ func (g *flowGen) genStreamJoin(n *ir.Join, c consumer) {
 		return true
 	})
 	for _, s := range []*side{L, R} {
-		need := g.demand.need[s.rel]
+		need := g.plan.Need[s.rel]
 		for j, f := range g.u.Schemas[s.rel] {
 			if f.Open || !(used[s.rel][j] || j < len(need) && need[j]) {
 				continue
 			}
 			switch f.Type.Kind {
 			case ir.TDecimal:
-				g.refuse(n.Pos, "a join of two streams that keeps a %s column (%s) is not supported yet", f.Type, f.Name)
+				g.unplanned(n.Pos, "a join of two streams that keeps a %s column (%s) is not supported yet", f.Type, f.Name)
 				return
 			}
 			s.stored[j] = true
@@ -265,7 +265,7 @@ func (g *flowGen) genStreamJoin(n *ir.Join, c consumer) {
 	}
 	outSchema := g.u.Schemas[n]
 	info := g.u.Joins[n]
-	need := g.demand.need[n]
+	need := g.plan.Need[n]
 	joined := func(l, r *row) *row {
 		out := &row{cols: make([]*column, len(outSchema))}
 		for k, jc := range info.Output {

@@ -188,15 +188,4 @@ func intCommon(a, b ir.Type) ir.Type { return passes.IntegerCommon(a, b) }
 // sameRep reports whether two types hold values the same way in generated
 // code, so that a value of one is a value of the other (decimals need the
 // same scale; timestamps the same unit; the zone is only a label).
-func sameRep(a, b ir.Type) bool {
-	if a.Kind != b.Kind {
-		return false
-	}
-	switch a.Kind {
-	case ir.TDecimal:
-		return a.Scale == b.Scale
-	case ir.TTimestamp, ir.TDuration:
-		return a.Unit == b.Unit
-	}
-	return true
-}
+func sameRep(a, b ir.Type) bool { return passes.SameRep(a, b) }

@@ -545,7 +545,7 @@ func TestValid(t *testing.T) {
 			if strings.Contains(tc.name, "spark") {
 				target = Spark42
 			}
-			mustRun(t, b.p, Options{Target: target})
+			mustRun(t, b.p, Options{Target: target, StopAfter: "fuse"}) // what the native backend runs is TestPlan*'s
 		})
 	}
 }

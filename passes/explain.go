@@ -88,6 +88,12 @@ func (u *Unit) ExplainText() string {
 				b.WriteString("\n")
 			}
 		}
+		if ph := f.Physical; ph != nil {
+			b.WriteString("  physical plan:\n")
+			for _, line := range ph.Lines {
+				fmt.Fprintf(&b, "    %s\n", line)
+			}
+		}
 		if f.Output != nil {
 			b.WriteString("  output:\n")
 			for _, fl := range f.Output {
@@ -143,7 +149,16 @@ type ExplainFlow struct {
 	Changes       string             `json:"changes,omitempty"` // a change flow's apply clause
 	Watermarks    []ExplainWatermark `json:"watermarks,omitempty"`
 	Stages        []ExplainStage     `json:"stages,omitempty"`
+	Physical      *ExplainPhysical   `json:"physical,omitempty"`
 	Output        []ExplainField     `json:"output,omitempty"`
+}
+
+// ExplainPhysical is a flow's physical plan (the plan pass), one decision
+// per line: what each scan decodes and the bounds it hands its reader, each
+// join's hash keys, the stream plan, a change flow's layout, the casts of
+// store assignment, and whether the target is maintained by appending.
+type ExplainPhysical struct {
+	Lines []string `json:"lines"`
 }
 
 // ExplainInput is one read of a flow.
@@ -270,6 +285,9 @@ func (u *Unit) explain() *Explain {
 				ef.Stages = append(ef.Stages, es)
 			}
 		}
+		if fp := u.physical(f); fp != nil {
+			ef.Physical = fp
+		}
 		x.Flows = append(x.Flows, ef)
 	}
 	return x
@@ -389,4 +407,128 @@ func describeCDC(c *ir.CDC) string {
 		s += " delete when " + exprString(c.DeleteWhen)
 	}
 	return s + fmt.Sprintf(", scd type %d", c.SCDType)
+}
+
+// physical renders a flow's physical plan for explain; nil before the plan
+// pass, or for a target whose backend plans itself (Spark).
+func (u *Unit) physical(f *ir.Flow) *ExplainPhysical {
+	if u.Plan == nil || u.Opts.Target.IsSpark() {
+		return nil
+	}
+	fp := u.Plan.Flows[f]
+	if fp == nil {
+		return nil
+	}
+	ph := &ExplainPhysical{Lines: []string{}}
+	add := func(format string, args ...any) { ph.Lines = append(ph.Lines, fmt.Sprintf(format, args...)) }
+	walkAll(f.Query, func(r ir.Rel) {
+		switch n := r.(type) {
+		case *ir.Scan:
+			schema := u.Schemas[n]
+			need := fp.Need[n]
+			var cols []string
+			for i, fl := range schema {
+				if i < len(need) && need[i] && !fl.Open {
+					cols = append(cols, fl.Name)
+				}
+			}
+			s := fmt.Sprintf("scan %s at %s: decodes %d of %d columns (%s)", n.Name, posText(n.Pos), len(cols), len(schema.Visible()), strings.Join(cols, ", "))
+			if len(cols) == 0 {
+				s = fmt.Sprintf("scan %s at %s: decodes no column (counts rows)", n.Name, posText(n.Pos))
+			}
+			if bs := fp.Bounds[n]; len(bs) > 0 {
+				parts := make([]string, len(bs))
+				for i, bd := range bs {
+					parts[i] = strings.Replace(bd.String(), fmt.Sprintf("#%d", bd.Col), schema[bd.Col].Name, 1)
+				}
+				s += "; prunes row groups by " + strings.Join(parts, " and ")
+			}
+			add("%s", s)
+		case *ir.Join:
+			jp := fp.Joins[n]
+			if jp == nil {
+				return
+			}
+			var keys []string
+			for _, k := range jp.Keys {
+				op := "="
+				if k.NullSafe {
+					op = "<=>"
+				}
+				switch {
+				case k.L != nil:
+					keys = append(keys, fmt.Sprintf("%s %s %s", exprString(k.L), op, exprString(k.R)))
+				default:
+					keys = append(keys, fmt.Sprintf("%s (using)", u.Schemas[n.Left][k.LCol].Name))
+				}
+			}
+			s := fmt.Sprintf("%s join at %s: ", n.Kind, posText(n.Pos))
+			if len(keys) == 0 {
+				s += "nested loop"
+			} else {
+				s += "hash on " + strings.Join(keys, ", ")
+			}
+			if len(jp.Residual) > 0 {
+				parts := make([]string, len(jp.Residual))
+				for i, e := range jp.Residual {
+					parts[i] = exprString(e)
+				}
+				s += "; residual " + strings.Join(parts, " and ")
+			}
+			if tb := jp.Time; tb != nil {
+				per := fp.Stream.Per
+				s += fmt.Sprintf("; state keeps rows while %s - %s is in [%s, %s]", exprString(tb.R), exprString(tb.L), ir.Duration(tb.Lower*per), ir.Duration(tb.Upper*per))
+			}
+			add("%s", s)
+		}
+	})
+	if sp := fp.Stream; sp != nil {
+		var ins []string
+		for _, in := range sp.Inputs {
+			ins = append(ins, fmt.Sprintf("%s delay %s", in.Name, ir.Duration(in.Delay*sp.Per)))
+		}
+		op := "a join of two streams"
+		if sp.Window != nil {
+			op = fmt.Sprintf("a windowed aggregate (%s window at %s)", sp.Window.Kind, posText(sp.Window.Pos))
+		}
+		bounded := "unbounded"
+		if sp.Bounded {
+			bounded = "bounded (every run ends its input and closes every window)"
+		}
+		add("stream state: %s; event time in %s, allowed lateness %s; watermarked inputs %s; input %s", op, sp.Unit, ir.Duration(sp.Lateness*sp.Per), strings.Join(ins, ", "), bounded)
+	}
+	if cp := fp.CDC; cp != nil {
+		ts := u.Datasets[fp.Target].Visible()
+		names := func(list []int) string {
+			var out []string
+			for _, i := range list {
+				out = append(out, ts[i].Name)
+			}
+			return strings.Join(out, ", ")
+		}
+		s := fmt.Sprintf("apply changes: keys (%s), sequence %s, scd type %d", names(cp.Keys), cp.Seq, cp.SCD)
+		if cp.Update {
+			s = fmt.Sprintf("upsert by group keys (%s): output mode update, applied as scd type 1", names(cp.Keys))
+		}
+		if cp.Tracked != nil {
+			s += "; history of (" + names(cp.Tracked) + ")"
+		}
+		add("%s", s)
+	}
+	for _, sc := range fp.Store {
+		switch {
+		case sc.Source < 0:
+			add("store %s: NULL (no query column)", sc.Name)
+		case sc.Cast:
+			add("store %s: cast from %s to %s", sc.Name, sc.From, sc.To)
+		}
+	}
+	if why, ok := u.Plan.NotIncremental[fp.Target]; ok {
+		if why == "" {
+			add("materialize incremental: appends what new input computes")
+		} else {
+			add("materialize incremental: recomputed in full (%s)", why)
+		}
+	}
+	return ph
 }

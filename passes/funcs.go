@@ -83,6 +83,16 @@ type funcSig struct {
 	ret     ir.Type   // for resFixed
 	result  resultRule
 	nulls   nullRule
+
+	entry *Func // what later phases see of the entry
+}
+
+// Func is the catalogue entry a call resolved to (Unit.Calls): its
+// canonical name, whatever alias the call was written with, and whether it
+// is an aggregate.
+type Func struct {
+	Name string
+	Agg  bool
 }
 
 // functions is the one catalogue of functions the compiler types.
@@ -153,6 +163,7 @@ func indexFunctions(list []funcSig) map[string]*funcSig {
 	m := map[string]*funcSig{}
 	for i := range list {
 		f := &list[i]
+		f.entry = &Func{Name: f.name, Agg: f.agg}
 		m[f.name] = f
 		for _, a := range f.aliases {
 			m[a] = f

@@ -73,6 +73,7 @@ type Unit struct {
 	Projections map[*ir.Project][]ProjCol // where each output column of a projection comes from
 	Joins       map[*ir.Join]*JoinInfo
 	AggCalls    map[*ir.Aggregate][]*ir.Call // the aggregate calls an Aggregate computes, in order
+	Calls       map[*ir.Call]*Func           // the catalogue entry each call resolved to
 	Datasets    map[*ir.Dataset]Schema       // each dataset's resolved schema
 
 	// resolve (Output), sanity (Inputs, Bounded, Emission) and fuse (Stages)
@@ -86,6 +87,9 @@ type Unit struct {
 	// capability
 	Caps   *Capabilities
 	Report *LoweringReport
+
+	// plan: the physical plan
+	Plan *Plan
 
 	index *datasetIndex // name lookups, built on first use
 }
@@ -139,6 +143,7 @@ var passes = []pass{
 	{name: "sanity", fn: sanity},
 	{name: "capability", fn: capability},
 	{name: "fuse", fn: fuse},
+	{name: "plan", fn: plan},
 }
 
 // constraint says that pass a must run before pass b, and why.
@@ -155,6 +160,8 @@ var passOrder = []constraint{
 	{"resolve", "capability", "type conversions (unsigned, nanoseconds) are found in the resolved schemas"},
 	{"sanity", "capability", "whether dropping an output mode is harmless depends on the flow's emission"},
 	{"capability", "fuse", "expectations join a fused stage only where the target runs them"},
+	{"sanity", "plan", "the stream plan reads each flow's inputs, watermarks and emission"},
+	{"fuse", "plan", "the plan is per fused stage: codegen prints the stages and their operators' plans"},
 }
 
 // Names lists the passes in order.
@@ -211,6 +218,7 @@ func newUnit(p *ir.Pipeline, opts Options) *Unit {
 		Projections: map[*ir.Project][]ProjCol{},
 		Joins:       map[*ir.Join]*JoinInfo{},
 		AggCalls:    map[*ir.Aggregate][]*ir.Call{},
+		Calls:       map[*ir.Call]*Func{},
 		Datasets:    map[*ir.Dataset]Schema{},
 		Flows:       map[*ir.Flow]*FlowInfo{},
 		Watermarks:  map[*ir.Dataset]*ir.Watermark{},

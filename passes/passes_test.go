@@ -39,7 +39,7 @@ func TestPassOrder(t *testing.T) {
 			t.Errorf("pass %s has no ordering constraint", p.name)
 		}
 	}
-	if want := []string{"validate", "resolve", "sanity", "capability", "fuse"}; !slices.Equal(Names(), want) {
+	if want := []string{"validate", "resolve", "sanity", "capability", "fuse", "plan"}; !slices.Equal(Names(), want) {
 		t.Errorf("Names() = %v, want %v", Names(), want)
 	}
 }
@@ -58,7 +58,7 @@ func TestStopAfter(t *testing.T) {
 
 func TestUnknownPassAndTarget(t *testing.T) {
 	_, err := Run(clicks(), Options{StopAfter: "typecheck"})
-	if err == nil || !strings.Contains(err.Error(), `unknown pass "typecheck" (want one of validate, resolve, sanity, capability, fuse)`) {
+	if err == nil || !strings.Contains(err.Error(), `unknown pass "typecheck" (want one of validate, resolve, sanity, capability, fuse, plan)`) {
 		t.Errorf("unknown pass: got %v", err)
 	}
 	_, err = Run(clicks(), Options{Target: "flink"})

@@ -330,6 +330,7 @@ func (r *resolver) call(e *ir.Call, sc *scope, c ectx) (ir.Type, bool) {
 		}
 		return ir.Type{}, true
 	}
+	r.u.Calls[e] = f.entry
 	ac := c
 	switch {
 	case f.agg && c.inAgg != "":

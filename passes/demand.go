@@ -1,26 +1,39 @@
-package codegen
+package passes
 
 import (
 	"github.com/nordisk/thund/ir"
-	"github.com/nordisk/thund/passes"
 )
 
-// demand computes, for every operator of a query, which of its output
-// columns its consumer needs (from the root down). Materializing operators
-// (a join's build side, a sort) store only those; scans load columns lazily
-// and so read only what the code they feed touches.
+// Column demand: for every operator of a query (and of its subqueries),
+// which of its output columns its consumer needs, from the root down
+// (FlowPlan.Need). Materializing operators (a join's build side, a sort)
+// store only those; scans load columns lazily and so read only what the
+// code they feed touches. The conditions of filters directly over a scan
+// are collected on the way for its bounds.
 type demand struct {
-	u    *passes.Unit
-	need map[ir.Rel][]bool
-	// filters are the conditions of filters directly over a scan: the scan
-	// passes their simple comparisons to the reader as bounds (row groups
-	// whose statistics exclude them are skipped).
+	u       *Unit
+	need    map[ir.Rel][]bool
 	filters map[*ir.Scan][]ir.Expr
 }
 
-// newDemand starts a demand analysis over u.
-func newDemand(u *passes.Unit) *demand {
-	return &demand{u: u, need: map[ir.Rel][]bool{}, filters: map[*ir.Scan][]ir.Expr{}}
+// demandRoot computes the demand of the flow's query and of its subquery
+// expressions' queries.
+func (p *planner) demandRoot(q ir.Rel) {
+	d := &demand{u: p.u, need: p.fp.Need, filters: p.filters}
+	d.root(q)
+	walkAll(q, func(r ir.Rel) {
+		for _, e := range ir.RelExprs(r) {
+			ir.WalkExpr(e, func(x ir.Expr) bool {
+				switch s := x.(type) {
+				case *ir.ScalarSubquery:
+					d.root(s.Query)
+				case *ir.InSubquery:
+					d.root(s.Query)
+				}
+				return true
+			})
+		}
+	})
 }
 
 // root marks every visible column of a query's root as needed.
@@ -55,8 +68,8 @@ func (d *demand) addRefs(n []bool, in ir.Rel, exprs ...ir.Expr) {
 	}
 }
 
-// or adds the marks of b to a.
-func or(a, b []bool) []bool {
+// orMarks adds the marks of b to a.
+func orMarks(a, b []bool) []bool {
 	for i := range a {
 		if i < len(b) && b[i] {
 			a[i] = true
@@ -68,7 +81,7 @@ func or(a, b []bool) []bool {
 // visit records need for r and propagates to its inputs.
 func (d *demand) visit(r ir.Rel, need []bool) {
 	if old, ok := d.need[r]; ok {
-		need = or(append([]bool(nil), need...), old)
+		need = orMarks(append([]bool(nil), need...), old)
 	}
 	d.need[r] = need
 	switch n := r.(type) {
@@ -81,7 +94,7 @@ func (d *demand) visit(r ir.Rel, need []bool) {
 			d.filters[s] = append(d.filters[s], n.Cond)
 		}
 		in := d.refs(n.Input, n.Cond)
-		d.visit(n.Input, or(in, need))
+		d.visit(n.Input, orMarks(in, need))
 	case *ir.Project:
 		in := make([]bool, len(d.u.Schemas[n.Input]))
 		for j, pc := range d.u.Projections[n] {
@@ -171,7 +184,7 @@ func (d *demand) visit(r ir.Rel, need []bool) {
 			exprs = append(exprs, k.Expr)
 		}
 		in := d.refs(n.Input, exprs...)
-		d.visit(n.Input, or(in, need))
+		d.visit(n.Input, orMarks(in, need))
 	case *ir.Limit:
 		in := make([]bool, len(d.u.Schemas[n.Input]))
 		copy(in, need)
