@@ -1,7 +1,6 @@
 package codegen
 
 import (
-
 	"github.com/dave/jennifer/jen"
 	"github.com/nordisk/thund/ir"
 	"github.com/nordisk/thund/passes"
@@ -152,7 +151,6 @@ func (g *flowGen) cdcRow(r *row) []*value {
 	}
 	return vals
 }
-
 
 // genUpdateOutput is genCDCOutput for an update-mode windowed aggregate:
 // the change row's sequence and delete flag come from the state's changes
