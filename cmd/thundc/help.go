@@ -187,16 +187,22 @@ S3 support (--warehouse s3://BUCKET/PREFIX) is linked unless --s3=false:
 the AWS SDK is a fifth of a build's time. An executable without it refuses
 an S3 warehouse and says so.
 
+With --emit-go DIR, build also writes the generated Go module to DIR: the
+program's files (main.go, pipeline.go, one flow_NAME.go per flow) and the
+runtime beside them, so that "go build" in DIR builds it. With --emit-go
+and no -o, build only generates: it writes DIR and runs no go build.
+
 The executable's commands are run, plan, history, read and version; run it
 with --help.`,
 		flags: []flagSpec{
-			{name: "o", arg: "BIN", usage: "the executable to write (required)"},
-			{name: "emit-go", arg: "DIR", usage: "also write the generated Go module to DIR"},
+			{name: "o", arg: "BIN", usage: "the executable to write (required unless --emit-go is given)"},
+			{name: "emit-go", arg: "DIR", usage: "also write the generated Go module to DIR; without -o, only that"},
 			s3Flag,
 			bindFlag,
-			jsonFlag(`print {"ok", "binary", "cached", "key", "diagnostics"} to stdout instead of diagnostics on stderr`),
+			jsonFlag(`print {"ok", "binary", "cached", "key", "diagnostics"} (without -o: {"ok", "emit_go", "files", "diagnostics"}) to stdout instead of diagnostics on stderr`),
 		},
-		example: `thundc build pipeline.thund -o etl && ./etl run && ./etl read top_products`,
+		example: `thundc build pipeline.thund -o etl && ./etl run && ./etl read top_products
+thundc build pipeline.thund --emit-go gen && less gen/flow_top_products.go`,
 	},
 	{
 		name: "run", args: "PATH [-- ETL-ARGS]", minArgs: 1, maxArgs: 1 << 20, pipeline: true,
