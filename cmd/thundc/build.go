@@ -24,7 +24,7 @@ import (
 // printed.
 func generate(c *cli, inv *invocation) (map[string][]byte, int) {
 	paths := inv.pipelinePaths()
-	u, diags, err := compile(inv, passes.Options{Target: passes.Native})
+	u, diags, err := compile(c, inv, passes.Options{Target: passes.Native})
 	if err != nil {
 		return nil, fail(c, inv.cmd, err)
 	}

@@ -73,6 +73,20 @@ var expectationsFlag = flagSpec{
 	usage: "on a Spark target: refuse drop expectations (OSS Spark has none), or lower each to a filter on its condition, named in the lowering report (fail stays refused)",
 }
 
+// verifyFlag and dumpFlag are the compiler driver's debugging flags, after
+// the Go compiler's -d=ssa/check/on and -d=ssa/PASS/dump. compile applies
+// them for every command that has them.
+var (
+	verifyFlag = flagSpec{
+		name:  "verify-ir",
+		usage: "after every pass, check that it left the IR unchanged and well formed and that what it recorded is complete; a broken invariant is an internal error naming the pass (a compiler bug)",
+	}
+	dumpFlag = flagSpec{
+		name: "dump-after", arg: "PASS", values: passes.Names(), repeat: true,
+		usage: "print the plan so far (explain's text) to stderr, unless a pass up to it reports errors, after the pass (repeatable)",
+	}
+)
+
 // graphFormats are the values of graph --format; the first is the default.
 var graphFormats = []string{"dot", "mermaid", "json"}
 
@@ -97,6 +111,8 @@ Check prints nothing when the pipeline is clean.`,
 			targetFlag,
 			expectationsFlag,
 			bindFlag,
+			verifyFlag,
+			dumpFlag,
 			jsonFlag(`print {"ok": bool, "diagnostics": [{file, line, col, severity, code, message}]} to stdout instead`),
 		},
 		example: `thundc check pipeline.thund
@@ -136,6 +152,8 @@ printed and the exit status is 1.`,
 			expectationsFlag,
 			bindFlag,
 			{name: "stop-after", arg: "PASS", values: passes.Names(), defDoc: "all", usage: "the last pass to run"},
+			verifyFlag,
+			dumpFlag,
 			jsonFlag(`print {"ok", "target", "ran": [pass], "diagnostics": [...], "plan": {...}} to stdout instead`),
 		},
 		example: `thundc explain pipeline.thund --target spark-4.1
@@ -199,6 +217,8 @@ with --help.`,
 			{name: "emit-go", arg: "DIR", usage: "also write the generated Go module to DIR; without -o, only that"},
 			s3Flag,
 			bindFlag,
+			verifyFlag,
+			dumpFlag,
 			jsonFlag(`print {"ok", "binary", "cached", "key", "diagnostics"} (without -o: {"ok", "emit_go", "files", "diagnostics"}) to stdout instead of diagnostics on stderr`),
 		},
 		example: `thundc build pipeline.thund -o etl && ./etl run && ./etl read top_products
