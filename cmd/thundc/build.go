@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 
@@ -23,7 +24,7 @@ import (
 // printed.
 func generate(c *cli, inv *invocation) (map[string][]byte, int) {
 	paths := inv.pipelinePaths()
-	u, diags, err := compile(inv, passes.Options{Target: passes.Native})
+	u, diags, err := compile(c, inv, passes.Options{Target: passes.Native})
 	if err != nil {
 		return nil, fail(c, inv.cmd, err)
 	}
@@ -101,21 +102,14 @@ func compilerVersion() string {
 }
 
 // buildProgram generates and builds the program for the invocation's
-// pipeline into out.
+// pipeline into out, and writes its module to --emit-go's folder when given.
 func buildProgram(c *cli, inv *invocation, out string) (*gobuild.Result, int) {
 	files, st := generate(c, inv)
 	if files == nil {
 		return nil, st
 	}
-	if dir := inv.str("emit-go"); dir != "" {
-		mod, err := gobuild.ModuleFiles(files, thund.Runtime)
-		if err == nil {
-			err = gobuild.WriteFiles(dir, mod)
-		}
-		if err != nil {
-			fmt.Fprintf(c.stderr, "thundc %s: --emit-go %s: %v\n", inv.cmd.name, dir, err)
-			return nil, exitDiags
-		}
+	if st := emitGo(c, inv, files); st != exitOK {
+		return nil, st
 	}
 	res, err := gobuild.Build(context.Background(), gobuild.Request{Files: files, Runtime: thund.Runtime, Out: out, Stderr: nil})
 	if err != nil {
@@ -125,11 +119,41 @@ func buildProgram(c *cli, inv *invocation, out string) (*gobuild.Result, int) {
 	return res, exitOK
 }
 
-// runBuild implements `thundc build PATH -o BIN [--emit-go DIR]`.
+// emitGo writes the generated program as a module that builds on its own
+// (the runtime beside it) to the folder --emit-go names, if any.
+func emitGo(c *cli, inv *invocation, files map[string][]byte) int {
+	dir := inv.str("emit-go")
+	if dir == "" {
+		return exitOK
+	}
+	mod, err := gobuild.ModuleFiles(files, thund.Runtime)
+	if err == nil {
+		err = gobuild.WriteFiles(dir, mod)
+	}
+	if err != nil {
+		fmt.Fprintf(c.stderr, "thundc %s: --emit-go %s: %v\n", inv.cmd.name, dir, err)
+		return exitDiags
+	}
+	return exitOK
+}
+
+// runBuild implements `thundc build PATH -o BIN [--emit-go DIR]`, and
+// `thundc build PATH --emit-go DIR`, which only generates: it writes the
+// module and runs no go build.
 func runBuild(c *cli, inv *invocation) int {
 	out := inv.str("o")
+	if out == "" && inv.str("emit-go") == "" {
+		return fail(c, inv.cmd, usagef("missing -o BIN: the executable to write (or --emit-go DIR alone, to only generate the Go)"))
+	}
 	if out == "" {
-		return fail(c, inv.cmd, usagef("missing -o BIN: the executable to write"))
+		files, st := generate(c, inv)
+		if files == nil {
+			return st
+		}
+		if st := emitGo(c, inv, files); st != exitOK || !inv.bool("json") {
+			return st
+		}
+		return writeJSON(c, emitJSON{OK: true, EmitGo: inv.str("emit-go"), Files: generatedNames(files), Diagnostics: []diagJSON{}})
 	}
 	res, st := buildProgram(c, inv, out)
 	if st == exitOK && inv.bool("json") {
@@ -145,6 +169,25 @@ type buildJSON struct {
 	Cached      bool       `json:"cached"` // the executable came from thundc's build cache
 	Key         string     `json:"key"`    // the content hash of the build
 	Diagnostics []diagJSON `json:"diagnostics"`
+}
+
+// emitJSON is the --json output of a build that only generates (--emit-go
+// without -o).
+type emitJSON struct {
+	OK          bool       `json:"ok"`
+	EmitGo      string     `json:"emit_go"` // the folder written
+	Files       []string   `json:"files"`   // the generated program's files, sorted (the runtime beside them aside)
+	Diagnostics []diagJSON `json:"diagnostics"`
+}
+
+// generatedNames lists the generated program's file names, sorted.
+func generatedNames(files map[string][]byte) []string {
+	names := make([]string, 0, len(files))
+	for n := range files {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return names
 }
 
 // runRun implements `thundc run PATH [-- ETL-ARGS]`: it builds (cached) and

@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"slices"
+	"strings"
 
 	"github.com/nordisk/thund/ir"
 	"github.com/nordisk/thund/passes"
@@ -14,8 +15,11 @@ import (
 
 // compile loads the input and runs the passes with opts. It returns the unit
 // (nil when the input did not load) and every diagnostic, with source lines
-// filled in; a non-nil error is a usage error or an internal one.
-func compile(inv *invocation, opts passes.Options) (*passes.Unit, ir.Diagnostics, error) {
+// filled in; a non-nil error is a usage error or an internal one. The
+// driver's debugging flags apply here, for every command that has them:
+// --verify-ir sets Options.Verify, and --dump-after prints the plan after
+// each pass it names to stderr (dumpAfter).
+func compile(c *cli, inv *invocation, opts passes.Options) (*passes.Unit, ir.Diagnostics, error) {
 	in, err := openInput(inv.pipelinePaths()...)
 	if err != nil {
 		return nil, nil, err
@@ -23,8 +27,18 @@ func compile(inv *invocation, opts passes.Options) (*passes.Unit, ir.Diagnostics
 	if in.binds, err = parseBinds(inv.strs("bind")); err != nil {
 		return nil, nil, err
 	}
+	dumps, err := dumpPasses(inv.strs("dump-after"), opts.StopAfter)
+	if err != nil {
+		return nil, nil, err
+	}
+	opts.Verify = opts.Verify || inv.bool("verify-ir")
 	p, diags := in.load()
 	if p != nil {
+		for _, name := range dumps {
+			if err := dumpAfter(c, p, opts, name); err != nil {
+				return nil, diags, err
+			}
+		}
 		u, err := passes.Run(p, opts)
 		if u == nil {
 			// Run refuses only options, which parseArgs checked against
@@ -42,6 +56,50 @@ func compile(inv *invocation, opts passes.Options) (*passes.Unit, ir.Diagnostics
 	return nil, diags, nil
 }
 
+// dumpPasses checks the passes --dump-after names (parseArgs checked each
+// against passes.Names) and returns them in pass order, once each. A pass
+// after --stop-after's never runs, and is a usage error.
+func dumpPasses(names []string, stopAfter string) ([]string, error) {
+	all := passes.Names()
+	last := len(all) - 1
+	if stopAfter != "" {
+		last = slices.Index(all, stopAfter)
+	}
+	var out []string
+	for i, name := range all {
+		if !slices.Contains(names, name) {
+			continue
+		}
+		if i > last {
+			return nil, usagef("--dump-after %s: the pass does not run with --stop-after %s", name, stopAfter)
+		}
+		out = append(out, name)
+	}
+	return out, nil
+}
+
+// dumpAfter prints the plan after the named pass (explain's text) to
+// stderr, as the Go compiler's -d=ssa/PASS/dump does: it runs the passes
+// again up to that one, which changes nothing, as they never modify the
+// pipeline (Verify checks that). When an earlier pass or the pass itself
+// reports errors, it prints nothing: the run that follows reports them.
+func dumpAfter(c *cli, p *ir.Pipeline, opts passes.Options, name string) error {
+	opts.StopAfter = name
+	u, err := passes.Run(p, opts)
+	if u == nil || (err != nil && !u.Diags.HasErrors()) {
+		return fmt.Errorf("internal error: %v", err)
+	}
+	if u.Diags.HasErrors() || !slices.Contains(u.Ran, name) {
+		return nil
+	}
+	text := u.ExplainText()
+	if !strings.HasSuffix(text, "\n") {
+		text += "\n"
+	}
+	fmt.Fprintf(c.stderr, "# after pass %s\n%s\n", name, text)
+	return nil
+}
+
 // passOptions are the options of the passes that the invocation's flags
 // set: --target (checked by parseArgs), --expectations and --stop-after.
 func passOptions(inv *invocation) passes.Options {
@@ -52,7 +110,7 @@ func passOptions(inv *invocation) passes.Options {
 // runCheck implements `thundc check PATH`.
 func runCheck(c *cli, inv *invocation) int {
 	opts := passOptions(inv)
-	u, diags, err := compile(inv, opts)
+	u, diags, err := compile(c, inv, opts)
 	if err != nil {
 		return fail(c, inv.cmd, err)
 	}
@@ -75,7 +133,7 @@ type explainJSON struct {
 func runExplain(c *cli, inv *invocation) int {
 	opts := passOptions(inv)
 	target := opts.Target
-	u, diags, err := compile(inv, opts)
+	u, diags, err := compile(c, inv, opts)
 	if err != nil {
 		return fail(c, inv.cmd, err)
 	}
@@ -139,7 +197,7 @@ func runGraph(c *cli, inv *invocation) int {
 	}
 	// Only the structure matters to the graph: stop once names and
 	// references are known to resolve.
-	u, diags, err := compile(inv, passes.Options{StopAfter: "validate"})
+	u, diags, err := compile(c, inv, passes.Options{StopAfter: "validate"})
 	if err != nil {
 		return fail(c, inv.cmd, err)
 	}

@@ -73,6 +73,20 @@ var expectationsFlag = flagSpec{
 	usage: "on a Spark target: refuse drop expectations (OSS Spark has none), or lower each to a filter on its condition, named in the lowering report (fail stays refused)",
 }
 
+// verifyFlag and dumpFlag are the compiler driver's debugging flags, after
+// the Go compiler's -d=ssa/check/on and -d=ssa/PASS/dump. compile applies
+// them for every command that has them.
+var (
+	verifyFlag = flagSpec{
+		name:  "verify-ir",
+		usage: "after every pass, check that it left the IR unchanged and well formed and that what it recorded is complete; a broken invariant is an internal error naming the pass (a compiler bug)",
+	}
+	dumpFlag = flagSpec{
+		name: "dump-after", arg: "PASS", values: passes.Names(), repeat: true,
+		usage: "print the plan so far (explain's text) to stderr, unless a pass up to it reports errors, after the pass (repeatable)",
+	}
+)
+
 // graphFormats are the values of graph --format; the first is the default.
 var graphFormats = []string{"dot", "mermaid", "json"}
 
@@ -97,6 +111,8 @@ Check prints nothing when the pipeline is clean.`,
 			targetFlag,
 			expectationsFlag,
 			bindFlag,
+			verifyFlag,
+			dumpFlag,
 			jsonFlag(`print {"ok": bool, "diagnostics": [{file, line, col, severity, code, message}]} to stdout instead`),
 		},
 		example: `thundc check pipeline.thund
@@ -136,6 +152,8 @@ printed and the exit status is 1.`,
 			expectationsFlag,
 			bindFlag,
 			{name: "stop-after", arg: "PASS", values: passes.Names(), defDoc: "all", usage: "the last pass to run"},
+			verifyFlag,
+			dumpFlag,
 			jsonFlag(`print {"ok", "target", "ran": [pass], "diagnostics": [...], "plan": {...}} to stdout instead`),
 		},
 		example: `thundc explain pipeline.thund --target spark-4.1
@@ -187,16 +205,24 @@ S3 support (--warehouse s3://BUCKET/PREFIX) is linked unless --s3=false:
 the AWS SDK is a fifth of a build's time. An executable without it refuses
 an S3 warehouse and says so.
 
+With --emit-go DIR, build also writes the generated Go module to DIR: the
+program's files (main.go, pipeline.go, one flow_NAME.go per flow) and the
+runtime beside them, so that "go build" in DIR builds it. With --emit-go
+and no -o, build only generates: it writes DIR and runs no go build.
+
 The executable's commands are run, plan, history, read and version; run it
 with --help.`,
 		flags: []flagSpec{
-			{name: "o", arg: "BIN", usage: "the executable to write (required)"},
-			{name: "emit-go", arg: "DIR", usage: "also write the generated Go module to DIR"},
+			{name: "o", arg: "BIN", usage: "the executable to write (required unless --emit-go is given)"},
+			{name: "emit-go", arg: "DIR", usage: "also write the generated Go module to DIR; without -o, only that"},
 			s3Flag,
 			bindFlag,
-			jsonFlag(`print {"ok", "binary", "cached", "key", "diagnostics"} to stdout instead of diagnostics on stderr`),
+			verifyFlag,
+			dumpFlag,
+			jsonFlag(`print {"ok", "binary", "cached", "key", "diagnostics"} (without -o: {"ok", "emit_go", "files", "diagnostics"}) to stdout instead of diagnostics on stderr`),
 		},
-		example: `thundc build pipeline.thund -o etl && ./etl run && ./etl read top_products`,
+		example: `thundc build pipeline.thund -o etl && ./etl run && ./etl read top_products
+thundc build pipeline.thund --emit-go gen && less gen/flow_top_products.go`,
 	},
 	{
 		name: "run", args: "PATH [-- ETL-ARGS]", minArgs: 1, maxArgs: 1 << 20, pipeline: true,

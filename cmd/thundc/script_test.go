@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/nordisk/thund/internal/testenv"
+	"github.com/rogpeppe/go-internal/diff"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -52,6 +53,8 @@ func TestScripts(t *testing.T) {
 			"eventually":  cmdEventually,
 			"signal":      cmdSignal,
 			"cmpsorted":   cmdCmpSorted,
+			"udiff":       cmdUdiff,
+			"targetdiff":  cmdTargetDiff,
 		},
 	})
 }
@@ -76,6 +79,47 @@ func cmdCmpSorted(ts *testscript.TestScript, neg bool, args []string) {
 	if !slices.Equal(a, b) {
 		ts.Fatalf("%s and %s differ as multisets of rows:\n%s\n---\n%s", args[0], args[1], strings.Join(a, "\n"), strings.Join(b, "\n"))
 	}
+}
+
+// cmdUdiff is the script command
+//
+//	udiff FILE1 FILE2
+//
+// which writes the unified diff from FILE1 to FILE2 to stdout, and nothing
+// when they are equal. A script keeps the expected diff as a golden (cmp
+// stdout want/x.diff, refreshed by THUNDC_UPDATE=1 like any other), so that
+// two outputs that must differ in a few known places are one golden and a
+// short, reviewable list of those places, not two goldens.
+func cmdUdiff(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: udiff FILE1 FILE2")
+	}
+	writeDiff(ts, args[0], ts.ReadFile(args[0]), args[1], ts.ReadFile(args[1]))
+}
+
+// cmdTargetDiff is the script command
+//
+//	targetdiff FILE41 FILE42
+//
+// which is udiff from an output for spark-4.1 to the same output for
+// spark-4.2, with each file's own target name read as "spark-4.x": what
+// is left is what the two targets do differently (a field that only 4.2
+// has, a refusal that only one makes), and nothing when they differ by
+// name alone. A name of the other target stays as written, so an output
+// that names the wrong target shows.
+func cmdTargetDiff(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: targetdiff FILE41 FILE42")
+	}
+	const either = "spark-4.x"
+	a := strings.ReplaceAll(ts.ReadFile(args[0]), "spark-4.1", either)
+	b := strings.ReplaceAll(ts.ReadFile(args[1]), "spark-4.2", either)
+	writeDiff(ts, args[0], a, args[1], b)
+}
+
+func writeDiff(ts *testscript.TestScript, name1, text1, name2, text2 string) {
+	_, err := ts.Stdout().Write(diff.Diff(name1, []byte(text1), name2, []byte(text2)))
+	ts.Check(err)
 }
 
 // cmdExitcode is the script command

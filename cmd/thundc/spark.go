@@ -27,7 +27,7 @@ var sparkTargets = []string{string(passes.Spark41), string(passes.Spark42)}
 
 // sparkLowerFlags are the flags that shape a lowering: emit's, and run's
 // for a PATH (a bundle was lowered already).
-var sparkLowerFlags = []string{"target", "expectations", "storage", "data-root", "full-refresh", "full-refresh-all", "refresh", "dry-run", "sql-elements", "catalog", "database"}
+var sparkLowerFlags = []string{"target", "expectations", "storage", "data-root", "full-refresh", "full-refresh-all", "refresh", "dry-run", "sql-elements", "catalog", "database", "verify-ir", "dump-after"}
 
 // sparkCommand is `thundc spark emit|show|run`.
 var sparkCommand = &command{
@@ -74,6 +74,8 @@ is 15002.`,
 		{name: "database", arg: "NAME", defDoc: "the spec's database", usage: "CreateDataflowGraph.default_database: where unqualified datasets go (it must exist)"},
 		{name: "dry-run", usage: "StartRun.dry: validate the graph on the server, run nothing"},
 		{name: "sql-elements", usage: "send a SQL project's files whole as DefineSqlGraphElements (as spark-pipelines does)"},
+		verifyFlag,
+		dumpFlag,
 		{name: "remote", arg: "sc://...", usage: "run: the Spark Connect server's connection string (required)"},
 		jsonFlag(`emit: print {"ok", "bundle", "report_file", "target", "requests", "report", "diagnostics"}; show: {"requests": [...]} in protobuf JSON; run: one JSON object per event`),
 	},
@@ -151,7 +153,7 @@ func lower(c *cli, inv *invocation) (*lowered, int) {
 		}
 		opts.SQLFiles = files
 	}
-	u, diags, err := compile(inv, passOptions(inv))
+	u, diags, err := compile(c, inv, passOptions(inv))
 	if err != nil {
 		return nil, fail(c, inv.cmd, err)
 	}

@@ -64,7 +64,7 @@ var laneCases = []laneCase{
 }
 
 // nexmarkSkip: Spark refuses q7 as written (its stream read of q7_max
-// declares a watermark: GraphReadWatermarks, spark_emit_nexmark_41.txtar),
+// declares a watermark: GraphReadWatermarks, spark_emit_nexmark.txtar),
 // so the lane runs it as a join of a snapshot of q7_max, which the two
 // engines read at different points of a run.
 var nexmarkSkip = map[string]string{"q7": "run as a join of a snapshot of q7_max"}

@@ -109,9 +109,10 @@ func TestSparkRunFails(t *testing.T) {
 	}
 }
 
-// TestSparkExampleScriptsAreCurrent: each example has a spark_emit_<example>_4x
-// script per Spark target that emits the real example (the script command
-// "example <example>"), in both its forms.
+// TestSparkExampleScriptsExist: each example has a spark_emit_<example>
+// script that emits the real example (the script command "example
+// <example>") in both its forms, with spark-4.1's goldens, and holds
+// spark-4.2's output to them with targetdiff.
 func TestSparkExampleScriptsExist(t *testing.T) {
 	dirs, err := filepath.Glob("../../examples/*/pipeline.thund")
 	if err != nil || len(dirs) == 0 {
@@ -119,17 +120,19 @@ func TestSparkExampleScriptsExist(t *testing.T) {
 	}
 	for _, ex := range dirs {
 		name := filepath.Base(filepath.Dir(ex))
-		for _, v := range []string{"41", "42"} {
-			script := "../../testdata/scripts/spark_emit_" + name + "_" + v + ".txtar"
-			data, err := os.ReadFile(script)
-			if err != nil {
-				t.Errorf("example %s has no %s: %v", name, filepath.Base(script), err)
-				continue
-			}
-			for _, line := range []string{"example " + name + "\n", "thundc spark emit " + name + "/pipeline.thund ", "thundc spark emit " + name + " "} {
-				if !bytes.Contains(data, []byte(line)) {
-					t.Errorf("%s does not emit examples/%s (no line %q)", filepath.Base(script), name, strings.TrimSpace(line))
-				}
+		script := "../../testdata/scripts/spark_emit_" + name + ".txtar"
+		data, err := os.ReadFile(script)
+		if err != nil {
+			t.Errorf("example %s has no %s: %v", name, filepath.Base(script), err)
+			continue
+		}
+		for _, line := range []string{
+			"example " + name + "\n",
+			"thundc spark emit " + name + "/pipeline.thund ", "thundc spark emit " + name + " ",
+			"--target spark-4.1", "--target spark-4.2", "\ntargetdiff ",
+		} {
+			if !bytes.Contains(data, []byte(line)) {
+				t.Errorf("%s does not emit examples/%s in both forms for both targets (no %q)", filepath.Base(script), name, strings.TrimSpace(line))
 			}
 		}
 	}
