@@ -5,74 +5,17 @@ import (
 
 	"github.com/dave/jennifer/jen"
 	"github.com/nordisk/thund/ir"
+	"github.com/nordisk/thund/passes"
 )
 
-// joinKey is one equi-join key: an expression of each side, compared in
-// their common type; nullSafe for <=> (NULL matches NULL).
-type joinKey struct {
-	l, r     ir.Expr
-	lcol     int // USING: the key's column in each input (-1 with expressions)
-	rcol     int
-	t        ir.Type
-	nullSafe bool
-}
+// joinKey is one equi-join key of the plan (passes.JoinKey).
+type joinKey = passes.JoinKey
 
-// sideOf says which inputs of a join an expression reads: 1 left, 2 right
-// (bits), 0 none.
-func (g *flowGen) sideOf(e ir.Expr, n *ir.Join) int {
-	side := 0
-	ir.WalkExpr(e, func(x ir.Expr) bool {
-		if c, ok := x.(*ir.ColumnRef); ok {
-			if b, ok := g.u.Refs[c]; ok && b.Depth == 0 {
-				switch b.Rel {
-				case n.Left:
-					side |= 1
-				case n.Right:
-					side |= 2
-				}
-			}
-		}
-		return true
-	})
-	return side
-}
-
-// joinKeys splits a join's condition into equi-join keys (conjuncts
-// left-expr = right-expr, in either order) and the residual condition.
+// joinKeys are a join's equi-join keys and residual condition, from the
+// plan.
 func (g *flowGen) joinKeys(n *ir.Join) ([]joinKey, []ir.Expr) {
-	info := g.u.Joins[n]
-	var keys []joinKey
-	if len(n.Using) > 0 {
-		ls, rs := g.u.Schemas[n.Left], g.u.Schemas[n.Right]
-		for i := range n.Using {
-			lc, rc := info.LeftKeys[i], info.RightKeys[i]
-			t, _ := commonType(ls[lc].Type, rs[rc].Type)
-			keys = append(keys, joinKey{lcol: lc, rcol: rc, t: t})
-		}
-		return keys, nil
-	}
-	if n.On == nil {
-		return nil, nil
-	}
-	var residual []ir.Expr
-	for _, c := range conjuncts(n.On) {
-		b, ok := c.(*ir.Binary)
-		if ok && (b.Op == ir.OpEq || b.Op == ir.OpEqNullSafe) {
-			ls, rs := g.sideOf(b.L, n), g.sideOf(b.R, n)
-			l, r := b.L, b.R
-			if ls == 2 && rs == 1 {
-				l, r, ls, rs = r, l, rs, ls
-			}
-			if ls == 1 && rs == 2 {
-				if t, ok := commonType(g.typeOf(l), g.typeOf(r)); ok && t.Kind != ir.TUnknown {
-					keys = append(keys, joinKey{l: l, r: r, lcol: -1, rcol: -1, t: t, nullSafe: b.Op == ir.OpEqNullSafe})
-					continue
-				}
-			}
-		}
-		residual = append(residual, c)
-	}
-	return keys, residual
+	jp := g.plan.Joins[n]
+	return jp.Keys, jp.Residual
 }
 
 // keyValues computes the key values of one side, coerced to the keys'
@@ -82,16 +25,16 @@ func (g *flowGen) keyValues(keys []joinKey, left bool, r *row, e *env, pos ir.Po
 	for i, k := range keys {
 		var x *value
 		switch {
-		case left && k.lcol >= 0:
-			x = g.col(r.cols[k.lcol])
-		case !left && k.rcol >= 0:
-			x = g.col(r.cols[k.rcol])
+		case left && k.LCol >= 0:
+			x = g.col(r.cols[k.LCol])
+		case !left && k.RCol >= 0:
+			x = g.col(r.cols[k.RCol])
 		case left:
-			x = g.genExpr(k.l, e)
+			x = g.genExpr(k.L, e)
 		default:
-			x = g.genExpr(k.r, e)
+			x = g.genExpr(k.R, e)
 		}
-		vals[i] = g.coerce(x, k.t, pos)
+		vals[i] = g.coerce(x, k.Type, pos)
 	}
 	return vals
 }
@@ -145,9 +88,9 @@ func (g *flowGen) genJoin(n *ir.Join, c consumer) {
 		types := make([]ir.Type, len(keys))
 		force := false
 		for i, k := range keys {
-			types[i] = k.t
-			nullSafe[i] = k.nullSafe
-			force = force || k.nullSafe
+			types[i] = k.Type
+			nullSafe[i] = k.NullSafe
+			force = force || k.NullSafe
 		}
 		kt = g.newKeyType("join", types, force)
 		ht, heads, next = g.name("ht"), g.name("heads"), g.name("next")

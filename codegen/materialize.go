@@ -1,7 +1,6 @@
 package codegen
 
 import (
-	"fmt"
 
 	"github.com/dave/jennifer/jen"
 	"github.com/nordisk/thund/ir"
@@ -22,59 +21,9 @@ func (g *generator) incrementalFields(d *ir.Dataset) []field {
 	if d.Kind != ir.KindMaterializedView || d.Materialize != ir.MatIncremental {
 		return nil
 	}
-	if why := g.notIncremental(d); why != "" {
+	if why := g.u.Plan.NotIncremental[d]; why != "" {
 		return []field{{"NotIncremental", jen.Lit(why)}}
 	}
 	return []field{{"Incremental", jen.True()}}
 }
 
-// notIncremental says why the flows into d cannot be maintained by
-// appending ("" when they can).
-func (g *generator) notIncremental(d *ir.Dataset) string {
-	for _, f := range g.u.Pipeline.FlowsInto(d.Name) {
-		if f.Once {
-			return fmt.Sprintf("flow %s is a once flow", f.Name)
-		}
-		why := ""
-		ir.WalkRel(f.Query, func(r ir.Rel) bool {
-			if why != "" {
-				return false
-			}
-			switch n := r.(type) {
-			case *ir.Scan, *ir.Filter, *ir.Project, *ir.SubqueryRel:
-			case *ir.Union:
-				if !n.All {
-					why = "union (distinct)"
-				}
-			case *ir.Aggregate:
-				why = "an aggregate"
-			case *ir.Join:
-				why = "a join"
-			case *ir.Window:
-				why = "a window"
-			case *ir.Distinct:
-				why = "distinct"
-			case *ir.Sort:
-				why = "order by"
-			case *ir.Limit:
-				why = "a limit"
-			default:
-				why = fmt.Sprintf("%T", r)
-			}
-			for _, e := range ir.RelExprs(r) {
-				ir.WalkExpr(e, func(x ir.Expr) bool {
-					switch x.(type) {
-					case *ir.ScalarSubquery, *ir.InSubquery:
-						why = "a subquery"
-					}
-					return why == ""
-				})
-			}
-			return why == ""
-		})
-		if why != "" {
-			return fmt.Sprintf("flow %s's query has %s, which appending new input cannot maintain", f.Name, why)
-		}
-	}
-	return ""
-}

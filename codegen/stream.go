@@ -169,43 +169,6 @@ func (g *flowGen) observeWatermark(n *ir.Scan, c consumer) consumer {
 	}
 }
 
-// windowUnder is the stream window an aggregate groups, through filters and
-// subquery aliases; nil when there is none.
-func windowUnder(r ir.Rel) *ir.Window {
-	switch n := r.(type) {
-	case *ir.Window:
-		return n
-	case *ir.Filter:
-		return windowUnder(n.Input)
-	case *ir.SubqueryRel:
-		return windowUnder(n.Input)
-	}
-	return nil
-}
-
-// windowColumn reports whether field idx of r (down to window w) is w's
-// window_start (1) or window_end (2), else 0.
-func windowColumn(u *passes.Unit, r ir.Rel, idx int, w *ir.Window) int {
-	switch n := r.(type) {
-	case *ir.Window:
-		if n != w {
-			return 0
-		}
-		nv := len(u.Schemas[n.Input].Visible())
-		switch idx {
-		case nv:
-			return 1
-		case nv + 1:
-			return 2
-		}
-	case *ir.Filter:
-		return windowColumn(u, n.Input, idx, w)
-	case *ir.SubqueryRel:
-		return windowColumn(u, n.Input, idx, w)
-	}
-	return 0
-}
-
 // genStreamWindow is the window operator under a stream aggregate: it
 // evaluates each row's event time (a NULL time belongs to no window: the row
 // is dropped, as in Spark) and leaves the assignment to windows to the
@@ -265,7 +228,7 @@ func streamAccum(a *accum, session bool) string {
 // genStreamAggregate generates a windowed aggregate over stream reads.
 func (g *flowGen) genStreamAggregate(n *ir.Aggregate, c consumer) {
 	sf := g.st
-	w := windowUnder(n.Input)
+	w := passes.WindowUnder(n.Input)
 	switch {
 	case sf == nil:
 		g.refuseStreaming(n.Pos, "an aggregate")
@@ -334,7 +297,7 @@ func (g *flowGen) genStreamAggregate(n *ir.Aggregate, c consumer) {
 		keyTypes[i] = g.typeOf(k.Expr)
 		if ref, ok := k.Expr.(*ir.ColumnRef); ok {
 			if b, ok := g.u.Refs[ref]; ok && b.Depth == 0 {
-				winKey[i] = windowColumn(g.u, b.Rel, b.Index, w)
+				winKey[i] = passes.WindowColumn(g.u, b.Rel, b.Index, w)
 			}
 		}
 		if winKey[i] != 0 {

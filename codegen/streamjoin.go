@@ -2,126 +2,10 @@ package codegen
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/dave/jennifer/jen"
 	"github.com/nordisk/thund/ir"
 )
-
-// timeBound is a join's event-time bound: tr - tl in [lower, upper], in
-// units of the event-time columns; lcol and rcol are the time column of
-// each side (an expression of one side's columns).
-type timeBound struct {
-	lower, upper int64
-	l, r         ir.Expr
-}
-
-// timeTerm splits e into a column of one join side plus a constant (in
-// units): col, col + c, col - c, c + col. ok is false for anything else.
-func (g *flowGen) timeTerm(e ir.Expr, n *ir.Join) (col ir.Expr, side int, c int64, ok bool) {
-	if b, isBin := e.(*ir.Binary); isBin && (b.Op == ir.OpAdd || b.Op == ir.OpSub) {
-		lit, litOK := g.intervalUnits(b.R)
-		x := b.L
-		if !litOK && b.Op == ir.OpAdd {
-			lit, litOK = g.intervalUnits(b.L)
-			x = b.R
-		}
-		if !litOK {
-			return nil, 0, 0, false
-		}
-		if b.Op == ir.OpSub {
-			lit = -lit
-		}
-		col, side, c, ok = g.timeTerm(x, n)
-		return col, side, c + lit, ok
-	}
-	ref, isRef := e.(*ir.ColumnRef)
-	if !isRef {
-		return nil, 0, 0, false
-	}
-	t := g.typeOf(ref)
-	if t.Kind != ir.TTimestamp || g.st == nil || t.Unit != g.st.unit {
-		return nil, 0, 0, false
-	}
-	switch g.sideOf(ref, n) {
-	case 1:
-		return ref, 1, 0, true
-	case 2:
-		return ref, 2, 0, true
-	}
-	return nil, 0, 0, false
-}
-
-// intervalUnits is an interval literal (possibly negated) in units of the
-// flow's event time.
-func (g *flowGen) intervalUnits(e ir.Expr) (int64, bool) {
-	neg := false
-	if u, ok := e.(*ir.Unary); ok && u.Op == ir.OpNeg {
-		e, neg = u.X, true
-	}
-	l, ok := e.(*ir.Literal)
-	if !ok || l.Kind != ir.LitInterval {
-		return 0, false
-	}
-	d, err := ir.ParseDuration(l.Text)
-	if err != nil || int64(d)%g.st.per != 0 {
-		return 0, false
-	}
-	v := int64(d) / g.st.per
-	if neg {
-		v = -v
-	}
-	return v, true
-}
-
-// joinTimeBound reads the event-time bound of a stream-stream join from
-// its ON conjuncts (between, <, <=, >, >=, = of one side's time column plus
-// a constant against the other's). Every conjunct stays in the residual
-// condition as well: the bound only decides what the state keeps.
-func (g *flowGen) joinTimeBound(n *ir.Join) (*timeBound, bool) {
-	tb := &timeBound{lower: math.MinInt64, upper: math.MaxInt64}
-	var hasLo, hasHi bool
-	add := func(a ir.Expr, op ir.BinaryOp, b ir.Expr) {
-		ca, sa, ka, okA := g.timeTerm(a, n)
-		cb, sb, kb, okB := g.timeTerm(b, n)
-		if !okA || !okB || sa == sb {
-			return
-		}
-		// a op b, with a = side sa's time + ka: make it tr - tl op k
-		var k int64
-		if sa == 1 { // tl + ka op tr + kb  <=>  tr - tl op' ka - kb
-			k = ka - kb
-			op = map[ir.BinaryOp]ir.BinaryOp{ir.OpLt: ir.OpGt, ir.OpLe: ir.OpGe, ir.OpGt: ir.OpLt, ir.OpGe: ir.OpLe, ir.OpEq: ir.OpEq}[op]
-			tb.l, tb.r = ca, cb
-		} else { // tr + ka op tl + kb  <=>  tr - tl op kb - ka
-			k = kb - ka
-			tb.l, tb.r = cb, ca
-		}
-		switch op {
-		case ir.OpGt, ir.OpGe:
-			tb.lower, hasLo = max(tb.lower, k), true
-		case ir.OpLt, ir.OpLe:
-			tb.upper, hasHi = min(tb.upper, k), true
-		case ir.OpEq:
-			tb.lower, tb.upper, hasLo, hasHi = max(tb.lower, k), min(tb.upper, k), true, true
-		}
-	}
-	for _, c := range conjuncts(n.On) {
-		switch c := c.(type) {
-		case *ir.Between:
-			if !c.Not {
-				add(c.X, ir.OpGe, c.Lo)
-				add(c.X, ir.OpLe, c.Hi)
-			}
-		case *ir.Binary:
-			switch c.Op {
-			case ir.OpEq, ir.OpLt, ir.OpLe, ir.OpGt, ir.OpGe:
-				add(c.L, c.Op, c.R)
-			}
-		}
-	}
-	return tb, hasLo && hasHi && tb.lower <= tb.upper
-}
 
 // genStreamJoin generates an inner join of two streams with a time bound
 // (rt/stream.IntervalJoin): every row of each side is added to the state,
@@ -150,8 +34,8 @@ func (g *flowGen) genStreamJoin(n *ir.Join, c consumer) {
 		return
 	}
 	sf.ops++
-	tb, ok := g.joinTimeBound(n)
-	if !ok {
+	tb := g.plan.Joins[n].Time
+	if tb == nil {
 		g.unplanned(n.Pos, "the time bound of this join of two streams must compare the two sides' event-time columns (in the watermarks' unit) plus constant intervals, e.g. b.t between a.t and a.t + 10s")
 		return
 	}
@@ -161,15 +45,15 @@ func (g *flowGen) genStreamJoin(n *ir.Join, c consumer) {
 		return
 	}
 	for _, k := range keys {
-		if k.nullSafe || k.t.Kind == ir.TDecimal || k.t.Kind == ir.TBinary {
-			g.unplanned(n.Pos, "a join of two streams on a key of type %s (or with <=>) is not supported yet", k.t)
+		if k.NullSafe || k.Type.Kind == ir.TDecimal || k.Type.Kind == ir.TBinary {
+			g.unplanned(n.Pos, "a join of two streams on a key of type %s (or with <=>) is not supported yet", k.Type)
 			return
 		}
 	}
 	flow := g.flow.Name
 	kt := g.newStruct("streamJoinKey", "is the key of a join of two streams.")
 	for i, k := range keys {
-		kt.add(fmt.Sprintf("K%d", i), goType(k.t))
+		kt.add(fmt.Sprintf("K%d", i), goType(k.Type))
 	}
 	type side struct {
 		rel    ir.Rel
@@ -181,7 +65,7 @@ func (g *flowGen) genStreamJoin(n *ir.Join, c consumer) {
 		return &side{rel: r, st: g.newStruct(stem, "is one held row of a side of a join of two streams."), tcol: t,
 			stored: make([]bool, len(g.u.Schemas[r]))}
 	}
-	L, R := mkSide(n.Left, "streamLeft", tb.l), mkSide(n.Right, "streamRight", tb.r)
+	L, R := mkSide(n.Left, "streamLeft", tb.L), mkSide(n.Right, "streamRight", tb.R)
 	// the columns each side keeps: what the join's consumers and its ON read
 	used := map[ir.Rel]map[int]bool{n.Left: {}, n.Right: {}}
 	ir.WalkExpr(n.On, func(x ir.Expr) bool {
@@ -219,9 +103,9 @@ func (g *flowGen) genStreamJoin(n *ir.Join, c consumer) {
 
 	ij, pairs, emitFn := g.name("ij"), g.name("pairs"), g.name("match")
 	g.prelude = append(g.prelude,
-		jen.Commentf("the state of the join of two streams at %s (rt/stream.IntervalJoin): tr - tl in [%d, %d]", posText(n.Pos), tb.lower, tb.upper),
+		jen.Commentf("the state of the join of two streams at %s (rt/stream.IntervalJoin): tr - tl in [%d, %d]", posText(n.Pos), tb.Lower, tb.Upper),
 		jen.List(jen.Id(ij), jen.Id(ij+"Err")).Op(":=").Qual(streamPkg, "NewIntervalJoin").Types(jen.Id(kt.name), jen.Id(L.st.name), jen.Id(R.st.name)).Call(
-			jen.Lit(tb.lower), jen.Lit(tb.upper), jen.Lit(sf.lateness)),
+			jen.Lit(tb.Lower), jen.Lit(tb.Upper), jen.Lit(sf.lateness)),
 		jen.If(jen.Id(ij+"Err").Op("!=").Nil()).Block(jen.Return(jen.Id(ij+"Err"))),
 		jen.Var().Id(pairs).Index().Id(pair),
 		jen.Id(emitFn).Op(":=").Func().Params(jen.Id("l").Id(L.st.name), jen.Id("r").Id(R.st.name)).Block(
@@ -234,9 +118,9 @@ func (g *flowGen) genStreamJoin(n *ir.Join, c consumer) {
 		sf.save = jen.Dict{}
 	}
 	sf.save[jen.Id(field)] = jen.Id(ij).Dot("Snapshot").Call()
-	shape := fmt.Sprintf("%s: interval join [%d, %d]; key", field, tb.lower, tb.upper)
+	shape := fmt.Sprintf("%s: interval join [%d, %d]; key", field, tb.Lower, tb.Upper)
 	for _, k := range keys {
-		shape += " " + k.t.String()
+		shape += " " + k.Type.String()
 	}
 	for _, s := range []*side{L, R} {
 		shape += "; side"
