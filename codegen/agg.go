@@ -119,7 +119,7 @@ func (g *flowGen) genAggregate(n *ir.Aggregate, c consumer) {
 		}
 	})
 	var ap *aggPar
-	if g.parSource(n.Input) && aggMergeable(accs) {
+	if g.plan.Parallel[n] {
 		ap = g.newAggPar(st, kt, groups, ht, nullGroup, decls)
 		g.par = &ap.parPipe
 	} else {

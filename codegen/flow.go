@@ -144,7 +144,7 @@ func (g *flowGen) genFlowBody() []jen.Code {
 	subs := g.sub(func() { g.genSubqueries() })
 	main := g.sub(func() {
 		c := out.consume
-		if g.cdc == nil && g.parSource(g.flow.Query) {
+		if g.plan.ParallelOutput {
 			c = g.parOutput(out)
 		}
 		g.produce(g.flow.Query, c)

@@ -44,30 +44,6 @@ type parPipe struct {
 	seq, row   string // the batch's number, and the row's index in it
 }
 
-// parSource reports whether produce(r) hands a pipeline request (g.par) to
-// a scan: r is a scan of a snapshot reached through operators that keep no
-// state across rows (the same walk produceOp makes).
-func (g *flowGen) parSource(r ir.Rel) bool {
-	switch n := r.(type) {
-	case *ir.Scan:
-		return !n.Stream
-	case *ir.Filter:
-		return g.parSource(n.Input)
-	case *ir.Project:
-		return g.parSource(n.Input)
-	case *ir.SubqueryRel:
-		return g.parSource(n.Input)
-	case *ir.Window:
-		return n.Kind != ir.WindowSession && !streaming(n) && g.parSource(n.Input)
-	case *ir.Join:
-		if n.Kind == ir.JoinRight || n.Kind == ir.JoinFull || streaming(n.Right) || streaming(n.Left) {
-			return false
-		}
-		return g.parSource(n.Left)
-	}
-	return false
-}
-
 // parTransparent reports the operators that pass g.par on to their input.
 func parTransparent(r ir.Rel) bool {
 	switch r.(type) {
@@ -130,27 +106,6 @@ func (g *flowGen) workerSlots(stem string, typ jen.Code) string {
 	s := g.name(stem)
 	g.emit(jen.Id(s).Op(":=").Make(jen.Index().Add(typ), jen.Id("fc").Dot("Workers").Call()))
 	return s
-}
-
-// aggMergeable reports whether an aggregate's partial states can be merged
-// with a result equal to one goroutine's: its accumulators are counts, and
-// sums, averages, minimums and maximums of anything but floats.
-func aggMergeable(accs []*accum) bool {
-	for _, a := range accs {
-		switch a.name {
-		case "count":
-			if a.distinct != nil {
-				return false
-			}
-		case "sum", "avg", "min", "max":
-			if a.argT.IsFloat() || a.name != "avg" && a.resT.IsFloat() {
-				return false
-			}
-		default:
-			return false
-		}
-	}
-	return true
 }
 
 // genAccumMerge merges the accumulator a of the partial state ps into the

@@ -595,7 +595,7 @@ func (g *flowGen) genLimit(n *ir.Limit, c consumer) {
 	}
 	var stmts []jen.Code
 	if s, ok := n.Input.(*ir.Sort); ok {
-		stmts = g.sub(func() { g.genSort(s, lim, n.N+n.Offset) })
+		stmts = g.sub(func() { g.genSort(s, lim, g.plan.TopN[s]) })
 	} else {
 		stmts = g.sub(func() { g.produce(n.Input, lim) })
 	}

@@ -35,7 +35,7 @@ func (g *flowGen) genSort(n *ir.Sort, c consumer, topK int64) {
 	// a top-N's input runs on the workers, each keeping its own top rows
 	// (parallel.go); the rows' input positions break ties
 	var par *sortPar
-	if topK > 0 && g.parSource(n.Input) {
+	if topK > 0 && g.plan.Parallel[n] {
 		par = g.newSortPar(st, rows, decls)
 		g.par = &par.parPipe
 	} else {

@@ -482,6 +482,25 @@ func (u *Unit) physical(f *ir.Flow) *ExplainPhysical {
 			add("%s", s)
 		}
 	})
+	walkAll(f.Query, func(r ir.Rel) {
+		switch n := r.(type) {
+		case *ir.Aggregate:
+			if fp.Parallel[n] {
+				add("aggregate at %s: its input runs on the workers, each with partial groups merged at the end", posText(n.Pos))
+			}
+		case *ir.Sort:
+			if k, ok := fp.TopN[n]; ok {
+				s := fmt.Sprintf("order by at %s: keeps the top %d rows as it collects", posText(n.Pos), k)
+				if fp.Parallel[n] {
+					s += ", its input on the workers"
+				}
+				add("%s", s)
+			}
+		}
+	})
+	if fp.ParallelOutput {
+		add("output: the pipeline into %s runs on the workers", fp.Target.Name)
+	}
 	if sp := fp.Stream; sp != nil {
 		var ins []string
 		for _, in := range sp.Inputs {

@@ -52,6 +52,17 @@ type FlowPlan struct {
 	// assignment): one entry per visible target column.
 	Store []StoreCol
 
+	// ParallelOutput: the pipeline into the target runs on the workers
+	// (a scan of a snapshot through stateless operators, and no change
+	// flow); Parallel: the input pipeline of an aggregate (whose partial
+	// states merge exactly) or of a top-N sort runs on the workers, each
+	// keeping partial state that is merged at the end.
+	ParallelOutput bool
+	Parallel       map[ir.Rel]bool
+	// TopN is the rows a sort under a limit keeps (limit + offset): it
+	// cuts its rows down to them as it collects.
+	TopN map[*ir.Sort]int64
+
 	Stream *StreamPlan // a flow keeping streaming state; nil otherwise
 	CDC    *CDCPlan    // a change flow, or an update-mode windowed aggregate into a table; nil otherwise
 }
@@ -172,7 +183,8 @@ func plan(u *Unit) {
 			continue
 		}
 		p := &planner{u: u, native: native, fp: &FlowPlan{Flow: f, Target: fi.Target, Need: map[ir.Rel][]bool{},
-			Bounds: map[*ir.Scan][]ScanBound{}, Joins: map[*ir.Join]*JoinPlan{}}, fi: fi}
+			Bounds: map[*ir.Scan][]ScanBound{}, Joins: map[*ir.Join]*JoinPlan{}, Parallel: map[ir.Rel]bool{},
+			TopN: map[*ir.Sort]int64{}}, fi: fi}
 		u.Plan.Flows[f] = p.fp
 		p.flow()
 	}
@@ -235,6 +247,86 @@ func (p *planner) flow() {
 	if !p.refused {
 		p.expressions()
 	}
+	if !p.refused {
+		p.parallel()
+	}
+}
+
+// parallel plans which pipelines run on the workers, and the top-N sorts.
+func (p *planner) parallel() {
+	fp := p.fp
+	fp.ParallelOutput = fp.CDC == nil && parSource(fp.Flow.Query)
+	walkAll(fp.Flow.Query, func(r ir.Rel) {
+		switch n := r.(type) {
+		case *ir.Limit:
+			if s, ok := n.Input.(*ir.Sort); ok {
+				fp.TopN[s] = n.N + n.Offset
+			}
+		case *ir.Aggregate:
+			if !streaming(n) && parSource(n.Input) && p.mergeable(n) {
+				fp.Parallel[n] = true
+			}
+		}
+	})
+	for s, k := range fp.TopN {
+		if k > 0 && parSource(s.Input) {
+			fp.Parallel[s] = true
+		}
+	}
+}
+
+// parSource reports a pipeline that can run on the workers: a scan of a
+// snapshot reached through operators that keep no state across rows (a
+// hash join's probe side, whose build side is built once first).
+func parSource(r ir.Rel) bool {
+	switch n := r.(type) {
+	case *ir.Scan:
+		return !n.Stream
+	case *ir.Filter:
+		return parSource(n.Input)
+	case *ir.Project:
+		return parSource(n.Input)
+	case *ir.SubqueryRel:
+		return parSource(n.Input)
+	case *ir.Window:
+		return n.Kind != ir.WindowSession && !streaming(n) && parSource(n.Input)
+	case *ir.Join:
+		if n.Kind == ir.JoinRight || n.Kind == ir.JoinFull || streaming(n.Right) || streaming(n.Left) {
+			return false
+		}
+		return parSource(n.Left)
+	}
+	return false
+}
+
+// mergeable reports whether an aggregate's partial states can be merged
+// with a result equal to one goroutine's: its accumulators are counts, and
+// sums, averages, minimums and maximums of anything but floats.
+func (p *planner) mergeable(n *ir.Aggregate) bool {
+	for _, call := range p.u.AggCalls[n] {
+		name := strings.ToLower(call.Name)
+		if f := p.u.Calls[call]; f != nil {
+			name = f.Name
+		}
+		var argT ir.Type
+		if len(call.Args) > 0 {
+			argT = p.u.Types[call.Args[0]]
+		}
+		resT := p.u.Types[call]
+		switch name {
+		case "count":
+			if call.Distinct && !call.Star {
+				return false
+			}
+		case "sum", "avg", "min", "max":
+			if argT.IsFloat() || name != "avg" && resT.IsFloat() {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // joinsOf lists the joins of a query, subqueries included.
