@@ -12,8 +12,10 @@ import (
 // flow its target, inputs, boundedness, emission, watermark, stages and
 // output schema, then the lowering report. Sections a pass has not filled
 // (with --stop-after) are left out. The text is deterministic.
-func (u *Unit) ExplainText() string {
-	x := u.explain()
+func (u *Unit) ExplainText() string { return u.explain().Text() }
+
+// Text renders the plan as ExplainText does.
+func (x *Explain) Text() string {
 	var b strings.Builder
 	if x.Pipeline != "" {
 		fmt.Fprintf(&b, "pipeline %s\n", x.Pipeline)
@@ -126,6 +128,11 @@ func stageList(ids []int) string {
 // ExplainJSON returns the same as ExplainText as a JSON-marshalable value
 // with a stable shape (slices, not maps).
 func (u *Unit) ExplainJSON() any { return u.explain() }
+
+// Explain returns the plan ExplainText renders, for a caller that adds
+// what a backend's lowering reports (its Report) without changing the
+// Unit.
+func (u *Unit) Explain() *Explain { return u.explain() }
 
 // Explain is the plan `thundc explain --json` prints.
 type Explain struct {

@@ -1,6 +1,7 @@
 package sparkemit
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -105,6 +106,34 @@ func (es Errors) Error() string {
 		lines[i] = e.Error()
 	}
 	return strings.Join(lines, "\n")
+}
+
+// Lower lowers a unit as Emit does, for what check and explain report:
+// the lowering report, and each refusal as a capability diagnostic at its
+// position (the unit is not changed). An error that is not a refusal comes
+// back as an internal-error diagnostic at the pipeline's position.
+func Lower(u *passes.Unit, opts Options) (*passes.LoweringReport, ir.Diagnostics) {
+	_, rep, err := Emit(u, opts)
+	if err == nil {
+		return rep, nil
+	}
+	return nil, Diagnostics(u, err)
+}
+
+// Diagnostics turns what Emit returned as an error into diagnostics: each
+// refusal a capability diagnostic at its position, anything else an
+// internal error.
+func Diagnostics(u *passes.Unit, err error) ir.Diagnostics {
+	var diags ir.Diagnostics
+	var es Errors
+	if !errors.As(err, &es) {
+		diags.Add(u.Pipeline.Pos, "", "internal error: %v", err)
+		return diags
+	}
+	for _, e := range es {
+		diags.Add(e.Pos, ir.CodeCapability, "%s", e.Message())
+	}
+	return diags
 }
 
 // Emit lowers a resolved, capability-checked unit to a Spark Connect bundle

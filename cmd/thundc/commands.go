@@ -116,8 +116,8 @@ func runCheck(c *cli, inv *invocation) int {
 	}
 	// what the lowering refuses too, so that a pipeline check passes is one
 	// spark emit lowers
-	diags = append(diags, lowerRefusals(inv, u, diags)...)
-	return report(c, inv.bool("json"), diags)
+	_, refusals := lowerRefusals(u, diags)
+	return report(c, inv.bool("json"), append(diags, refusals...))
 }
 
 // explainJSON is the --json output of explain.
@@ -139,14 +139,22 @@ func runExplain(c *cli, inv *invocation) int {
 	}
 	// The lowering report a bundle gets: the capability pass's, plus what
 	// only the lowering converts or refuses.
-	diags = append(diags, lowerRefusals(inv, u, diags)...)
+	rep, refusals := lowerRefusals(u, diags)
+	diags = append(diags, refusals...)
 	failed := diags.HasErrors()
+	var plan *passes.Explain
+	if u != nil {
+		plan = u.Explain()
+		if rep != nil {
+			plan.Report = rep
+		}
+	}
 	if inv.bool("json") {
 		out := explainJSON{OK: !failed, Target: string(target), Ran: []string{}, Diagnostics: diagsJSON(diags)}
 		if u != nil {
 			out.Ran = append(out.Ran, u.Ran...)
 			if !failed {
-				out.Plan = u.ExplainJSON()
+				out.Plan = plan
 			}
 		}
 		if st := writeJSON(c, out); st != exitOK || failed {
@@ -158,7 +166,7 @@ func runExplain(c *cli, inv *invocation) int {
 	if failed {
 		return exitDiags
 	}
-	text := u.ExplainText()
+	text := plan.Text()
 	if text != "" && text[len(text)-1] != '\n' {
 		text += "\n"
 	}
@@ -166,24 +174,18 @@ func runExplain(c *cli, inv *invocation) int {
 	return exitOK
 }
 
-// lowerRefusals lowers the unit to Spark as spark emit would and puts the
-// lowering's report in u.Report; what the lowering refuses comes back as
-// diagnostics. It does nothing for the native target, or for a unit that
-// has errors or stopped before the capability pass.
-func lowerRefusals(inv *invocation, u *passes.Unit, diags ir.Diagnostics) ir.Diagnostics {
+// lowerRefusals lowers the unit to Spark as spark emit would: the
+// lowering's report (what the capability pass reported, plus what only the
+// lowering converts), or what it refuses as diagnostics. It does nothing
+// for the native target, or for a unit that has errors or stopped before
+// the capability pass.
+func lowerRefusals(u *passes.Unit, diags ir.Diagnostics) (*passes.LoweringReport, ir.Diagnostics) {
 	if u == nil || diags.HasErrors() || !slices.Contains(u.Ran, "capability") || !u.Opts.Target.IsSpark() {
-		return nil
+		return nil, nil
 	}
-	_, rep, err := sparkemit.Emit(u, sparkemit.Options{})
-	if err == nil {
-		u.Report = rep
-		return nil
-	}
-	diags, ok := loweringRefusals(err)
-	if !ok {
-		diags.Add(ir.Pos{File: inv.pipelinePaths()[0]}, "", "internal error: %v", err)
-	}
-	return diags
+	rep, refusals := sparkemit.Lower(u, sparkemit.Options{})
+	addSourceFromFiles(refusals)
+	return rep, refusals
 }
 
 // runGraph implements `thundc graph PATH`.

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -162,27 +161,11 @@ func lower(c *cli, inv *invocation) (*lowered, int) {
 	}
 	b, rep, err := sparkemit.Emit(u, opts)
 	if err != nil {
-		refusals, ok := loweringRefusals(err)
-		if !ok {
-			return nil, fail(c, inv.cmd, err)
-		}
+		refusals := sparkemit.Diagnostics(u, err)
+		addSourceFromFiles(refusals)
 		return nil, report(c, inv.bool("json"), append(diags, refusals...))
 	}
 	return &lowered{bundle: b, report: rep, diags: diags}, exitOK
-}
-
-// loweringRefusals turns what sparkemit.Emit refuses into capability
-// diagnostics, with their source lines; ok is false for any other error.
-func loweringRefusals(err error) (diags ir.Diagnostics, ok bool) {
-	var es sparkemit.Errors
-	if !errors.As(err, &es) {
-		return nil, false
-	}
-	for _, e := range es {
-		diags.Add(e.Pos, ir.CodeCapability, "%s", e.Message())
-	}
-	addSourceFromFiles(diags)
-	return diags, true
 }
 
 // sqlElements are the SQL files of PATH for DefineSqlGraphElements: the
