@@ -2,6 +2,7 @@ package codegen
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/dave/jennifer/jen"
 	"github.com/nordisk/thund/ir"
@@ -139,12 +140,15 @@ func (g *flowGen) genAggregate(n *ir.Aggregate, c consumer) {
 				return g.groupLookup(kt, groups, ht, nullGroup, nullDecl, vals, keyNullable)
 			}
 			gi := ""
-			if from := g.keysFrom(n, e); from != nil {
+			if from := g.keysFrom(n, e); from != nil && slices.Contains(g.plan.Memo[n], from.join) {
 				gi = g.memoGroup(from, stateDecl, kt.mem.op, lookup)
 			} else {
 				gi = lookup()
 			}
-			if g.rowEnd != nil && scanRows(n.Input) && g.argsFromScan(accs, e) {
+			if g.plan.Defer[n] {
+				if g.rowEnd == nil {
+					g.unplanned(n.Pos, "deferred accumulators outside a scan's row loop")
+				}
 				g.deferAccum(g.rowEnd, stateDecl, groups, gi, func(gs *local) {
 					for _, a := range accs {
 						g.genAccumulate(a, use(gs), e)
@@ -298,42 +302,6 @@ func (g *flowGen) keysFrom(n *ir.Aggregate, e *env) *buildRef {
 		from = f
 	}
 	return from
-}
-
-// scanRows reports whether each row r produces is one row of a scan's
-// batch, reached through operators that compute per row (filters,
-// projections, aliases): its columns can then be loaded again from the
-// batch by the row's index.
-func scanRows(r ir.Rel) bool {
-	switch n := r.(type) {
-	case *ir.Scan:
-		return !n.Stream
-	case *ir.Filter:
-		return scanRows(n.Input)
-	case *ir.Project:
-		return scanRows(n.Input)
-	case *ir.SubqueryRel:
-		return scanRows(n.Input)
-	}
-	return false
-}
-
-// argsFromScan reports whether every accumulator reads only columns of
-// the scan's batch (or nothing, count(*)): deferAccum's second loop loads
-// them again by the row's index, where a computed argument would be
-// computed twice, and raise its errors after every key's of the batch.
-func (g *flowGen) argsFromScan(accs []*accum, e *env) bool {
-	for _, a := range accs {
-		if a.call.Star {
-			continue
-		}
-		for _, x := range a.call.Args {
-			if !g.scanColumn(x, e) {
-				return false
-			}
-		}
-	}
-	return true
 }
 
 // rowLoop is the row loop of one scan's batch while its body is being

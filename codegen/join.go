@@ -191,7 +191,7 @@ func (g *flowGen) genJoin(n *ir.Join, c consumer) {
 	// the build side's row, read from a stored struct: row j of rows
 	buildRow := func(rw *local, j string) *row {
 		out := &row{cols: make([]*column, len(rschema))}
-		from := &buildRef{rows: rows, j: j}
+		from := &buildRef{rows: rows, j: j, join: n}
 		for j, f := range rschema {
 			if !stored[j] {
 				continue

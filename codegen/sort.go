@@ -69,7 +69,10 @@ func (g *flowGen) genSort(n *ir.Sort, c consumer, topK int64) {
 		keys := make([]*value, len(n.Keys))
 		for i, k := range n.Keys {
 			keys[i] = g.coerce(g.genExpr(k.Expr, e), keyTypes[i], k.Pos)
-			if i == 0 && topK > 0 && barComparable(keys[0]) {
+			if i == 0 && g.plan.TopNBar[n] {
+				if keys[0].nullable() {
+					g.unplanned(k.Pos, "a top-N bar on a key that can be NULL")
+				}
 				// a first key worse than the bar's loses whatever the
 				// others are: the row is dropped before they are read
 				op := ">"
@@ -180,21 +183,6 @@ func (g *flowGen) genSort(n *ir.Sort, c consumer, topK int64) {
 		return jen.Commentf("%s orders the rows of the order by at %s.", cmpFn, posText(n.Pos)).Line().
 			Func().Id(cmpFn).Params(jen.List(jen.Id("a"), jen.Id("b")).Op("*").Id(st.name)).Int().Block(stmts...)
 	})
-}
-
-// barComparable reports whether a top-N's first key can be tested against
-// the bar's with Go's < and > before the candidate row is made: a value
-// never NULL whose Go order is compareCode's (integers, dates, times,
-// strings; not floats, whose NaN and -0 Spark orders its own way).
-func barComparable(x *value) bool {
-	if x.nullable() {
-		return false
-	}
-	switch x.t.Kind {
-	case ir.TDate32, ir.TTimestamp, ir.TDuration, ir.TString:
-		return true
-	}
-	return x.t.IsInteger()
 }
 
 // compareCode is a Go expression comparing two values of type t (-1, 0,

@@ -74,6 +74,7 @@ type column struct {
 // of stored rows and the local holding the row's index.
 type buildRef struct {
 	rows, j string
+	join    *ir.Join
 }
 
 // memoKey names the memo of one aggregate (its per-worker declarations)

@@ -62,6 +62,18 @@ type FlowPlan struct {
 	// TopN is the rows a sort under a limit keeps (limit + offset): it
 	// cuts its rows down to them as it collects.
 	TopN map[*ir.Sort]int64
+	// TopNBar: the top-N sort tests its first key against the bar (the
+	// worst row kept) before the row is made: a key never NULL whose Go
+	// order is Spark's (integers, dates, times, strings; not floats).
+	TopNBar map[*ir.Sort]bool
+	// Memo: the joins whose build row holds every group key of an
+	// aggregate (on some path of its input), so that the row's group is
+	// found once and memoized by the build row's index (memoGroup).
+	Memo map[*ir.Aggregate][]*ir.Join
+	// Defer: a hash aggregate over a scan's rows whose accumulators read
+	// only columns of the scan's batch splits its row loop in two: groups
+	// first, accumulators after (deferAccum).
+	Defer map[*ir.Aggregate]bool
 
 	Stream *StreamPlan // a flow keeping streaming state; nil otherwise
 	CDC    *CDCPlan    // a change flow, or an update-mode windowed aggregate into a table; nil otherwise
@@ -184,7 +196,8 @@ func plan(u *Unit) {
 		}
 		p := &planner{u: u, native: native, fp: &FlowPlan{Flow: f, Target: fi.Target, Need: map[ir.Rel][]bool{},
 			Bounds: map[*ir.Scan][]ScanBound{}, Joins: map[*ir.Join]*JoinPlan{}, Parallel: map[ir.Rel]bool{},
-			TopN: map[*ir.Sort]int64{}}, fi: fi}
+			TopN: map[*ir.Sort]int64{}, TopNBar: map[*ir.Sort]bool{}, Memo: map[*ir.Aggregate][]*ir.Join{},
+			Defer: map[*ir.Aggregate]bool{}}, fi: fi}
 		u.Plan.Flows[f] = p.fp
 		p.flow()
 	}
@@ -249,7 +262,169 @@ func (p *planner) flow() {
 	}
 	if !p.refused {
 		p.parallel()
+		p.strategies()
 	}
+}
+
+// strategies plans the aggregates' memoized groups and deferred
+// accumulators, and the top-N sorts' bars.
+func (p *planner) strategies() {
+	fp := p.fp
+	walkAll(fp.Flow.Query, func(r ir.Rel) {
+		switch n := r.(type) {
+		case *ir.Aggregate:
+			if streaming(n) || len(n.Keys) == 0 {
+				return
+			}
+			fp.Memo[n] = p.memoJoins(n)
+			if scanRows(n.Input) && p.argsFromScan(n) {
+				fp.Defer[n] = true
+			}
+		case *ir.Sort:
+			if fp.TopN[n] > 0 && len(n.Keys) > 0 {
+				k := n.Keys[0].Expr
+				t := p.u.Types[k]
+				ordered := t.Kind == ir.TDate32 || t.Kind == ir.TTimestamp || t.Kind == ir.TDuration || t.Kind == ir.TString || t.IsInteger()
+				fp.TopNBar[n] = ordered && !p.u.Nullable[k]
+			}
+		}
+	})
+}
+
+// loadOrigin is where a column of an operator's output comes from, on each
+// path of the generated code that produces it: a column of a scan's batch,
+// or of a join's build row.
+type loadOrigin struct {
+	scan  bool
+	build *ir.Join
+}
+
+// origins traces column idx of r down to where its values are loaded.
+func (p *planner) origins(r ir.Rel, idx int) []loadOrigin {
+	switch n := r.(type) {
+	case *ir.Scan:
+		return []loadOrigin{{scan: true}}
+	case *ir.Filter:
+		return p.origins(n.Input, idx)
+	case *ir.SubqueryRel:
+		return p.origins(n.Input, idx)
+	case *ir.Project:
+		cols := p.u.Projections[n]
+		if idx >= len(cols) {
+			return nil
+		}
+		if pc := cols[idx]; pc.InputIndex >= 0 {
+			return p.origins(n.Input, pc.InputIndex)
+		}
+		// an item that names a column of a scan's batch stays one
+		it := n.Items[cols[idx].Item]
+		if ref, ok := it.Expr.(*ir.ColumnRef); ok {
+			if b, ok := p.u.Refs[ref]; ok && b.Depth == 0 && b.Rel == n.Input {
+				var out []loadOrigin
+				for _, o := range p.origins(n.Input, b.Index) {
+					if o.scan {
+						out = append(out, loadOrigin{scan: true})
+					}
+				}
+				return out
+			}
+		}
+	case *ir.Join:
+		if streaming(n.Left) && streaming(n.Right) {
+			return nil
+		}
+		info := p.u.Joins[n]
+		if idx >= len(info.Output) {
+			return nil
+		}
+		switch jc := info.Output[idx]; {
+		case jc.Left >= 0:
+			return p.origins(n.Left, jc.Left)
+		case jc.Right >= 0:
+			return []loadOrigin{{build: n}}
+		}
+	case *ir.Union:
+		var out []loadOrigin
+		for _, in := range n.Inputs {
+			if p.u.Schemas[in][idx].Type == p.u.Schemas[n][idx].Type {
+				out = append(out, p.origins(in, idx)...)
+			}
+		}
+		return out
+	}
+	return nil
+}
+
+// keyOrigins are the origins of an aggregate's input column that expression
+// e reads when it is a plain column reference; nil otherwise.
+func (p *planner) keyOrigins(n *ir.Aggregate, e ir.Expr) []loadOrigin {
+	ref, ok := e.(*ir.ColumnRef)
+	if !ok {
+		return nil
+	}
+	b, ok := p.u.Refs[ref]
+	if !ok || b.Depth != 0 || b.Rel != n.Input {
+		return nil
+	}
+	return p.origins(n.Input, b.Index)
+}
+
+// memoJoins are the joins whose build row holds every group key of n.
+func (p *planner) memoJoins(n *ir.Aggregate) []*ir.Join {
+	var out []*ir.Join
+	count := map[*ir.Join]int{}
+	for _, k := range n.Keys {
+		seen := map[*ir.Join]bool{}
+		for _, o := range p.keyOrigins(n, k.Expr) {
+			if o.build != nil && !seen[o.build] {
+				seen[o.build] = true
+				count[o.build]++
+			}
+		}
+	}
+	for _, j := range joinsOf(n.Input) {
+		if count[j] == len(n.Keys) {
+			out = append(out, j)
+		}
+	}
+	return out
+}
+
+// scanRows reports whether each row r produces is one row of a scan's
+// batch, reached through operators that compute per row (filters,
+// projections, aliases): its columns can then be loaded again from the
+// batch by the row's index.
+func scanRows(r ir.Rel) bool {
+	switch n := r.(type) {
+	case *ir.Scan:
+		return !n.Stream
+	case *ir.Filter:
+		return scanRows(n.Input)
+	case *ir.Project:
+		return scanRows(n.Input)
+	case *ir.SubqueryRel:
+		return scanRows(n.Input)
+	}
+	return false
+}
+
+// argsFromScan reports whether every accumulator of n reads only columns
+// of the scan's batch (or nothing, count(*)): deferAccum's second loop
+// loads them again by the row's index, where a computed argument would be
+// computed twice, and raise its errors after every key's of the batch.
+func (p *planner) argsFromScan(n *ir.Aggregate) bool {
+	for _, call := range p.u.AggCalls[n] {
+		if call.Star {
+			continue
+		}
+		for _, x := range call.Args {
+			os := p.keyOrigins(n, x)
+			if len(os) != 1 || !os[0].scan {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // parallel plans which pipelines run on the workers, and the top-N sorts.
