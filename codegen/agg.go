@@ -75,7 +75,7 @@ func (g *flowGen) genAggregate(n *ir.Aggregate, c consumer) {
 	st := g.newStruct("aggState", "is the state of one group of an aggregate.")
 	var accs []*accum
 	for i, call := range g.u.AggCalls[n] {
-		a := &accum{call: call, name: canonicalFunc(call.Name), field: fmt.Sprintf("a%d", i), resT: g.typeOf(call)}
+		a := &accum{call: call, name: g.fn(call).Name, field: fmt.Sprintf("a%d", i), resT: g.typeOf(call)}
 		if len(call.Args) > 0 {
 			a.argT = g.typeOf(call.Args[0])
 		}

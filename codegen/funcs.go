@@ -7,27 +7,18 @@ import (
 
 	"github.com/dave/jennifer/jen"
 	"github.com/nordisk/thund/ir"
+	"github.com/nordisk/thund/passes"
 )
 
-// funcAliases maps the catalogue's aliases (passes/funcs.go) to the names
-// codegen handles.
-var funcAliases = map[string]string{
-	"mean": "avg", "first_value": "first", "last_value": "last", "ceiling": "ceil", "pow": "power",
-	"lcase": "lower", "ucase": "upper", "char_length": "length", "character_length": "length",
-	"substr": "substring", "startswith": "starts_with", "endswith": "ends_with", "dayofmonth": "day",
-}
-
-// canonicalFunc is a call's catalogue name.
-func canonicalFunc(name string) string {
-	n := strings.ToLower(name)
-	if a, ok := funcAliases[n]; ok {
-		return a
+// fn is the catalogue entry a call resolved to (passes.Unit.Calls): its
+// canonical name, whatever alias the call was written with.
+func (g *flowGen) fn(e *ir.Call) *passes.Func {
+	f := g.u.Calls[e]
+	if f == nil {
+		panic(fmt.Sprintf("%s: call %s was not resolved", e.Pos, e.Name))
 	}
-	return n
+	return f
 }
-
-// aggFuncs are the catalogue's aggregate functions.
-var aggFuncs = map[string]bool{"count": true, "sum": true, "avg": true, "min": true, "max": true, "first": true, "last": true, "any_value": true}
 
 // truncUnitNames maps date_trunc's unit texts to sqlfn's TruncUnit.
 var truncUnitNames = map[string]string{
@@ -62,9 +53,10 @@ func intConst(e ir.Expr) (int, bool) {
 // coalesce, nullif, if, greatest and least are generated inline (they
 // evaluate their arguments lazily or skip NULLs).
 func (g *flowGen) genCall(e *ir.Call, en *env) *value {
-	name := canonicalFunc(e.Name)
+	f := g.fn(e)
+	name := f.Name
 	t := g.typeOf(e)
-	if aggFuncs[name] {
+	if f.Agg {
 		panic(fmt.Sprintf("%s: aggregate %s outside an aggregate", e.Pos, e.Name))
 	}
 	if t.Kind == ir.TUnknown {

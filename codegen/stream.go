@@ -273,7 +273,7 @@ func (g *flowGen) genStreamAggregate(n *ir.Aggregate, c consumer) {
 	acc := g.newStruct("streamAcc", "holds the accumulators of one group in one window.")
 	var accs []*accum
 	for i, call := range g.u.AggCalls[n] {
-		a := &accum{call: call, name: canonicalFunc(call.Name), field: fmt.Sprintf("A%d", i), resT: g.typeOf(call)}
+		a := &accum{call: call, name: g.fn(call).Name, field: fmt.Sprintf("A%d", i), resT: g.typeOf(call)}
 		if len(call.Args) > 0 {
 			a.argT = g.typeOf(call.Args[0])
 		}
