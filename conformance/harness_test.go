@@ -148,7 +148,7 @@ func loadPipeline(src []byte) error {
 	if diags.HasErrors() {
 		return diags.Err()
 	}
-	u, err := passes.Run(p, passes.Options{Target: passes.Native})
+	u, err := passes.Run(p, passes.Options{Target: passes.Native, StopAfter: "fuse"}) // what the native backend refuses, buildETL leaves out
 	if err != nil {
 		return fmt.Errorf("passes: %w", err)
 	}

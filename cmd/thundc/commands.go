@@ -116,7 +116,10 @@ func runCheck(c *cli, inv *invocation) int {
 	}
 	// what the lowering refuses too, so that a pipeline check passes is one
 	// spark emit lowers
-	_, refusals := lowerRefusals(u, diags)
+	_, refusals, err := lowerRefusals(inv, u, diags)
+	if err != nil {
+		return fail(c, inv.cmd, err)
+	}
 	return report(c, inv.bool("json"), append(diags, refusals...))
 }
 
@@ -139,7 +142,10 @@ func runExplain(c *cli, inv *invocation) int {
 	}
 	// The lowering report a bundle gets: the capability pass's, plus what
 	// only the lowering converts or refuses.
-	rep, refusals := lowerRefusals(u, diags)
+	rep, refusals, err := lowerRefusals(inv, u, diags)
+	if err != nil {
+		return fail(c, inv.cmd, err)
+	}
 	diags = append(diags, refusals...)
 	failed := diags.HasErrors()
 	var plan *passes.Explain
@@ -178,14 +184,22 @@ func runExplain(c *cli, inv *invocation) int {
 // lowering's report (what the capability pass reported, plus what only the
 // lowering converts), or what it refuses as diagnostics. It does nothing
 // for the native target, or for a unit that has errors or stopped before
-// the capability pass.
-func lowerRefusals(u *passes.Unit, diags ir.Diagnostics) (*passes.LoweringReport, ir.Diagnostics) {
+// the capability pass. --sql-elements lowers as spark emit does with it.
+func lowerRefusals(inv *invocation, u *passes.Unit, diags ir.Diagnostics) (*passes.LoweringReport, ir.Diagnostics, error) {
 	if u == nil || diags.HasErrors() || !slices.Contains(u.Ran, "capability") || !u.Opts.Target.IsSpark() {
-		return nil, nil
+		return nil, nil, nil
 	}
-	rep, refusals := sparkemit.Lower(u, sparkemit.Options{})
+	var opts sparkemit.Options
+	if inv.bool("sql-elements") {
+		files, err := sqlElements(inv.pipelinePaths())
+		if err != nil {
+			return nil, nil, err
+		}
+		opts.SQLFiles = files
+	}
+	rep, refusals := sparkemit.Lower(u, opts)
 	addSourceFromFiles(refusals)
-	return rep, refusals
+	return rep, refusals, nil
 }
 
 // runGraph implements `thundc graph PATH`.

@@ -87,6 +87,14 @@ var (
 	}
 )
 
+// sqlElementsFlag lowers a SQL project as DefineSqlGraphElements, the
+// server parsing its files; check and explain take it so that they give
+// the verdict spark emit and spark run give with it.
+var sqlElementsFlag = flagSpec{
+	name:  "sql-elements",
+	usage: "on a Spark target: send a SQL project's files whole as DefineSqlGraphElements (as spark-pipelines does)",
+}
+
 // graphFormats are the values of graph --format; the first is the default.
 var graphFormats = []string{"dot", "mermaid", "json"}
 
@@ -110,6 +118,7 @@ Check prints nothing when the pipeline is clean.`,
 		flags: []flagSpec{
 			targetFlag,
 			expectationsFlag,
+			sqlElementsFlag,
 			bindFlag,
 			verifyFlag,
 			dumpFlag,
@@ -150,6 +159,7 @@ printed and the exit status is 1.`,
 		flags: []flagSpec{
 			targetFlag,
 			expectationsFlag,
+			sqlElementsFlag,
 			bindFlag,
 			{name: "stop-after", arg: "PASS", values: passes.Names(), defDoc: "all", usage: "the last pass to run"},
 			verifyFlag,
