@@ -5,6 +5,7 @@ import (
 
 	"github.com/nordisk/thund/ir"
 	"github.com/nordisk/thund/rt/format"
+	"github.com/nordisk/thund/rt/sqlfn"
 )
 
 // TestRuntimeTypeSpelling checks that the runtime's copy of the type
@@ -26,6 +27,26 @@ func TestRuntimeTypeSpelling(t *testing.T) {
 		}
 		if got := format.TypeString(dt); got != it.String() {
 			t.Errorf("rt/format spells %s as %s", it, got)
+		}
+	}
+}
+
+// TestRuntimeSQLTypeSpelling checks that the SQL type names in the runtime's
+// error messages (rt/sqlfn, which may not import the compiler) are the IR's
+// spelling (ir.Type.SQL), which the compiler passes into generated code.
+func TestRuntimeSQLTypeSpelling(t *testing.T) {
+	for _, c := range []struct {
+		rt string
+		ir ir.Type
+	}{
+		{sqlfn.TypeTinyint, ir.Int8}, {sqlfn.TypeSmallint, ir.Int16}, {sqlfn.TypeInt, ir.Int32},
+		{sqlfn.TypeBigint, ir.Int64}, {sqlfn.TypeFloat, ir.Float32}, {sqlfn.TypeDouble, ir.Float64},
+		{sqlfn.TypeString, ir.StringT}, {sqlfn.TypeBoolean, ir.Bool}, {sqlfn.TypeDate, ir.Date32},
+		{sqlfn.TypeTimestamp, ir.Timestamp(ir.Micro, "UTC")},
+		{sqlfn.DecimalTypeName(10, 0), ir.Decimal(10, 0)}, {sqlfn.DecimalTypeName(38, 18), ir.Decimal(38, 18)},
+	} {
+		if c.rt != c.ir.SQL() {
+			t.Errorf("rt/sqlfn spells %s as %s, the IR as %s", c.ir, c.rt, c.ir.SQL())
 		}
 	}
 }

@@ -274,7 +274,7 @@ func autoName(e ir.Expr) string {
 		if e.Try {
 			kw = "TRY_CAST"
 		}
-		return kw + "(" + autoName(e.X) + " AS " + sparkTypeName(e.To) + ")"
+		return kw + "(" + autoName(e.X) + " AS " + e.To.SQL() + ")"
 	case *ir.Call:
 		if e.Star {
 			return e.Name + "(1)"
