@@ -12,7 +12,9 @@
 // directly (see examples/gobuilder) and call Validate. It offers TopoOrder,
 // a canonical printer back to the .thund DSL (Print), and lossless, versioned
 // JSON (MarshalJSON / UnmarshalJSON). Every node keeps its source position
-// (Pos); positions are ignored by Equal.
+// (Pos); positions are ignored by Equal. Its types are Arrow's: Type.Arrow
+// and FromArrow map between the two, and Type.String and Type.SQL are the
+// one DSL and the one Spark SQL spelling of a type.
 //
 // ir must not import any other package of this module, and it knows nothing of
 // parsing, typing or code generation.

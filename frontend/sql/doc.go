@@ -133,7 +133,8 @@
 // pipeline runs): the file itself, a glob's matches, or the files under a
 // folder, skipping names that start with '.' or '_' (as Spark does). Parquet and Arrow IPC (file or
 // stream format) give their file schema: Arrow types map one to one
-// (dictionaries to their values, large and view strings to string); a
+// (ir.FromArrow: dictionaries of strings or binaries to their values, large
+// and view strings to string, as the runtime reads them); a
 // non-nullable field is NOT NULL. CSV (header => true names the columns,
 // else _c0, _c1, ...; sep / delimiter, nullValue) and JSON lines sample the
 // first 1000 rows. A CSV column is, Spark's way, the narrowest of INT,

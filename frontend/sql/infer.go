@@ -152,7 +152,7 @@ func arrowColumns(name string) ([]*ir.Column, error) {
 func arrowSchemaColumns(s *arrow.Schema, file string) ([]*ir.Column, error) {
 	var cols []*ir.Column
 	for _, f := range s.Fields() {
-		t, err := arrowType(f.Type)
+		t, err := ir.FromArrow(f.Type)
 		if err != nil {
 			return nil, fmt.Errorf("%s: column %s: %v", file, f.Name, err)
 		}
@@ -162,53 +162,6 @@ func arrowSchemaColumns(s *arrow.Schema, file string) ([]*ir.Column, error) {
 		return nil, fmt.Errorf("%s has no columns", file)
 	}
 	return cols, nil
-}
-
-var arrowUnits = map[arrow.TimeUnit]ir.TimeUnit{
-	arrow.Second: ir.Second, arrow.Millisecond: ir.Milli, arrow.Microsecond: ir.Micro, arrow.Nanosecond: ir.Nano,
-}
-
-// arrowType maps an Arrow type of a file to the model's.
-func arrowType(dt arrow.DataType) (ir.Type, error) {
-	switch t := dt.(type) {
-	case *arrow.BooleanType:
-		return ir.Bool, nil
-	case *arrow.Int8Type:
-		return ir.Int8, nil
-	case *arrow.Int16Type:
-		return ir.Int16, nil
-	case *arrow.Int32Type:
-		return ir.Int32, nil
-	case *arrow.Int64Type:
-		return ir.Int64, nil
-	case *arrow.Uint8Type:
-		return ir.Uint8, nil
-	case *arrow.Uint16Type:
-		return ir.Uint16, nil
-	case *arrow.Uint32Type:
-		return ir.Uint32, nil
-	case *arrow.Uint64Type:
-		return ir.Uint64, nil
-	case *arrow.Float32Type:
-		return ir.Float32, nil
-	case *arrow.Float64Type:
-		return ir.Float64, nil
-	case *arrow.StringType, *arrow.LargeStringType, *arrow.StringViewType:
-		return ir.StringT, nil
-	case *arrow.BinaryType, *arrow.LargeBinaryType, *arrow.BinaryViewType, *arrow.FixedSizeBinaryType:
-		return ir.BinaryT, nil
-	case *arrow.Date32Type:
-		return ir.Date32, nil
-	case *arrow.Decimal128Type:
-		return ir.Decimal(int(t.Precision), int(t.Scale)), nil
-	case *arrow.TimestampType:
-		return ir.Timestamp(arrowUnits[t.Unit], t.TimeZone), nil
-	case *arrow.DurationType:
-		return ir.DurationType(arrowUnits[t.Unit]), nil
-	case *arrow.DictionaryType:
-		return arrowType(t.ValueType)
-	}
-	return ir.Type{}, fmt.Errorf("type %s is not one of the model's types", dt)
 }
 
 // csvColumns infers a CSV file's columns Spark's way: per column, the
