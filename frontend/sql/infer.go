@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
@@ -21,6 +20,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
+	"github.com/nordisk/thund/internal/glob"
 	"github.com/nordisk/thund/ir"
 )
 
@@ -39,11 +39,7 @@ func inferColumns(format ir.FileFormat, pattern, dir string, opts []ir.KV, infer
 	if strings.Contains(pattern, "://") {
 		return nil, fmt.Errorf("%s is not a local path", pattern)
 	}
-	p := filepath.FromSlash(pattern)
-	if !filepath.IsAbs(p) {
-		p = filepath.Join(dir, p)
-	}
-	name, err := firstFile(p)
+	name, err := firstFile(dir, pattern)
 	if err != nil {
 		return nil, err
 	}
@@ -59,53 +55,24 @@ func inferColumns(format ir.FileFormat, pattern, dir string, opts []ir.KV, infer
 	}
 }
 
-// firstFile returns the first data file (in lexical order) that p names: p
-// itself, a file a glob matches, or a file under a folder. Files and folders
-// whose names start with '.' or '_' are skipped, as Spark skips them.
-func firstFile(p string) (string, error) {
-	var candidates []string
-	if strings.ContainsAny(p, "*?[") {
-		m, err := filepath.Glob(p)
-		if err != nil {
-			return "", fmt.Errorf("bad glob %q: %v", p, err)
-		}
-		candidates = m
-	} else {
-		candidates = []string{p}
+// firstFile returns the first data file, in name order, that pattern names
+// under dir, by the rules the runtime reads the source by (internal/glob):
+// the file itself, a glob's matches ("**" for any number of folders), or
+// the files under a folder, skipping names that start with '.' or '_' (as
+// Spark does) unless the pattern asks for them.
+func firstFile(dir, pattern string) (string, error) {
+	files, err := glob.Match(dir, pattern)
+	if err != nil {
+		return "", err
 	}
-	sort.Strings(candidates)
-	for _, c := range candidates {
-		fi, err := os.Stat(c)
-		if err != nil {
-			continue
+	for _, f := range files {
+		if fi, err := os.Stat(f.Path); err == nil && fi.Mode().IsRegular() {
+			return f.Path, nil // not a device or a pipe
 		}
-		if fi.Mode().IsRegular() {
-			return c, nil
-		}
-		if !fi.IsDir() {
-			continue // a device, a pipe: not a data file
-		}
-		var found string
-		_ = filepath.WalkDir(c, func(path string, d fs.DirEntry, err error) error {
-			if err != nil || found != "" {
-				return fs.SkipDir
-			}
-			base := d.Name()
-			if path != c && (strings.HasPrefix(base, ".") || strings.HasPrefix(base, "_")) {
-				if d.IsDir() {
-					return fs.SkipDir
-				}
-				return nil
-			}
-			if !d.IsDir() && d.Type().IsRegular() {
-				found = path
-				return fs.SkipAll
-			}
-			return nil
-		})
-		if found != "" {
-			return found, nil
-		}
+	}
+	p := filepath.FromSlash(pattern)
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(dir, p)
 	}
 	return "", fmt.Errorf("no file matches %s", filepath.ToSlash(p))
 }
