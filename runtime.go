@@ -11,11 +11,14 @@ import (
 )
 
 // Runtime is the source of the runtime that every generated program links:
-// this module's go.mod and go.sum (the pinned dependency versions) and rt/.
-// thundc writes it beside the generated code, so a pipeline is always built
-// against the runtime thundc was built with, never another version.
+// this module's go.mod and go.sum (the pinned dependency versions) and the
+// folders of gobuild.RuntimeDirs: rt/ and internal/glob, the one package
+// outside rt/ that rt imports (it shares the source globs with the
+// compiler; TestRuntimeImports keeps the two lists in step). thundc writes
+// it beside the generated code, so a pipeline is always built against the
+// runtime thundc was built with, never another version.
 //
-//go:embed go.mod go.sum rt
+//go:embed go.mod go.sum rt internal/glob
 var Runtime embed.FS
 
 // RuntimeVersion identifies the embedded runtime: a short hash of its source,

@@ -149,7 +149,7 @@ func (g *flowGen) genCast(x *value, to ir.Type, try bool, pos ir.Pos) *value {
 			return call(checked, fn)
 		case to.IsInteger():
 			return g.strict(to, pos, checked, try, one, func() jen.Code {
-				return jen.Id("castInt").Types(goType(to), goType(from)).Call(V(x), jen.Lit(sqlTypeName(from)), jen.Lit(sqlTypeName(to)))
+				return jen.Id("castInt").Types(goType(to), goType(from)).Call(V(x), jen.Lit(from.SQL()), jen.Lit(to.SQL()))
 			})
 		case to.IsFloat():
 			return conv()

@@ -55,8 +55,6 @@ type physType struct {
 	// Append when it differs from goType (arrow.Date32, arrow.Timestamp,
 	// arrow.Duration); loads and appends convert.
 	elem string
-	// sqlName is Spark's name of the type in error messages.
-	sqlName string
 	// bits is the width of an integer kind.
 	bits int
 	// ordered: Go's < and == compare two values as SQL does.
@@ -68,23 +66,23 @@ type physType struct {
 }
 
 var physTypes = []physType{
-	{kind: ir.TBool, array: "Boolean", builder: "BooleanBuilder", goType: func() *jen.Statement { return jen.Bool() }, sqlName: "BOOLEAN"},
-	{kind: ir.TInt8, array: "Int8", builder: "Int8Builder", goType: func() *jen.Statement { return jen.Int8() }, values: true, sqlName: "TINYINT", bits: 8, ordered: true, table: "Int"},
-	{kind: ir.TInt16, array: "Int16", builder: "Int16Builder", goType: func() *jen.Statement { return jen.Int16() }, values: true, sqlName: "SMALLINT", bits: 16, ordered: true, table: "Int"},
-	{kind: ir.TInt32, array: "Int32", builder: "Int32Builder", goType: func() *jen.Statement { return jen.Int32() }, values: true, sqlName: "INT", bits: 32, ordered: true, table: "Int"},
-	{kind: ir.TInt64, array: "Int64", builder: "Int64Builder", goType: func() *jen.Statement { return jen.Int64() }, values: true, sqlName: "BIGINT", bits: 64, ordered: true, table: "Int"},
-	{kind: ir.TUint8, array: "Uint8", builder: "Uint8Builder", goType: func() *jen.Statement { return jen.Uint8() }, values: true, sqlName: "TINYINT UNSIGNED", bits: 8, ordered: true, table: "Int"},
-	{kind: ir.TUint16, array: "Uint16", builder: "Uint16Builder", goType: func() *jen.Statement { return jen.Uint16() }, values: true, sqlName: "SMALLINT UNSIGNED", bits: 16, ordered: true, table: "Int"},
-	{kind: ir.TUint32, array: "Uint32", builder: "Uint32Builder", goType: func() *jen.Statement { return jen.Uint32() }, values: true, sqlName: "INT UNSIGNED", bits: 32, ordered: true, table: "Int"},
-	{kind: ir.TUint64, array: "Uint64", builder: "Uint64Builder", goType: func() *jen.Statement { return jen.Uint64() }, values: true, sqlName: "BIGINT UNSIGNED", bits: 64, ordered: true, table: "Int"},
-	{kind: ir.TFloat32, array: "Float32", builder: "Float32Builder", goType: func() *jen.Statement { return jen.Float32() }, values: true, sqlName: "FLOAT", table: "Int"},
-	{kind: ir.TFloat64, array: "Float64", builder: "Float64Builder", goType: func() *jen.Statement { return jen.Float64() }, values: true, sqlName: "DOUBLE", table: "Int"},
-	{kind: ir.TDecimal, array: "Decimal128", builder: "Decimal128Builder", goType: func() *jen.Statement { return jen.Qual(decimalPkg, "Num") }, values: true, sqlName: "DECIMAL"},
-	{kind: ir.TString, array: "String", builder: "StringBuilder", goType: func() *jen.Statement { return jen.String() }, sqlName: "STRING", ordered: true, table: "Strings"},
-	{kind: ir.TBinary, array: "Binary", builder: "BinaryBuilder", goType: func() *jen.Statement { return jen.Index().Byte() }, sqlName: "BINARY"},
-	{kind: ir.TDate32, array: "Date32", builder: "Date32Builder", goType: func() *jen.Statement { return jen.Int32() }, values: true, elem: "Date32", sqlName: "DATE", ordered: true, table: "Int"},
-	{kind: ir.TTimestamp, array: "Timestamp", builder: "TimestampBuilder", goType: func() *jen.Statement { return jen.Int64() }, values: true, elem: "Timestamp", sqlName: "TIMESTAMP", ordered: true, table: "Int"},
-	{kind: ir.TDuration, array: "Duration", builder: "DurationBuilder", goType: func() *jen.Statement { return jen.Int64() }, values: true, elem: "Duration", sqlName: "INTERVAL", ordered: true, table: "Int"},
+	{kind: ir.TBool, array: "Boolean", builder: "BooleanBuilder", goType: func() *jen.Statement { return jen.Bool() }},
+	{kind: ir.TInt8, array: "Int8", builder: "Int8Builder", goType: func() *jen.Statement { return jen.Int8() }, values: true, bits: 8, ordered: true, table: "Int"},
+	{kind: ir.TInt16, array: "Int16", builder: "Int16Builder", goType: func() *jen.Statement { return jen.Int16() }, values: true, bits: 16, ordered: true, table: "Int"},
+	{kind: ir.TInt32, array: "Int32", builder: "Int32Builder", goType: func() *jen.Statement { return jen.Int32() }, values: true, bits: 32, ordered: true, table: "Int"},
+	{kind: ir.TInt64, array: "Int64", builder: "Int64Builder", goType: func() *jen.Statement { return jen.Int64() }, values: true, bits: 64, ordered: true, table: "Int"},
+	{kind: ir.TUint8, array: "Uint8", builder: "Uint8Builder", goType: func() *jen.Statement { return jen.Uint8() }, values: true, bits: 8, ordered: true, table: "Int"},
+	{kind: ir.TUint16, array: "Uint16", builder: "Uint16Builder", goType: func() *jen.Statement { return jen.Uint16() }, values: true, bits: 16, ordered: true, table: "Int"},
+	{kind: ir.TUint32, array: "Uint32", builder: "Uint32Builder", goType: func() *jen.Statement { return jen.Uint32() }, values: true, bits: 32, ordered: true, table: "Int"},
+	{kind: ir.TUint64, array: "Uint64", builder: "Uint64Builder", goType: func() *jen.Statement { return jen.Uint64() }, values: true, bits: 64, ordered: true, table: "Int"},
+	{kind: ir.TFloat32, array: "Float32", builder: "Float32Builder", goType: func() *jen.Statement { return jen.Float32() }, values: true, table: "Int"},
+	{kind: ir.TFloat64, array: "Float64", builder: "Float64Builder", goType: func() *jen.Statement { return jen.Float64() }, values: true, table: "Int"},
+	{kind: ir.TDecimal, array: "Decimal128", builder: "Decimal128Builder", goType: func() *jen.Statement { return jen.Qual(decimalPkg, "Num") }, values: true},
+	{kind: ir.TString, array: "String", builder: "StringBuilder", goType: func() *jen.Statement { return jen.String() }, ordered: true, table: "Strings"},
+	{kind: ir.TBinary, array: "Binary", builder: "BinaryBuilder", goType: func() *jen.Statement { return jen.Index().Byte() }},
+	{kind: ir.TDate32, array: "Date32", builder: "Date32Builder", goType: func() *jen.Statement { return jen.Int32() }, values: true, elem: "Date32", ordered: true, table: "Int"},
+	{kind: ir.TTimestamp, array: "Timestamp", builder: "TimestampBuilder", goType: func() *jen.Statement { return jen.Int64() }, values: true, elem: "Timestamp", ordered: true, table: "Int"},
+	{kind: ir.TDuration, array: "Duration", builder: "DurationBuilder", goType: func() *jen.Statement { return jen.Int64() }, values: true, elem: "Duration", ordered: true, table: "Int"},
 }
 
 // phys looks t up in the physical type table.
@@ -109,17 +107,6 @@ func mustPhys(t ir.Type) physType {
 
 // goType is the Go type of a value of t in generated code.
 func goType(t ir.Type) *jen.Statement { return mustPhys(t).goType() }
-
-// sqlTypeName is Spark's name of t in messages: INT, DECIMAL(10,2), ...
-func sqlTypeName(t ir.Type) string {
-	if t.Kind == ir.TDecimal {
-		return fmt.Sprintf("DECIMAL(%d,%d)", t.Precision, t.Scale)
-	}
-	if t.Kind == ir.TUnknown {
-		return "VOID"
-	}
-	return mustPhys(t).sqlName
-}
 
 var arrowUnits = [...]string{ir.Second: "Second", ir.Milli: "Millisecond", ir.Micro: "Microsecond", ir.Nano: "Nanosecond"}
 

@@ -482,38 +482,20 @@ func fieldNames(fs []arrow.Field) []string {
 // arrowTypeIs reports whether an Arrow type from Spark is the Spark type
 // the passes resolved.
 func arrowTypeIs(dt arrow.DataType, t ir.Type) bool {
-	switch t.Kind {
-	case ir.TBool:
-		return dt.ID() == arrow.BOOL
-	case ir.TInt8:
-		return dt.ID() == arrow.INT8
-	case ir.TInt16:
-		return dt.ID() == arrow.INT16
-	case ir.TInt32:
-		return dt.ID() == arrow.INT32
-	case ir.TInt64:
-		return dt.ID() == arrow.INT64
-	case ir.TFloat32:
-		return dt.ID() == arrow.FLOAT32
-	case ir.TFloat64:
-		return dt.ID() == arrow.FLOAT64
-	case ir.TDecimal:
-		d, ok := dt.(*arrow.Decimal128Type)
-		return ok && int(d.Precision) == t.Precision && int(d.Scale) == t.Scale
-	case ir.TString:
-		return dt.ID() == arrow.STRING || dt.ID() == arrow.LARGE_STRING
-	case ir.TDate32:
-		return dt.ID() == arrow.DATE32
-	case ir.TTimestamp:
+	if t.Kind == ir.TUnknown {
+		return dt.ID() == arrow.NULL
+	}
+	got, err := ir.FromArrow(dt)
+	if err != nil {
+		return false
+	}
+	if t.Kind == ir.TTimestamp && got.Kind == ir.TTimestamp {
 		// Spark's timestamps are microseconds whatever the resolved unit
 		// (the lowering maps every unit to them): the zone decides between
 		// TIMESTAMP and TIMESTAMP_NTZ
-		ts, ok := dt.(*arrow.TimestampType)
-		return ok && (ts.TimeZone == "") == (t.Zone == "")
-	case ir.TUnknown:
-		return dt.ID() == arrow.NULL
+		return (got.Zone == "") == (t.Zone == "")
 	}
-	return false
+	return got == t
 }
 
 // fromArrow converts one Arrow value to the canonical value of type t.

@@ -14,6 +14,13 @@
 // JSON (MarshalJSON / UnmarshalJSON). Every node keeps its source position
 // (Pos); positions are ignored by Equal.
 //
+// It owns the facts every phase spells the same way: FormatExpr is the one
+// expression printer (canonical DSL text, the labels of unaliased columns
+// and diagnostics, and the column names Spark gives); Type.String and
+// Type.SQL are the one DSL and the one Spark SQL spelling of a type; and
+// Type.Arrow and FromArrow are the one mapping between the model's types and
+// Arrow's.
+//
 // ir must not import any other package of this module, and it knows nothing of
 // parsing, typing or code generation.
 package ir

@@ -201,6 +201,27 @@ func TestTypeText(t *testing.T) {
 	}
 }
 
+// TestTypeSQL pins Spark's spelling of every kind (DataType.sql).
+func TestTypeSQL(t *testing.T) {
+	for _, c := range []struct {
+		t    Type
+		want string
+	}{
+		{Type{}, "VOID"}, {Bool, "BOOLEAN"},
+		{Int8, "TINYINT"}, {Int16, "SMALLINT"}, {Int32, "INT"}, {Int64, "BIGINT"},
+		{Uint8, "TINYINT UNSIGNED"}, {Uint16, "SMALLINT UNSIGNED"}, {Uint32, "INT UNSIGNED"}, {Uint64, "BIGINT UNSIGNED"},
+		{Float32, "FLOAT"}, {Float64, "DOUBLE"}, {Decimal(10, 2), "DECIMAL(10,2)"}, {Decimal(38, 0), "DECIMAL(38,0)"},
+		{StringT, "STRING"}, {BinaryT, "BINARY"}, {Date32, "DATE"},
+		{Timestamp(Micro, "UTC"), "TIMESTAMP"}, {Timestamp(Nano, "Europe/Oslo"), "TIMESTAMP"},
+		{Timestamp(Milli, ""), "TIMESTAMP_NTZ"}, {DurationType(Micro), "INTERVAL DAY TO SECOND"},
+		{Type{Kind: TDuration + 1}, ""},
+	} {
+		if got := c.t.SQL(); got != c.want {
+			t.Errorf("%s.SQL() = %q, want %q", c.t, got, c.want)
+		}
+	}
+}
+
 // TestNodeKindsComplete checks that nodeKinds lists every type that
 // implements Rel or Expr, by reading this package's source.
 func TestNodeKindsComplete(t *testing.T) {

@@ -775,6 +775,32 @@ func namedList(items []*NamedExpr) string {
 
 // --- expressions
 
+// ExprStyle says how FormatExpr spells an expression: the one expression
+// printer serves the canonical text, the names of unaliased columns and the
+// quotes in diagnostics, in DSL and in Spark SQL terms.
+type ExprStyle int
+
+const (
+	// DSL is the canonical .thund text that Print writes: names back-quoted
+	// where they must be, parentheses only where precedence needs them,
+	// subqueries in full. It parses back to an equal expression.
+	DSL ExprStyle = iota
+	// Label is the short DSL text that names an unaliased output column of a
+	// .thund query (sum(price), (a + b) * c) and quotes an expression in a
+	// diagnostic: names as written, each operand of an operator that is
+	// itself an operator in parentheses, a subquery as (subquery).
+	Label
+	// SparkName is the name Spark gives an unaliased column of a SQL query
+	// (toPrettySQL): sum(x), count(1), (a + b), CAST(x AS INT). Keywords are
+	// upper case, types are Spark's (Type.SQL), every operator is in
+	// parentheses, a column has no qualifier and a string literal is its
+	// bare value.
+	SparkName
+)
+
+// FormatExpr spells e in style s.
+func FormatExpr(e Expr, s ExprStyle) string { return exprPrinter{s}.sub(e, 0) }
+
 // Expression precedence levels, loosest first (docs/dsl.md).
 const (
 	precOr = iota + 1
@@ -819,131 +845,251 @@ func exprPrec(e Expr) int {
 	return precPrimary
 }
 
-// printExpr spells e, in parentheses when it binds looser than min.
-func printExpr(e Expr, min int) string {
-	s := exprText(e)
-	if exprPrec(e) < min {
-		return "(" + s + ")"
+// printExpr spells e as DSL text, in parentheses when it binds looser than min.
+func printExpr(e Expr, min int) string { return exprPrinter{DSL}.sub(e, min) }
+
+// exprPrinter spells expressions in one style.
+type exprPrinter struct{ style ExprStyle }
+
+// sub spells an operand. min is the loosest precedence the operand's place
+// takes without parentheses; 0 means a place that needs none (an argument,
+// a list item, a whole expression). DSL parenthesizes by precedence, Label
+// every operator in an operator's place, and SparkName parenthesizes every
+// operator where it is spelled.
+func (p exprPrinter) sub(e Expr, min int) string {
+	s := p.text(e)
+	switch p.style {
+	case DSL:
+		if exprPrec(e) < min {
+			return "(" + s + ")"
+		}
+	case Label:
+		if _, ok := e.(*Binary); ok && min > 0 {
+			return "(" + s + ")"
+		}
 	}
 	return s
 }
 
-func notKw(b bool) string {
-	if b {
-		return "not "
+// kw spells a keyword: lower case in the DSL, upper case in Spark's names.
+func (p exprPrinter) kw(s string) string {
+	if p.style == SparkName {
+		return strings.ToUpper(s)
+	}
+	return s
+}
+
+// not is NOT with its space when neg, else "".
+func (p exprPrinter) not(neg bool) string {
+	if neg {
+		return p.kw("not ")
 	}
 	return ""
 }
 
-func exprText(e Expr) string {
+// ident spells a name: back-quoted where the canonical text needs it.
+func (p exprPrinter) ident(s string) string {
+	if p.style == DSL {
+		return quoteIdent(s)
+	}
+	return s
+}
+
+// qualified spells a qualifier (t, db.t).
+func (p exprPrinter) qualified(s string) string {
+	if p.style == DSL {
+		return quoteQualified(s)
+	}
+	return s
+}
+
+// list spells expressions separated by commas.
+func (p exprPrinter) list(xs []Expr) string {
+	parts := make([]string, len(xs))
+	for i, x := range xs {
+		parts[i] = p.sub(x, 0)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// negated wraps a SparkName predicate that NOT negates: (NOT s).
+func (p exprPrinter) negated(neg bool, s string) string {
+	if neg {
+		return "(NOT " + s + ")"
+	}
+	return s
+}
+
+// query spells a subquery, in full only in the DSL.
+func (p exprPrinter) query(r Rel) string {
+	switch p.style {
+	case DSL:
+		return inlineQuery(r)
+	case SparkName:
+		return "listquery()"
+	}
+	return "subquery"
+}
+
+func (p exprPrinter) text(e Expr) string {
+	spark := p.style == SparkName
 	switch e := e.(type) {
-	case nil:
-		return "()"
 	case *Literal:
-		return printLiteral(e)
+		return p.literal(e)
 	case *ColumnRef:
-		if e.Qualifier != "" {
-			return quoteQualified(e.Qualifier) + "." + quoteIdent(e.Name)
+		if e.Qualifier != "" && !spark {
+			return p.qualified(e.Qualifier) + "." + p.ident(e.Name)
 		}
-		return quoteIdent(e.Name)
+		return p.ident(e.Name)
 	case *Star:
 		s := "*"
 		if e.Qualifier != "" {
-			s = quoteQualified(e.Qualifier) + ".*"
+			s = p.qualified(e.Qualifier) + ".*"
 		}
-		if len(e.Except) > 0 {
-			s += " except (" + identList(e.Except) + ")"
+		if len(e.Except) > 0 && !spark {
+			parts := make([]string, len(e.Except))
+			for i, n := range e.Except {
+				parts[i] = p.ident(n)
+			}
+			s += " except (" + strings.Join(parts, ", ") + ")"
 		}
 		return s
 	case *Unary:
-		if e.Op == OpNot {
-			return "not " + printExpr(e.X, precNot)
+		switch {
+		case spark && e.Op == OpNot:
+			return "(NOT " + p.sub(e.X, precNot) + ")"
+		case spark:
+			return "(- " + p.sub(e.X, precNeg) + ")"
+		case e.Op == OpNot:
+			return "not " + p.sub(e.X, precNot)
 		}
-		x := printExpr(e.X, precNeg)
-		if strings.HasPrefix(x, "-") { // "--" would start a comment
+		x := p.sub(e.X, precNeg)
+		if p.style == DSL && strings.HasPrefix(x, "-") { // "--" would start a comment
 			x = "(" + x + ")"
 		}
 		return "-" + x
 	case *Binary:
-		p := binaryPrec(e.Op)
+		prec := binaryPrec(e.Op)
 		op := "?"
 		if e.Op >= 0 && int(e.Op) < len(binaryNames) {
 			op = binaryNames[e.Op]
 		}
-		return printExpr(e.L, p) + " " + op + " " + printExpr(e.R, p+1)
-	case *IsNull:
-		return printExpr(e.X, precCmp) + " is " + notKw(e.Not) + "null"
-	case *In:
-		items := make([]string, len(e.List))
-		for i, x := range e.List {
-			items[i] = printExpr(x, 0)
+		l, r := p.sub(e.L, prec), p.sub(e.R, prec+1)
+		switch {
+		case spark && e.Op == OpConcat:
+			return "concat(" + l + ", " + r + ")"
+		case spark:
+			return "(" + l + " " + strings.ToUpper(op) + " " + r + ")"
 		}
-		return printExpr(e.X, precCmp) + " " + notKw(e.Not) + "in (" + strings.Join(items, ", ") + ")"
+		return l + " " + op + " " + r
+	case *IsNull:
+		s := p.sub(e.X, precCmp) + p.kw(" is ") + p.not(e.Not) + p.kw("null")
+		if spark {
+			return "(" + s + ")"
+		}
+		return s
+	case *In:
+		x, list := p.sub(e.X, precCmp), p.list(e.List)
+		if spark {
+			return p.negated(e.Not, "("+x+" IN ("+list+"))")
+		}
+		return x + " " + p.not(e.Not) + "in (" + list + ")"
 	case *InSubquery:
-		return printExpr(e.X, precCmp) + " " + notKw(e.Not) + "in (" + inlineQuery(e.Query) + ")"
+		if spark {
+			// Spark's name does not show NOT (toPrettySQL of a ListQuery)
+			return "(" + p.sub(e.X, precCmp) + " IN (" + p.query(e.Query) + "))"
+		}
+		return p.sub(e.X, precCmp) + " " + p.not(e.Not) + "in (" + p.query(e.Query) + ")"
 	case *Between:
-		return printExpr(e.X, precCmp) + " " + notKw(e.Not) + "between " + printExpr(e.Lo, precConcat) + " and " + printExpr(e.Hi, precConcat)
+		x, lo, hi := p.sub(e.X, precCmp), p.sub(e.Lo, precConcat), p.sub(e.Hi, precConcat)
+		if spark {
+			return p.negated(e.Not, "("+x+" BETWEEN "+lo+" AND "+hi+")")
+		}
+		return x + " " + p.not(e.Not) + "between " + lo + " and " + hi
 	case *Like:
-		return printExpr(e.X, precCmp) + " " + notKw(e.Not) + "like " + printExpr(e.Pattern, precConcat)
+		x, pat := p.sub(e.X, precCmp), p.sub(e.Pattern, precConcat)
+		if spark {
+			return p.negated(e.Not, x+" LIKE "+pat)
+		}
+		return x + " " + p.not(e.Not) + "like " + pat
 	case *Case:
 		var b strings.Builder
-		b.WriteString("case")
+		b.WriteString(p.kw("case"))
 		if e.Operand != nil {
 			b.WriteString(" ")
-			b.WriteString(printExpr(e.Operand, 0))
+			b.WriteString(p.sub(e.Operand, precOr))
 		}
 		for _, w := range e.Whens {
 			if w == nil {
 				continue
 			}
-			b.WriteString(" when ")
-			b.WriteString(printExpr(w.Cond, 0))
-			b.WriteString(" then ")
-			b.WriteString(printExpr(w.Then, 0))
+			b.WriteString(p.kw(" when "))
+			b.WriteString(p.sub(w.Cond, 0))
+			b.WriteString(p.kw(" then "))
+			b.WriteString(p.sub(w.Then, 0))
 		}
 		if e.Else != nil {
-			b.WriteString(" else ")
-			b.WriteString(printExpr(e.Else, 0))
+			b.WriteString(p.kw(" else "))
+			b.WriteString(p.sub(e.Else, 0))
 		}
-		b.WriteString(" end")
+		b.WriteString(p.kw(" end"))
 		return b.String()
 	case *Cast:
-		kw := "cast"
+		kw, to := "cast", e.To.String()
 		if e.Try {
 			kw = "try_cast"
 		}
-		return kw + "(" + printExpr(e.X, 0) + " as " + e.To.String() + ")"
+		if spark {
+			to = e.To.SQL()
+		}
+		return p.kw(kw) + "(" + p.sub(e.X, 0) + p.kw(" as ") + to + ")"
 	case *Call:
-		name := quoteIdent(e.Name)
-		if e.Star {
+		name := p.ident(e.Name)
+		switch {
+		case e.Star && spark:
+			return name + "(1)"
+		case e.Star:
 			return name + "(*)"
+		case e.Distinct:
+			return name + "(" + p.kw("distinct ") + p.list(e.Args) + ")"
 		}
-		args := make([]string, len(e.Args))
-		for i, a := range e.Args {
-			args[i] = printExpr(a, 0)
-		}
-		if e.Distinct {
-			return name + "(distinct " + strings.Join(args, ", ") + ")"
-		}
-		return name + "(" + strings.Join(args, ", ") + ")"
+		return name + "(" + p.list(e.Args) + ")"
 	case *ScalarSubquery:
-		return "(" + inlineQuery(e.Query) + ")"
+		if spark {
+			return "scalarsubquery()"
+		}
+		return "(" + p.query(e.Query) + ")"
 	}
-	return "()"
+	if p.style == DSL {
+		return "()"
+	}
+	return "?"
 }
 
-func printLiteral(l *Literal) string {
+func (p exprPrinter) literal(l *Literal) string {
+	spark := p.style == SparkName
 	switch l.Kind {
 	case LitNull:
-		return "null"
+		return p.kw("null")
 	case LitBool:
 		return lower(l.Text)
 	case LitString:
+		if spark {
+			return l.Text
+		}
 		return quoteSQL(l.Text)
 	case LitTimestamp:
-		return "timestamp " + quoteSQL(l.Text)
+		return p.kw("timestamp ") + quoteSQL(l.Text)
 	case LitDate:
-		return "date " + quoteSQL(l.Text)
+		return p.kw("date ") + quoteSQL(l.Text)
+	case LitInterval:
+		if spark {
+			return "INTERVAL " + quoteSQL(l.Text)
+		}
+	case LitFloat:
+		if spark {
+			return strings.TrimSuffix(strings.TrimSuffix(l.Text, "e0"), "E0")
+		}
 	}
 	return l.Text
 }

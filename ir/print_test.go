@@ -172,6 +172,52 @@ func TestPrintExprParens(t *testing.T) {
 	}
 }
 
+// TestFormatExprStyles pins what sets the three styles apart: quoting,
+// parentheses, subqueries, keywords, types and Spark's naming.
+func TestFormatExprStyles(t *testing.T) {
+	a, b, c := col("a"), col("b"), col("c")
+	bin := func(op BinaryOp, l, r Expr) Expr { return &Binary{Op: op, L: l, R: r} }
+	cases := []struct {
+		e                 Expr
+		dsl, label, spark string
+	}{
+		{bin(OpMul, bin(OpAdd, a, b), c), "(a + b) * c", "(a + b) * c", "((a + b) * c)"},
+		{bin(OpAdd, bin(OpMul, a, b), c), "a * b + c", "(a * b) + c", "((a * b) + c)"},
+		{bin(OpConcat, a, b), "a || b", "a || b", "concat(a, b)"},
+		{&Unary{Op: OpNeg, X: &Unary{Op: OpNeg, X: a}}, "-(-a)", "--a", "(- (- a))"},
+		{&Unary{Op: OpNot, X: a}, "not a", "not a", "(NOT a)"},
+		{&ColumnRef{Qualifier: "t", Name: "end"}, "t.`end`", "t.end", "end"},
+		{&Star{Qualifier: "t", Except: []string{"end"}}, "t.* except (`end`)", "t.* except (end)", "t.*"},
+		{&IsNull{X: a, Not: true}, "a is not null", "a is not null", "(a IS NOT NULL)"},
+		{&In{X: a, List: []Expr{b, c}, Not: true}, "a not in (b, c)", "a not in (b, c)", "(NOT (a IN (b, c)))"},
+		{&Between{X: a, Lo: bin(OpAdd, b, c), Hi: c}, "a between b + c and c", "a between (b + c) and c", "(a BETWEEN (b + c) AND c)"},
+		{&Like{X: a, Pattern: b, Not: true}, "a not like b", "a not like b", "(NOT a LIKE b)"},
+		{&Case{Operand: bin(OpAdd, a, b), Whens: []*When{{Cond: c, Then: b}}, Else: a},
+			"case a + b when c then b else a end", "case (a + b) when c then b else a end", "CASE (a + b) WHEN c THEN b ELSE a END"},
+		{&Cast{X: a, To: Timestamp(Micro, ""), Try: true}, "try_cast(a as timestamp(us))", "try_cast(a as timestamp(us))", "TRY_CAST(a AS TIMESTAMP_NTZ)"},
+		{&Call{Name: "count", Star: true}, "count(*)", "count(*)", "count(1)"},
+		{&Call{Name: "sum", Distinct: true, Args: []Expr{a}}, "sum(distinct a)", "sum(distinct a)", "sum(DISTINCT a)"},
+		{&Literal{Kind: LitString, Text: "it's"}, "'it''s'", "'it''s'", "it's"},
+		{&Literal{Kind: LitNull}, "null", "null", "NULL"},
+		{&Literal{Kind: LitFloat, Text: "1.5e0"}, "1.5e0", "1.5e0", "1.5"},
+		{&Literal{Kind: LitInterval, Text: "10s"}, "10s", "10s", "INTERVAL '10s'"},
+		{&Literal{Kind: LitDate, Text: "2024-01-01"}, "date '2024-01-01'", "date '2024-01-01'", "DATE '2024-01-01'"},
+		{&ScalarSubquery{Query: &Scan{Name: "t"}}, "(from t)", "(subquery)", "scalarsubquery()"},
+		{&InSubquery{X: a, Query: &Scan{Name: "t"}, Not: true}, "a not in (from t)", "a not in (subquery)", "(a IN (listquery()))"},
+		{nil, "()", "?", "?"},
+	}
+	for _, c := range cases {
+		for _, s := range []struct {
+			style ExprStyle
+			want  string
+		}{{DSL, c.dsl}, {Label, c.label}, {SparkName, c.spark}} {
+			if got := FormatExpr(c.e, s.style); got != s.want {
+				t.Errorf("style %d: got %s, want %s", s.style, got, s.want)
+			}
+		}
+	}
+}
+
 // TestPrintQueries covers FROM items and stage chains.
 func TestPrintQueries(t *testing.T) {
 	s := func(n string) *Scan { return &Scan{Name: n} }

@@ -143,6 +143,42 @@ func (t Type) String() string {
 	return t.Kind.String()
 }
 
+// sqlNames are Spark SQL's names of the kinds that take no arguments, as
+// its DataType.sql prints them. Spark has no unsigned integers: they are
+// spelled as MySQL does, for messages about them.
+var sqlNames = [...]string{
+	TUnknown: "VOID", TBool: "BOOLEAN",
+	TInt8: "TINYINT", TInt16: "SMALLINT", TInt32: "INT", TInt64: "BIGINT",
+	TUint8: "TINYINT UNSIGNED", TUint16: "SMALLINT UNSIGNED", TUint32: "INT UNSIGNED", TUint64: "BIGINT UNSIGNED",
+	TFloat32: "FLOAT", TFloat64: "DOUBLE", TString: "STRING", TBinary: "BINARY", TDate32: "DATE",
+	TDuration: "INTERVAL DAY TO SECOND",
+}
+
+// SQL renders the Spark SQL spelling, the one every SQL-facing text uses
+// (Spark's messages, DDL, column names such as CAST(x AS INT)): BOOLEAN,
+// TINYINT, SMALLINT, INT, BIGINT, FLOAT, DOUBLE, DECIMAL(10,2), STRING,
+// BINARY, DATE, TIMESTAMP (a zoned timestamp), TIMESTAMP_NTZ (a zoneless
+// one), INTERVAL DAY TO SECOND (a duration), VOID (the type of NULL).
+// Units do not show: Spark's timestamps are microseconds. Unsigned integers,
+// which Spark lacks, are TINYINT UNSIGNED .. BIGINT UNSIGNED; a backend that
+// stores them in Spark widens them to a Spark type first. A kind outside
+// the model is "".
+func (t Type) SQL() string {
+	switch t.Kind {
+	case TDecimal:
+		return fmt.Sprintf("DECIMAL(%d,%d)", t.Precision, t.Scale)
+	case TTimestamp:
+		if t.Zone == "" {
+			return "TIMESTAMP_NTZ"
+		}
+		return "TIMESTAMP"
+	}
+	if t.Kind >= 0 && int(t.Kind) < len(sqlNames) {
+		return sqlNames[t.Kind]
+	}
+	return ""
+}
+
 // LookupTypeName returns the kind of a simple type name (case-insensitive).
 func LookupTypeName(name string) (TypeKind, bool) {
 	n := strings.ToLower(name)

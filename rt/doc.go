@@ -25,8 +25,10 @@
 //     window and interval-join state, bounded edges and micro-batch triggers
 //     (not yet called by generated code).
 //
-// rt must import nothing from the rest of this module (frontend, ir, passes,
-// codegen, cmd): it is shipped alone into every generated program. It may
-// import the standard library and the module's pinned third-party
-// dependencies (arrow-go) only.
+// rt must import nothing of the compiler (frontend, ir, passes, codegen,
+// cmd): it is shipped into every generated program with one leaf package
+// from outside rt/, internal/glob (the source globs it shares with the
+// compiler's schema inference). Besides that one, it may import the
+// standard library and the module's pinned third-party dependencies
+// (arrow-go) only; TestRuntimeImports checks it.
 package rt

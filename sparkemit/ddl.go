@@ -7,48 +7,23 @@ import (
 	"github.com/nordisk/thund/ir"
 )
 
-// sparkType is the Spark SQL spelling of a type. Unsigned integers widen to
-// the next signed type (uint64 to decimal(20,0)), nanoseconds truncate to
-// Spark's microseconds, a zoned timestamp is Spark's TIMESTAMP and a zoneless
-// one TIMESTAMP_NTZ, and a duration is an INTERVAL DAY TO SECOND; the
-// capability pass names each conversion in the report.
+// sparkType is the Spark SQL spelling (ir.Type.SQL) of the type t is
+// stored as in Spark. Unsigned integers widen to the next signed type
+// (uint64 to decimal(20,0)), as Spark reads unsigned Parquet columns;
+// nanoseconds truncate to Spark's microseconds, a zoned timestamp is Spark's
+// TIMESTAMP and a zoneless one TIMESTAMP_NTZ, and a duration is an INTERVAL
+// DAY TO SECOND; the capability pass names each conversion in the report.
 func sparkType(t ir.Type) (string, bool) {
-	switch t.Kind {
-	case ir.TBool:
-		return "BOOLEAN", true
-	case ir.TInt8:
-		return "TINYINT", true
-	case ir.TInt16, ir.TUint8:
-		return "SMALLINT", true
-	case ir.TInt32, ir.TUint16:
-		return "INT", true
-	case ir.TInt64, ir.TUint32:
-		return "BIGINT", true
-	case ir.TUint64:
-		return "DECIMAL(20,0)", true
-	case ir.TFloat32:
-		return "FLOAT", true
-	case ir.TFloat64:
-		return "DOUBLE", true
-	case ir.TDecimal:
-		return fmt.Sprintf("DECIMAL(%d,%d)", t.Precision, t.Scale), true
-	case ir.TString:
-		return "STRING", true
-	case ir.TBinary:
-		return "BINARY", true
-	case ir.TDate32:
-		return "DATE", true
-	case ir.TTimestamp:
-		if t.Zone == "" {
-			return "TIMESTAMP_NTZ", true
-		}
-		return "TIMESTAMP", true
-	case ir.TDuration:
-		return "INTERVAL DAY TO SECOND", true
-	case ir.TUnknown:
-		return "VOID", true
+	if w, ok := sparkUnsigned[t.Kind]; ok {
+		t = w
 	}
-	return "", false
+	s := t.SQL()
+	return s, s != ""
+}
+
+// sparkUnsigned is the Spark type each unsigned integer widens to.
+var sparkUnsigned = map[ir.TypeKind]ir.Type{
+	ir.TUint8: ir.Int16, ir.TUint16: ir.Int32, ir.TUint32: ir.Int64, ir.TUint64: ir.Decimal(20, 0),
 }
 
 // columnsDDL is a DDL schema string: "a BIGINT NOT NULL, b STRING COMMENT '...'".

@@ -127,13 +127,15 @@
 // appended. It is declared just before the statement's dataset; its
 // WATERMARK stays on the read (Scan.Watermark).
 //
-// Schema inference, at compile time, reads the first file (in lexical
-// order) that the path names, relative to the SQL file's folder (or to
-// Options.Root: a spec project reads from its spec's folder, where the
-// pipeline runs): the file itself, a glob's matches, or the files under a
-// folder, skipping names that start with '.' or '_' (as Spark does). Parquet and Arrow IPC (file or
+// Schema inference, at compile time, reads the first file (in name order)
+// that the path names by the runtime's glob rules (internal/glob), relative
+// to the SQL file's folder (or to Options.Root: a spec project reads from
+// its spec's folder, where the pipeline runs): the file itself, a glob's
+// matches ("**" is any number of folders), or the files under a folder,
+// skipping names that start with '.' or '_' (as Spark does). Parquet and Arrow IPC (file or
 // stream format) give their file schema: Arrow types map one to one
-// (dictionaries to their values, large and view strings to string); a
+// (ir.FromArrow: dictionaries of strings or binaries to their values, large
+// and view strings to string, as the runtime reads them); a
 // non-nullable field is NOT NULL. CSV (header => true names the columns,
 // else _c0, _c1, ...; sep / delimiter, nullValue) and JSON lines sample the
 // first 1000 rows. A CSV column is, Spark's way, the narrowest of INT,

@@ -567,7 +567,7 @@ func (c *conv) number(text string, p ir.Pos, neg bool) ir.Expr {
 			s = "-" + digits
 		}
 		if _, err := strconv.ParseInt(s, 10, bits); err != nil {
-			return bad("%s%s does not fit a %s", map[bool]string{true: "-"}[neg], text, sparkTypeName(typ))
+			return bad("%s%s does not fit a %s", map[bool]string{true: "-"}[neg], text, typ.SQL())
 		}
 		if neg {
 			return &ir.Cast{Pos: p, X: &ir.Unary{Pos: p, Op: ir.OpNeg, X: &ir.Literal{Pos: p, Kind: ir.LitInt, Text: digits}}, To: typ}
@@ -580,7 +580,7 @@ func (c *conv) number(text string, p ir.Pos, neg bool) ir.Expr {
 			bits = 32
 		}
 		if _, err := strconv.ParseFloat(f.Text, bits); err != nil {
-			return bad("the number %s does not fit a %s", text, map[int]string{64: "DOUBLE", 32: "FLOAT"}[bits])
+			return bad("the number %s does not fit a %s", text, map[int]ir.Type{64: ir.Float64, 32: ir.Float32}[bits].SQL())
 		}
 		if suffix == "f" {
 			return negate(&ir.Cast{Pos: p, X: f, To: ir.Float32})
@@ -855,39 +855,4 @@ func sparkTypeOf(name string, args []string, withoutTZ bool) (ir.Type, error) {
 		return ir.Type{}, fmt.Errorf("the type %s is not supported in pipeline SQL", strings.ToUpper(name))
 	}
 	return ir.Type{}, fmt.Errorf("unknown type %s (want BOOLEAN, TINYINT, SMALLINT, INT, BIGINT, FLOAT, DOUBLE, DECIMAL(p,s), STRING, BINARY, DATE, TIMESTAMP or TIMESTAMP_NTZ)", name)
-}
-
-// sparkTypeName is the Spark spelling of a model type (for messages and
-// column names).
-func sparkTypeName(t ir.Type) string {
-	switch t.Kind {
-	case ir.TBool:
-		return "BOOLEAN"
-	case ir.TInt8:
-		return "TINYINT"
-	case ir.TInt16:
-		return "SMALLINT"
-	case ir.TInt32:
-		return "INT"
-	case ir.TInt64:
-		return "BIGINT"
-	case ir.TFloat32:
-		return "FLOAT"
-	case ir.TFloat64:
-		return "DOUBLE"
-	case ir.TString:
-		return "STRING"
-	case ir.TBinary:
-		return "BINARY"
-	case ir.TDate32:
-		return "DATE"
-	case ir.TDecimal:
-		return fmt.Sprintf("DECIMAL(%d,%d)", t.Precision, t.Scale)
-	case ir.TTimestamp:
-		if t.Zone == "" {
-			return "TIMESTAMP_NTZ"
-		}
-		return "TIMESTAMP"
-	}
-	return strings.ToUpper(t.String())
 }

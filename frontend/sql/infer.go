@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
@@ -21,6 +20,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
+	"github.com/nordisk/thund/internal/glob"
 	"github.com/nordisk/thund/ir"
 )
 
@@ -39,11 +39,7 @@ func inferColumns(format ir.FileFormat, pattern, dir string, opts []ir.KV, infer
 	if strings.Contains(pattern, "://") {
 		return nil, fmt.Errorf("%s is not a local path", pattern)
 	}
-	p := filepath.FromSlash(pattern)
-	if !filepath.IsAbs(p) {
-		p = filepath.Join(dir, p)
-	}
-	name, err := firstFile(p)
+	name, err := firstFile(dir, pattern)
 	if err != nil {
 		return nil, err
 	}
@@ -59,53 +55,24 @@ func inferColumns(format ir.FileFormat, pattern, dir string, opts []ir.KV, infer
 	}
 }
 
-// firstFile returns the first data file (in lexical order) that p names: p
-// itself, a file a glob matches, or a file under a folder. Files and folders
-// whose names start with '.' or '_' are skipped, as Spark skips them.
-func firstFile(p string) (string, error) {
-	var candidates []string
-	if strings.ContainsAny(p, "*?[") {
-		m, err := filepath.Glob(p)
-		if err != nil {
-			return "", fmt.Errorf("bad glob %q: %v", p, err)
-		}
-		candidates = m
-	} else {
-		candidates = []string{p}
+// firstFile returns the first data file, in name order, that pattern names
+// under dir, by the rules the runtime reads the source by (internal/glob):
+// the file itself, a glob's matches ("**" for any number of folders), or
+// the files under a folder, skipping names that start with '.' or '_' (as
+// Spark does) unless the pattern asks for them.
+func firstFile(dir, pattern string) (string, error) {
+	files, err := glob.Match(dir, pattern)
+	if err != nil {
+		return "", err
 	}
-	sort.Strings(candidates)
-	for _, c := range candidates {
-		fi, err := os.Stat(c)
-		if err != nil {
-			continue
+	for _, f := range files {
+		if fi, err := os.Stat(f.Path); err == nil && fi.Mode().IsRegular() {
+			return f.Path, nil // not a device or a pipe
 		}
-		if fi.Mode().IsRegular() {
-			return c, nil
-		}
-		if !fi.IsDir() {
-			continue // a device, a pipe: not a data file
-		}
-		var found string
-		_ = filepath.WalkDir(c, func(path string, d fs.DirEntry, err error) error {
-			if err != nil || found != "" {
-				return fs.SkipDir
-			}
-			base := d.Name()
-			if path != c && (strings.HasPrefix(base, ".") || strings.HasPrefix(base, "_")) {
-				if d.IsDir() {
-					return fs.SkipDir
-				}
-				return nil
-			}
-			if !d.IsDir() && d.Type().IsRegular() {
-				found = path
-				return fs.SkipAll
-			}
-			return nil
-		})
-		if found != "" {
-			return found, nil
-		}
+	}
+	p := filepath.FromSlash(pattern)
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(dir, p)
 	}
 	return "", fmt.Errorf("no file matches %s", filepath.ToSlash(p))
 }
@@ -152,7 +119,7 @@ func arrowColumns(name string) ([]*ir.Column, error) {
 func arrowSchemaColumns(s *arrow.Schema, file string) ([]*ir.Column, error) {
 	var cols []*ir.Column
 	for _, f := range s.Fields() {
-		t, err := arrowType(f.Type)
+		t, err := ir.FromArrow(f.Type)
 		if err != nil {
 			return nil, fmt.Errorf("%s: column %s: %v", file, f.Name, err)
 		}
@@ -162,53 +129,6 @@ func arrowSchemaColumns(s *arrow.Schema, file string) ([]*ir.Column, error) {
 		return nil, fmt.Errorf("%s has no columns", file)
 	}
 	return cols, nil
-}
-
-var arrowUnits = map[arrow.TimeUnit]ir.TimeUnit{
-	arrow.Second: ir.Second, arrow.Millisecond: ir.Milli, arrow.Microsecond: ir.Micro, arrow.Nanosecond: ir.Nano,
-}
-
-// arrowType maps an Arrow type of a file to the model's.
-func arrowType(dt arrow.DataType) (ir.Type, error) {
-	switch t := dt.(type) {
-	case *arrow.BooleanType:
-		return ir.Bool, nil
-	case *arrow.Int8Type:
-		return ir.Int8, nil
-	case *arrow.Int16Type:
-		return ir.Int16, nil
-	case *arrow.Int32Type:
-		return ir.Int32, nil
-	case *arrow.Int64Type:
-		return ir.Int64, nil
-	case *arrow.Uint8Type:
-		return ir.Uint8, nil
-	case *arrow.Uint16Type:
-		return ir.Uint16, nil
-	case *arrow.Uint32Type:
-		return ir.Uint32, nil
-	case *arrow.Uint64Type:
-		return ir.Uint64, nil
-	case *arrow.Float32Type:
-		return ir.Float32, nil
-	case *arrow.Float64Type:
-		return ir.Float64, nil
-	case *arrow.StringType, *arrow.LargeStringType, *arrow.StringViewType:
-		return ir.StringT, nil
-	case *arrow.BinaryType, *arrow.LargeBinaryType, *arrow.BinaryViewType, *arrow.FixedSizeBinaryType:
-		return ir.BinaryT, nil
-	case *arrow.Date32Type:
-		return ir.Date32, nil
-	case *arrow.Decimal128Type:
-		return ir.Decimal(int(t.Precision), int(t.Scale)), nil
-	case *arrow.TimestampType:
-		return ir.Timestamp(arrowUnits[t.Unit], t.TimeZone), nil
-	case *arrow.DurationType:
-		return ir.DurationType(arrowUnits[t.Unit]), nil
-	case *arrow.DictionaryType:
-		return arrowType(t.ValueType)
-	}
-	return ir.Type{}, fmt.Errorf("type %s is not one of the model's types", dt)
 }
 
 // csvColumns infers a CSV file's columns Spark's way: per column, the

@@ -28,6 +28,11 @@ import (
 // RuntimeModule is the module path of the embedded runtime.
 const RuntimeModule = "github.com/nordisk/thund"
 
+// RuntimeDirs are the folders of RuntimeModule that a generated program
+// links: rt/ and the one leaf package outside it that rt imports,
+// internal/glob (shared with the compiler). runtime.go embeds the same list.
+var RuntimeDirs = []string{"rt", "internal/glob"}
+
 // programModule is the module path of a generated program.
 const programModule = "thundpipeline"
 
@@ -35,7 +40,7 @@ const programModule = "thundpipeline"
 type Request struct {
 	// Files are the generated program's files, by name relative to the module root.
 	Files map[string][]byte
-	// Runtime is the embedded source tree of this module: go.mod, go.sum and rt/.
+	// Runtime is the embedded source tree of this module: go.mod, go.sum and the RuntimeDirs.
 	Runtime fs.FS
 	// Out is where the executable goes.
 	Out string
@@ -149,7 +154,7 @@ func Build(ctx context.Context, r Request) (*Result, error) {
 // ModuleFiles returns every file of the program module: the generated files,
 // a go.mod that requires the runtime module with thundc's pinned versions and
 // replaces it with the embedded copy under thund/, go.sum, and the runtime's
-// non-test Go sources.
+// non-test Go sources (RuntimeDirs).
 func ModuleFiles(gen map[string][]byte, rtfs fs.FS) (map[string][]byte, error) {
 	files := map[string][]byte{}
 	for name, data := range gen {
@@ -177,28 +182,30 @@ func ModuleFiles(gen map[string][]byte, rtfs fs.FS) (map[string][]byte, error) {
 	files["go.mod"] = []byte(mod.String())
 	files["go.sum"] = sum
 	files["thund/go.mod"] = rtMod
-	err = fs.WalkDir(rtfs, "rt", func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			if d.Name() == "testdata" {
-				return fs.SkipDir
+	for _, dir := range RuntimeDirs {
+		err = fs.WalkDir(rtfs, dir, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
 			}
+			if d.IsDir() {
+				if d.Name() == "testdata" {
+					return fs.SkipDir
+				}
+				return nil
+			}
+			if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+				return nil
+			}
+			data, err := fs.ReadFile(rtfs, path)
+			if err != nil {
+				return err
+			}
+			files["thund/"+path] = data
 			return nil
-		}
-		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
-			return nil
-		}
-		data, err := fs.ReadFile(rtfs, path)
+		})
 		if err != nil {
-			return err
+			return nil, fmt.Errorf("reading the embedded runtime: %v", err)
 		}
-		files["thund/"+path] = data
-		return nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("reading the embedded runtime: %v", err)
 	}
 	return files, nil
 }

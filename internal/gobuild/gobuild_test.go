@@ -14,12 +14,13 @@ func TestBuildCachesByContent(t *testing.T) {
 		t.Skip("runs go build")
 	}
 	rt := fstest.MapFS{
-		"go.mod":        {Data: []byte("module github.com/nordisk/thund\n\ngo 1.26.8\n")},
-		"go.sum":        {Data: []byte("")},
-		"rt/rt.go":      {Data: []byte("package rt\n\nfunc Hello() string { return \"hello from rt\" }\n")},
-		"rt/rt_test.go": {Data: []byte("package rt\n\nthis is not go and must not be copied\n")},
-		"rt/testdata/x": {Data: []byte("skipped")},
-		"frontend/x.go": {Data: []byte("not part of the runtime")},
+		"go.mod":                {Data: []byte("module github.com/nordisk/thund\n\ngo 1.26.8\n")},
+		"go.sum":                {Data: []byte("")},
+		"rt/rt.go":              {Data: []byte("package rt\n\nfunc Hello() string { return \"hello from rt\" }\n")},
+		"rt/rt_test.go":         {Data: []byte("package rt\n\nthis is not go and must not be copied\n")},
+		"rt/testdata/x":         {Data: []byte("skipped")},
+		"frontend/x.go":         {Data: []byte("not part of the runtime")},
+		"internal/glob/glob.go": {Data: []byte("package glob\n")},
 	}
 	gen := map[string][]byte{"main.go": []byte(`package main
 
@@ -61,9 +62,10 @@ func TestBuildReportsCompileErrors(t *testing.T) {
 		t.Skip("runs go build")
 	}
 	rt := fstest.MapFS{
-		"go.mod":   {Data: []byte("module github.com/nordisk/thund\n\ngo 1.26.8\n")},
-		"go.sum":   {Data: []byte("")},
-		"rt/rt.go": {Data: []byte("package rt\n")},
+		"go.mod":                {Data: []byte("module github.com/nordisk/thund\n\ngo 1.26.8\n")},
+		"go.sum":                {Data: []byte("")},
+		"rt/rt.go":              {Data: []byte("package rt\n")},
+		"internal/glob/glob.go": {Data: []byte("package glob\n")},
 	}
 	dir := t.TempDir()
 	_, err := Build(context.Background(), Request{Files: map[string][]byte{"main.go": []byte("package main\nfunc main() { undefined() }\n")}, Runtime: rt, Out: filepath.Join(dir, "etl"), CacheDir: dir})

@@ -60,7 +60,9 @@ const (
 // ansiConf is how Spark quotes the ANSI switch in its messages (toSQLConf).
 const ansiConf = `"spark.sql.ansi.enabled"`
 
-// SQL type names as Spark's toSQLType prints them (without the quotes).
+// SQL type names as Spark's toSQLType prints them (without the quotes): the
+// compiler's ir.Type.SQL spelling, which rt cannot import; codegen's
+// TestRuntimeSQLTypeSpelling keeps the two equal.
 const (
 	TypeTinyint   = "TINYINT"
 	TypeSmallint  = "SMALLINT"
