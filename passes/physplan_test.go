@@ -378,3 +378,78 @@ func scriptCorpus(t *testing.T) string {
 	}
 	return b.String()
 }
+
+// flowPlan is the plan of the flow into the named dataset.
+func flowPlan(t *testing.T, u *Unit, name string) *FlowPlan {
+	t.Helper()
+	for f, fp := range u.Plan.Flows {
+		if f.Target == name {
+			return fp
+		}
+	}
+	t.Fatalf("no flow into %s", name)
+	return nil
+}
+
+// firstOf is the first operator of type T in a flow's query.
+func firstOf[T ir.Rel](fp *FlowPlan) T {
+	var out T
+	found := false
+	walkAll(fp.Flow.Query, func(r ir.Rel) {
+		if x, ok := r.(T); ok && !found {
+			out, found = x, true
+		}
+	})
+	return out
+}
+
+// TestPlanStrategies checks the plan's choice of memoized groups (every
+// group key a column of one join's build row), deferred accumulators (a
+// hash aggregate over a scan's rows whose arguments are the scan's
+// columns) and top-N bars (a first key never NULL with Go's order).
+// codegen's tests check that the generated code follows them.
+func TestPlanStrategies(t *testing.T) {
+	u := planOf(t, `pipeline p
+source f from parquet "f/*.parquet" { k int64, s string, v int64 }
+source d from parquet "d/*.parquet" { dk int64, ds string, name string }
+source g from parquet "g/*.parquet" { k int64 not null, s string not null, x float64 not null, n int64 }
+
+materialized view by_dim = from f | join d on f.k = d.dk | group by d.ds, d.name aggregate count(*) as n
+materialized view by_dim_left = from f | left join d on f.k = d.dk | group by d.name aggregate sum(v) as sv
+materialized view by_mixed = from f | join d on f.k = d.dk | group by f.s, d.name aggregate count(*) as n
+materialized view by_expr = from f | join d on f.k = d.dk | group by upper(d.name) as u aggregate count(*) as n
+materialized view by_fact = from f | join d on f.k = d.dk | group by f.s aggregate count(*) as n
+
+materialized view by_k = from f | where v > 0 | select k, v, upper(s) as u | group by k aggregate sum(v) as sv, count(*) as c
+materialized view computed = from f | select k, v * 2 as w | group by k aggregate sum(w) as sw
+
+materialized view desc_int = from g | order by k desc, s | limit 5
+materialized view by_float = from g | order by x desc | limit 5
+materialized view by_nullable = from g | order by n | limit 5
+`)
+	if u.Diags.HasErrors() {
+		t.Fatal(u.Diags)
+	}
+	for view, want := range map[string]bool{"by_dim": true, "by_dim_left": true, "by_mixed": false, "by_expr": false, "by_fact": false} {
+		fp := flowPlan(t, u, view)
+		if got := len(fp.Memo[firstOf[*ir.Aggregate](fp)]) > 0; got != want {
+			t.Errorf("%s: memoized groups %v, want %v", view, got, want)
+		}
+	}
+	for view, want := range map[string]bool{"by_k": true, "computed": false, "by_fact": false} {
+		fp := flowPlan(t, u, view)
+		if got := fp.Defer[firstOf[*ir.Aggregate](fp)]; got != want {
+			t.Errorf("%s: deferred accumulators %v, want %v", view, got, want)
+		}
+	}
+	for view, want := range map[string]bool{"desc_int": true, "by_float": false, "by_nullable": false} {
+		fp := flowPlan(t, u, view)
+		s := firstOf[*ir.Sort](fp)
+		if fp.TopN[s] != 5 {
+			t.Errorf("%s: top %d, want 5", view, fp.TopN[s])
+		}
+		if got := fp.TopNBar[s]; got != want {
+			t.Errorf("%s: bar %v, want %v", view, got, want)
+		}
+	}
+}
