@@ -149,8 +149,8 @@ func Emit(u *passes.Unit, opts Options) (Bundle, *passes.LoweringReport, error) 
 	if u.Diags.HasErrors() {
 		return Bundle{}, nil, fmt.Errorf("sparkemit: the pipeline has errors:\n%v", u.Diags.Err())
 	}
-	if u.Report == nil || len(u.Ran) == 0 || !contains(u.Ran, "capability") {
-		return Bundle{}, nil, fmt.Errorf("sparkemit: the unit did not run the capability pass")
+	if u.Report == nil || len(u.Ran) == 0 || !contains(u.Ran, "plan") {
+		return Bundle{}, nil, fmt.Errorf("sparkemit: the unit did not run the plan pass (the passes stopped early)")
 	}
 	p := u.Pipeline
 	e := &emitter{u: u, opts: opts, target: t, session: SessionID(p.Name), catalog: p.Catalog, database: p.Database}

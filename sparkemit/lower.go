@@ -74,16 +74,17 @@ func (l *lowerer) flowQuery(f *ir.Flow, d *ir.Dataset) *pb.Relation {
 	if target.IsOpen() || out.IsOpen() {
 		return rel
 	}
-	// the target column each output column is stored in, or -1
+	// the target column each output column is stored in, or -1: the
+	// plan's store assignment, read backwards
 	into := make([]int, len(out))
-	for i, c := range out {
-		switch {
-		case f.ByName:
-			into[i] = target.Lookup(c.Name)
-		case len(target) == len(out):
-			into[i] = i
-		default:
-			into[i] = -1
+	for i := range into {
+		into[i] = -1
+	}
+	if fp := u.Plan.Flows[f]; fp != nil {
+		for j, sc := range fp.Store {
+			if sc.Source >= 0 && sc.Source < len(into) && into[sc.Source] < 0 {
+				into[sc.Source] = j
+			}
 		}
 	}
 	changed := false

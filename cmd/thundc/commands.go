@@ -184,9 +184,9 @@ func runExplain(c *cli, inv *invocation) int {
 // lowering's report (what the capability pass reported, plus what only the
 // lowering converts), or what it refuses as diagnostics. It does nothing
 // for the native target, or for a unit that has errors or stopped before
-// the capability pass. --sql-elements lowers as spark emit does with it.
+// the plan pass. --sql-elements lowers as spark emit does with it.
 func lowerRefusals(inv *invocation, u *passes.Unit, diags ir.Diagnostics) (*passes.LoweringReport, ir.Diagnostics, error) {
-	if u == nil || diags.HasErrors() || !slices.Contains(u.Ran, "capability") || !u.Opts.Target.IsSpark() {
+	if u == nil || diags.HasErrors() || !slices.Contains(u.Ran, "plan") || !u.Opts.Target.IsSpark() {
 		return nil, nil, nil
 	}
 	var opts sparkemit.Options
