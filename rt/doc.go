@@ -1,29 +1,40 @@
 // Package rt is the runtime library that every program built by thundc links.
-// The compiler embeds this tree as source and compiles it into each generated
-// pipeline program; generated code calls it for everything that is not
-// specific to one pipeline.
+// The compiler embeds this tree as source (thund.Runtime) and compiles it
+// into each generated pipeline program; generated code calls it for
+// everything that is not specific to one pipeline.
 //
 // The tree:
 //
-//   - rt/store: the object-store-shaped interface the warehouse lives on
-//     (whole-object reads and atomic writes, create-if-absent, compare-and-swap),
-//     a local-disk implementation and a fault-injecting wrapper for tests.
-//   - rt/format: readers (Parquet, CSV, JSON lines, Arrow IPC, with globs) that
-//     produce record batches of a declared Arrow schema, and writers for the
-//     same formats, including the CSV text contract of `read`.
+//   - rt/etl: the executable's command line (run, plan, history, read,
+//     vacuum), reconciliation, and the contract with generated code: the
+//     Pipeline value a program describes itself with, and FlowContext
+//     (flowcontext.go), what each generated flow calls.
+//   - rt/run: one run: Begin / Commit / Fail over the warehouse transaction,
+//     the lock, the event log, expectation counters and the summary.
 //   - rt/warehouse: the warehouse layout, versioned datasets, hive-style
-//     partitions, the one-atomic-commit-record protocol and the run lock.
+//     partitions, the one-atomic-commit-record protocol, state snapshots,
+//     the run lock and retention.
+//   - rt/store: the object-store-shaped interface the warehouse lives on, a
+//     local-disk implementation and a fault-injecting wrapper for tests;
+//     rt/store/s3store, the S3 implementation, linked only by programs built
+//     with S3 support.
 //   - rt/events: the event log (Lakeflow record shape), one file per run.
+//   - rt/format: readers (Parquet, CSV, JSON lines, Arrow IPC, with globs)
+//     that produce batches of a declared Arrow schema, and writers for the
+//     same formats; rt/format/pqfast, its own decoder of flat Parquet
+//     columns.
+//   - rt/sqlfn: Spark 4 ANSI scalar semantics as typed functions that
+//     generated row loops call.
+//   - rt/hashtab: the hash tables of generated group-by and hash-join code.
 //   - rt/cdc: the change-feed apply engine (SCD 1 and 2) that change flows
 //     feed; its change log is committed as a state snapshot.
-//   - rt/run: the per-run context that generated main functions use:
-//     Begin / Commit / Fail over warehouse, lock, event log, expectation
-//     counters and the run summary.
-//   - rt/hashtab: the open-addressing hash tables (integer and string keys)
-//     of generated group-by and hash-join code.
-//   - rt/stream: the streaming runtime: watched-folder source, watermarks,
-//     window and interval-join state, bounded edges and micro-batch triggers
-//     (not yet called by generated code).
+//   - rt/stream: the streaming runtime. Generated stateful streaming flows
+//     call its watermark Tracker, window State and IntervalJoin once per
+//     micro-batch; rt/etl uses its bounded Edge, its Clock and its rule for
+//     half-written files (Ignored). Its Folder and Scheduler are exercised by
+//     tests (internal/nexmark), not by generated programs, whose stream reads
+//     go through rt/etl.
+//   - rt/pqstate: operator state snapshots encoded as Parquet files.
 //
 // rt must import nothing of the compiler (frontend, ir, passes, codegen,
 // cmd): it is shipped into every generated program with one leaf package

@@ -125,9 +125,10 @@ func Build(ctx context.Context, r Request) (*Result, error) {
 		return nil, err
 	}
 	var out bytes.Buffer
-	// -s -w: no symbol table and no DWARF. Writing them is a third of a warm
-	// build's link; stack traces and CPU profiles do not need them (they
-	// read the pclntab), only a debugger does (--emit-go DIR, then go build).
+	// -s -w: no symbol table and no DWARF, which a warm build's link spends
+	// much of its time writing (docs/performance.md); stack traces and CPU
+	// profiles do not need them (they read the pclntab), only a debugger does
+	// (--emit-go DIR, then go build).
 	cmd := exec.CommandContext(ctx, "go", "build", "-ldflags=-s -w", "-o", filepath.Join("bin", "etl"), ".")
 	cmd.Dir = tmp
 	cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=readonly")

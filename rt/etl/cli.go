@@ -143,7 +143,7 @@ type flagSpec struct {
 
 var (
 	flagWarehouse = &flagSpec{name: "warehouse", arg: "DIR|s3://BUCKET/PREFIX", def: "./warehouse",
-		usage: "the warehouse: a folder, or a bucket and key prefix on S3 (see THUND_S3_* and AWS_* in the README)"}
+		usage: "the warehouse: a folder, or a bucket and key prefix on S3 (configured by AWS_* and THUND_S3_*: see docs/warehouse.md)"}
 	flagRoot = &flagSpec{name: "root", arg: "DIR", def: "the working directory",
 		usage: "where relative source and sink paths resolve"}
 	flagJSON        = &flagSpec{name: "json", usage: "machine-readable output on stdout"}

@@ -34,21 +34,6 @@ type memBudget struct {
 	used  atomic.Int64
 }
 
-// Grow accounts n more bytes kept by the flow's operator op (a description
-// with its source position); it fails with a *MemoryLimitError when the
-// flow's accounted memory passes --memory-limit. Generated code calls it
-// every MiB or so. It is safe for concurrent use.
-func (fc *FlowContext) Grow(op string, n int64) error {
-	if fc.budget == nil {
-		return nil
-	}
-	used := fc.budget.used.Add(n)
-	if fc.budget.limit > 0 && used > fc.budget.limit {
-		return &MemoryLimitError{Operator: op, Limit: fc.budget.limit, Used: used}
-	}
-	return nil
-}
-
 // ParseBytes reads a size: a number with an optional unit B, KB, MB, GB, TB
 // (powers of 1000) or KiB, MiB, GiB, TiB (powers of 1024); a bare number is
 // bytes. Case does not matter.

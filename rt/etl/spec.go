@@ -5,9 +5,7 @@ import (
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/nordisk/thund/rt/cdc"
-	"github.com/nordisk/thund/rt/format"
 	"github.com/nordisk/thund/rt/run"
 	"github.com/nordisk/thund/rt/store"
 	"github.com/nordisk/thund/rt/stream"
@@ -146,91 +144,3 @@ type Input struct {
 
 // EdgeBounds bound one edge by rows and bytes (stream.EdgeBounds).
 type EdgeBounds = stream.EdgeBounds
-
-// FlowContext is what a flow's Run function works with.
-type FlowContext struct {
-	Ctx     context.Context
-	Mem     memory.Allocator
-	Threads int
-	// GrowStep is how many bytes generated code accounts before it calls
-	// Grow: a MiB, or less under a small --memory-limit.
-	GrowStep int64
-	// Stats counts rows in and out, late rows and expectation results.
-	Stats *run.Flow
-
-	budget   *memBudget // nil: nothing is accounted
-	read     func(name string) (format.BatchReader, error)
-	readCols func(name string, cols []int, bounds []format.Bound) (format.BatchReader, error) // nil: read
-	emit     func(rec arrow.RecordBatch) error
-	expect   []*run.Expectation
-	state    *flowState                        // LoadState, SaveState, Epoch (stream.go)
-	clock    stream.Clock                      // nil: the wall clock
-	emitLate func(rec arrow.RecordBatch) error // nil: no late table
-}
-
-// Read opens an input: a source's files (for a stream read, only the files
-// not consumed by an earlier commit), or a dataset as this run sees it (the
-// version an earlier flow of this run staged, else the committed one; a
-// temporary view's rows from memory). A materialized view's flows always
-// read whole inputs (it is recomputed), whatever Input.Stream says. The flow
-// closes the reader (the run closes any it forgot). Read is safe for
-// concurrent use by the flow's goroutines.
-func (fc *FlowContext) Read(name string) (format.BatchReader, error) { return fc.read(name) }
-
-// ReadColumns is Read for a flow that looks only at the columns cols of
-// the input (indexes into its schema): a Parquet source then decodes only
-// those, and the other columns of its batches are all NULL, whatever their
-// declared nullability. Generated code passes the columns its loops load.
-func (fc *FlowContext) ReadColumns(name string, cols ...int) (format.BatchReader, error) {
-	if fc.readCols == nil {
-		return fc.read(name)
-	}
-	if cols == nil {
-		cols = []int{} // none: the batches still count the rows
-	}
-	return fc.readCols(name, cols, nil)
-}
-
-// ReadPruned is ReadColumns for a flow whose filter keeps only rows that
-// meet bounds (comparisons of integer columns with constants, equalities of
-// string columns with constants): a Parquet source skips the row groups
-// whose statistics exclude them, and given a string bound it drops the rows
-// that miss any bound before making their strings (format.Bound). The flow
-// still filters every row it reads; its rows in are the rows it reads.
-func (fc *FlowContext) ReadPruned(name string, bounds []format.Bound, cols ...int) (format.BatchReader, error) {
-	if fc.readCols == nil {
-		return fc.read(name)
-	}
-	if cols == nil {
-		cols = []int{}
-	}
-	return fc.readCols(name, cols, bounds)
-}
-
-// Emit writes one batch of the target's schema. The flow keeps ownership of
-// rec (Emit retains what it keeps). Emit counts the batch's rows as the
-// flow's rows out (Stats.AddOut): generated code counts rows in (CountIn),
-// never rows out. Emit checks the batch's column types (and NOT NULL) against
-// the target's schema, and is safe for concurrent use by the flow's
-// goroutines.
-func (fc *FlowContext) Emit(rec arrow.RecordBatch) error { return fc.emit(rec) }
-
-// Expect returns the counters of the target's i-th expectation.
-func (fc *FlowContext) Expect(i int) *run.Expectation { return fc.expect[i] }
-
-// NewFlowContext builds a FlowContext from its parts; Main uses it, and so
-// can tests that run a generated flow against in-memory inputs.
-func NewFlowContext(ctx context.Context, mem memory.Allocator, threads int, stats *run.Flow,
-	read func(name string) (format.BatchReader, error), emit func(arrow.RecordBatch) error, expect []*run.Expectation) *FlowContext {
-	if mem == nil {
-		mem = memory.DefaultAllocator
-	}
-	return &FlowContext{Ctx: ctx, Mem: mem, Threads: threads, GrowStep: 1 << 20, Stats: stats, read: read, emit: emit, expect: expect}
-}
-
-// CountIn counts rows read (a no-op without Stats).
-func (fc *FlowContext) CountIn(n int64) {
-	if fc.Stats != nil {
-		fc.Stats.AddIn(n)
-	}
-}

@@ -10,26 +10,17 @@
 //     file:row:col, the column and what was expected ("want int64, got
 //     \"12x\""). Bad input is always an error, never a panic or a silently
 //     changed value (no rounding, no truncation, no guessing).
-//   - the Parquet read path (parquetread.go): whole row groups decoded by
-//     Options.Threads goroutines ahead of the caller, handed out in file
-//     order; only Options.Columns decoded (the others are all-NULL fillers);
-//     row groups whose integer min/max statistics exclude one of
-//     Options.Bounds skipped; a string column with an equality bound read
-//     as dictionary indices, and the rows missing any bound dropped before
-//     their strings are made (rowfilter.go); flat INT32, INT64, FLOAT,
-//     DOUBLE and BYTE_ARRAY chunks (PLAIN or dictionary-encoded, data pages
-//     v1 or v2, uncompressed, Snappy or Zstd) decoded by the package's own
-//     decoder (pqfast.go, pqthrift.go: one ReadAt per chunk, the arrays
-//     pqarrow would make, dictionaries included), every other column by
-//     pqarrow through a 256KiB buffer; with Options.Reuse, decoded buffers
-//     come from a pool (pool.go) and are reused once the caller released
-//     the batches that held them.
+//   - the Parquet read path (parquetread.go): row groups decoded by
+//     Options.Threads goroutines ahead of the caller, in file order; only
+//     Options.Columns decoded; row groups whose integer statistics exclude
+//     one of Options.Bounds skipped; rows missing a string equality bound
+//     dropped before their strings are made (rowfilter.go); flat columns
+//     decoded by rt/format/pqfast, the rest by pqarrow; with Options.Reuse,
+//     decoded buffers come from a pool (pool.go).
 //   - Glob: source patterns against --root, sorted and deduplicated, with
 //     "**"; a pattern that matches nothing is an error.
-//   - writers (Writer): Parquet (Snappy in s2's fast mode: snappy.go;
-//     ParquetRowGroupRows; dictionary pages for strings and binary only,
-//     and not for a column whose first batch is mostly distinct), CSV in the
-//     `read` contract's text forms (see text.go), JSON lines, Arrow IPC.
+//   - writers (Writer): Parquet (snappy.go, ParquetRowGroupRows), CSV in the
+//     `read` contract's text forms (text.go), JSON lines, Arrow IPC.
 //   - the text forms of values (AppendFloat, AppendTimestamp, ParseDecimal,
 //     ...) and the DSL spelling of types (TypeString, ParseType), which the
 //     warehouse's commit records use.

@@ -197,7 +197,7 @@ type Options struct {
 	// it (generated flows copy what they keep). Other formats ignore it.
 	Reuse bool
 
-	noFastParquet bool // tests: read Parquet through pqarrow alone, as before pqfast.go
+	noFastParquet bool // tests: read Parquet through pqarrow alone, without rt/format/pqfast
 }
 
 // Bound is a comparison of a declared column (an index into the schema)

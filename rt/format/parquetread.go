@@ -16,6 +16,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/metadata"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+	"github.com/nordisk/thund/rt/format/pqfast"
 	"github.com/nordisk/thund/rt/store"
 )
 
@@ -46,7 +47,7 @@ func newParquetReader(obj store.Object, name string, schema *arrow.Schema, opts 
 	// pqarrow reads column chunks through a small buffer rather than
 	// whole: a whole chunk is a fresh allocation of megabytes per row group
 	// and column, whose zeroing and page faults cost more than the reads
-	// (the fast decoder, pqfast.go, reads them whole into reused buffers).
+	// (the fast decoder, rt/format/pqfast, reads them whole into reused buffers).
 	// With Options.Reuse, the decoded buffers come from readPool.
 	dmem := mem
 	if opts.Reuse {
@@ -116,7 +117,7 @@ func newParquetReader(obj store.Object, name string, schema *arrow.Schema, opts 
 	sort.Ints(order)
 	var leaves []int
 	for _, fi := range order {
-		leaves = fieldLeaves(&fr.Manifest.Fields[fi], leaves)
+		leaves = pqfast.FieldLeaves(&fr.Manifest.Fields[fi], leaves)
 	}
 	pos := make([]int, len(fidx))
 	for i, fi := range fidx {
@@ -144,9 +145,9 @@ func newParquetReader(obj store.Object, name string, schema *arrow.Schema, opts 
 			}
 		}
 	}
-	var fast *fastReader
+	var fast *pqfast.Reader
 	if !opts.noFastParquet {
-		fast = newFastReader(name, obj, obj.Size(), pf.MetaData(), fr, order, dmem)
+		fast = pqfast.NewReader(name, obj, obj.Size(), pf.MetaData(), fr, order, dmem)
 	}
 	ps.start(ctx, fr, fast, leaves, pruneGroups(pf, fr, fileSchema, schema, fidx, opts.Bounds), threads)
 	cr := &conformReader{name: name, schema: schema, pos: pos, conv: conv, src: ps.next,
@@ -155,8 +156,8 @@ func newParquetReader(obj store.Object, name string, schema *arrow.Schema, opts 
 }
 
 // start decodes the row groups, threads at a time, queueing them in order:
-// through the fast decoder (pqfast.go) when there is one, else pqarrow.
-func (ps *parquetSource) start(ctx context.Context, fr *pqarrow.FileReader, fast *fastReader, leaves []int, groups []int, threads int) {
+// through the fast decoder (rt/format/pqfast) when there is one, else pqarrow.
+func (ps *parquetSource) start(ctx context.Context, fr *pqarrow.FileReader, fast *pqfast.Reader, leaves []int, groups []int, threads int) {
 	sem := make(chan struct{}, threads)
 	ps.wg.Add(1)
 	go func() {
@@ -183,7 +184,7 @@ func (ps *parquetSource) start(ctx context.Context, fr *pqarrow.FileReader, fast
 					err error
 				)
 				if fast != nil {
-					tbl, err = fast.readGroup(ctx, g)
+					tbl, err = fast.ReadRowGroup(ctx, g)
 				} else {
 					tbl, err = fr.ReadRowGroups(ctx, leaves, []int{g})
 				}

@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/nordisk/thund/rt/format/pqfast"
 )
 
 // bufferPool is the allocator of a Parquet reader whose caller asked for
@@ -64,11 +65,12 @@ func (p *bufferPool) Free(b []byte) {
 	p.classes[bits.Len(uint(c-1))].Put(&b)
 }
 
-// allocDirty is Allocate without the zeroing: a pooled buffer keeps the
-// bytes of its last use. Only the fast Parquet decoder (pqfast.go), which
-// writes every byte of the buffers it asks for before they are read, may
-// use it: arrow-go's builders assume the zeroed memory Allocate gives.
-func (p *bufferPool) allocDirty(size int) []byte {
+// AllocateDirty is Allocate without the zeroing: a pooled buffer keeps the
+// bytes of its last use. It makes the pool a pqfast.DirtyAllocator: only the
+// fast Parquet decoder (rt/format/pqfast), which writes every byte of the
+// buffers it asks for before they are read, may use it; arrow-go's builders
+// assume the zeroed memory Allocate gives.
+func (p *bufferPool) AllocateDirty(size int) []byte {
 	if size < minPooled {
 		return goAlloc.Allocate(size)
 	}
@@ -78,3 +80,5 @@ func (p *bufferPool) allocDirty(size int) []byte {
 	}
 	return goAlloc.Allocate(1 << c)[:size]
 }
+
+var _ pqfast.DirtyAllocator = (*bufferPool)(nil)

@@ -7,8 +7,8 @@
 // naming the operation and s3://bucket/key.
 //
 // It is a package of its own so that only the programs that can use S3
-// link the AWS SDK (a third of a generated program's packages, and of its
-// link time): generated code imports it when the pipeline is built with
+// link the AWS SDK (docs/performance.md says what that costs a build):
+// generated code imports it when the pipeline is built with
 // S3 support (thundc build's default, or --s3), and passes Open to the runtime as
 // etl.Pipeline.OpenS3.
 //

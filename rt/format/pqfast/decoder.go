@@ -1,4 +1,4 @@
-package format
+package pqfast
 
 import (
 	"context"
@@ -23,28 +23,6 @@ import (
 	"github.com/klauspost/compress/s2"
 	"github.com/klauspost/compress/zstd"
 )
-
-// The fast column decoder reads the common flat column chunks itself
-// rather than through pqarrow: a leaf that is neither repeated nor nested
-// (max repetition level 0, max definition level 0 or 1) of physical type
-// INT32, INT64, FLOAT, DOUBLE or BYTE_ARRAY, compressed with nothing, Snappy
-// or Zstd, whose pages are data pages v1 or v2 and at most one dictionary
-// page, and whose values are PLAIN or dictionary-encoded. It makes exactly
-// the arrays pqarrow makes of them (the Arrow type pqarrow's manifest gives
-// the field, the same values and validity; for a byte array column read as
-// a dictionary, rowfilter.go, pqarrow's dictionary array when every page is
-// dictionary-encoded); a leaf it does not cover, or one whose chunk holds
-// something it does not decode (another encoding, a bit-packed level
-// encoding), is read by pqarrow in the same row group
-// (fastReader.readGroup). A chunk it cannot parse is an error naming the
-// column and the row group.
-//
-// What it saves over pqarrow: a chunk is one ReadAt into a reused buffer; a
-// page is decompressed once into a reused buffer (or, for PLAIN values of a
-// v2 page without NULLs, straight into the column's output); values land in
-// an output buffer allocated once per row group at its final size and never
-// zeroed when it comes from the reuse pool (bufferPool.allocDirty); a chunk
-// without NULLs gets no validity bitmap at all.
 
 // errUnsupported reports a chunk the fast decoder does not decode; its
 // column is then read by pqarrow.
@@ -128,8 +106,19 @@ func fastColumnOf(leaf int, col *schema.Column, f *pqarrow.SchemaField) fastColu
 	return fc
 }
 
-// fastReader decodes the selected leaves of a file's row groups.
-type fastReader struct {
+// DirtyAllocator is an allocator that can hand out a buffer without zeroing
+// it. When a Reader's allocator is one, the decoder takes its output buffers
+// from AllocateDirty (it writes every byte of them before any is read) and
+// uses each up to its capacity, so Free must take a buffer back whatever its
+// length. rt/format's reuse pool is one; arrow-go's builders, which assume
+// zeroed memory, must never get a buffer from AllocateDirty.
+type DirtyAllocator interface {
+	memory.Allocator
+	AllocateDirty(size int) []byte
+}
+
+// Reader decodes the selected fields of a Parquet file's row groups.
+type Reader struct {
 	name   string
 	obj    io.ReaderAt
 	size   int64
@@ -141,11 +130,15 @@ type fastReader struct {
 	pad    int64               // PARQUET-816: bytes a chunk may run past its stated size
 }
 
-// newFastReader is the fast decoder of leaves (in field order) of a file,
-// or nil when it would decode none of them.
-func newFastReader(name string, obj io.ReaderAt, size int64, md *metadata.FileMetaData, fr *pqarrow.FileReader,
-	order []int, mem memory.Allocator) *fastReader {
-	f := &fastReader{name: name, obj: obj, size: size, md: md, fr: fr, mem: mem}
+// NewReader is the decoder of the fields order (indexes into
+// fr.Manifest.Fields, ascending: the columns of the tables it makes) of the
+// Parquet file obj of size bytes, whose metadata is md and whose name is
+// for messages. fr reads what the decoder does not; decoded buffers come
+// from mem. It returns nil when it would decode none of the fields: then
+// read them through fr alone.
+func NewReader(name string, obj io.ReaderAt, size int64, md *metadata.FileMetaData, fr *pqarrow.FileReader,
+	order []int, mem memory.Allocator) *Reader {
+	f := &Reader{name: name, obj: obj, size: size, md: md, fr: fr, mem: mem}
 	var fields []arrow.Field
 	any := false
 	for _, fi := range order {
@@ -154,7 +147,7 @@ func newFastReader(name string, obj io.ReaderAt, size int64, md *metadata.FileMe
 		if sf.ColIndex >= 0 && sf.ColIndex < md.Schema.NumColumns() {
 			fc = fastColumnOf(sf.ColIndex, md.Schema.Column(sf.ColIndex), sf)
 		}
-		fc.leaves = fieldLeaves(sf, nil)
+		fc.leaves = FieldLeaves(sf, nil)
 		any = any || fc.kind != kindNone
 		f.cols = append(f.cols, fc)
 		fields = append(fields, fc.field)
@@ -169,9 +162,10 @@ func newFastReader(name string, obj io.ReaderAt, size int64, md *metadata.FileMe
 	return f
 }
 
-// readGroup decodes row group g: the table pqarrow's ReadRowGroups makes
-// of the selected leaves.
-func (f *fastReader) readGroup(ctx context.Context, g int) (arrow.Table, error) {
+// ReadRowGroup decodes row group g: the table pqarrow's ReadRowGroups makes
+// of the selected fields' leaves. It is safe for concurrent use, one row
+// group per goroutine.
+func (f *Reader) ReadRowGroup(ctx context.Context, g int) (arrow.Table, error) {
 	rg := f.md.RowGroup(g)
 	n := rg.NumRows()
 	arrs := make([]arrow.Array, len(f.cols))
@@ -238,7 +232,7 @@ func (f *fastReader) readGroup(ctx context.Context, g int) (arrow.Table, error) 
 }
 
 // leaves are the leaf columns of cols idx, for pqarrow.
-func (f *fastReader) leaves(idx []int) []int {
+func (f *Reader) leaves(idx []int) []int {
 	var out []int
 	for _, i := range idx {
 		out = append(out, f.cols[i].leaves...)
@@ -246,19 +240,20 @@ func (f *fastReader) leaves(idx []int) []int {
 	return out
 }
 
-// fieldLeaves appends the leaf columns of a field to out.
-func fieldLeaves(sf *pqarrow.SchemaField, out []int) []int {
+// FieldLeaves appends the leaf columns of a field of pqarrow's manifest to
+// out: what pqarrow's ReadRowGroups takes to read the field.
+func FieldLeaves(sf *pqarrow.SchemaField, out []int) []int {
 	if sf.ColIndex >= 0 {
 		return append(out, sf.ColIndex)
 	}
 	for i := range sf.Children {
-		out = fieldLeaves(&sf.Children[i], out)
+		out = FieldLeaves(&sf.Children[i], out)
 	}
 	return out
 }
 
 // chunkRange is where a column chunk's pages are in the file.
-func (f *fastReader) chunkRange(cc *metadata.ColumnChunkMetaData) (start, length int64, err error) {
+func (f *Reader) chunkRange(cc *metadata.ColumnChunkMetaData) (start, length int64, err error) {
 	start = cc.DataPageOffset()
 	if cc.HasDictionaryPage() && cc.DictionaryPageOffset() > 0 && cc.DictionaryPageOffset() < start {
 		start = cc.DictionaryPageOffset()
@@ -374,7 +369,7 @@ func decompress(codec compress.Compression, src []byte, buf *[]byte, size int) (
 
 // chunk is the decoding of one column chunk into its output buffers.
 type chunk struct {
-	f     *fastReader
+	f     *Reader
 	c     *fastColumn
 	s     *scratch
 	n     int // rows
@@ -395,8 +390,8 @@ type chunk struct {
 
 func (ck *chunk) alloc(size int) []byte {
 	size = (size + 63) &^ 63
-	if p, ok := ck.f.mem.(*bufferPool); ok {
-		return p.allocDirty(size)
+	if p, ok := ck.f.mem.(DirtyAllocator); ok {
+		return p.AllocateDirty(size)
 	}
 	return ck.f.mem.Allocate(size)
 }
@@ -430,7 +425,7 @@ func words[T uint32 | uint64 | int32](b []byte) []T {
 }
 
 // decodeChunk decodes column c's chunk cc of n rows.
-func (f *fastReader) decodeChunk(s *scratch, c *fastColumn, cc *metadata.ColumnChunkMetaData, n int) (arrow.Array, error) {
+func (f *Reader) decodeChunk(s *scratch, c *fastColumn, cc *metadata.ColumnChunkMetaData, n int) (arrow.Array, error) {
 	if cc.CryptoMetadata() != nil || cc.FilePath() != "" || cc.NumValues() != int64(n) || cc.Type() != c.phys {
 		return nil, errUnsupported
 	}
@@ -953,7 +948,7 @@ func (ck *chunk) ensureData(need, rows int) error {
 		ck.f.mem.Free(ck.data)
 	}
 	ck.data = nb[:cap(nb)]
-	if _, ok := ck.f.mem.(*bufferPool); !ok {
+	if _, ok := ck.f.mem.(DirtyAllocator); !ok {
 		ck.data = nb // an allocator frees what it handed out, not more
 	}
 	return nil

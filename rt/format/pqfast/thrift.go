@@ -1,4 +1,4 @@
-package format
+package pqfast
 
 import (
 	"encoding/binary"
@@ -6,7 +6,7 @@ import (
 )
 
 // Parquet page headers are Thrift structs in the compact protocol. The fast
-// column decoder (pqfast.go) reads them itself, with just enough of the
+// column decoder (decoder.go) reads them itself, with just enough of the
 // protocol for PageHeader and its three page kinds; every other field
 // (statistics, index pages, fields added later) is skipped generically.
 // The field ids are those of parquet.thrift.

@@ -1,0 +1,39 @@
+// Package pqfast is the runtime's own decoder of flat Parquet column chunks.
+// rt/format's Parquet reader (parquetread.go) hands it the columns a flow
+// reads, and it decodes, row group by row group, the common flat chunks
+// itself and leaves every other column to arrow-go's pqarrow, in the same
+// row group.
+//
+// It owns:
+//   - which leaves it decodes: neither repeated nor nested (max repetition
+//     level 0, max definition level 0 or 1), of physical type INT32, INT64,
+//     FLOAT, DOUBLE or BYTE_ARRAY, compressed with nothing, Snappy or Zstd,
+//     whose pages are data pages v1 or v2 and at most one dictionary page,
+//     and whose values are PLAIN or dictionary-encoded (decoder.go). A leaf
+//     it does not cover, or one whose chunk holds something it does not
+//     decode (another encoding, a bit-packed level encoding), is read by
+//     pqarrow (Reader.ReadRowGroup);
+//   - exactly the arrays pqarrow makes of those leaves: the Arrow type
+//     pqarrow's manifest gives the field, the same values and validity; for
+//     a byte array column read as a dictionary (rt/format's string bounds),
+//     pqarrow's dictionary array when every page is dictionary-encoded. Its
+//     tests hold it to pqarrow over every type, NULL pattern, page version,
+//     codec and encoding, and fuzz the page decoder;
+//   - how it reads: a chunk is one ReadAt into a reused buffer; a page is
+//     decompressed once into a reused buffer (or, for PLAIN values of a v2
+//     page without NULLs, straight into the column's output); values land in
+//     an output buffer allocated once per row group at its final size, never
+//     zeroed when the allocator is a DirtyAllocator; a chunk without NULLs
+//     gets no validity bitmap at all;
+//   - Parquet page headers (thrift.go): the Thrift compact protocol, just
+//     enough of it for PageHeader and its three page kinds, every other field
+//     skipped.
+//
+// A chunk it cannot parse is an error naming the column and the row group,
+// never a panic.
+//
+// It must not: know about sources, schemas a pipeline declares, casts or
+// row filters (rt/format), open files itself (it reads the io.ReaderAt it
+// is given), write Parquet, or import anything of the compiler or of the
+// rest of rt.
+package pqfast
