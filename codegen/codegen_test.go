@@ -499,8 +499,8 @@ materialized view counts partitioned by (b) = from copy | group by b aggregate c
 // TestS3ImportGraph: a program built without S3 does not link the AWS SDK
 // (nor rt/store/s3store): its import graph, as the go command loads it, has
 // none of their packages; with Options.S3 its main sets etl.Pipeline.OpenS3
-// to s3store.Open and the graph has the SDK's S3 client. (Leaving the SDK
-// out is a fifth of a warm thundc build; see README, build latency.) Either
+// to s3store.Open and the graph has the SDK's S3 client (leaving the SDK
+// out makes builds lighter: docs/performance.md, build latency). Either
 // way, every package outside rt/ is one that installing thundc compiled.
 func TestS3ImportGraph(t *testing.T) {
 	src := []byte(`pipeline p

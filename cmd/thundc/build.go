@@ -57,8 +57,8 @@ func generate(c *cli, inv *invocation) (map[string][]byte, int) {
 // nor the pipeline's storage asks for it. It is on: DESIGN.md's executable
 // takes --warehouse DIR|s3://BUCKET/PREFIX, and an executable is built once
 // and deployed where its warehouse is chosen. --s3=false builds a lighter
-// one (a warm build of bench.thund takes about 0.77x as long; README, build
-// latency) that refuses S3 warehouses with a message naming --s3.
+// one (faster to build: docs/performance.md, build latency) that refuses S3
+// warehouses with a message naming --s3.
 // `thundc run` knows where its executable's warehouse is: it links S3 only
 // when its ETL arguments name an s3:// warehouse (wantS3).
 const s3Default = true

@@ -212,7 +212,7 @@ cache directory's thund folder), and the Go build cache is shared, so a
 rebuild of an unchanged pipeline is a copy.
 
 S3 support (--warehouse s3://BUCKET/PREFIX) is linked unless --s3=false:
-the AWS SDK is a fifth of a build's time. An executable without it refuses
+the AWS SDK weighs on every build. An executable without it refuses
 an S3 warehouse and says so.
 
 With --emit-go DIR, build also writes the generated Go module to DIR: the
