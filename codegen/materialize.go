@@ -1,7 +1,6 @@
 package codegen
 
 import (
-
 	"github.com/dave/jennifer/jen"
 	"github.com/nordisk/thund/ir"
 )
@@ -26,4 +25,3 @@ func (g *generator) incrementalFields(d *ir.Dataset) []field {
 	}
 	return []field{{"Incremental", jen.True()}}
 }
-

@@ -90,4 +90,3 @@ func diagLines(stderr string) string {
 	}
 	return strings.Join(out, "\n")
 }
-
