@@ -492,12 +492,25 @@ func (u *Unit) physical(f *ir.Flow) *ExplainPhysical {
 	walkAll(f.Query, func(r ir.Rel) {
 		switch n := r.(type) {
 		case *ir.Aggregate:
+			var how []string
 			if fp.Parallel[n] {
-				add("aggregate at %s: its input runs on the workers, each with partial groups merged at the end", posText(n.Pos))
+				how = append(how, "its input runs on the workers, each with partial groups merged at the end")
+			}
+			for _, j := range fp.Memo[n] {
+				how = append(how, fmt.Sprintf("its group is memoized per build row of the join at %s", posText(j.Pos)))
+			}
+			if fp.Defer[n] {
+				how = append(how, "finds each batch's groups first, then updates their accumulators")
+			}
+			if len(how) > 0 {
+				add("aggregate at %s: %s", posText(n.Pos), strings.Join(how, "; "))
 			}
 		case *ir.Sort:
 			if k, ok := fp.TopN[n]; ok {
 				s := fmt.Sprintf("order by at %s: keeps the top %d rows as it collects", posText(n.Pos), k)
+				if fp.TopNBar[n] {
+					s += ", dropping a row whose first key is worse than the last kept before reading the rest"
+				}
 				if fp.Parallel[n] {
 					s += ", its input on the workers"
 				}
