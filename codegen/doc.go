@@ -3,17 +3,20 @@
 // and a main that hands the pipeline (datasets, schemas, sources, flows,
 // expectations) to rt/etl.Main.
 //
-// Generate is a pure function of the resolved plan (*passes.Unit after every
-// pass): it returns the program's files and never touches the disk or runs
-// the go command (cmd/thundc and internal/gobuild do).
+// Generate is a pure function of the planned unit (*passes.Unit after every
+// pass, the plan pass last): it prints the plan (passes.FlowPlan) and
+// returns the program's files; it never touches the disk or runs the go
+// command (cmd/thundc and internal/gobuild do).
 //
 // A flow's query is compiled produce/consume (HyPer-style): each fused chain
 // of stateless operators becomes one loop over the Arrow batches of its
 // input, with row values in typed Go locals (a value and a validity per
 // column, loaded only when read); pipeline breakers (hash aggregation, hash
 // join build, sort) end a loop and start another. Expressions compile to Go
-// with Spark 4 ANSI semantics through rt/sqlfn. Constructs the native backend
-// cannot run yet are refused with ir.CodeCapability diagnostics.
+// with Spark 4 ANSI semantics through rt/sqlfn. It decides nothing the plan
+// does not hold and refuses nothing: the plan pass refuses what the native
+// backend cannot run, and a construct it accepted that codegen cannot
+// print is an internal error (unplanned).
 //
 // The files:
 //
@@ -25,14 +28,15 @@
 //   - stream.go, streamjoin.go: stateful streaming flows (windowed
 //     aggregates, interval joins of two streams) over rt/stream, their
 //     watermark tracking, late rows and the state committed per epoch;
-//   - materialize.go: whether a view declared materialize incremental can
-//     be maintained by appending (etl.Dataset.Incremental / NotIncremental);
+//   - materialize.go: a view declared materialize incremental, marked as
+//     the plan says (etl.Dataset.Incremental / NotIncremental);
 //   - rel.go, agg.go, join.go, sort.go, subquery.go: the operators. Two
-//     specializations of hash aggregation: over a scan's rows, the row loop
-//     only finds each row's group and a second loop per batch updates the
-//     accumulators (deferAccum: the lookups' and the states' cache misses
-//     overlap); over a join whose group keys are all columns of the build
-//     row, each build row's group is found once per worker (memoGroup). A
+//     specializations of hash aggregation, where the plan asks for them:
+//     over a scan's rows, the row loop only finds each row's group and a
+//     second loop per batch updates the accumulators (deferAccum: the
+//     lookups' and the states' cache misses overlap); over a join whose
+//     group keys are all columns of the build row, each build row's group
+//     is found once per worker (memoGroup). A
 //     hash join's table marks the keys with more than one build row
 //     (chainMore), so that probing a unique key never reads the chain;
 //   - parallel.go: pipelines on fc.Threads workers (fc.Parallel): a scan's
@@ -41,10 +45,7 @@
 //     rows; where that would change results, one goroutine (it says where);
 //   - layout.go: the field order of generated structs (flags packed last);
 //   - expr.go, arith.go, cast.go, funcs.go: expressions;
-//   - values.go, keys.go, konst.go, demand.go: the compile-time model
-//     (demand also collects the filters directly over each scan, whose
-//     integer bounds and string equalities the scan hands to the reader:
-//     fc.ReadPruned);
+//   - values.go, keys.go, konst.go: the compile-time model of values;
 //   - memory.go: the --memory-limit accounting of join builds and groups;
 //   - keys.go: hash keys, and their tables: rt/hashtab's open-addressing
 //     tables for one integer, float or string field, Go maps otherwise;

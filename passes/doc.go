@@ -10,7 +10,11 @@
 //   - capability: what the chosen target (native, spark-4.1, spark-4.2) runs,
 //     refuses, drops or converts, recorded in a LoweringReport;
 //   - fuse: the stage plan codegen follows (fused chains of stateless
-//     operators between stateful ones).
+//     operators between stateful ones);
+//   - plan: the native physical plan (Unit.Plan: column demand, scan
+//     bounds, join keys, the stream plan, change-flow layout, store casts,
+//     the parallel split and the operators' strategies), and every refusal
+//     of the native backend, so that check gives build's verdict.
 //
 // The pass list is one ordered table (passes) with its ordering constraints
 // beside it as data (passOrder); one driver, Run, runs it, stops after a named

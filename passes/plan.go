@@ -842,10 +842,9 @@ func (p *planner) update() bool {
 // operators checks every operator of the query (and of its subqueries)
 // against what the native backend runs.
 func (p *planner) operators() {
-	sp := p.fp.Stream
 	ops := 0
-	var visit func(r ir.Rel, sub bool)
-	visit = func(r ir.Rel, sub bool) {
+	var visit func(r ir.Rel)
+	visit = func(r ir.Rel) {
 		switch n := r.(type) {
 		case *ir.Join:
 			switch {
@@ -890,19 +889,18 @@ func (p *planner) operators() {
 					if streaming(s.Query) {
 						p.refuse(s.Pos, "a scalar subquery over a stream is not supported (neither is it on Spark): read the input as a snapshot in the subquery")
 					}
-					ir.WalkRel(s.Query, func(r ir.Rel) bool { visit(r, true); return true })
+					ir.WalkRel(s.Query, func(r ir.Rel) bool { visit(r); return true })
 				case *ir.InSubquery:
 					if streaming(s.Query) {
 						p.refuse(s.Pos, "an in subquery over a stream is not supported (neither is it on Spark): read the input as a snapshot in the subquery")
 					}
-					ir.WalkRel(s.Query, func(r ir.Rel) bool { visit(r, true); return true })
+					ir.WalkRel(s.Query, func(r ir.Rel) bool { visit(r); return true })
 				}
 				return true
 			})
 		}
 	}
-	ir.WalkRel(p.fp.Flow.Query, func(r ir.Rel) bool { visit(r, false); return true })
-	_ = sp
+	ir.WalkRel(p.fp.Flow.Query, func(r ir.Rel) bool { visit(r); return true })
 }
 
 // window checks a window operator: over a stream it must feed the flow's
