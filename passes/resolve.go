@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/nordisk/thund/internal/suggest"
 	"github.com/nordisk/thund/ir"
 )
 
@@ -125,7 +126,7 @@ func poisoned(s, failed Schema) Schema {
 
 // unknownName reports a name that is not a column of a dataset or flow output.
 func (r *resolver) unknownName(pos ir.Pos, what, name, of string, have []string) {
-	if s, ok := closest(name, have); ok {
+	if s, ok := suggest.Closest(name, have); ok {
 		r.errorf(pos, ir.CodeUnknownColumn, "%s %q is not a column of %q (did you mean %q?)", what, name, of, s)
 		return
 	}
@@ -616,7 +617,7 @@ func (r *resolver) expandStar(st *ir.Star, in Schema) ([]int, bool) {
 	}
 	for _, x := range st.Except {
 		if !containsFold(names, x) && !open {
-			if s, ok := closest(x, names); ok {
+			if s, ok := suggest.Closest(x, names); ok {
 				r.errorf(st.Pos, ir.CodeUnknownColumn, "* except names unknown column %q (did you mean %q?)", x, s)
 			} else {
 				r.errorf(st.Pos, ir.CodeUnknownColumn, "* except names unknown column %q (the input has %s)", x, quoteList(names, 12))
@@ -994,7 +995,7 @@ func (r *resolver) unknownColumn(sc *scope, ref *ir.ColumnRef) {
 		r.errorf(ref.Pos, ir.CodeUnknownColumn, "unknown table or alias %q in %q %s", ref.Qualifier, exprString(ref), inScope(dedupFold(quals)))
 		return
 	}
-	if s, ok := closest(exprString(ref), names); ok {
+	if s, ok := suggest.Closest(exprString(ref), names); ok {
 		r.errorf(ref.Pos, ir.CodeUnknownColumn, "unknown column %q (did you mean %q?)", exprString(ref), s)
 		return
 	}

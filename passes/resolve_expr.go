@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/nordisk/thund/internal/suggest"
 	"github.com/nordisk/thund/ir"
 )
 
@@ -358,7 +359,7 @@ func (r *resolver) call(e *ir.Call, sc *scope, c ectx) (ir.Type, bool) {
 		for _, a := range e.Args {
 			r.expr(a, sc, c)
 		}
-		if s, ok := closest(e.Name, funcNames()); ok {
+		if s, ok := suggest.Closest(e.Name, funcNames()); ok {
 			r.errorf(e.Pos, ir.CodeUnknownFunc, "unknown function %q (did you mean %q?)", e.Name, s)
 		} else {
 			r.errorf(e.Pos, ir.CodeUnknownFunc, "unknown function %q", e.Name)
