@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/nordisk/thund/internal/suggest"
 	"github.com/nordisk/thund/ir"
 )
 
@@ -853,6 +854,10 @@ func sparkTypeOf(name string, args []string, withoutTZ bool) (ir.Type, error) {
 		return ir.Type{}, fmt.Errorf("the type %s is not supported: the model has no nested types", strings.ToUpper(name))
 	case "interval", "variant", "void", "time", "geography", "geometry", "object":
 		return ir.Type{}, fmt.Errorf("the type %s is not supported in pipeline SQL", strings.ToUpper(name))
+	}
+	want := []string{"BOOLEAN", "TINYINT", "SMALLINT", "INT", "BIGINT", "FLOAT", "DOUBLE", "DECIMAL", "STRING", "BINARY", "DATE", "TIMESTAMP", "TIMESTAMP_NTZ"}
+	if k, ok := suggest.Closest(name, want); ok {
+		return ir.Type{}, fmt.Errorf("unknown type %s (did you mean %s?)", name, k)
 	}
 	return ir.Type{}, fmt.Errorf("unknown type %s (want BOOLEAN, TINYINT, SMALLINT, INT, BIGINT, FLOAT, DOUBLE, DECIMAL(p,s), STRING, BINARY, DATE, TIMESTAMP or TIMESTAMP_NTZ)", name)
 }
