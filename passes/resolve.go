@@ -37,6 +37,7 @@ type resolver struct {
 	p       *ir.Pipeline
 	empty   map[*ir.Dataset]bool // no declared columns and no flow: nothing to read (true once reported)
 	lenient map[*ir.Dataset]bool // its schema comes (in part) from an external table's unknown columns
+	site    string               // what is being resolved, for a capability refusal: flow "f"
 }
 
 func (r *resolver) errorf(pos ir.Pos, code ir.Code, format string, args ...any) {
@@ -90,6 +91,7 @@ func (r *resolver) dataset(d *ir.Dataset) {
 		}
 	}
 	for _, e := range d.Expectations {
+		r.site = fmt.Sprintf("expectation %q of %s %q", e.Name, d.Kind, d.Name)
 		sc := &scope{parts: []scopePart{{schema: s.qualified(d.Name)}}}
 		t, _ := r.expr(e.Cond, sc, ectx{clause: "an expectation"})
 		if !isUnknown(t) && t.Kind != ir.TBool {
@@ -154,6 +156,10 @@ func (r *resolver) watermark(w *ir.Watermark, s Schema, of string) {
 // flow resolves one flow's query; it reports whether the output is usable.
 func (r *resolver) flow(f *ir.Flow, target *ir.Dataset) (Schema, bool) {
 	before := r.nerrs()
+	r.site = fmt.Sprintf("flow %q", f.Name)
+	if f.CDC != nil {
+		r.site = fmt.Sprintf("change flow %q", f.Name)
+	}
 	fi := &FlowInfo{Flow: f, Target: target}
 	r.u.Flows[f] = fi
 	if f.Query == nil {

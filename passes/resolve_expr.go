@@ -428,6 +428,9 @@ func (r *resolver) call(e *ir.Call, sc *scope, c ectx) (ir.Type, bool) {
 	if !ok {
 		return invalid, true
 	}
+	if f.notNative != "" && r.u.Opts.Target == Native {
+		r.errorf(e.Pos, ir.CodeCapability, "%s cannot run %s: %s %s", Native, r.site, strings.ToUpper(e.Name), f.notNative)
+	}
 	return t, callNullable(f, nulls, c)
 }
 
