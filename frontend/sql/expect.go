@@ -3,6 +3,7 @@ package sql
 import (
 	"errors"
 	"regexp"
+	"runtime"
 	"sort"
 	"strings"
 	"sync"
@@ -91,36 +92,154 @@ func isWord(s string) bool {
 
 // viable returns the descriptions of the probes the parser takes after
 // toks[:idx], in probe order; "the end of the statement" last, when the
-// statement may end there.
+// statement may end there. Each probe parses the prefix again, so they run
+// side by side.
 func viable(toks []lexer.Token, idx int) []string {
-	at := toks[idx].Pos
-	var out []string
-	for _, p := range probes() {
-		if p.typ == tokIdent && p.desc != descName && !reserved[strings.ToLower(p.value)] && contains(out, descName) {
+	return viableAfter(shorten(toks[:idx]), toks[idx].Pos)
+}
+
+// viableAfter is viable for the tokens prefix, probed at position at.
+func viableAfter(prefix []lexer.Token, at lexer.Position) []string {
+	ps := probes()
+	name := takes(prefix, lexer.Token{Type: ps[0].typ, Value: ps[0].value, Pos: at})
+	got := make([]string, len(ps))
+	if name {
+		got[0] = ps[0].desc
+	}
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range max(1, runtime.GOMAXPROCS(0)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				got[i] = tryProbe(prefix, ps[i], at)
+			}
+		}()
+	}
+	for i, p := range ps[1:] {
+		if name && p.typ == tokIdent && !reserved[strings.ToLower(p.value)] {
 			continue // a word that is not reserved is taken as a name anywhere a name is
 		}
-		t := lexer.Token{Type: p.typ, Value: p.value, Pos: at}
-		if takes(toks[:idx], t) {
-			out = append(out, p.desc)
-			continue
-		}
-		for _, n := range p.next {
-			nt := lexer.Token{Type: tokIdent, Value: n, Pos: at}
-			nt.Pos.Offset++
-			if takes(append(toks[:idx:idx], t), nt) {
-				if phrases[p.desc] == "" {
-					out = append(out, p.desc+" "+n)
-				} else {
-					out = append(out, p.desc)
-				}
-				break
-			}
+		next <- i + 1
+	}
+	close(next)
+	wg.Wait()
+	var out []string
+	for _, d := range got {
+		if d != "" {
+			out = append(out, d)
 		}
 	}
-	if takes(toks[:idx], lexer.Token{}) {
+	if takes(prefix, lexer.Token{}) {
 		out = append(out, descEnd)
 	}
 	return out
+}
+
+// shorten returns a prefix of a statement that the parser leaves in the
+// same state as prefix, with the parts no later token depends on cut down
+// to one token, as parsing a prefix again for each probe costs time in its
+// length: a query in parentheses closed before the end becomes SELECT 1, a
+// select list followed by its FROM becomes 1, and so do the items of one
+// before its last comma, and a WHERE or HAVING condition followed by the
+// next clause.
+func shorten(prefix []lexer.Token) []lexer.Token {
+	out := make([]lexer.Token, 0, len(prefix))
+	one := func(at lexer.Position) lexer.Token { return lexer.Token{Type: tokNumber, Value: "1", Pos: at} }
+	word := func(t lexer.Token, w string) bool { return t.Type == tokIdent && strings.EqualFold(t.Value, w) }
+	op := func(t lexer.Token, o string) bool { return t.Type == tokOperator && t.Value == o }
+	// span[d] is where the open select list or condition at depth d starts
+	// in out (-1: none)
+	span := []int{-1}
+	depth := 0
+	for i := 0; i < len(prefix); i++ {
+		t := prefix[i]
+		switch {
+		case op(t, "(") && i+1 < len(prefix) && (word(prefix[i+1], "SELECT") || word(prefix[i+1], "WITH")):
+			if j := closing(prefix, i); j >= 0 {
+				out = append(out, t, lexer.Token{Type: tokIdent, Value: "SELECT", Pos: prefix[i+1].Pos}, one(prefix[i+1].Pos), prefix[j])
+				i = j
+				continue
+			}
+			depth++
+			span = append(span, -1)
+		case op(t, "("):
+			depth++
+			span = append(span, -1)
+		case op(t, ")"):
+			if depth > 0 {
+				depth--
+				span = span[:len(span)-1]
+			}
+		case op(t, ",") && span[depth] >= 0:
+			// the items of a select list so far are as good as one
+			out = append(out[:span[depth]], one(out[span[depth]].Pos))
+		case t.Type == tokIdent && clauseWords[strings.ToUpper(t.Value)] &&
+			!(word(t, "FROM") && i > 0 && word(prefix[i-1], "DISTINCT")) && // IS DISTINCT FROM
+			!(word(t, "EXCEPT") && i > 0 && op(prefix[i-1], "*")) && // * EXCEPT (...)
+			!(i > 0 && (word(prefix[i-1], "AS") || op(prefix[i-1], "."))): // a name after AS or a dot
+			if s := span[depth]; s >= 0 && len(out)-s > 1 {
+				out = append(out[:s], one(out[s].Pos))
+			}
+			span[depth] = -1
+			out = append(out, t)
+			switch {
+			case word(t, "SELECT"):
+				if i+1 < len(prefix) && (word(prefix[i+1], "DISTINCT") || word(prefix[i+1], "ALL")) {
+					i++
+					out = append(out, prefix[i])
+				}
+				span[depth] = len(out)
+			case word(t, "WHERE"), word(t, "HAVING"):
+				span[depth] = len(out)
+			}
+			continue
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+// clauseWords start or end the clauses of a query block.
+var clauseWords = wordSet(`SELECT FROM WHERE GROUP HAVING ORDER LIMIT OFFSET UNION EXCEPT INTERSECT MINUS WINDOW
+	QUALIFY CLUSTER DISTRIBUTE SORT`)
+
+// closing returns the index of the parenthesis that closes toks[open], or
+// -1 when it is not closed.
+func closing(toks []lexer.Token, open int) int {
+	depth := 0
+	for i := open; i < len(toks); i++ {
+		switch t := toks[i]; {
+		case t.Type == tokOperator && t.Value == "(":
+			depth++
+		case t.Type == tokOperator && t.Value == ")":
+			if depth--; depth == 0 {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+// tryProbe returns how a message names p when the parser takes it after
+// prefix, alone or with a word the grammar spells after it, else "".
+func tryProbe(prefix []lexer.Token, p probe, at lexer.Position) string {
+	t := lexer.Token{Type: p.typ, Value: p.value, Pos: at}
+	if takes(prefix, t) {
+		return p.desc
+	}
+	for _, n := range p.next {
+		nt := lexer.Token{Type: tokIdent, Value: n, Pos: at}
+		nt.Pos.Offset++
+		if takes(append(prefix[:len(prefix):len(prefix)], t), nt) {
+			if phrases[p.desc] != "" {
+				return p.desc
+			}
+			return p.desc + " " + n
+		}
+	}
+	return ""
 }
 
 // takes reports whether the parser, given prefix then t (none when t is
@@ -298,6 +417,17 @@ func probing(toks []lexer.Token) bool {
 	return !deep && len(toks) <= maxProbeTokens
 }
 
+// grammarKeywords are the words the grammar spells, as probes name them.
+var grammarKeywords = sync.OnceValue(func() []string {
+	var out []string
+	for _, p := range probes() {
+		if p.typ == tokIdent && p.desc != descName {
+			out = append(out, p.desc)
+		}
+	}
+	return out
+})
+
 // misspeltAfterAlias finds a misspelt keyword that the grammar took as an
 // implicit alias just before the token idx it then stumbled on (FROM t
 // GRUOP BY: GRUOP names t, and BY is unexpected). It returns the index of
@@ -309,6 +439,9 @@ func misspeltAfterAlias(toks []lexer.Token, idx int) (int, string, bool) {
 	}
 	if p := toks[at-1]; p.Type == tokOperator && p.Value == "." || p.Type == tokIdent && strings.EqualFold(p.Value, "AS") {
 		return 0, "", false // a written alias, or part of a qualified name
+	}
+	if _, ok := didYouMean(toks[at].Value, grammarKeywords()); !ok {
+		return 0, "", false // not near any keyword: no need to ask the parser
 	}
 	v := viable(toks, at)
 	if !contains(v, descName) {
