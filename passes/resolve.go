@@ -90,6 +90,12 @@ func (r *resolver) dataset(d *ir.Dataset) {
 			r.unknownName(d.Pos, "clustering column", cc, d.Name, s.Names())
 		}
 	}
+	if reported, ok := r.empty[d]; ok && !reported && len(d.Expectations) > 0 {
+		e := d.Expectations[0]
+		r.errorf(e.Pos, ir.CodeSchemaMismatch, "%s %q has no columns for expectation %q to check: it declares none and no flow writes it", d.Kind, d.Name, e.Name)
+		r.empty[d] = true
+		s = poisoned(nil, nil)
+	}
 	for _, e := range d.Expectations {
 		r.site = fmt.Sprintf("expectation %q of %s %q", e.Name, d.Kind, d.Name)
 		sc := &scope{parts: []scopePart{{schema: s.qualified(d.Name)}}}

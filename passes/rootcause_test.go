@@ -68,6 +68,10 @@ streaming table nothing
 materialized view a = from nothing | select x
 materialized view b = from nothing | select y`,
 			[]string{`6:28: streaming table "nothing" has no columns to read`}},
+		{"a dataset nothing writes, with an expectation and a reader", `
+streaming table nothing expect pos: a > 0
+materialized view b = from nothing | select a`,
+			[]string{`5:25: streaming table "nothing" has no columns for expectation "pos" to check`}},
 		{"an external table's key keeps its qualifier", `
 materialized view m = from cat.db.ext as h | group by h.city aggregate count(*) as n | select h.city, n`,
 			nil},
