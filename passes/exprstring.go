@@ -23,41 +23,6 @@ func outputName(n *ir.NamedExpr) string {
 	return exprString(n.Expr)
 }
 
-// editDistance is the Levenshtein distance of two lower-cased strings.
-func editDistance(a, b string) int {
-	a, b = strings.ToLower(a), strings.ToLower(b)
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			c := prev[j-1]
-			if a[i-1] != b[j-1] {
-				c++
-			}
-			cur[j] = min(c, prev[j]+1, cur[j-1]+1)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
-}
-
-// closest returns the candidate nearest to name, if it is near enough to be
-// a likely typo.
-func closest(name string, candidates []string) (string, bool) {
-	best, bestD := "", 1<<30
-	for _, c := range candidates {
-		if d := editDistance(name, c); d < bestD {
-			best, bestD = c, d
-		}
-	}
-	limit := max(1, len(name)/3)
-	return best, best != "" && bestD <= limit
-}
-
 // quoteList renders names as "a", "b", "c", cut after max.
 func quoteList(names []string, limit int) string {
 	var parts []string

@@ -83,6 +83,8 @@ type funcSig struct {
 	ret     ir.Type   // for resFixed
 	result  resultRule
 	nulls   nullRule
+	// notNative says why the native runtime does not run it ("": it does)
+	notNative string
 
 	entry *Func // what later phases see of the entry
 }
@@ -93,6 +95,8 @@ type funcSig struct {
 type Func struct {
 	Name string
 	Agg  bool
+
+	notNative string // why the native backend does not run it (the plan refuses it)
 }
 
 // functions is the one catalogue of functions the compiler types.
@@ -156,14 +160,23 @@ var functions = []funcSig{
 	{name: "timestamp_micros", minArgs: 1, maxArgs: 1, args: []argRule{argInteger}, ret: ir.Timestamp(ir.Micro, "UTC"), result: resFixed},
 }
 
+// sparkOnly are the functions the compiler types and the Spark targets run,
+// but the native runtime does not: resolve refuses a call of one on the
+// native target where it is written, saying why (notNative).
+var sparkOnly = []funcSig{
+	// Spark's RLike, with Java's regular expressions
+	{name: "rlike", aliases: []string{"regexp", "regexp_like"}, minArgs: 2, maxArgs: 2, args: []argRule{argString}, ret: ir.Bool, result: resFixed,
+		notNative: "is a regular-expression match (with Java's regular expressions, on Spark), which the native runtime does not run: target spark-4.1 or spark-4.2, or match with LIKE"},
+}
+
 // funcIndex maps every name and alias to its catalogue entry.
-var funcIndex = indexFunctions(functions)
+var funcIndex = indexFunctions(append(append([]funcSig{}, functions...), sparkOnly...))
 
 func indexFunctions(list []funcSig) map[string]*funcSig {
 	m := map[string]*funcSig{}
 	for i := range list {
 		f := &list[i]
-		f.entry = &Func{Name: f.name, Agg: f.agg}
+		f.entry = &Func{Name: f.name, Agg: f.agg, notNative: f.notNative}
 		m[f.name] = f
 		for _, a := range f.aliases {
 			m[a] = f
@@ -178,9 +191,11 @@ func lookupFunc(name string) *funcSig { return funcIndex[strings.ToLower(name)] 
 // funcNames lists every name and alias, for suggestions.
 func funcNames() []string {
 	var out []string
-	for _, f := range functions {
-		out = append(out, f.name)
-		out = append(out, f.aliases...)
+	for _, list := range [][]funcSig{functions, sparkOnly} {
+		for _, f := range list {
+			out = append(out, f.name)
+			out = append(out, f.aliases...)
+		}
 	}
 	return out
 }

@@ -96,6 +96,9 @@ func NativeArith(op ir.BinaryOp, t, l, r ir.Type) bool {
 // nativeCall says why the native backend cannot compute a call of the
 // catalogue's scalar function f ("" when it can), and where.
 func nativeCall(u *Unit, e *ir.Call, f *Func) (ir.Pos, string) {
+	if f.notNative != "" {
+		return e.Pos, strings.ToUpper(e.Name) + " " + f.notNative
+	}
 	args := make([]ir.Type, len(e.Args))
 	for i, a := range e.Args {
 		args[i] = u.Types[a]

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/nordisk/thund/internal/suggest"
 	"github.com/nordisk/thund/ir"
 )
 
@@ -17,19 +18,26 @@ func resolve(u *Unit) {
 		u.Diags.Add(u.Pipeline.Pos, ir.CodeCycle, "%v", err)
 		return
 	}
-	r := &resolver{u: u, p: u.Pipeline, broken: map[*ir.Dataset]bool{}, empty: map[*ir.Dataset]bool{}, lenient: map[*ir.Dataset]bool{}}
+	r := &resolver{u: u, p: u.Pipeline, empty: map[*ir.Dataset]bool{}, lenient: map[*ir.Dataset]bool{}}
 	for _, d := range order {
 		r.dataset(d)
 	}
 }
 
 // resolver holds the state of one resolve pass.
+//
+// One mistake is reported once. Whatever failed is poisoned rather than
+// dropped: an expression that failed has the invalid type, a relation that
+// failed (q.* naming no alias) a poisoned open field, and a dataset whose
+// flow failed a poisoned schema. Checks skip invalid operands, and a
+// reference through a poisoned field resolves silently, so the errors that
+// would only follow from the first are never reported.
 type resolver struct {
 	u       *Unit
 	p       *ir.Pipeline
-	broken  map[*ir.Dataset]bool // a flow into it failed: scans of it resolve leniently
-	empty   map[*ir.Dataset]bool // no declared columns and no flow: nothing to read
+	empty   map[*ir.Dataset]bool // no declared columns and no flow: nothing to read (true once reported)
 	lenient map[*ir.Dataset]bool // its schema comes (in part) from an external table's unknown columns
+	site    string               // what is being resolved, for a capability refusal: flow "f"
 }
 
 func (r *resolver) errorf(pos ir.Pos, code ir.Code, format string, args ...any) {
@@ -50,7 +58,6 @@ func declared(d *ir.Dataset) Schema {
 // dataset resolves one dataset: its flows, its schema, watermark,
 // expectations and partition columns.
 func (r *resolver) dataset(d *ir.Dataset) {
-	before := r.nerrs()
 	var s Schema
 	if d.Kind == ir.KindSource {
 		s = declared(d)
@@ -65,11 +72,14 @@ func (r *resolver) dataset(d *ir.Dataset) {
 			outs[i], ok[i] = r.flow(f, d)
 		}
 		s = r.datasetSchema(d, flows, outs, ok)
+		for i, f := range flows {
+			if !ok[i] && (len(d.Columns) == 0 || f.CDC != nil) {
+				s = poisoned(s, outs[i])
+				break
+			}
+		}
 	}
 	r.u.Datasets[d] = s
-	if r.nerrs() > before {
-		r.broken[d] = true
-	}
 	for _, pc := range d.PartitionBy {
 		if len(d.Columns) == 0 && !s.IsOpen() && s.Lookup(pc) < 0 {
 			r.unknownName(d.Pos, "partition column", pc, d.Name, s.Names())
@@ -80,7 +90,14 @@ func (r *resolver) dataset(d *ir.Dataset) {
 			r.unknownName(d.Pos, "clustering column", cc, d.Name, s.Names())
 		}
 	}
+	if reported, ok := r.empty[d]; ok && !reported && len(d.Expectations) > 0 {
+		e := d.Expectations[0]
+		r.errorf(e.Pos, ir.CodeSchemaMismatch, "%s %q has no columns for expectation %q to check: it declares none and no flow writes it", d.Kind, d.Name, e.Name)
+		r.empty[d] = true
+		s = poisoned(nil, nil)
+	}
 	for _, e := range d.Expectations {
+		r.site = fmt.Sprintf("expectation %q of %s %q", e.Name, d.Kind, d.Name)
 		sc := &scope{parts: []scopePart{{schema: s.qualified(d.Name)}}}
 		t, _ := r.expr(e.Cond, sc, ectx{clause: "an expectation"})
 		if !isUnknown(t) && t.Kind != ir.TBool {
@@ -89,9 +106,35 @@ func (r *resolver) dataset(d *ir.Dataset) {
 	}
 }
 
+// poisoned is the schema of a dataset that a failed flow writes: the
+// columns known (those of a flow that resolved, else those the failed one
+// names, each once), then a poisoned open field through which any other name
+// resolves silently. Readers of the dataset report only their own mistakes.
+func poisoned(s, failed Schema) Schema {
+	if isPoisoned(s) {
+		return s
+	}
+	known := s
+	if len(known) == 0 {
+		known = failed
+	}
+	var out Schema
+	for _, f := range known.Visible() {
+		if f.Open || out.Lookup(f.Name) >= 0 {
+			continue
+		}
+		if isUnknown(f.Type) {
+			f.Type = invalid
+		}
+		f.Qualifier = ""
+		out = append(out, f)
+	}
+	return append(out, Field{Name: "*", Nullable: true, Open: true, Poisoned: true})
+}
+
 // unknownName reports a name that is not a column of a dataset or flow output.
 func (r *resolver) unknownName(pos ir.Pos, what, name, of string, have []string) {
-	if s, ok := closest(name, have); ok {
+	if s, ok := suggest.Closest(name, have); ok {
 		r.errorf(pos, ir.CodeUnknownColumn, "%s %q is not a column of %q (did you mean %q?)", what, name, of, s)
 		return
 	}
@@ -119,6 +162,10 @@ func (r *resolver) watermark(w *ir.Watermark, s Schema, of string) {
 // flow resolves one flow's query; it reports whether the output is usable.
 func (r *resolver) flow(f *ir.Flow, target *ir.Dataset) (Schema, bool) {
 	before := r.nerrs()
+	r.site = fmt.Sprintf("flow %q", f.Name)
+	if f.CDC != nil {
+		r.site = fmt.Sprintf("change flow %q", f.Name)
+	}
 	fi := &FlowInfo{Flow: f, Target: target}
 	r.u.Flows[f] = fi
 	if f.Query == nil {
@@ -152,7 +199,7 @@ func (r *resolver) flow(f *ir.Flow, target *ir.Dataset) (Schema, bool) {
 			r.errorf(r.outputPos(f, i), ir.CodeSchemaMismatch, "flow %q writes two columns named %q: alias one of them", f.Name, fl.Name)
 		}
 		seen[n] = true
-		if isUnknown(fl.Type) && !external {
+		if isUnknown(fl.Type) && !isInvalid(fl.Type) && !external {
 			r.errorf(r.outputPos(f, i), ir.CodeTypeMismatch, "column %q of flow %q has no type (it is always NULL): cast it, e.g. cast(null as string)", fl.Name, f.Name)
 		}
 	}
@@ -305,7 +352,7 @@ func (r *resolver) datasetSchema(d *ir.Dataset, flows []*ir.Flow, outs []Schema,
 	}
 	if anchor < 0 {
 		if len(flows) == 0 {
-			r.empty[d] = true
+			r.empty[d] = false
 		}
 		return nil
 	}
@@ -491,6 +538,9 @@ func (r *resolver) scan(n *ir.Scan) Schema {
 		s := known.qualified(q)
 		return append(s, Field{Qualifier: q, Name: "*", Nullable: true, Open: true})
 	}
+	poison := func() Schema {
+		return Schema{{Qualifier: q, Name: "*", Nullable: true, Open: true, Poisoned: true}}
+	}
 	if ir.IsExternalName(n.Name) {
 		return openSchema(nil)
 	}
@@ -500,18 +550,18 @@ func (r *resolver) scan(n *ir.Scan) Schema {
 	}
 	if d.Kind == ir.KindSink {
 		r.errorf(n.Pos, ir.CodeBadTarget, "sink %q cannot be read: a sink is an external output; read the dataset that feeds it", d.Name)
-		return openSchema(nil)
+		return poison()
+	}
+	if done, ok := r.empty[d]; ok {
+		if !done {
+			r.errorf(n.Pos, ir.CodeSchemaMismatch, "%s %q has no columns to read: it declares none and no flow writes it", d.Kind, d.Name)
+			r.empty[d] = true
+		}
+		return poison()
 	}
 	s := r.u.Datasets[d]
-	if n.Watermark != nil && !r.broken[d] {
+	if n.Watermark != nil {
 		r.watermark(n.Watermark, s, d.Name)
-	}
-	switch {
-	case r.empty[d]:
-		r.errorf(n.Pos, ir.CodeSchemaMismatch, "%s %q has no columns to read: it declares none and no flow writes it", d.Kind, d.Name)
-		return openSchema(nil)
-	case r.broken[d]:
-		return openSchema(s)
 	}
 	return s.qualified(q)
 }
@@ -524,7 +574,15 @@ func (r *resolver) project(n *ir.Project, outer *scope) Schema {
 	var cols []ProjCol
 	for i, it := range n.Items {
 		if st, ok := it.Expr.(*ir.Star); ok {
-			for _, j := range r.expandStar(st, in) {
+			idx, ok := r.expandStar(st, in)
+			if !ok {
+				// q.* named nothing: the columns it meant are unknown, and
+				// no reader should report them missing
+				s = append(s, Field{Qualifier: st.Qualifier, Name: "*", Nullable: true, Open: true, Poisoned: true})
+				cols = append(cols, ProjCol{Item: i, InputIndex: -1})
+				continue
+			}
+			for _, j := range idx {
 				s = append(s, in[j])
 				cols = append(cols, ProjCol{Item: i, InputIndex: j})
 			}
@@ -533,7 +591,7 @@ func (r *resolver) project(n *ir.Project, outer *scope) Schema {
 		t, nl := r.expr(it.Expr, sc, ectx{clause: "select"})
 		f := Field{Name: outputName(it), Type: t, Nullable: nl}
 		if c, ok := it.Expr.(*ir.ColumnRef); ok && it.Alias == "" {
-			if b, ok := r.u.Refs[c]; ok && b.Depth == 0 && !b.Open {
+			if b, ok := r.u.Refs[c]; ok && b.Depth == 0 {
 				f.Qualifier = r.u.Schemas[b.Rel][b.Index].Qualifier
 			}
 		}
@@ -544,8 +602,9 @@ func (r *resolver) project(n *ir.Project, outer *scope) Schema {
 	return s
 }
 
-// expandStar returns the input fields * (or q.*) stands for, minus except.
-func (r *resolver) expandStar(st *ir.Star, in Schema) []int {
+// expandStar returns the input fields * (or q.*) stands for, minus except;
+// false when q names no input.
+func (r *resolver) expandStar(st *ir.Star, in Schema) ([]int, bool) {
 	var idx []int
 	open := false
 	for i, f := range in.Visible() {
@@ -556,11 +615,11 @@ func (r *resolver) expandStar(st *ir.Star, in Schema) []int {
 		idx = append(idx, i)
 	}
 	if st.Qualifier != "" && len(idx) == 0 {
-		r.errorf(st.Pos, ir.CodeUnknownColumn, "unknown table or alias %q in %s.* (the input has %s)", st.Qualifier, st.Qualifier, quoteList(qualifiers(in), 12))
-		return nil
+		r.errorf(st.Pos, ir.CodeUnknownColumn, "unknown table or alias %q in %s.* %s", st.Qualifier, st.Qualifier, inScope(qualifiers(in)))
+		return nil, false
 	}
 	if len(st.Except) == 0 {
-		return idx
+		return idx, true
 	}
 	var names []string
 	for _, i := range idx {
@@ -570,7 +629,7 @@ func (r *resolver) expandStar(st *ir.Star, in Schema) []int {
 	}
 	for _, x := range st.Except {
 		if !containsFold(names, x) && !open {
-			if s, ok := closest(x, names); ok {
+			if s, ok := suggest.Closest(x, names); ok {
 				r.errorf(st.Pos, ir.CodeUnknownColumn, "* except names unknown column %q (did you mean %q?)", x, s)
 			} else {
 				r.errorf(st.Pos, ir.CodeUnknownColumn, "* except names unknown column %q (the input has %s)", x, quoteList(names, 12))
@@ -583,7 +642,15 @@ func (r *resolver) expandStar(st *ir.Star, in Schema) []int {
 			out = append(out, i)
 		}
 	}
-	return out
+	return out, true
+}
+
+// inScope says which tables or aliases a qualified name could have used.
+func inScope(quals []string) string {
+	if len(quals) == 0 {
+		return "(no table or alias is in scope here: qualify by the name of a from or join input)"
+	}
+	return "(the input has " + quoteList(quals, 12) + ")"
 }
 
 // qualifiers lists the distinct qualifiers of a schema's fields.
@@ -607,7 +674,7 @@ func (r *resolver) aggregate(n *ir.Aggregate, outer *scope) Schema {
 		t, nl := r.expr(k.Expr, sc, ectx{clause: "group by"})
 		f := Field{Name: outputName(k), Type: t, Nullable: nl}
 		if c, ok := k.Expr.(*ir.ColumnRef); ok && k.Alias == "" {
-			if b, ok := r.u.Refs[c]; ok && b.Depth == 0 && !b.Open {
+			if b, ok := r.u.Refs[c]; ok && b.Depth == 0 {
 				f.Qualifier = r.u.Schemas[b.Rel][b.Index].Qualifier
 			}
 		}
@@ -900,7 +967,11 @@ func (r *resolver) lookup(sc *scope, ref *ir.ColumnRef) (Field, ColumnBinding, b
 		for _, p := range s.parts {
 			for i, f := range p.schema {
 				if f.Open && (ref.Qualifier == "" || qualMatch(ref.Qualifier, f.Qualifier)) {
-					return Field{Qualifier: f.Qualifier, Name: ref.Name, Nullable: true}, ColumnBinding{Rel: p.rel, Index: i, Depth: depth, Open: true}, true
+					of := Field{Qualifier: f.Qualifier, Name: ref.Name, Nullable: true}
+					if f.Poisoned {
+						of.Type = invalid
+					}
+					return of, ColumnBinding{Rel: p.rel, Index: i, Depth: depth, Open: true}, true
 				}
 			}
 		}
@@ -933,10 +1004,10 @@ func (r *resolver) unknownColumn(sc *scope, ref *ir.ColumnRef) {
 		}
 	}
 	if ref.Qualifier != "" && !containsQual(quals, ref.Qualifier) {
-		r.errorf(ref.Pos, ir.CodeUnknownColumn, "unknown table or alias %q in %q (the input has %s)", ref.Qualifier, exprString(ref), quoteList(dedupFold(quals), 12))
+		r.errorf(ref.Pos, ir.CodeUnknownColumn, "unknown table or alias %q in %q %s", ref.Qualifier, exprString(ref), inScope(dedupFold(quals)))
 		return
 	}
-	if s, ok := closest(exprString(ref), names); ok {
+	if s, ok := suggest.Closest(exprString(ref), names); ok {
 		r.errorf(ref.Pos, ir.CodeUnknownColumn, "unknown column %q (did you mean %q?)", exprString(ref), s)
 		return
 	}

@@ -4,8 +4,28 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/nordisk/thund/internal/suggest"
 	"github.com/nordisk/thund/ir"
 )
+
+// invalid is the type of an expression that failed to resolve, or that
+// reads a column of something that did. It is the null type to every check
+// that lets NULL through (isUnknown holds), and operators over it report
+// nothing and are invalid in turn: the mistake was reported once, where it
+// was made. It never outlives a resolve pass that reported no error.
+var invalid = ir.Type{Kind: ir.TUnknown, Precision: -1}
+
+func isInvalid(t ir.Type) bool { return t == invalid }
+
+// anyInvalid reports whether one of the types is invalid.
+func anyInvalid(ts ...ir.Type) bool {
+	for _, t := range ts {
+		if isInvalid(t) {
+			return true
+		}
+	}
+	return false
+}
 
 // ectx is the context an expression is typed in.
 type ectx struct {
@@ -39,13 +59,13 @@ func (r *resolver) expr1(e ir.Expr, sc *scope, c ectx) (ir.Type, bool) {
 	case *ir.ColumnRef:
 		f, b, ok := r.lookup(sc, e)
 		if !ok {
-			return ir.Type{}, true
+			return invalid, true
 		}
 		r.u.Refs[e] = b
 		return f.Type, f.Nullable
 	case *ir.Star:
 		r.errorf(e.Pos, ir.CodeTypeMismatch, "%s stands for columns only as a select item (count rows with count(*))", exprString(e))
-		return ir.Type{}, true
+		return invalid, true
 	case *ir.Unary:
 		return r.unary(e, sc, c)
 	case *ir.Binary:
@@ -93,10 +113,13 @@ func (r *resolver) expr1(e ir.Expr, sc *scope, c ectx) (ir.Type, bool) {
 		s := r.rel(e.Query, sc).Visible()
 		switch {
 		case s.IsOpen():
+			if isPoisoned(s) {
+				return invalid, true
+			}
 			return ir.Type{}, true
 		case len(s) != 1:
 			r.errorf(e.Pos, ir.CodeTypeMismatch, "a scalar subquery returns one column; this one returns %d (%s)", len(s), strings.Join(s.Names(), ", "))
-			return ir.Type{}, true
+			return invalid, true
 		}
 		return s[0].Type, true
 	case *ir.InSubquery:
@@ -132,6 +155,8 @@ func (r *resolver) unary(e *ir.Unary, sc *scope, c ectx) (ir.Type, bool) {
 	}
 	t, n := r.expr(e.X, sc, c)
 	switch {
+	case isInvalid(t) && e.Op != ir.OpNot:
+		return invalid, n
 	case isUnknown(t):
 		if e.Op == ir.OpNot {
 			return ir.Bool, n
@@ -142,7 +167,7 @@ func (r *resolver) unary(e *ir.Unary, sc *scope, c ectx) (ir.Type, bool) {
 		return ir.Bool, n
 	case e.Op == ir.OpNeg && !t.IsNumeric() && t.Kind != ir.TDuration:
 		r.errorf(e.Pos, ir.CodeTypeMismatch, "unary - needs a number or a duration, got %s", t)
-		return ir.Type{}, n
+		return invalid, n
 	}
 	return t, n
 }
@@ -152,6 +177,11 @@ func (r *resolver) binary(e *ir.Binary, sc *scope, c ectx) (ir.Type, bool) {
 	rt, rn := r.expr(e.R, sc, c)
 	n := ln || rn
 	switch {
+	case anyInvalid(lt, rt):
+		if e.Op == ir.OpAnd || e.Op == ir.OpOr || e.Op.IsComparison() {
+			return ir.Bool, n
+		}
+		return invalid, n
 	case e.Op == ir.OpAnd || e.Op == ir.OpOr:
 		for _, t := range []ir.Type{lt, rt} {
 			if !isUnknown(t) && t.Kind != ir.TBool {
@@ -189,6 +219,7 @@ func (r *resolver) binary(e *ir.Binary, sc *scope, c ectx) (ir.Type, bool) {
 			hint = "cast(" + exprString(e.R) + " as " + lt.String() + ")"
 		}
 		r.errorf(e.Pos, ir.CodeTypeMismatch, "cannot apply %s to %s and %s: %s", e.Op, lt, rt, hint)
+		return invalid, n
 	}
 	return t, n
 }
@@ -283,9 +314,14 @@ func (r *resolver) caseExpr(e *ir.Case, sc *scope, c ectx) (ir.Type, bool) {
 			res, first = t, false
 			return
 		}
+		if anyInvalid(res, t) {
+			res = invalid
+			return
+		}
 		ct, ok := commonType(res, t)
 		if !ok {
 			r.errorf(x.Position(), ir.CodeTypeMismatch, "case results have no common type: %s and %s (%s): cast one of them", res, t, exprString(x))
+			res = invalid
 			return
 		}
 		res = ct
@@ -323,12 +359,12 @@ func (r *resolver) call(e *ir.Call, sc *scope, c ectx) (ir.Type, bool) {
 		for _, a := range e.Args {
 			r.expr(a, sc, c)
 		}
-		if s, ok := closest(e.Name, funcNames()); ok {
+		if s, ok := suggest.Closest(e.Name, funcNames()); ok {
 			r.errorf(e.Pos, ir.CodeUnknownFunc, "unknown function %q (did you mean %q?)", e.Name, s)
 		} else {
 			r.errorf(e.Pos, ir.CodeUnknownFunc, "unknown function %q", e.Name)
 		}
-		return ir.Type{}, true
+		return invalid, true
 	}
 	r.u.Calls[e] = f.entry
 	ac := c
@@ -355,7 +391,7 @@ func (r *resolver) call(e *ir.Call, sc *scope, c ectx) (ir.Type, bool) {
 	if e.Star {
 		if f.name != "count" {
 			r.errorf(e.Pos, ir.CodeArity, "%s(*) is not a function: only count takes *", e.Name)
-			return ir.Type{}, true
+			return invalid, true
 		}
 		if len(e.Args) > 0 {
 			r.errorf(e.Pos, ir.CodeArity, "count(*) takes no other arguments")
@@ -368,7 +404,10 @@ func (r *resolver) call(e *ir.Call, sc *scope, c ectx) (ir.Type, bool) {
 			plural = ""
 		}
 		r.errorf(e.Pos, ir.CodeArity, "%s takes %s argument%s, got %d", e.Name, f.arityText(), plural, n)
-		return ir.Type{}, true
+		return invalid, true
+	}
+	if anyInvalid(types...) {
+		return invalid, true
 	}
 	for i, t := range types {
 		rule := f.argAt(i)
@@ -378,7 +417,7 @@ func (r *resolver) call(e *ir.Call, sc *scope, c ectx) (ir.Type, bool) {
 			} else {
 				r.errorf(e.Args[i].Position(), ir.CodeTypeMismatch, "%s needs %s as argument %d, got %s", e.Name, argRules[rule].desc, i+1, t)
 			}
-			return ir.Type{}, true
+			return invalid, true
 		}
 		if rule == argTruncUnit {
 			if l, ok := e.Args[i].(*ir.Literal); ok && l.Kind == ir.LitString && !containsFold(truncUnits, l.Text) {
@@ -388,7 +427,7 @@ func (r *resolver) call(e *ir.Call, sc *scope, c ectx) (ir.Type, bool) {
 	}
 	t, ok := r.callResult(e, f, types)
 	if !ok {
-		return ir.Type{}, true
+		return invalid, true
 	}
 	return t, callNullable(f, nulls, c)
 }

@@ -13,7 +13,11 @@ import (
 // a qualified reference and never appear in * or in a flow's output: they are
 // the per-side key columns of a USING join. An Open field stands for the
 // unknown columns of an external table: any name resolves through it,
-// leniently, to type null (TUnknown).
+// leniently, to type null (TUnknown). A Poisoned open field stands instead
+// for the columns of something that failed to resolve (a dataset whose flow
+// failed, a q.* naming no alias): any name resolves through it to the
+// invalid type, so that nothing downstream reports an error that only
+// follows from the first.
 type Field struct {
 	Qualifier string
 	Name      string
@@ -21,6 +25,7 @@ type Field struct {
 	Nullable  bool
 	Hidden    bool
 	Open      bool
+	Poisoned  bool
 }
 
 // String renders "name type[ not null]" (or "q.* (external)" for an open field).
@@ -140,4 +145,15 @@ type JoinInfo struct {
 	Output    []JoinCol // one per field of Schemas[join], hidden fields included
 	LeftKeys  []int     // USING: key columns in the left input
 	RightKeys []int     // USING: key columns in the right input
+}
+
+// isPoisoned reports whether the schema stands (in part) for something that
+// failed to resolve.
+func isPoisoned(s Schema) bool {
+	for _, f := range s {
+		if f.Poisoned {
+			return true
+		}
+	}
+	return false
 }

@@ -49,7 +49,11 @@ func parseArgs(c *command, args []string) (*invocation, error) {
 		f := c.lookupFlag(name)
 		if f == nil {
 			shown, _, _ := strings.Cut(a, "=")
-			return nil, usagef("unknown flag %s", shown)
+			var names []string
+			for _, f := range c.flags {
+				names = append(names, flagName(f.name))
+			}
+			return nil, usagef("unknown flag %s%s", shown, didYouMean(flagName(name), names))
 		}
 		if f.arg == "" {
 			if hasVal {

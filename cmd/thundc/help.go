@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/nordisk/thund/internal/suggest"
 	"github.com/nordisk/thund/passes"
 )
 
@@ -276,6 +277,24 @@ does the same.`,
 }
 
 // lookupCommand returns the named command, or nil.
+// commandNames lists the commands, in help order.
+func commandNames() []string {
+	out := make([]string, len(commands))
+	for i, c := range commands {
+		out[i] = c.name
+	}
+	return out
+}
+
+// didYouMean is " (did you mean X?)" when word is likely a slip of one of
+// the names, else "".
+func didYouMean(word string, names []string) string {
+	if s, ok := suggest.Closest(word, names); ok {
+		return " (did you mean " + s + "?)"
+	}
+	return ""
+}
+
 func lookupCommand(name string) *command {
 	for _, c := range commands {
 		if c.name == name {
@@ -408,7 +427,7 @@ func runHelp(c *cli, inv *invocation) int {
 	var one *command
 	if len(inv.args) == 1 {
 		if one = lookupCommand(inv.args[0]); one == nil {
-			return fail(c, inv.cmd, usagef("unknown command %q", inv.args[0]))
+			return fail(c, inv.cmd, usagef("unknown command %q%s", inv.args[0], didYouMean(inv.args[0], commandNames())))
 		}
 	}
 	if inv.bool("json") {

@@ -73,7 +73,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (status int) 
 		if len(name) > 0 && name[0] == '-' {
 			fmt.Fprintf(stderr, "thundc: flag %s before the command: flags follow the command name\n", name)
 		} else {
-			fmt.Fprintf(stderr, "thundc: unknown command %q\n", name)
+			fmt.Fprintf(stderr, "thundc: unknown command %q%s\n", name, didYouMean(name, commandNames()))
 		}
 		fmt.Fprintln(stderr, topUsageHint)
 		return exitUsage

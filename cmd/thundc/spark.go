@@ -94,7 +94,7 @@ func runSpark(c *cli, inv *invocation) int {
 	case "run":
 		return sparkRun(c, inv)
 	}
-	return fail(c, inv.cmd, usagef("unknown spark command %q: want emit, show or run", inv.args[0]))
+	return fail(c, inv.cmd, usagef("unknown spark command %q%s: want emit, show or run", inv.args[0], didYouMean(inv.args[0], []string{"emit", "show", "run"})))
 }
 
 // sparkOptions reads the lowering flags.

@@ -12,6 +12,7 @@ import (
 	"github.com/alecthomas/participle/v2"
 	"github.com/alecthomas/participle/v2/lexer"
 
+	"github.com/nordisk/thund/internal/suggest"
 	"github.com/nordisk/thund/ir"
 )
 
@@ -422,7 +423,7 @@ func diagnose(src *source, toks []lexer.Token, next lexer.Token, err error) *ir.
 		if !ok {
 			expected = expectedAfter(toks, ute.Unexpected)
 		}
-		d.Msg = "unexpected " + describeToken(tok) + ", expected " + expected
+		d.Msg = "unexpected " + describeToken(tok) + didYouMean(tok, expected) + ", expected " + expected
 	case errors.As(err, &perr):
 		d.Pos = irPos(perr.Position())
 		d.Msg = perr.Message()
@@ -435,6 +436,38 @@ func diagnose(src *source, toks []lexer.Token, next lexer.Token, err error) *ir.
 	}
 	d.Source = src.line(d.Pos.Offset)
 	return d
+}
+
+// didYouMean names the keyword an identifier where it is not expected is
+// likely a slip of, among the words the expectation names (a stage: where,
+// select, ...): " (did you mean where?)", or "".
+func didYouMean(tok lexer.Token, expected string) string {
+	if tok.Type != tokIdent || len(tok.Value) < 3 {
+		return ""
+	}
+	var words []string
+	for _, w := range strings.FieldsFunc(expected, func(r rune) bool { return r > 0x7f || !isLetter(byte(r)) }) {
+		if grammarWords[w] && !connectives[w] && !containsWord(words, w) {
+			words = append(words, w)
+		}
+	}
+	if k, ok := suggest.Closest(tok.Value, words); ok {
+		return " (did you mean " + k + "?)"
+	}
+	return ""
+}
+
+// connectives are the words of an expectation's wording, not keywords
+// one meant.
+var connectives = map[string]bool{"a": true, "an": true, "and": true, "or": true, "the": true, "of": true, "as": true}
+
+func containsWord(list []string, w string) bool {
+	for _, x := range list {
+		if x == w {
+			return true
+		}
+	}
+	return false
 }
 
 // expectations caches the described expectation of a grammar node, keyed by
@@ -480,6 +513,22 @@ func expectedAfter(toks []lexer.Token, tok lexer.Token) string {
 	d := ast.Decls[len(ast.Decls)-1]
 	var items []string
 	stages := `"|" and a stage`
+	// a query that ends in group by keys may go on with aggregate
+	var q *query
+	var clauses int
+	if d.Flow != nil {
+		q, clauses = d.Flow.Query, len(d.Flow.Clauses)
+	}
+	for _, x := range []*datasetDecl{d.MaterializedView, d.StreamingTable, d.TemporaryView, d.View, d.Sink} {
+		if x != nil && x.Body != nil {
+			q, clauses = x.Body.Query, len(x.Body.Clauses)
+		}
+	}
+	if q != nil && clauses == 0 {
+		if st := q.Stages; len(st) > 0 && st[len(st)-1].Group != nil && len(st[len(st)-1].Group.Aggs) == 0 {
+			stages = `"aggregate" and the aggregates, ` + stages
+		}
+	}
 	switch {
 	case d.Source != nil:
 		items = []string{datasetClauseWords}

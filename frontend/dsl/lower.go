@@ -10,6 +10,7 @@ import (
 
 	"github.com/alecthomas/participle/v2/lexer"
 
+	"github.com/nordisk/thund/internal/suggest"
 	"github.com/nordisk/thund/ir"
 )
 
@@ -365,6 +366,10 @@ func (l *lowerer) typ(t *typeRef) ir.Type {
 	name := string(t.Name)
 	kind, ok := ir.LookupTypeName(name)
 	if !ok {
+		if k, ok := suggest.Closest(name, append(simpleTypeNames(), "decimal", "timestamp", "duration")); ok {
+			l.errorf(t.Pos, ir.CodeUnknownType, "unknown type %q (did you mean %s?)", name, k)
+			return ir.Type{}
+		}
 		l.errorf(t.Pos, ir.CodeUnknownType, "unknown type %q: want one of %s, decimal(p,s), timestamp(unit[, \"zone\"]) or duration(unit)", name, strings.Join(simpleTypeNames(), " "))
 		return ir.Type{}
 	}

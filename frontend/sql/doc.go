@@ -54,10 +54,11 @@
 // and TABLE t. Expressions: Spark's precedence (|| binds like + and -),
 // CASE, CAST / TRY_CAST / ::, scalar subqueries, [NOT] IN (list | query),
 // [NOT] BETWEEN, [NOT] LIKE, ILIKE (as LIKE of lower()), RLIKE / REGEXP (as
-// rlike()), IS [NOT] NULL / TRUE / FALSE / UNKNOWN / DISTINCT FROM (as <=>),
-// DIV (as div()), EXTRACT(f FROM x) (as date_part('F', x)), POSITION(a IN b),
+// rlike() / regexp(), on the Spark targets only: the native target refuses
+// them), IS [NOT] NULL / TRUE / FALSE / UNKNOWN / DISTINCT FROM (as <=>),
+// EXTRACT(YEAR | MONTH | DAY | HOUR | MINUTE FROM x) (as year(x), ...),
 // first/last(x) IGNORE NULLS (as first(x, true)), count(*), count(DISTINCT
-// x), current_date and the other niladic functions, back-quoted names.
+// x), back-quoted names.
 //
 // # Refused, by name
 //
@@ -68,9 +69,11 @@
 // the WINDOW clause, QUALIFY, PIVOT / UNPIVOT, TABLESAMPLE, CLUSTER /
 // DISTRIBUTE / SORT BY, INTERSECT, EXCEPT, MINUS, NATURAL JOIN, GROUPING SETS,
 // ROLLUP, CUBE, aggregate FILTER, WITHIN GROUP, LIKE ANY/ALL, ESCAPE, EXISTS,
-// WITH RECURSIVE, column aliases on a relation or a WITH query, row
-// constructors, subscripts, lambdas, semi-structured paths, parameter
-// markers, bitwise operators, qualified (user-defined) function names,
+// DIV, POSITION(a IN b), EXTRACT of SECOND and of the other fields, the
+// niladic functions (current_date, ...), WITH RECURSIVE, column aliases on
+// a relation or a WITH query, row constructors, subscripts, lambdas,
+// semi-structured paths, parameter markers, bitwise operators, qualified
+// (user-defined) function names,
 // LOCATION, OPTIONS, CLUSTERED BY, STORED AS (a Hive format), ROW FORMAT,
 // column DEFAULT / GENERATED / MASK, CHECK / PRIMARY KEY / FOREIGN KEY /
 // UNIQUE constraints, INSERT OVERWRITE, a PARTITION spec or a column list on a
@@ -229,8 +232,8 @@
 // # Deviations from Spark, on purpose
 //
 // A bare column named like a niladic function (current_date,
-// current_timestamp, current_user, session_user) is the function; Spark
-// prefers a column of that name when one exists. GROUP BY alias prefers the
+// current_timestamp, current_user, session_user) is the function, refused;
+// Spark prefers a column of that name when one exists. GROUP BY alias prefers the
 // alias to an input column of the same name. window.start is named
 // window_start (Spark names the column start). Spark's session time zone is
 // taken to be UTC.

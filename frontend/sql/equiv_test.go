@@ -289,9 +289,9 @@ var equivCases = []struct {
 		thund: `materialized view m = from (from (from t | select x) as a | where x > 1 | select x) as b | join (from t | select x) as a2 using (x)`,
 	},
 	{
-		name:  "functions: distinct, niladic, extract, IGNORE NULLS, DIV, ILIKE, RLIKE, IS TRUE",
-		sql:   `CREATE MATERIALIZED VIEW m AS SELECT count(DISTINCT a) AS c, current_date AS d, EXTRACT(YEAR FROM ts) AS y, first(v) IGNORE NULLS AS f, a DIV 2 AS q FROM t WHERE s ILIKE 'a%' AND s RLIKE '^a' AND b IS TRUE AND e IS NOT DISTINCT FROM g GROUP BY ALL`,
-		thund: `materialized view m = from t | where lower(s) like lower('a%') and rlike(s, '^a') and b <=> true and e <=> g | group by current_date() as d, date_part('YEAR', ts) as y, div(a, 2) as q aggregate count(distinct a) as c, first(v, true) as f | select c, d, y, f, q`,
+		name:  "functions: distinct, extract, IGNORE NULLS, ILIKE, RLIKE, REGEXP, IS TRUE",
+		sql:   `CREATE MATERIALIZED VIEW m AS SELECT count(DISTINCT a) AS c, EXTRACT(YEAR FROM ts) AS y, extract(mins FROM ts) AS mi, first(v) IGNORE NULLS AS f FROM t WHERE s ILIKE 'a%' AND s RLIKE '^a' AND s NOT REGEXP 'b$' AND b IS TRUE AND e IS NOT DISTINCT FROM g GROUP BY ALL`,
+		thund: `materialized view m = from t | where lower(s) like lower('a%') and rlike(s, '^a') and not regexp(s, 'b$') and b <=> true and e <=> g | group by year(ts) as y, minute(ts) as mi aggregate count(distinct a) as c, first(v, true) as f | select c, y, mi, f`,
 	},
 }
 

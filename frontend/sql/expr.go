@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/nordisk/thund/internal/suggest"
 	"github.com/nordisk/thund/ir"
 )
 
@@ -153,8 +154,8 @@ func (c *conv) predicate(p *predicateAST) ir.Expr {
 			lx := &ir.Call{Pos: x.Position(), Name: "lower", Args: []ir.Expr{x}}
 			lp := &ir.Call{Pos: pat.Position(), Name: "lower", Args: []ir.Expr{pat}}
 			return &ir.Like{Pos: tp, X: lx, Pattern: lp, Not: t.Not}
-		default: // RLIKE, REGEXP
-			return neg(&ir.Call{Pos: tp, Name: "rlike", Args: []ir.Expr{x, pat}})
+		default: // RLIKE, REGEXP: the function of the name written
+			return neg(&ir.Call{Pos: tp, Name: strings.ToLower(t.Like.Op), Args: []ir.Expr{x, pat}})
 		}
 	default: // IS ...
 		if t.Not {
@@ -247,9 +248,8 @@ func (c *conv) mul(a *mulAST) ir.Expr {
 			return nil
 		}
 		if strings.EqualFold(r.Op, "DIV") {
-			// Integral division is Spark's div(a, b).
-			out = &ir.Call{Pos: pos(r.Pos), Name: "div", Args: []ir.Expr{out, y}}
-			continue
+			c.errorf(pos(r.Pos), ir.CodeSyntax, "DIV (integral division) is not supported in pipeline SQL")
+			return nil
 		}
 		out = &ir.Binary{Pos: pos(r.Pos), Op: mulOps[r.Op], L: out, R: y}
 	}
@@ -384,15 +384,10 @@ func (c *conv) primary(p *primaryAST) ir.Expr {
 		if x == nil {
 			return nil
 		}
-		// EXTRACT(field FROM x) is date_part('field', x).
-		field := &ir.Literal{Pos: pos(p.Extract.Field.Pos), Kind: ir.LitString, Text: strings.ToUpper(p.Extract.Field.Name)}
-		return &ir.Call{Pos: pp, Name: "date_part", Args: []ir.Expr{field, x}}
+		return c.extract(pp, p.Extract.Field.Name, pos(p.Extract.Field.Pos), x)
 	case p.Position != nil:
-		sub, in := c.cmp(p.Position.Sub), c.expr(p.Position.In)
-		if sub == nil || in == nil {
-			return nil
-		}
-		return &ir.Call{Pos: pp, Name: "position", Args: []ir.Expr{sub, in}}
+		c.errorf(pp, ir.CodeSyntax, "POSITION(... IN ...) is not supported in pipeline SQL")
+		return nil
 	case p.Call != nil:
 		return c.call(p.Call)
 	case p.Column != nil:
@@ -411,7 +406,8 @@ func (c *conv) column(q *colRefAST) ir.Expr {
 	switch len(parts) {
 	case 1:
 		if !q.First.Quoted && niladic[strings.ToLower(parts[0])] {
-			return &ir.Call{Pos: p, Name: strings.ToLower(parts[0])}
+			c.errorf(p, ir.CodeSyntax, "%s is not supported in pipeline SQL", strings.ToLower(parts[0]))
+			return nil
 		}
 		return &ir.ColumnRef{Pos: p, Name: parts[0]}
 	case 2:
@@ -429,6 +425,52 @@ func (c *conv) column(q *colRefAST) ir.Expr {
 
 // nullsArg are the aggregates whose IGNORE NULLS is their second argument.
 var nullsArg = wordSet(`first last first_value last_value any_value`)
+
+// extractFields are the fields EXTRACT(field FROM x) takes, by each of
+// Spark's spellings (DatePart.parseExtractField), and the function each is:
+// Spark's EXTRACT of one of them is exactly that function of x.
+var extractFields = map[string]string{
+	"YEAR": "year", "Y": "year", "YEARS": "year", "YR": "year", "YRS": "year",
+	"MONTH": "month", "MON": "month", "MONS": "month", "MONTHS": "month",
+	"DAY": "day", "D": "day", "DAYS": "day",
+	"HOUR": "hour", "H": "hour", "HOURS": "hour", "HR": "hour", "HRS": "hour",
+	"MINUTE": "minute", "M": "minute", "MIN": "minute", "MINS": "minute", "MINUTES": "minute",
+}
+
+// sparkOnlyFields are the other fields Spark's EXTRACT takes, refused by
+// name. SECOND is among them: Spark's is the seconds with their fraction,
+// a DECIMAL(8,6), where second(x) is the whole seconds.
+var sparkOnlyFields = wordSet(`SECOND S SEC SECONDS SECS YEAROFWEEK QUARTER QTR WEEK W WEEKS DAYOFWEEK DOW
+	DAYOFWEEK_ISO DOW_ISO DOY MILLISECONDS MSEC MSECS MILLISECON MILLISECOND MS MICROSECONDS USEC USECS
+	MICROSECON MICROSECOND US EPOCH`)
+
+// extractSecond are the spellings of EXTRACT's SECOND.
+var extractSecond = wordSet(`SECOND S SEC SECONDS SECS`)
+
+// extract converts EXTRACT(field FROM x) to the function of x it is:
+// EXTRACT(YEAR FROM x) is year(x). The call keeps EXTRACT's position, and
+// its name is the field's, so that no message names a function the query
+// does not spell.
+func (c *conv) extract(at ir.Pos, field string, fieldPos ir.Pos, x ir.Expr) ir.Expr {
+	f := strings.ToUpper(field)
+	if fn, ok := extractFields[f]; ok {
+		return &ir.Call{Pos: at, Name: fn, Args: []ir.Expr{x}}
+	}
+	if sparkOnlyFields[f] {
+		why := "it extracts YEAR, MONTH, DAY, HOUR or MINUTE"
+		if extractSecond[f] {
+			why = "Spark's is the seconds with their fraction, a DECIMAL(8,6); second(x) is the whole seconds"
+		}
+		c.errorf(fieldPos, ir.CodeSyntax, "EXTRACT(%s FROM ...) is not supported in pipeline SQL: %s", f, why)
+		return nil
+	}
+	if k, ok := suggest.Closest(f, []string{"YEAR", "MONTH", "DAY", "HOUR", "MINUTE", "SECOND", "QUARTER", "WEEK"}); ok {
+		c.errorf(fieldPos, ir.CodeSyntax, "EXTRACT of unknown field %s (did you mean %s?)", f, k)
+		return nil
+	}
+	c.errorf(fieldPos, ir.CodeSyntax, "EXTRACT of unknown field %s: it extracts YEAR, MONTH, DAY, HOUR or MINUTE", f)
+	return nil
+}
 
 func (c *conv) call(a *callAST) ir.Expr {
 	name := a.Name.name()
@@ -853,6 +895,10 @@ func sparkTypeOf(name string, args []string, withoutTZ bool) (ir.Type, error) {
 		return ir.Type{}, fmt.Errorf("the type %s is not supported: the model has no nested types", strings.ToUpper(name))
 	case "interval", "variant", "void", "time", "geography", "geometry", "object":
 		return ir.Type{}, fmt.Errorf("the type %s is not supported in pipeline SQL", strings.ToUpper(name))
+	}
+	want := []string{"BOOLEAN", "TINYINT", "SMALLINT", "INT", "BIGINT", "FLOAT", "DOUBLE", "DECIMAL", "STRING", "BINARY", "DATE", "TIMESTAMP", "TIMESTAMP_NTZ"}
+	if k, ok := suggest.Closest(name, want); ok {
+		return ir.Type{}, fmt.Errorf("unknown type %s (did you mean %s?)", name, k)
 	}
 	return ir.Type{}, fmt.Errorf("unknown type %s (want BOOLEAN, TINYINT, SMALLINT, INT, BIGINT, FLOAT, DOUBLE, DECIMAL(p,s), STRING, BINARY, DATE, TIMESTAMP or TIMESTAMP_NTZ)", name)
 }

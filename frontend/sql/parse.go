@@ -274,11 +274,17 @@ const maxNesting = 200
 
 // tooDeep finds the token that opens a level past maxNesting.
 func tooDeep(toks []lexer.Token) (lexer.Token, bool) {
+	return deeperThan(toks, maxNesting)
+}
+
+// deeperThan finds the token that opens a level of parentheses and CASE
+// expressions past limit.
+func deeperThan(toks []lexer.Token, limit int) (lexer.Token, bool) {
 	depth := 0
 	for _, t := range toks {
 		switch {
 		case t.Type == tokOperator && t.Value == "(" || t.Type == tokIdent && strings.EqualFold(t.Value, "case"):
-			if depth++; depth > maxNesting {
+			if depth++; depth > limit {
 				return t, true
 			}
 		case t.Type == tokOperator && t.Value == ")" || t.Type == tokIdent && strings.EqualFold(t.Value, "end"):
@@ -335,18 +341,46 @@ func (b *builder) syntaxError(st statement, toks []lexer.Token, err error) {
 			b.add(pos(toks[at].Pos), st, "%s", refusal(name))
 			return
 		}
+		if at, msg, ok := misspeltAfterAlias(toks, idx); ok {
+			b.add(pos(toks[at].Pos), st, "%s", msg)
+			return
+		}
 		t := toks[idx]
-		hint := expecting(perr.Message())
+		var v []string
+		hint := ""
+		if probing(toks) {
+			v = viable(toks, idx)
+			if idx == 0 {
+				v = append(v, "SET") // read before parsing, see setStatement
+			}
+			d := v
+			if strings.EqualFold(toks[max(idx-1, 0)].Value, "SELECT") {
+				d = without(v, "DISTINCT", "ALL") // SELECT's quantifier is no help to one who left out the list
+			}
+			if d := describeExpected(d); len(d) > 0 {
+				hint = ": expected " + orList(d)
+			}
+		} else {
+			hint = expecting(perr.Message())
+		}
+		if hint == ": expected "+descExpr && idx > 0 {
+			hint += " after " + strings.ToUpper(toks[idx-1].Value)
+		}
+		if typeExpected(toks, idx) {
+			hint = ": expected a type"
+		}
 		if strings.EqualFold(t.Value, "WATERMARK") && t.Type == tokIdent {
 			hint = ": WATERMARK col DELAY OF INTERVAL ... comes right after the table it reads, before AS alias"
-		}
-		if hint == "" && idx > 0 && exprIntro[strings.ToUpper(toks[idx-1].Value)] &&
-			(t.EOF() || (t.Type == tokIdent && reserved[strings.ToLower(t.Value)]) || t.Value == ")" || t.Value == ",") {
-			hint = ": expected an expression after " + strings.ToUpper(toks[idx-1].Value)
 		}
 		if t.EOF() {
 			b.add(pos(t.Pos), st, "unexpected end of statement%s", hint)
 			return
+		}
+		if t.Type == tokIdent {
+			if k, ok := didYouMean(t.Value, v); ok {
+				b.add(pos(t.Pos), st, "unexpected %s (did you mean %s?)%s", describeToken(t), k, hint)
+				return
+			}
 		}
 		b.add(pos(t.Pos), st, "unexpected %s%s", describeToken(t), hint)
 		return

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/nordisk/thund/internal/suggest"
 	"github.com/nordisk/thund/ir"
 )
 
@@ -1145,6 +1146,10 @@ func (c *conv) funcRel(f *funcRelAST, alias string, stream bool, wm *ir.Watermar
 	case "tumble", "hop", "session":
 		rel = c.windowTVF(f, name)
 	default:
+		if k, ok := suggest.Closest(f.Name.Name, []string{"read_files", "range", "TUMBLE", "HOP", "SESSION", "STREAM"}); ok {
+			c.errorf(pos(f.Pos), ir.CodeSyntax, "table function %s(...) is not supported in pipeline SQL (did you mean %s?)", f.Name.Name, k)
+			return nil
+		}
 		c.errorf(pos(f.Pos), ir.CodeSyntax, "table function %s(...) is not supported in pipeline SQL (want read_files, range, TUMBLE, HOP or SESSION)", f.Name.Name)
 		return nil
 	}

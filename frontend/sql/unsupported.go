@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"github.com/alecthomas/participle/v2/lexer"
+
+	"github.com/nordisk/thund/internal/suggest"
 )
 
 // Spark SQL that pipeline SQL refuses is named, never skipped. Statements
@@ -78,8 +80,8 @@ func unsupportedStatement(toks []lexer.Token) string {
 				return withHint(r.name, r.hint)
 			}
 		}
-		if len(rest) == 0 {
-			return ""
+		if len(rest) == 0 || misspelt(rest[0], "OR", "MATERIALIZED", "STREAMING", "TEMPORARY", "VIEW", "FLOW") {
+			return "" // the parser says what it expected
 		}
 		return "CREATE " + rest[0]
 	case "SELECT", "WITH", "VALUES", "FROM", "TABLE":
@@ -98,7 +100,21 @@ func unsupportedStatement(toks []lexer.Token) string {
 		}
 		return words[0]
 	}
+	if misspelt(words[0], statementStarts...) {
+		return ""
+	}
 	return words[0]
+}
+
+// statementStarts are the words a statement can start with.
+var statementStarts = []string{"CREATE", "USE", "SET", "APPLY", "AUTO"}
+
+// misspelt reports whether word is likely a slip of one of the keywords:
+// then the parser reports it, with a did-you-mean, rather than a refusal
+// that names a statement nobody meant.
+func misspelt(word string, keywords ...string) bool {
+	_, ok := suggest.Closest(word, keywords)
+	return ok && len(word) >= 3
 }
 
 func leadingWords(toks []lexer.Token, n int) []string {

@@ -1,0 +1,72 @@
+package passes
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/nordisk/thund/frontend/dsl"
+	"github.com/nordisk/thund/ir"
+)
+
+// TestSparkOnlyFunctions: rlike (and its aliases) types on every target;
+// the Spark targets run it, and the native target's plan pass refuses it
+// where it is written, under the name written.
+func TestSparkOnlyFunctions(t *testing.T) {
+	const src = rootCauseHead + `
+materialized view m = from trips | where rlike(city, '^S') and not regexp(city, 'x$') | select id, regexp_like(city, 'a+') as a
+`
+	for _, tc := range []struct {
+		target Target
+		want   []string
+	}{
+		{Native, []string{
+			`t.thund:5:42: native backend: RLIKE is a regular-expression match`,
+			`t.thund:5:68: native backend: REGEXP is a regular-expression match`,
+			`t.thund:5:100: native backend: REGEXP_LIKE is a regular-expression match`,
+		}},
+		{Spark41, nil},
+		{Spark42, nil},
+	} {
+		t.Run(string(tc.target), func(t *testing.T) {
+			p, diags := dsl.Parse("t.thund", []byte(src))
+			if err := diags.Err(); err != nil {
+				t.Fatalf("parse: %v", err)
+			}
+			u, _ := Run(p, Options{Target: tc.target})
+			if len(u.Diags) != len(tc.want) {
+				t.Fatalf("got %d diagnostics, want %d:\n%s", len(u.Diags), len(tc.want), u.Diags.Error())
+			}
+			for i, w := range tc.want {
+				if d := u.Diags[i]; d.Code != ir.CodeCapability || !strings.HasPrefix(d.Error(), w) {
+					t.Errorf("diagnostic %d: got\n\t%s\nwant a capability refusal starting\n\t%s", i+1, d.Error(), w)
+				}
+			}
+			if len(tc.want) > 0 {
+				return
+			}
+			d := p.LookupDataset("m")
+			if got := u.Datasets[d]; len(got) != 2 || got[1].Type != ir.Bool {
+				t.Errorf("schema of m: got %v, want id and a bool", got)
+			}
+		})
+	}
+}
+
+// TestSparkOnlyFunctionErrors: a Spark-only function is typed like any
+// other, and a misspelt one is suggested.
+func TestSparkOnlyFunctionErrors(t *testing.T) {
+	for _, tc := range []struct{ expr, want string }{
+		{"rlike(id, 'x')", "rlike needs a string as argument 1, got int64"},
+		{"rlike(city)", "rlike takes 2 arguments, got 1"},
+		{"rlikee(city, 'x')", `unknown function "rlikee" (did you mean "rlike"?)`},
+	} {
+		p, diags := dsl.Parse("t.thund", []byte(rootCauseHead+"materialized view m = from trips | select "+tc.expr+" as x\n"))
+		if err := diags.Err(); err != nil {
+			t.Fatalf("parse: %v", err)
+		}
+		u, _ := Run(p, Options{Target: Spark41, StopAfter: "resolve"})
+		if len(u.Diags) != 1 || !strings.Contains(u.Diags[0].Msg, tc.want) {
+			t.Errorf("%s: got\n%s\nwant one diagnostic containing\n\t%s", tc.expr, u.Diags.Error(), tc.want)
+		}
+	}
+}
