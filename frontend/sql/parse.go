@@ -5,7 +5,10 @@ import (
 	"fmt"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/alecthomas/participle/v2"
 	"github.com/alecthomas/participle/v2/lexer"
@@ -181,8 +184,14 @@ func (b *builder) parseFile(f File) {
 	}
 	fs := &fileState{name: f.Name, dir: dir}
 	datasets, flows := len(b.p.Datasets), len(b.p.Flows)
-	for _, st := range splitStatements(f.Name, ir.NormalizeLineEnds(f.Src)) {
-		b.statement(fs, st)
+	stmts := splitStatements(f.Name, ir.NormalizeLineEnds(f.Src))
+	// parsed a window at a time, so that only a window's trees are held
+	for lo := 0; lo < len(stmts); lo += parseWindow {
+		window := stmts[lo:min(lo+parseWindow, len(stmts))]
+		ahead := parseAhead(window)
+		for i, st := range window {
+			b.statement(fs, st, ahead[i])
+		}
 	}
 	if len(b.p.Datasets) == datasets && len(b.p.Flows) == flows {
 		b.empty = append(b.empty, f.Name)
@@ -211,8 +220,66 @@ func (b *builder) internalError(p ir.Pos, r any) {
 	b.diags.Add(p, ir.CodeSyntax, "%s: %v", internalErrorMsg, r)
 }
 
-// statement parses and converts one statement.
-func (b *builder) statement(fs *fileState, st statement) {
+// parseWindow is how many statements are parsed ahead of their
+// conversion at a time.
+const parseWindow = 256
+
+// parsed is one statement lexed, and parsed when it is a statement the
+// grammar takes (not SET, not refused by name, not too deep).
+type parsed struct {
+	toks   []lexer.Token
+	lexErr error
+	ast    *stmtAST
+	err    error // the parser's
+}
+
+// parseAhead lexes and parses a file's statements on every processor: each
+// statement parses on its own (conversion, which carries the file's USE and
+// SET state, comes after, in order), so a file's parse time divides by the
+// cores.
+func parseAhead(stmts []statement) []parsed {
+	out := make([]parsed, len(stmts))
+	workers := min(runtime.GOMAXPROCS(0), len(stmts))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() { _ = recover() }() // a panic here is found again, and reported, by statement
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(stmts) {
+					return
+				}
+				out[i] = parseOne(stmts[i])
+			}
+		}()
+	}
+	wg.Wait()
+	return out
+}
+
+// parseOne lexes and parses one statement.
+func parseOne(st statement) (p parsed) {
+	p.toks, p.lexErr = lexStatement(st)
+	toks := p.toks
+	if p.lexErr != nil || len(toks) == 0 || toks[0].EOF() {
+		return p
+	}
+	if strings.EqualFold(toks[0].Value, "SET") && toks[0].Type == tokIdent || unsupportedStatement(toks) != "" {
+		return p
+	}
+	if _, deep := tooDeep(toks); deep {
+		return p
+	}
+	p.ast, p.err = parser().ParseFromLexer(mustUpgrade(toks))
+	return p
+}
+
+// statement converts one statement, parsed ahead (or, after a panic there,
+// now).
+func (b *builder) statement(fs *fileState, st statement, ahead parsed) {
 	before := len(b.diags)
 	defer func() {
 		if r := recover(); r != nil {
@@ -231,7 +298,10 @@ func (b *builder) statement(fs *fileState, st statement) {
 			}
 		}
 	}()
-	toks, err := lexStatement(st)
+	if ahead.toks == nil && ahead.lexErr == nil {
+		ahead = parseOne(st)
+	}
+	toks, err := ahead.toks, ahead.lexErr
 	if err != nil {
 		var le *lexer.Error
 		if errors.As(err, &le) {
@@ -258,7 +328,7 @@ func (b *builder) statement(fs *fileState, st statement) {
 		b.add(pos(t.Pos), st, "too deeply nested: more than %d levels of parentheses and CASE expressions", maxNesting)
 		return
 	}
-	ast, err := parser().ParseFromLexer(mustUpgrade(toks))
+	ast, err := ahead.ast, ahead.err
 	if err != nil {
 		b.syntaxError(st, toks, err)
 		return
