@@ -21,6 +21,8 @@
 //     counters and the run summary.
 //   - rt/hashtab: the open-addressing hash tables (integer and string keys)
 //     of generated group-by and hash-join code.
+//   - rt/kernel: the generic machinery of generated operator loops: output
+//     growth, row slices, stable sort and top-k, hash-join chains.
 //   - rt/stream: the streaming runtime: watched-folder source, watermarks,
 //     window and interval-join state, bounded edges and micro-batch triggers
 //     (not yet called by generated code).
