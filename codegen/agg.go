@@ -222,7 +222,7 @@ func (g *flowGen) groupLookup(kt *keyType, groups, ht, nullGroup string, nullDec
 	}
 	newGroup := func() {
 		g.emit(jen.Id(gi).Op("=").Int32().Call(jen.Len(jen.Id(groups))),
-			jen.Id(groups).Op("=").Id("appendZero").Call(jen.Id(groups)))
+			jen.Id(groups).Op("=").Qual(kernelPkg, "AppendZero").Call(jen.Id(groups)))
 	}
 	// account counts a new group (its keys stored) against --memory-limit
 	account := func() {
@@ -263,7 +263,7 @@ func (g *flowGen) groupLookup(kt *keyType, groups, ht, nullGroup string, nullDec
 			g.emit(jen.If(ok).Block(lookup...).Else().Block(
 				jen.If(jen.Id(nullGroup).Op("<").Lit(0)).Block(
 					jen.Id(nullGroup).Op("=").Int32().Call(jen.Len(jen.Id(groups))),
-					jen.Id(groups).Op("=").Id("appendZero").Call(jen.Id(groups))),
+					jen.Id(groups).Op("=").Qual(kernelPkg, "AppendZero").Call(jen.Id(groups))),
 				jen.Id(gi).Op("=").Id(nullGroup)))
 		}
 	} else {
@@ -616,12 +616,12 @@ func (g *flowGen) genAccumResult(a *accum, gs *jen.Statement) *value {
 		n := &value{t: ir.Int64, v: f("n")}
 		if t.Kind != ir.TDecimal {
 			return g.strict(t, a.call.Pos, maybe, false, nil, func() jen.Code {
-				return jen.Id("avgFloat64").Call(f(""), V(n))
+				return jen.Qual(sqlfnPkg, "AvgFloat64").Call(f(""), V(n))
 			})
 		}
 		st := sumDecimalType(g.typeOf(a.call.Args[0]))
 		return g.strict(t, a.call.Pos, checkedMaybe, false, nil, func() jen.Code {
-			return jen.Id("avgDecimal").Call(f(""), jen.Lit(int32(st.Precision)), jen.Lit(int32(st.Scale)), V(n), jen.Lit(int32(t.Precision)), jen.Lit(int32(t.Scale)))
+			return jen.Qual(sqlfnPkg, "AvgDecimal").Call(f(""), jen.Lit(int32(st.Precision)), jen.Lit(int32(st.Scale)), V(n), jen.Lit(int32(t.Precision)), jen.Lit(int32(t.Scale)))
 		})
 	}
 	return &value{t: t, v: f(""), ok: f("ok")}

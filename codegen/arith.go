@@ -58,7 +58,7 @@ func (g *flowGen) intArith(op ir.BinaryOp, t ir.Type, a, b *value, pos ir.Pos) *
 	if t.IsUnsigned() {
 		fn := map[ir.BinaryOp]string{ir.OpAdd: "AddUnsigned", ir.OpSub: "SubUnsigned", ir.OpMul: "MulUnsigned"}[op]
 		if op == ir.OpMod {
-			return g.strict(t, pos, checked, false, args, func() jen.Code { return jen.Id("remUnsigned").Call(V(a), V(b)) })
+			return g.strict(t, pos, checked, false, args, func() jen.Code { return jen.Qual(sqlfnPkg, "RemUnsigned").Call(V(a), V(b)) })
 		}
 		return g.strict(t, pos, checked, false, args, func() jen.Code { return jen.Qual(sqlfnPkg, fn).Call(V(a), V(b)) })
 	}
@@ -96,11 +96,11 @@ func (g *flowGen) temporalArith(op ir.BinaryOp, t ir.Type, l, r *value, pos ir.P
 		if lk != ir.TDate32 {
 			d, n = r, l
 		}
-		fn := "dateAdd"
+		fn := "DateAdd"
 		if op == ir.OpSub {
-			fn = "dateSub"
+			fn = "DateSub"
 		}
-		return g.strict(t, pos, checked, false, []*value{d, n}, func() jen.Code { return jen.Id(fn).Call(V(d), jen.Int64().Call(V(n))) })
+		return g.strict(t, pos, checked, false, []*value{d, n}, func() jen.Code { return jen.Qual(sqlfnPkg, fn).Call(V(d), jen.Int64().Call(V(n))) })
 	case t.Kind == ir.TDuration && lk == ir.TDuration && rk == ir.TDuration:
 		return checked64(addSub, g.coerce(l, t, pos), g.coerce(r, t, pos))
 	case t.Kind == ir.TDuration && op == ir.OpSub && lk == ir.TDate32 && rk == ir.TDate32:
@@ -125,7 +125,7 @@ func (g *flowGen) temporalArith(op ir.BinaryOp, t ir.Type, l, r *value, pos ir.P
 			break
 		}
 		a, b := g.coerce(l, t, pos), g.coerce(r, ir.Int64, pos)
-		return g.strict(t, pos, checked, false, []*value{a, b}, func() jen.Code { return jen.Id("durationDiv").Call(V(a), V(b)) })
+		return g.strict(t, pos, checked, false, []*value{a, b}, func() jen.Code { return jen.Qual(sqlfnPkg, "DurationDiv").Call(V(a), V(b)) })
 	}
 	g.unplanned(pos, "%s %s %s is not supported yet", l.t, op, r.t)
 	return nullValue(t)

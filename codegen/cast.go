@@ -76,7 +76,7 @@ func (g *flowGen) convertUnit(x *value, to ir.Type, pos ir.Pos, try bool) *value
 	}
 	f := unitsPerSecond[fu] / unitsPerSecond[tu]
 	return g.strict(to, pos, pure, try, []*value{x}, func() jen.Code {
-		return jen.Id("floorDiv").Call(V(x), typedNum("int64", fmt.Sprint(f)))
+		return jen.Qual(sqlfnPkg, "FloorDiv").Call(V(x), typedNum("int64", fmt.Sprint(f)))
 	})
 }
 
@@ -102,11 +102,6 @@ func (g *flowGen) genCast(x *value, to ir.Type, try bool, pos ir.Pos) *value {
 			return jen.Qual(sqlfnPkg, fn).Call(append([]jen.Code{V(x)}, args...)...)
 		})
 	}
-	local := func(mode callMode, fn string, args ...jen.Code) *value {
-		return g.strict(to, pos, mode, try, one, func() jen.Code {
-			return jen.Id(fn).Call(append([]jen.Code{V(x)}, args...)...)
-		})
-	}
 	conv := func() *value {
 		return g.strict(to, pos, pure, try, one, func() jen.Code { return goType(to).Call(V(x)) })
 	}
@@ -127,17 +122,17 @@ func (g *flowGen) genCast(x *value, to ir.Type, try bool, pos ir.Pos) *value {
 		case to.Kind == ir.TDate32:
 			return call(checked, "CastStringToDate")
 		case to.Kind == ir.TTimestamp:
-			return local(checked, "stringToTimestamp", sqlfnUnit(to.Unit))
+			return call(checked, "StringToTimestamp", sqlfnUnit(to.Unit))
 		case to.Kind == ir.TBinary:
 			return g.strict(to, pos, pure, try, one, func() jen.Code { return jen.Index().Byte().Parens(V(x)) })
 		}
 	case from.Kind == ir.TBool:
 		switch {
 		case to.IsInteger() || to.IsFloat():
-			return g.strict(to, pos, pure, try, one, func() jen.Code { return jen.Id("boolTo").Types(goType(to)).Call(V(x)) })
+			return g.strict(to, pos, pure, try, one, func() jen.Code { return jen.Qual(sqlfnPkg, "BoolTo").Types(goType(to)).Call(V(x)) })
 		case to.Kind == ir.TDecimal:
 			return g.strict(to, pos, checked, try, one, func() jen.Code {
-				return jen.Qual(sqlfnPkg, "DecimalFromInt64").Call(jen.Id("boolTo").Types(jen.Int64()).Call(V(x)), p32, s32)
+				return jen.Qual(sqlfnPkg, "DecimalFromInt64").Call(jen.Qual(sqlfnPkg, "BoolTo").Types(jen.Int64()).Call(V(x)), p32, s32)
 			})
 		}
 	case from.IsInteger():
@@ -149,7 +144,7 @@ func (g *flowGen) genCast(x *value, to ir.Type, try bool, pos ir.Pos) *value {
 			return call(checked, fn)
 		case to.IsInteger():
 			return g.strict(to, pos, checked, try, one, func() jen.Code {
-				return jen.Id("castInt").Types(goType(to), goType(from)).Call(V(x), jen.Lit(from.SQL()), jen.Lit(to.SQL()))
+				return jen.Qual(sqlfnPkg, "CastInt").Types(goType(to), goType(from)).Call(V(x), jen.Lit(from.SQL()), jen.Lit(to.SQL()))
 			})
 		case to.IsFloat():
 			return conv()
@@ -204,24 +199,24 @@ func (g *flowGen) genCast(x *value, to ir.Type, try bool, pos ir.Pos) *value {
 		}
 	case from.Kind == ir.TDate32:
 		if to.Kind == ir.TTimestamp {
-			return local(checked, "dateToTimestamp", sqlfnUnit(to.Unit))
+			return call(checked, "DateToTimestamp", sqlfnUnit(to.Unit))
 		}
 	case from.Kind == ir.TTimestamp:
 		switch {
 		case to.Kind == ir.TDate32:
 			perDay := 86400 * unitsPerSecond[from.Unit]
 			return g.strict(to, pos, pure, try, one, func() jen.Code {
-				return jen.Int32().Call(jen.Id("floorDiv").Call(V(x), typedNum("int64", fmt.Sprint(perDay))))
+				return jen.Int32().Call(jen.Qual(sqlfnPkg, "FloorDiv").Call(V(x), typedNum("int64", fmt.Sprint(perDay))))
 			})
 		case to.Kind == ir.TTimestamp:
 			return g.convertUnit(x, to, pos, try)
 		case to.Kind == ir.TInt64:
 			return g.strict(to, pos, pure, try, one, func() jen.Code {
-				return jen.Id("floorDiv").Call(V(x), typedNum("int64", fmt.Sprint(unitsPerSecond[from.Unit])))
+				return jen.Qual(sqlfnPkg, "FloorDiv").Call(V(x), typedNum("int64", fmt.Sprint(unitsPerSecond[from.Unit])))
 			})
 		case to.IsSigned():
 			secs := g.strict(ir.Int64, pos, pure, try, one, func() jen.Code {
-				return jen.Id("floorDiv").Call(V(x), typedNum("int64", fmt.Sprint(unitsPerSecond[from.Unit])))
+				return jen.Qual(sqlfnPkg, "FloorDiv").Call(V(x), typedNum("int64", fmt.Sprint(unitsPerSecond[from.Unit])))
 			})
 			return g.genCast(secs, to, try, pos)
 		case to.Kind == ir.TFloat64:
@@ -273,7 +268,7 @@ func (g *flowGen) castToString(x *value, to ir.Type, try bool, pos ir.Pos) *valu
 		return str("AppendDate")
 	case from.Kind == ir.TTimestamp:
 		return g.strict(to, pos, checked, try, one, func() jen.Code {
-			return jen.Id("timestampToString").Call(V(x), sqlfnUnit(from.Unit))
+			return jen.Qual(sqlfnPkg, "TimestampToString").Call(V(x), sqlfnUnit(from.Unit))
 		})
 	case from.Kind == ir.TBinary:
 		return g.strict(to, pos, pure, try, one, func() jen.Code { return jen.String().Call(V(x)) })

@@ -141,7 +141,7 @@ func (g *flowGen) cdcRow(r *row) []*value {
 		f := sh.ts[j]
 		x, pos := g.storeValue(r, j)
 		if !f.Nullable && x.nullable() {
-			g.emit(jen.If(jen.Op("!").Add(OK(x))).Block(jen.Return(jen.Id("notNullError").Call(
+			g.emit(jen.If(jen.Op("!").Add(OK(x))).Block(jen.Return(jen.Qual(etlPkg, "NotNullError").Call(
 				jen.Lit(posText(pos)), jen.Lit(g.flow.Name), jen.Lit(g.target.Name), jen.Lit(f.Name)))))
 			if !x.null {
 				x = &value{t: x.t, v: x.v, vl: x.vl, k: x.k}

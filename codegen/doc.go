@@ -38,7 +38,7 @@
 //     group keys are all columns of the build row, each build row's group
 //     is found once per worker (memoGroup). A
 //     hash join's table marks the keys with more than one build row
-//     (chainMore), so that probing a unique key never reads the chain;
+//     (kernel.ChainMore), so that probing a unique key never reads the chain;
 //   - parallel.go: pipelines on fc.Threads workers (fc.Parallel): a scan's
 //     batches handed to workers that run the fused loop with their own
 //     output builders, partial aggregate tables (merged after) or top-N
@@ -49,9 +49,13 @@
 //   - memory.go: the --memory-limit accounting of join builds and groups;
 //   - keys.go: hash keys, and their tables: rt/hashtab's open-addressing
 //     tables for one integer, float or string field, Go maps otherwise;
-//   - types.go: the physical type table that drives specialization;
-//   - helpers.go: the generic helpers generated once per program (they
-//     belong in rt and will move there).
+//   - types.go: the physical type table that drives specialization.
+//
+// Generated code is only what specialization buys: typed loops and the
+// wiring. What does not depend on the pipeline's types is rt's, called by
+// qualified name: SQL semantics in rt/sqlfn, the loop machinery (output
+// growth, row slices, sort, join chains) in rt/kernel, the positioned
+// runtime errors and the run in rt/etl.
 //
 // codegen must not import rt (generated code does; the compiler only embeds
 // rt's source), and it must not change the IR or the passes' results.

@@ -228,7 +228,7 @@ func (g *flowGen) genUnary(e *ir.Unary, en *env) *value {
 		fn := "NegInt" + fmt.Sprint(bitsOf(t))
 		return g.strict(t, e.Pos, checked, false, []*value{x}, func() jen.Code { return jen.Qual(sqlfnPkg, fn).Call(V(x)) })
 	case t.IsUnsigned():
-		return g.strict(t, e.Pos, checked, false, []*value{x}, func() jen.Code { return jen.Id("negUnsigned").Call(V(x)) })
+		return g.strict(t, e.Pos, checked, false, []*value{x}, func() jen.Code { return jen.Qual(sqlfnPkg, "NegUnsigned").Call(V(x)) })
 	case t.IsFloat():
 		return g.strict(t, e.Pos, pure, false, []*value{x}, func() jen.Code { return jen.Op("-").Add(V(x)) })
 	case t.Kind == ir.TDecimal:
@@ -700,10 +700,10 @@ func (g *flowGen) genLike(e *ir.Like, en *env) *value {
 		g.prelude = append(g.prelude,
 			jen.Commentf("%s like %s", posText(e.Pos), quoteSQL(p.k.s)),
 			jen.List(jen.Id(lv), jen.Err()).Op(":=").Qual(sqlfnPkg, "CompileLike").Call(jen.Lit(p.k.s)),
-			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Id("sqlError").Call(jen.Lit(posText(e.Pos)), jen.Lit(g.flow.Name), jen.Err()))))
+			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Qual(etlPkg, "SQLError").Call(jen.Lit(posText(e.Pos)), jen.Lit(g.flow.Name), jen.Err()))))
 		res = g.strict(ir.Bool, e.Pos, pure, false, []*value{x}, func() jen.Code { return jen.Id(lv).Dot("Match").Call(V(x)) })
 	} else {
-		res = g.strict(ir.Bool, e.Pos, checked, false, []*value{x, p}, func() jen.Code { return jen.Id("likeMatch").Call(V(x), V(p)) })
+		res = g.strict(ir.Bool, e.Pos, checked, false, []*value{x, p}, func() jen.Code { return jen.Qual(sqlfnPkg, "LikeMatch").Call(V(x), V(p)) })
 	}
 	if e.Not {
 		return g.not(res, e.Pos)

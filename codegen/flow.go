@@ -281,7 +281,7 @@ func (g *flowGen) storeRow(r *row, ts passes.Schema) *row {
 	for j, f := range ts {
 		x, pos := g.storeValue(r, j)
 		if !f.Nullable && x.nullable() {
-			g.emit(jen.If(jen.Op("!").Add(OK(x))).Block(jen.Return(jen.Id("notNullError").Call(
+			g.emit(jen.If(jen.Op("!").Add(OK(x))).Block(jen.Return(jen.Qual(etlPkg, "NotNullError").Call(
 				jen.Lit(posText(pos)), jen.Lit(g.flow.Name), jen.Lit(g.target.Name), jen.Lit(f.Name)))))
 			if !x.null {
 				x = &value{t: x.t, v: x.v, vl: x.vl, k: x.k}
@@ -379,19 +379,19 @@ func (g *flowGen) loop(fn func()) []jen.Code {
 
 // fail returns from the flow with a Spark runtime error placed at pos.
 func (g *flowGen) fail(pos ir.Pos, err jen.Code) jen.Code {
-	return jen.Return(jen.Id("sqlError").Call(jen.Lit(posText(pos)), jen.Lit(g.flow.Name), err))
+	return jen.Return(jen.Qual(etlPkg, "SQLError").Call(jen.Lit(posText(pos)), jen.Lit(g.flow.Name), err))
 }
 
 // posText is a position as messages print it: file:line:col.
 func posText(p ir.Pos) string { return p.String() }
 
 // genAppendRow appends one row of values to the output, one per builder:
-// it grows the builders when they are full (growOutput), so that
+// it grows the builders when they are full (kernel.GrowOutput), so that
 // fixed-width builders append without capacity checks, and flushes a batch
-// every batchRows rows.
+// every kernel.BatchRows rows.
 func (g *flowGen) genAppendRow(o *output, vals []*value) {
 	g.emit(jen.If(jen.Id("outRows").Op("==").Add(use(o.outCap))).Block(
-		jen.Id("outCap").Op("=").Id("growOutput").Call(jen.Id("ob"), jen.Id("outCap"))))
+		jen.Id("outCap").Op("=").Qual(kernelPkg, "GrowOutput").Call(jen.Id("ob"), jen.Id("outCap"))))
 	for j, v := range vals {
 		b := use(o.builders[j])
 		app, null := "Append", "AppendNull"
@@ -413,6 +413,6 @@ func (g *flowGen) genAppendRow(o *output, vals []*value) {
 		}
 	}
 	g.emit(jen.Id("outRows").Op("++"),
-		jen.If(jen.Id("outRows").Op("==").Id("batchRows")).Block(
+		jen.If(jen.Id("outRows").Op("==").Qual(kernelPkg, "BatchRows")).Block(
 			jen.If(jen.Err().Op(":=").Id(o.flush).Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err()))))
 }

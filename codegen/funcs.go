@@ -242,7 +242,7 @@ func (g *flowGen) genCall(e *ir.Call, en *env) *value {
 			a = g.genCast(a, ir.Timestamp(t.Unit, ""), false, e.Pos)
 		}
 		return g.strict(t, e.Pos, checked, false, []*value{a}, func() jen.Code {
-			return jen.Id("truncTimestamp").Call(jen.Qual(sqlfnPkg, tu), V(a), sqlfnUnit(a.t.Unit))
+			return jen.Qual(sqlfnPkg, "TruncTimestamp").Call(jen.Qual(sqlfnPkg, tu), V(a), sqlfnUnit(a.t.Unit))
 		})
 	case "to_date":
 		if len(args) == 2 {

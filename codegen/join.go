@@ -43,7 +43,7 @@ func (g *flowGen) keyValues(keys []joinKey, left bool, r *row, e *env, pos ir.Po
 // pipeline ends by storing each row's needed columns in a slice of
 // generated structs, chained per key in a hash table (next links each row
 // to the key's previous row; an rt/hashtab table maps a key to its chain's
-// head, the last row, marked chainMore when the key has more than one row,
+// head, the last row, marked kernel.ChainMore when the key has more than one row,
 // so that a probe of a unique key never reads next; a Go map maps a
 // composite or NULL-safe key to a bucket holding the head); the left input
 // streams and probes. Equi-conjuncts of ON (or the
@@ -116,7 +116,7 @@ func (g *flowGen) genJoin(n *ir.Join, c consumer) {
 		if kt != nil {
 			kvals = g.keyValues(keys, false, r, e, n.Pos)
 		}
-		g.emit(jen.Id(rows).Op("=").Id("appendZero").Call(jen.Id(rows)))
+		g.emit(jen.Id(rows).Op("=").Qual(kernelPkg, "AppendZero").Call(jen.Id(rows)))
 		rw := g.declare([]string{g.name("rw")}, jen.Op("&").Id(rows).Index(jen.Len(jen.Id(rows)).Op("-").Lit(1)))[0]
 		for j := range rschema {
 			if j >= len(rneed) || !rneed[j] || r.cols[j] == nil {
@@ -154,15 +154,15 @@ func (g *flowGen) genJoin(n *ir.Join, c consumer) {
 			g.emit(jen.List(jen.Id(b), jen.Id("found")).Op(":=").Add(kt.get(ht, key)))
 			if kt.table() != "" {
 				// the table holds the chain's head: this row, marked
-				// chainMore when the key has rows before it; a new key's
+				// kernel.ChainMore when the key has rows before it; a new key's
 				// strings are copied out of the batch
 				last := jen.Int32().Call(jen.Len(jen.Id(rows)).Op("-").Lit(1))
 				g.emit(jen.If(jen.Op("!").Id("found")).Block(
 					jen.Id(b).Op("=").Lit(-1),
 					kt.put(ht, kt.cloned(g, key), last.Clone())).
 					Else().Block(
-					jen.Id(b).Op("&^=").Id("chainMore"),
-					kt.put(ht, key, last.Clone().Op("|").Id("chainMore"))),
+					jen.Id(b).Op("&^=").Qual(kernelPkg, "ChainMore"),
+					kt.put(ht, key, last.Clone().Op("|").Qual(kernelPkg, "ChainMore"))),
 					jen.Id(next).Op("=").Append(jen.Id(next), jen.Id(b)))
 				return
 			}
@@ -184,8 +184,8 @@ func (g *flowGen) genJoin(n *ir.Join, c consumer) {
 	})
 
 	if kt != nil && kt.table() != "" {
-		// a table value's bit 30 is chainMore: the rows' indexes stay below it
-		g.emit(jen.If(jen.Len(jen.Id(rows)).Op(">").Int().Call(jen.Id("chainMore"))).Block(
+		// a table value's bit 30 is kernel.ChainMore: the rows' indexes stay below it
+		g.emit(jen.If(jen.Len(jen.Id(rows)).Op(">").Int().Call(jen.Qual(kernelPkg, "ChainMore"))).Block(
 			jen.Return(jen.Qual(fmtPkg, "Errorf").Call(jen.Lit(fmt.Sprintf("flow %s: join at %s: its build side has more than 2^30 rows", g.flow.Name, posText(n.Pos)))))))
 	}
 	// the build side's row, read from a stored struct: row j of rows
@@ -277,8 +277,8 @@ func (g *flowGen) genJoin(n *ir.Join, c consumer) {
 			head := jen.Id(heads).Index(jen.Id(b))
 			step := jen.Id(next).Index(jen.Id(j))
 			if kt.table() != "" {
-				head = jen.Id(b).Op("&^").Id("chainMore")
-				step = jen.Id("chainNext").Call(jen.Id(next), jen.Id(j), jen.Id(b))
+				head = jen.Id(b).Op("&^").Qual(kernelPkg, "ChainMore")
+				step = jen.Qual(kernelPkg, "ChainNext").Call(jen.Id(next), jen.Id(j), jen.Id(b))
 			}
 			loop = append(loop, jen.If(jen.List(jen.Id(b), jen.Id("found")).Op(":=").Add(kt.get(ht, key)), jen.Id("found")).Block(
 				jen.For(jen.Id(j).Op(":=").Add(head), jen.Id(j).Op(">=").Lit(0), jen.Id(j).Op("=").Add(step)).Block(

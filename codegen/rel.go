@@ -535,7 +535,7 @@ func (g *flowGen) genWindow(n *ir.Window, c consumer) {
 			return o
 		}
 		last := g.name("wstart")
-		g.emit(jen.Id(last).Op(":=").Add(V(t)).Op("-").Id("floorMod").Call(V(t), typedNum("int64", fmt.Sprint(slide))))
+		g.emit(jen.Id(last).Op(":=").Add(V(t)).Op("-").Qual(sqlfnPkg, "FloorMod").Call(V(t), typedNum("int64", fmt.Sprint(slide))))
 		if n.Kind == ir.WindowTumble {
 			c(out(last))
 			return

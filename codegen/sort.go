@@ -95,7 +95,7 @@ func (g *flowGen) genSort(n *ir.Sort, c consumer, topK int64) {
 			g.emit(jen.If(jen.Id(haveBar).Op("&&").Id(cmpFn).Call(jen.Op("&").Add(use(cand)), jen.Op("&").Id(bar)).Op(">=").Lit(0)).Block(g.skipStmt()),
 				jen.Id(rows).Op("=").Append(jen.Id(rows), use(cand)))
 		} else {
-			g.emit(jen.Id(rows).Op("=").Id("appendZero").Call(jen.Id(rows)))
+			g.emit(jen.Id(rows).Op("=").Qual(kernelPkg, "AppendZero").Call(jen.Id(rows)))
 		}
 		rw := g.declare([]string{g.name("rw")}, jen.Op("&").Id(rows).Index(jen.Len(jen.Id(rows)).Op("-").Lit(1)))[0]
 		if topK == 0 {
@@ -113,7 +113,7 @@ func (g *flowGen) genSort(n *ir.Sort, c consumer, topK int64) {
 		if topK > 0 {
 			limit := max(2*topK, 1024)
 			g.emit(jen.If(jen.Len(jen.Id(rows)).Op(">=").Lit(int(limit))).Block(
-				jen.Id(rows).Op("=").Id("topK").Call(jen.Id(rows), jen.Lit(int(topK)), jen.Id(cmpFn)),
+				jen.Id(rows).Op("=").Qual(kernelPkg, "TopK").Call(jen.Id(rows), jen.Lit(int(topK)), jen.Id(cmpFn)),
 				jen.If(jen.Len(jen.Id(rows)).Op("==").Lit(int(topK))).Block(
 					jen.List(jen.Id(bar), jen.Id(haveBar)).Op("=").List(jen.Id(rows).Index(jen.Lit(int(topK)-1)), jen.True())),
 			))
@@ -125,7 +125,7 @@ func (g *flowGen) genSort(n *ir.Sort, c consumer, topK int64) {
 			jen.Id(rows).Op(":=").Qual(slicesPkg, "Concat").Call(jen.Id(par.slots).Op("...")))
 	}
 	idx := g.name("order")
-	g.emit(jen.Id(idx).Op(":=").Id("sortIndex").Call(jen.Id(rows), jen.Id(cmpFn)))
+	g.emit(jen.Id(idx).Op(":=").Qual(kernelPkg, "SortIndex").Call(jen.Id(rows), jen.Id(cmpFn)))
 	if topK > 0 {
 		g.emit(jen.If(jen.Len(jen.Id(idx)).Op(">").Lit(int(topK))).Block(jen.Id(idx).Op("=").Id(idx).Index(jen.Empty(), jen.Lit(int(topK)))))
 	}
@@ -196,7 +196,7 @@ func compareCode(t ir.Type, a, b jen.Code) jen.Code {
 	case t.Kind == ir.TDecimal:
 		return jen.Add(a).Dot("Cmp").Call(b)
 	case t.Kind == ir.TBool:
-		return jen.Id("compareBool").Call(a, b)
+		return jen.Qual(sqlfnPkg, "CompareBool").Call(a, b)
 	case t.Kind == ir.TBinary:
 		return jen.Qual(bytesPkg, "Compare").Call(a, b)
 	}

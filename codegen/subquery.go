@@ -70,7 +70,7 @@ func (g *flowGen) genScalarSubquery(s *ir.ScalarSubquery) {
 	rows.used = true
 	g.produce(s.Query, func(r *row) {
 		v := g.coerce(g.col(r.cols[0]), t, s.Pos)
-		g.emit(jen.If(jen.Id(vn+"rows").Op(">").Lit(0)).Block(jen.Return(jen.Id("tooManyRows").Call(jen.Lit(posText(s.Pos)), jen.Lit(g.flow.Name)))),
+		g.emit(jen.If(jen.Id(vn+"rows").Op(">").Lit(0)).Block(jen.Return(jen.Qual(etlPkg, "TooManyRows").Call(jen.Lit(posText(s.Pos)), jen.Lit(g.flow.Name)))),
 			jen.Id(vn+"rows").Op("++"))
 		if !v.null {
 			g.emit(jen.List(jen.Id(vn), jen.Id(vn+"ok")).Op("=").List(cloneValue(t, V(v)), OK(v)))

@@ -22,6 +22,7 @@ const (
 	formatPkg  = "github.com/nordisk/thund/rt/format"
 	runPkg     = "github.com/nordisk/thund/rt/run"
 	hashtabPkg = "github.com/nordisk/thund/rt/hashtab"
+	kernelPkg  = "github.com/nordisk/thund/rt/kernel"
 
 	// standard library
 	bytesPkg   = "bytes"

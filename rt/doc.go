@@ -28,6 +28,8 @@
 //   - rt/hashtab: the hash tables of generated group-by and hash-join code.
 //   - rt/cdc: the change-feed apply engine (SCD 1 and 2) that change flows
 //     feed; its change log is committed as a state snapshot.
+//   - rt/kernel: the generic machinery of generated operator loops: output
+//     growth, row slices, stable sort and top-k, hash-join chains.
 //   - rt/stream: the streaming runtime. Generated stateful streaming flows
 //     call its watermark Tracker, window State and IntervalJoin once per
 //     micro-batch; rt/etl uses its bounded Edge, its Clock and its rule for

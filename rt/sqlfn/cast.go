@@ -428,3 +428,37 @@ func AppendBool(dst []byte, v bool) []byte {
 	}
 	return append(dst, "false"...)
 }
+
+// Number is every Arrow numeric width: the integers and both floats.
+type Number interface {
+	Integer | ~float32 | ~float64
+}
+
+// BoolTo is CAST(boolean AS number): 1 for true, 0 for false.
+func BoolTo[T Number](b bool) T {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// CastInt is CAST(v AS T) between integer widths, signed or unsigned, that
+// must keep the value: CAST_OVERFLOW (naming the SQL types from and to)
+// when T cannot hold v. It serves the unsigned widths, which have no
+// CastInt64ToInt32-style cast of their own.
+func CastInt[T, F Integer](v F, from, to string) (T, *Error) {
+	r := T(v)
+	if F(r) != v || (r < 0) != (v < 0) {
+		return 0, errCastIntegerOverflow(v, from, to)
+	}
+	return r, nil
+}
+
+//go:noinline
+func errCastIntegerOverflow[F Integer](v F, from, to string) *Error {
+	s := strconv.FormatUint(uint64(v), 10)
+	if v < 0 {
+		s = strconv.FormatInt(int64(v), 10)
+	}
+	return ErrCastOverflow(s, from, to)
+}

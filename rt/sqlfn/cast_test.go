@@ -263,3 +263,49 @@ func TestToStringBasics(t *testing.T) {
 		t.Error(s)
 	}
 }
+
+func TestBoolTo(t *testing.T) {
+	if BoolTo[int8](true) != 1 || BoolTo[int8](false) != 0 || BoolTo[uint64](true) != 1 ||
+		BoolTo[float64](true) != 1 || BoolTo[float64](false) != 0 || BoolTo[float32](true) != 1 || BoolTo[int64](false) != 0 {
+		t.Error("BoolTo: want 1 for true and 0 for false in every width")
+	}
+}
+
+func TestCastInt(t *testing.T) {
+	const ovf = ClassCastOverflow
+	check := func(name string, got, want int64, err *Error, class, value string) {
+		t.Helper()
+		wantErr(t, name, err, class)
+		if class == "" && got != want {
+			t.Errorf("%s = %d, want %d", name, got, want)
+		}
+		if err != nil && !strings.HasPrefix(err.Msg, "The value "+value+" of the type ") {
+			t.Errorf("%s: message %q, want the value %s", name, err.Msg, value)
+		}
+	}
+	u16, err := CastInt[uint16](int8(-1), "TINYINT", "SMALLINT")
+	check("int8 -1 to uint16", int64(u16), 0, err, ovf, "-1")
+	if err != nil && !strings.Contains(err.Msg, `"TINYINT" cannot be cast to "SMALLINT"`) {
+		t.Errorf("the message names the SQL types: %q", err.Msg)
+	}
+	i32, err := CastInt[int32](uint64(math.MaxUint64), "BIGINT", "INT")
+	check("uint64 max to int32", int64(i32), 0, err, ovf, "18446744073709551615")
+	i32, err = CastInt[int32](uint64(5), "BIGINT", "INT")
+	check("uint64 5 to int32", int64(i32), 5, err, "", "")
+	i32, err = CastInt[int32](uint32(1<<31), "INT", "INT")
+	check("uint32 2^31 to int32 (sign flips)", int64(i32), 0, err, ovf, "2147483648")
+	u32, err := CastInt[uint32](int32(math.MaxInt32), "INT", "INT")
+	check("int32 max to uint32", int64(u32), math.MaxInt32, err, "", "")
+	i8, err := CastInt[int8](int64(-128), "BIGINT", "TINYINT")
+	check("int64 -128 to int8", int64(i8), -128, err, "", "")
+	i8, err = CastInt[int8](int64(-129), "BIGINT", "TINYINT")
+	check("int64 -129 to int8", int64(i8), 0, err, ovf, "-129")
+	i8, err = CastInt[int8](uint8(255), "SMALLINT", "TINYINT")
+	check("uint8 255 to int8", int64(i8), 0, err, ovf, "255")
+	u64, err := CastInt[uint64](int16(-5), "SMALLINT", "BIGINT")
+	check("int16 -5 to uint64 (round-trips, but the sign flips)", int64(u64), 0, err, ovf, "-5")
+	u64, err = CastInt[uint64](int64(math.MaxInt64), "BIGINT", "BIGINT")
+	check("int64 max to uint64", int64(u64), math.MaxInt64, err, "", "")
+	i64, err := CastInt[int64](uint64(1<<63), "BIGINT", "BIGINT")
+	check("uint64 2^63 to int64", i64, 0, err, ovf, "9223372036854775808")
+}

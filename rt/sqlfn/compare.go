@@ -58,3 +58,14 @@ func NormalizeFloat32(v float32) float32 {
 	}
 	return v
 }
+
+// CompareBool orders BOOLEAN values, false before true: -1, 0 or +1.
+func CompareBool(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case b:
+		return -1
+	}
+	return 1
+}

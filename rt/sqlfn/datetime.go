@@ -1,6 +1,7 @@
 package sqlfn
 
 import (
+	"math"
 	"strconv"
 	"sync"
 	"time"
@@ -34,16 +35,6 @@ const (
 	MicrosPerDay    = 24 * MicrosPerHour
 )
 
-func floorDiv(a, b int64) int64 {
-	q := a / b
-	if (a%b != 0) && ((a < 0) != (b < 0)) {
-		q--
-	}
-	return q
-}
-
-func floorMod(a, b int64) int64 { return a - floorDiv(a, b)*b }
-
 // TimestampToMicros converts a timestamp in unit u to microseconds: exact
 // for seconds and milliseconds (ARITHMETIC_OVERFLOW when out of range),
 // flooring for nanoseconds (as Spark reads nanosecond timestamps).
@@ -54,7 +45,7 @@ func TimestampToMicros(v int64, u TimeUnit) (int64, *Error) {
 	case UnitMillisecond:
 		return mulExact(v, MicrosPerMilli)
 	case UnitNanosecond:
-		return floorDiv(v, 1000), nil
+		return FloorDiv(v, 1000), nil
 	}
 	return v, nil
 }
@@ -65,9 +56,9 @@ func TimestampToMicros(v int64, u TimeUnit) (int64, *Error) {
 func MicrosToTimestamp(us int64, u TimeUnit) (int64, *Error) {
 	switch u {
 	case UnitSecond:
-		return floorDiv(us, MicrosPerSecond), nil
+		return FloorDiv(us, MicrosPerSecond), nil
 	case UnitMillisecond:
-		return floorDiv(us, MicrosPerMilli), nil
+		return FloorDiv(us, MicrosPerMilli), nil
 	case UnitNanosecond:
 		return mulExact(us, 1000)
 	}
@@ -87,13 +78,13 @@ func DateToMicros(days int32) int64 { return int64(days) * MicrosPerDay }
 
 // MicrosToDate is CAST(timestamp AS DATE) (and to_date(timestamp)): the UTC
 // calendar day.
-func MicrosToDate(us int64) int32 { return int32(floorDiv(us, MicrosPerDay)) }
+func MicrosToDate(us int64) int32 { return int32(FloorDiv(us, MicrosPerDay)) }
 
 // civilFromDays converts days since 1970-01-01 to a proleptic Gregorian
 // date (Howard Hinnant's algorithm).
 func civilFromDays(z int64) (y int64, m, d int) {
 	z += 719468
-	era := floorDiv(z, 146097)
+	era := FloorDiv(z, 146097)
 	doe := z - era*146097
 	yoe := (doe - doe/1460 + doe/36524 - doe/146096) / 365
 	y = yoe + era*400
@@ -116,7 +107,7 @@ func daysFromCivil(y int64, m, d int) int64 {
 	if m <= 2 {
 		y--
 	}
-	era := floorDiv(y, 400)
+	era := FloorDiv(y, 400)
 	yoe := y - era*400
 	mm := int64(m)
 	if m > 2 {
@@ -157,10 +148,10 @@ func Day(days int32) int32 { _, _, d := civilFromDays(int64(days)); return int32
 func Quarter(days int32) int32 { return (Month(days)-1)/3 + 1 }
 
 // DayOfWeek is dayofweek(date): 1 = Sunday ... 7 = Saturday.
-func DayOfWeek(days int32) int32 { return int32(floorMod(int64(days)+4, 7)) + 1 }
+func DayOfWeek(days int32) int32 { return int32(FloorMod(int64(days)+4, 7)) + 1 }
 
 // WeekDay is weekday(date): 0 = Monday ... 6 = Sunday.
-func WeekDay(days int32) int32 { return int32(floorMod(int64(days)+3, 7)) }
+func WeekDay(days int32) int32 { return int32(FloorMod(int64(days)+3, 7)) }
 
 // DayOfYear is dayofyear(date), 1..366.
 func DayOfYear(days int32) int32 {
@@ -169,13 +160,13 @@ func DayOfYear(days int32) int32 {
 }
 
 // Hour is hour(timestamp), 0..23 (UTC).
-func Hour(us int64) int32 { return int32(floorMod(us, MicrosPerDay) / MicrosPerHour) }
+func Hour(us int64) int32 { return int32(FloorMod(us, MicrosPerDay) / MicrosPerHour) }
 
 // Minute is minute(timestamp), 0..59.
-func Minute(us int64) int32 { return int32(floorMod(us, MicrosPerHour) / MicrosPerMinute) }
+func Minute(us int64) int32 { return int32(FloorMod(us, MicrosPerHour) / MicrosPerMinute) }
 
 // Second is second(timestamp), 0..59 (whole seconds).
-func Second(us int64) int32 { return int32(floorMod(us, MicrosPerMinute) / MicrosPerSecond) }
+func Second(us int64) int32 { return int32(FloorMod(us, MicrosPerMinute) / MicrosPerSecond) }
 
 // TruncUnit is a date_trunc / trunc level.
 type TruncUnit uint8
@@ -240,7 +231,7 @@ func ParseTruncUnit(s string) (TruncUnit, bool) {
 func truncDays(days int64, u TruncUnit) int64 {
 	switch u {
 	case TruncWeek:
-		return days - floorMod(days+3, 7)
+		return days - FloorMod(days+3, 7)
 	case TruncMonth, TruncQuarter, TruncYear:
 		y, m, _ := civilFromDays(days)
 		switch u {
@@ -260,15 +251,15 @@ func DateTrunc(u TruncUnit, us int64) int64 {
 	case TruncMicrosecond:
 		return us
 	case TruncMillisecond:
-		return floorDiv(us, MicrosPerMilli) * MicrosPerMilli
+		return FloorDiv(us, MicrosPerMilli) * MicrosPerMilli
 	case TruncSecond:
-		return floorDiv(us, MicrosPerSecond) * MicrosPerSecond
+		return FloorDiv(us, MicrosPerSecond) * MicrosPerSecond
 	case TruncMinute:
-		return floorDiv(us, MicrosPerMinute) * MicrosPerMinute
+		return FloorDiv(us, MicrosPerMinute) * MicrosPerMinute
 	case TruncHour:
-		return floorDiv(us, MicrosPerHour) * MicrosPerHour
+		return FloorDiv(us, MicrosPerHour) * MicrosPerHour
 	}
-	return truncDays(floorDiv(us, MicrosPerDay), u) * MicrosPerDay
+	return truncDays(FloorDiv(us, MicrosPerDay), u) * MicrosPerDay
 }
 
 // TruncDate is trunc(date, fmt): only WEEK and coarser levels are valid;
@@ -284,6 +275,90 @@ func TruncDate(u TruncUnit, days int32) (int32, bool) {
 // ARITHMETIC_OVERFLOW.
 func DateAddDays(days, n int32) (int32, *Error) { return AddInt32(days, n) }
 
+// DateAdd is date + n days for a BIGINT n (a date plus an integer of any
+// width): ARITHMETIC_OVERFLOW when n or the result leaves INT.
+func DateAdd(days int32, n int64) (int32, *Error) {
+	if n < math.MinInt32 || n > math.MaxInt32 {
+		return 0, errIntAdd()
+	}
+	return DateAddDays(days, int32(n))
+}
+
+// DateSub is date - n days for a BIGINT n: ARITHMETIC_OVERFLOW when -n or
+// the result leaves INT.
+func DateSub(days int32, n int64) (int32, *Error) {
+	if n <= math.MinInt32 || n > math.MaxInt32 {
+		return 0, errIntSub()
+	}
+	return DateAddDays(days, -int32(n))
+}
+
+// DurationDiv is duration / n, a day-time interval divided by an integer,
+// rounded HALF_UP as Spark's DivideDTInterval: DIVIDE_BY_ZERO when n is 0,
+// ARITHMETIC_OVERFLOW for MinInt64 / -1.
+func DurationDiv(a, b int64) (int64, *Error) {
+	if b == 0 {
+		return 0, ErrDivideByZero()
+	}
+	if a == math.MinInt64 && b == -1 {
+		return 0, errIntegralDivideOverflow()
+	}
+	q, r := a/b, a%b
+	if r != 0 {
+		ar, ab := r, b
+		if ar < 0 {
+			ar = -ar
+		}
+		if ab < 0 {
+			ab = -ab
+		}
+		if ar >= ab-ar {
+			if (a < 0) != (b < 0) {
+				q--
+			} else {
+				q++
+			}
+		}
+	}
+	return q, nil
+}
+
+// DateToTimestamp is CAST(date AS TIMESTAMP), midnight UTC, in unit u:
+// ARITHMETIC_OVERFLOW when nanoseconds do not fit.
+func DateToTimestamp(days int32, u TimeUnit) (int64, *Error) {
+	return MicrosToTimestamp(DateToMicros(days), u)
+}
+
+// StringToTimestamp is CAST(string AS TIMESTAMP) in unit u: the errors of
+// CastStringToTimestamp and MicrosToTimestamp.
+func StringToTimestamp(s string, u TimeUnit) (int64, *Error) {
+	us, err := CastStringToTimestamp(s)
+	if err != nil {
+		return 0, err
+	}
+	return MicrosToTimestamp(us, u)
+}
+
+// TimestampToString is CAST(timestamp AS STRING) of a timestamp in unit u
+// (AppendTimestamp's text; nanoseconds are floored to microseconds).
+func TimestampToString(v int64, u TimeUnit) (string, *Error) {
+	us, err := TimestampToMicros(v, u)
+	if err != nil {
+		return "", err
+	}
+	return string(AppendTimestamp(nil, us)), nil
+}
+
+// TruncTimestamp is date_trunc(level, ts) on a timestamp in unit u, the
+// result in the same unit.
+func TruncTimestamp(level TruncUnit, v int64, u TimeUnit) (int64, *Error) {
+	us, err := TimestampToMicros(v, u)
+	if err != nil {
+		return 0, err
+	}
+	return MicrosToTimestamp(DateTrunc(level, us), u)
+}
+
 // DateDiff is datediff(end, start) in days.
 func DateDiff(end, start int32) int32 { return end - start }
 
@@ -291,8 +366,8 @@ func DateDiff(end, start int32) int32 { return end - start }
 func addMonths(days int64, months int64) int64 {
 	y, m, d := civilFromDays(days)
 	t := y*12 + int64(m-1) + months
-	ny := floorDiv(t, 12)
-	nm := int(floorMod(t, 12)) + 1
+	ny := FloorDiv(t, 12)
+	nm := int(FloorMod(t, 12)) + 1
 	return daysFromCivil(ny, nm, min(d, monthDays(ny, nm)))
 }
 
@@ -312,7 +387,7 @@ func TimestampAddMicros(us, delta int64) (int64, *Error) { return AddInt64(us, d
 // TimestampAddMonths is ts + INTERVAL n MONTH: the UTC date moves by whole
 // months (day clamped), the time of day is kept.
 func TimestampAddMonths(us int64, months int32) (int64, *Error) {
-	days := floorDiv(us, MicrosPerDay)
+	days := FloorDiv(us, MicrosPerDay)
 	tod := us - days*MicrosPerDay
 	nd := addMonths(days, int64(months))
 	r, err := MulInt64(nd, MicrosPerDay)
@@ -361,7 +436,7 @@ func appendDays(dst []byte, days int64) []byte {
 // '.' when the fraction is zero (Spark's fraction formatter):
 // "2024-01-02 03:04:05", "2024-01-02 03:04:05.12".
 func AppendTimestamp(dst []byte, us int64) []byte {
-	days := floorDiv(us, MicrosPerDay)
+	days := FloorDiv(us, MicrosPerDay)
 	tod := us - days*MicrosPerDay
 	dst = appendDays(dst, days)
 	dst = append(dst, ' ')
@@ -629,7 +704,7 @@ func parseTimestamp(s string) (int64, bool) {
 		} else {
 			now += offset
 		}
-		days = floorDiv(now, 86400)
+		days = FloorDiv(now, 86400)
 	} else {
 		y, m, d := yearSign*seg[0], int(seg[1]), int(seg[2])
 		if m < 1 || m > 12 || d < 1 || d > monthDays(y, m) {

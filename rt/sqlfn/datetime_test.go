@@ -2,6 +2,9 @@ package sqlfn
 
 import (
 	"math"
+	"math/big"
+	"math/rand/v2"
+	"strings"
 	"testing"
 	"time"
 
@@ -144,7 +147,7 @@ func TestCastStringToTimestamp(t *testing.T) {
 	// Time only: today's date (UTC).
 	got, err := CastStringToTimestamp("12:30:45")
 	today := int64(MicrosToDate(time.Now().UnixMicro()))
-	if err != nil || floorDiv(got, MicrosPerDay) != today || floorMod(got, MicrosPerDay) != 45045*MicrosPerSecond {
+	if err != nil || FloorDiv(got, MicrosPerDay) != today || FloorMod(got, MicrosPerDay) != 45045*MicrosPerSecond {
 		t.Errorf("time only: %s %v", AppendTimestamp(nil, got), err)
 	}
 	if _, err := CastStringToTimestamp("T12:30"); err != nil {
@@ -367,5 +370,155 @@ func TestTimeUnitMatchesArrow(t *testing.T) {
 	if TimeUnit(arrow.Second) != UnitSecond || TimeUnit(arrow.Millisecond) != UnitMillisecond ||
 		TimeUnit(arrow.Microsecond) != UnitMicrosecond || TimeUnit(arrow.Nanosecond) != UnitNanosecond {
 		t.Error("TimeUnit values must equal arrow.TimeUnit's")
+	}
+}
+
+func TestDateAddSub(t *testing.T) {
+	const (
+		max = math.MaxInt32
+		min = math.MinInt32
+		ovf = ClassArithmeticOverflow
+	)
+	tests := []struct {
+		name  string
+		f     func(int32, int64) (int32, *Error)
+		d     int32
+		n     int64
+		want  int32
+		class string
+		hint  string
+	}{
+		{"add", DateAdd, 0, 1, 1, "", ""},
+		{"add negative", DateAdd, 0, -1, -1, "", ""},
+		{"add max", DateAdd, 0, max, max, "", ""},
+		{"add min", DateAdd, 0, min, min, "", ""},
+		{"add result overflows", DateAdd, max, 1, 0, ovf, "try_add"},
+		{"add result underflows", DateAdd, min, -1, 0, ovf, "try_add"},
+		{"add n beyond INT", DateAdd, 0, max + 1, 0, ovf, "try_add"},
+		{"add n below INT", DateAdd, 0, min - 1, 0, ovf, "try_add"},
+		{"add n huge, result in range", DateAdd, -1, math.MaxInt64, 0, ovf, "try_add"},
+		{"sub", DateSub, 5, 3, 2, "", ""},
+		{"sub negative", DateSub, 0, -max, max, "", ""},
+		{"sub min (its negation is not an INT)", DateSub, 0, min, 0, ovf, "try_subtract"},
+		{"sub result underflows", DateSub, min, 1, 0, ovf, "try_add"}, // DateAddDays(d, -n) fails, with its hint
+		{"sub n beyond INT", DateSub, 0, max + 1, 0, ovf, "try_subtract"},
+	}
+	for _, tt := range tests {
+		got, err := tt.f(tt.d, tt.n)
+		wantErr(t, tt.name, err, tt.class)
+		if tt.class == "" && got != tt.want {
+			t.Errorf("%s: %d, %d = %d, want %d", tt.name, tt.d, tt.n, got, tt.want)
+		}
+		if err != nil && !strings.HasPrefix(err.Msg, "integer overflow. Use '"+tt.hint+"'") {
+			t.Errorf("%s: message %q, want integer overflow with hint %s", tt.name, err.Msg, tt.hint)
+		}
+	}
+}
+
+func TestDurationDiv(t *testing.T) {
+	const (
+		max = math.MaxInt64
+		min = math.MinInt64
+	)
+	tests := []struct {
+		a, b, want int64
+		class      string
+	}{
+		{6, 2, 3, ""},
+		{7, 2, 4, ""},   // 3.5 rounds half up (away from zero)
+		{-7, 2, -4, ""}, // -3.5
+		{7, -2, -4, ""},
+		{-7, -2, 4, ""},
+		{5, 3, 2, ""},   // 1.67
+		{4, 3, 1, ""},   // 1.33
+		{-5, 3, -2, ""}, // -1.67
+		{-4, 3, -1, ""},
+		{1, 3, 0, ""},
+		{0, -7, 0, ""},
+		{max, 2, 1 << 62, ""},    // (2^63-1)/2 = 2^62 - 0.5
+		{min, 2, -(1 << 62), ""}, // exact
+		{min, 3, -3074457345618258603, ""},
+		{min, min, 1, ""},
+		{-(1 << 62), min, 1, ""}, // exactly 0.5, where |b| does not fit int64
+		{max, min, -1, ""},
+		{1, min, 0, ""},
+		{min, -1, 0, ClassArithmeticOverflow},
+		{1, 0, 0, ClassDivideByZero},
+		{0, 0, 0, ClassDivideByZero},
+	}
+	for _, tt := range tests {
+		got, err := DurationDiv(tt.a, tt.b)
+		wantErr(t, "DurationDiv", err, tt.class)
+		if tt.class == "" && got != tt.want {
+			t.Errorf("DurationDiv(%d, %d) = %d, want %d", tt.a, tt.b, got, tt.want)
+		}
+	}
+	// Against math/big: a/b rounded half away from zero.
+	r := rand.New(rand.NewPCG(16, 9))
+	for range 10000 {
+		a, b := int64(r.Uint64())>>r.IntN(63), int64(r.Uint64())>>r.IntN(63)
+		if b == 0 || (a == min && b == -1) {
+			continue
+		}
+		q, m := new(big.Int).QuoRem(big.NewInt(a), big.NewInt(b), new(big.Int))
+		if new(big.Int).Lsh(new(big.Int).Abs(m), 1).CmpAbs(big.NewInt(b)) >= 0 {
+			q.Add(q, big.NewInt(int64(m.Sign()*big.NewInt(b).Sign())))
+		}
+		if got, err := DurationDiv(a, b); err != nil || got != q.Int64() {
+			t.Fatalf("DurationDiv(%d, %d) = %d, %v, want %v", a, b, got, err, q)
+		}
+	}
+}
+
+func TestTimestampCasts(t *testing.T) {
+	const ovf = ClassArithmeticOverflow
+	type result = func() (int64, *Error)
+	tests := []struct {
+		name  string
+		f     result
+		want  int64
+		class string
+	}{
+		{"date 1 in µs", func() (int64, *Error) { return DateToTimestamp(1, UnitMicrosecond) }, 86400e6, ""},
+		{"date 1 in s", func() (int64, *Error) { return DateToTimestamp(1, UnitSecond) }, 86400, ""},
+		{"date -1 in ms", func() (int64, *Error) { return DateToTimestamp(-1, UnitMillisecond) }, -86400e3, ""},
+		{"date 1 in ns", func() (int64, *Error) { return DateToTimestamp(1, UnitNanosecond) }, 86400e9, ""},
+		{"date beyond the ns range", func() (int64, *Error) { return DateToTimestamp(200000, UnitNanosecond) }, 0, ovf},
+		{"string in s", func() (int64, *Error) { return StringToTimestamp("1970-01-02 00:00:00", UnitSecond) }, 86400, ""},
+		{"string in µs", func() (int64, *Error) { return StringToTimestamp("1970-01-01 00:00:01.5", UnitMicrosecond) }, 1500000, ""},
+		{"string before 1970 floors to ms", func() (int64, *Error) { return StringToTimestamp("1969-12-31 23:59:59.9995", UnitMillisecond) }, -1, ""},
+		{"string not a timestamp", func() (int64, *Error) { return StringToTimestamp("yesterday", UnitSecond) }, 0, ClassCastInvalidInput},
+		{"string beyond the ns range", func() (int64, *Error) { return StringToTimestamp("2262-04-12", UnitNanosecond) }, 0, ovf},
+		{"trunc hour in s", func() (int64, *Error) { return TruncTimestamp(TruncHour, 5400, UnitSecond) }, 3600, ""},
+		{"trunc day before 1970 floors", func() (int64, *Error) { return TruncTimestamp(TruncDay, -1, UnitSecond) }, -86400, ""},
+		{"trunc second in ns", func() (int64, *Error) { return TruncTimestamp(TruncSecond, 1.5e9, UnitNanosecond) }, 1e9, ""},
+		{"trunc month in ms", func() (int64, *Error) { return TruncTimestamp(TruncMonth, 40*86400e3, UnitMillisecond) }, 31 * 86400e3, ""},
+		{"trunc of seconds beyond the µs range", func() (int64, *Error) { return TruncTimestamp(TruncDay, math.MaxInt64, UnitSecond) }, 0, ovf},
+	}
+	for _, tt := range tests {
+		got, err := tt.f()
+		wantErr(t, tt.name, err, tt.class)
+		if tt.class == "" && got != tt.want {
+			t.Errorf("%s = %d, want %d", tt.name, got, tt.want)
+		}
+	}
+	strs := []struct {
+		v     int64
+		u     TimeUnit
+		want  string
+		class string
+	}{
+		{86400, UnitSecond, "1970-01-02 00:00:00", ""},
+		{1500, UnitMillisecond, "1970-01-01 00:00:01.5", ""},
+		{-1, UnitNanosecond, "1969-12-31 23:59:59.999999", ""}, // floored to µs
+		{1, UnitMicrosecond, "1970-01-01 00:00:00.000001", ""},
+		{math.MaxInt64, UnitSecond, "", ovf},
+	}
+	for _, tt := range strs {
+		got, err := TimestampToString(tt.v, tt.u)
+		wantErr(t, "TimestampToString", err, tt.class)
+		if got != tt.want {
+			t.Errorf("TimestampToString(%d, %d) = %q, want %q", tt.v, tt.u, got, tt.want)
+		}
 	}
 }

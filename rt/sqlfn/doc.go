@@ -4,23 +4,29 @@
 // # What it owns
 //
 //   - Integer arithmetic with ANSI overflow errors (AddInt64, MulInt32, Rem,
-//     Pmod, DivInt64 ...), DOUBLE division and remainder (DivideFloat64).
+//     Pmod, DivInt64 ...), the unsigned Arrow widths (AddUnsigned,
+//     NegUnsigned, RemUnsigned ...), Java's FloorDiv and FloorMod, DOUBLE
+//     division and remainder (DivideFloat64).
 //   - DECIMAL arithmetic on arrow-go decimal128.Num with Spark's result-type
 //     rules (DecimalAddType ... DecimalDivType: the compiler's typing pass
 //     must use, or copy, exactly these) and Spark's rounding (HALF_UP, with
 //     the intermediate roundings Spark's java.math.BigDecimal code performs).
 //   - Casts with ANSI rules (CastStringToInt32, CastStringToDecimal,
-//     CastFloat64ToInt64, CastStringToTimestamp ...) and value-to-string
+//     CastFloat64ToInt64, CastInt, BoolTo, CastStringToTimestamp and its
+//     variants in any Arrow time unit ...) and value-to-string
 //     formatting as Spark prints values (AppendFloat64 is Java's
 //     Double.toString; AppendTimestamp, AppendDecimal ...).
 //   - String functions with UTF8String's character semantics (Length,
 //     Substring, Upper, Trim ...), LIKE (CompileLike, then Like.Match; a
 //     generator that knows the pattern can use Like.Shape to emit
-//     strings.HasPrefix with a constant instead).
+//     strings.HasPrefix with a constant instead; LikeMatch for a pattern
+//     that is not a constant).
 //   - Math (RoundFloat64, Power, Ln ...), date/time fields, truncation and
-//     arithmetic on DATE (int32 days) and TIMESTAMP (int64 microseconds, UTC).
-//   - Spark's float ordering (CompareFloat64: NaN greatest, -0.0 == 0.0) and
-//     binary string ordering.
+//     arithmetic on DATE (int32 days) and TIMESTAMP (int64 microseconds, UTC),
+//     and on day-time intervals (DateAdd, DurationDiv ...).
+//   - avg's result from its sum and count (AvgFloat64, AvgDecimal).
+//   - Spark's float ordering (CompareFloat64: NaN greatest, -0.0 == 0.0),
+//     boolean ordering (CompareBool) and binary string ordering.
 //
 // # Conventions
 //

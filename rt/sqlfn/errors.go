@@ -248,6 +248,9 @@ func errUnsignedOverflow(op int) *Error {
 }
 
 //go:noinline
+func errNegUnsigned() *Error { return ErrArithmeticOverflow("unsigned overflow", "") }
+
+//go:noinline
 func errIntegralDivideOverflow() *Error {
 	return ErrArithmeticOverflow("Overflow in integral divide", "try_divide")
 }

@@ -238,6 +238,26 @@ type Unsigned interface {
 	~uint8 | ~uint16 | ~uint32 | ~uint64
 }
 
+// Integer is every integer width, signed or unsigned.
+type Integer interface {
+	Signed | Unsigned
+}
+
+// FloorDiv is a / b rounded toward negative infinity (Java's Math.floorDiv),
+// as the conversions between time units and the window arithmetic need.
+// b must not be 0, and MinInt64 / -1 wraps to MinInt64 as in Java.
+func FloorDiv(a, b int64) int64 {
+	q := a / b
+	if (a%b != 0) && ((a < 0) != (b < 0)) {
+		q--
+	}
+	return q
+}
+
+// FloorMod is the remainder of FloorDiv (Java's Math.floorMod): it has the
+// sign of b. b must not be 0.
+func FloorMod(a, b int64) int64 { return a - FloorDiv(a, b)*b }
+
 // Rem is a % b (Spark's Remainder) for any integer width: the sign of the
 // result follows the dividend; b == 0 is REMAINDER_BY_ZERO; MinValue % -1 is 0.
 func Rem[T Signed](a, b T) (T, *Error) {
@@ -309,6 +329,23 @@ func MulUnsigned[T Unsigned](a, b T) (T, *Error) {
 		return 0, errUnsignedOverflow(opMul)
 	}
 	return T(lo), nil
+}
+
+// NegUnsigned is -a for an unsigned width: only 0 has a negation, any other
+// value is ARITHMETIC_OVERFLOW.
+func NegUnsigned[T Unsigned](a T) (T, *Error) {
+	if a != 0 {
+		return 0, errNegUnsigned()
+	}
+	return 0, nil
+}
+
+// RemUnsigned is a % b for an unsigned width; b == 0 is REMAINDER_BY_ZERO.
+func RemUnsigned[T Unsigned](a, b T) (T, *Error) {
+	if b == 0 {
+		return 0, ErrRemainderByZero()
+	}
+	return a % b, nil
 }
 
 // DivideFloat64 is Spark's '/' (Divide), which always works on DOUBLE (or

@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/big"
 	"math/rand/v2"
+	"strings"
 	"testing"
 )
 
@@ -242,5 +243,92 @@ func TestFloatDivision(t *testing.T) {
 	}
 	if _, err := PmodFloat64(1, 0); err == nil {
 		t.Error("pmod(1.0, 0) must fail")
+	}
+}
+
+func TestFloorDivMod(t *testing.T) {
+	const (
+		max = math.MaxInt64
+		min = math.MinInt64
+	)
+	tests := []struct{ a, b, div, mod int64 }{
+		{7, 2, 3, 1},
+		{-7, 2, -4, 1},
+		{7, -2, -4, -1},
+		{-7, -2, 3, -1},
+		{-6, 2, -3, 0},
+		{6, -3, -2, 0},
+		{0, 5, 0, 0},
+		{0, -5, 0, 0},
+		{-1, 1000, -1, 999},
+		{1, -1000, -1, -999},
+		{-1, max, -1, max - 1},
+		{min, 1, min, 0},
+		{min, -1, min, 0}, // wraps, as Java's Math.floorDiv
+		{min, max, -2, max - 1},
+		{max, min, -1, -1},
+	}
+	for _, tt := range tests {
+		if got := FloorDiv(tt.a, tt.b); got != tt.div {
+			t.Errorf("FloorDiv(%d, %d) = %d, want %d", tt.a, tt.b, got, tt.div)
+		}
+		if got := FloorMod(tt.a, tt.b); got != tt.mod {
+			t.Errorf("FloorMod(%d, %d) = %d, want %d", tt.a, tt.b, got, tt.mod)
+		}
+	}
+	// Against math/big: floor(a/b) and a - floor(a/b)*b for random operands.
+	r := rand.New(rand.NewPCG(16, 4))
+	for range 10000 {
+		a, b := int64(r.Uint64())>>r.IntN(63), int64(r.Uint64())>>r.IntN(63)
+		if b == 0 || (a == min && b == -1) {
+			continue
+		}
+		q := new(big.Rat).SetFrac(big.NewInt(a), big.NewInt(b))
+		want := new(big.Int).Div(q.Num(), q.Denom()) // Euclidean over a positive denominator: the floor
+		if got := FloorDiv(a, b); !want.IsInt64() || got != want.Int64() {
+			t.Fatalf("FloorDiv(%d, %d) = %d, want %v", a, b, got, want)
+		}
+		m := new(big.Int).Sub(big.NewInt(a), new(big.Int).Mul(want, big.NewInt(b)))
+		if got := FloorMod(a, b); got != m.Int64() {
+			t.Fatalf("FloorMod(%d, %d) = %d, want %v", a, b, got, m)
+		}
+	}
+}
+
+func TestNegRemUnsigned(t *testing.T) {
+	for _, tt := range []struct {
+		a     uint64
+		want  uint64
+		class string
+	}{{0, 0, ""}, {1, 0, ClassArithmeticOverflow}, {math.MaxUint64, 0, ClassArithmeticOverflow}} {
+		got, err := NegUnsigned(tt.a)
+		wantErr(t, "NegUnsigned", err, tt.class)
+		if got != tt.want {
+			t.Errorf("NegUnsigned(%d) = %d, want %d", tt.a, got, tt.want)
+		}
+	}
+	if _, err := NegUnsigned[uint8](200); err == nil || !strings.HasPrefix(err.Msg, "unsigned overflow. If necessary") {
+		t.Errorf("NegUnsigned(uint8 200): %v, want unsigned overflow without a try_ hint", err)
+	}
+	for _, tt := range []struct {
+		a, b, want uint64
+		class      string
+	}{
+		{7, 3, 1, ""},
+		{3, 7, 3, ""},
+		{0, 7, 0, ""},
+		{math.MaxUint64, 10, 5, ""},
+		{math.MaxUint64, math.MaxUint64, 0, ""},
+		{7, 0, 0, ClassRemainderByZero},
+		{0, 0, 0, ClassRemainderByZero},
+	} {
+		got, err := RemUnsigned(tt.a, tt.b)
+		wantErr(t, "RemUnsigned", err, tt.class)
+		if got != tt.want {
+			t.Errorf("RemUnsigned(%d, %d) = %d, want %d", tt.a, tt.b, got, tt.want)
+		}
+	}
+	if got, err := RemUnsigned[uint8](255, 16); got != 15 || err != nil {
+		t.Errorf("RemUnsigned(uint8 255, 16) = %d, %v", got, err)
 	}
 }

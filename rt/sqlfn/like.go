@@ -2,6 +2,7 @@ package sqlfn
 
 import (
 	"encoding/binary"
+	"errors"
 	"strings"
 	"unicode/utf8"
 	"unsafe"
@@ -310,3 +311,19 @@ func matchTok(t likeTok, s string, i int) (int, bool) {
 // unsafeString views b as a string without copying; b must not change while
 // the string is in use (it is only read during the call).
 func unsafeString(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
+
+// LikeMatch is s LIKE pattern for a pattern known only per row (not a
+// constant): it compiles the pattern on every call. An invalid pattern (an
+// escape at its end, or before a character other than _, % or the escape)
+// is its INVALID_FORMAT error.
+func LikeMatch(s, pattern string) (bool, *Error) {
+	l, err := CompileLike(pattern)
+	if err != nil {
+		var e *Error
+		if errors.As(err, &e) {
+			return false, e
+		}
+		return false, &Error{Class: ClassInvalidFormat, Msg: err.Error()}
+	}
+	return l.Match(s), nil
+}

@@ -164,3 +164,32 @@ func TestLikeAgainstRegexp(t *testing.T) {
 		}
 	}
 }
+
+func TestLikeMatch(t *testing.T) {
+	tests := []struct {
+		s, pattern string
+		want       bool
+		class      string
+	}{
+		{"abc", "a%", true, ""},
+		{"abc", "a_c", true, ""},
+		{"abbc", "a_c", false, ""},
+		{"", "%", true, ""},
+		{"", "_", false, ""},
+		{"100%", `100\%`, true, ""},  // an escaped % is a literal
+		{"1000", `100\%`, false, ""}, // ... and matches nothing else
+		{"a_c", `a\_c`, true, ""},    // an escaped _ likewise
+		{"abc", `a\_c`, false, ""},
+		{`a\c`, `a\\c`, true, ""}, // an escaped escape is a backslash
+		{"é", "_", true, ""},      // _ is one character, not one byte
+		{"abc", `abc\`, false, "INVALID_FORMAT.ESC_AT_THE_END"},
+		{"abc", `a\bc`, false, "INVALID_FORMAT.ESC_IN_THE_MIDDLE"},
+	}
+	for _, tt := range tests {
+		got, err := LikeMatch(tt.s, tt.pattern)
+		wantErr(t, "LikeMatch("+tt.s+", "+tt.pattern+")", err, tt.class)
+		if got != tt.want {
+			t.Errorf("LikeMatch(%q, %q) = %v, want %v", tt.s, tt.pattern, got, tt.want)
+		}
+	}
+}
