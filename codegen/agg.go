@@ -6,6 +6,7 @@ import (
 
 	"github.com/dave/jennifer/jen"
 	"github.com/nordisk/thund/ir"
+	"github.com/nordisk/thund/passes"
 )
 
 // structDecl is a generated struct type (a group's state, a build-side
@@ -68,7 +69,7 @@ type accum struct {
 // aggregate (no keys) has one state and yields one row even over empty
 // input (count 0, other aggregates NULL).
 func (g *flowGen) genAggregate(n *ir.Aggregate, c consumer) {
-	if streaming(n) {
+	if passes.Streaming(n) {
 		g.genStreamAggregate(n, c)
 		return
 	}

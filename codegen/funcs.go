@@ -2,7 +2,6 @@ package codegen
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
@@ -26,27 +25,6 @@ var truncUnitNames = map[string]string{
 	"month": "TruncMonth", "mon": "TruncMonth", "mm": "TruncMonth", "week": "TruncWeek",
 	"day": "TruncDay", "dd": "TruncDay", "hour": "TruncHour", "minute": "TruncMinute",
 	"second": "TruncSecond", "millisecond": "TruncMillisecond", "microsecond": "TruncMicrosecond",
-}
-
-// intConst returns the value of an integer literal argument (possibly
-// negated), for round's scale.
-func intConst(e ir.Expr) (int, bool) {
-	neg := false
-	if u, ok := e.(*ir.Unary); ok && u.Op == ir.OpNeg {
-		e, neg = u.X, true
-	}
-	l, ok := e.(*ir.Literal)
-	if !ok || l.Kind != ir.LitInt {
-		return 0, false
-	}
-	v, err := strconv.Atoi(l.Text)
-	if err != nil {
-		return 0, false
-	}
-	if neg {
-		v = -v
-	}
-	return v, true
 }
 
 // genCall generates a scalar function of the catalogue through sqlfn;
@@ -122,7 +100,7 @@ func (g *flowGen) genCall(e *ir.Call, en *env) *value {
 		d := 0
 		if len(e.Args) == 2 {
 			var ok bool
-			if d, ok = intConst(e.Args[1]); !ok {
+			if d, ok = passes.IntConstant(e.Args[1]); !ok {
 				break
 			}
 		}

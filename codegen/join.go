@@ -54,14 +54,14 @@ func (g *flowGen) keyValues(keys []joinKey, left bool, r *row, e *env, pos ir.Po
 func (g *flowGen) genJoin(n *ir.Join, c consumer) {
 	kind := n.Kind
 	switch {
-	case streaming(n.Left) && streaming(n.Right):
+	case passes.Streaming(n.Left) && passes.Streaming(n.Right):
 		g.genStreamJoin(n, c)
 		return
-	case streaming(n.Right):
+	case passes.Streaming(n.Right):
 		// the build side would have to be kept across micro-batches
 		g.refuseStreaming(n.Pos, "a join whose right input (the build side) reads a stream")
 		return
-	case streaming(n.Left) && (kind == ir.JoinRight || kind == ir.JoinFull):
+	case passes.Streaming(n.Left) && (kind == ir.JoinRight || kind == ir.JoinFull):
 		// the right rows no probe matched are known only at the stream's end
 		g.refuseStreaming(n.Pos, "a "+kind.String()+" join")
 		return

@@ -69,19 +69,6 @@ func (g *flowGen) produceOp(r ir.Rel, c consumer) {
 	}
 }
 
-// streaming reports whether r reads a stream (outside subqueries).
-func streaming(r ir.Rel) bool {
-	if s, ok := r.(*ir.Scan); ok && s.Stream {
-		return true
-	}
-	for _, in := range ir.RelInputs(r) {
-		if streaming(in) {
-			return true
-		}
-	}
-	return false
-}
-
 // refuseStreaming is a stateful operator over a stream read, which the
 // plan refuses.
 func (g *flowGen) refuseStreaming(pos ir.Pos, what string) {
@@ -418,7 +405,7 @@ func (g *flowGen) refColumn(x ir.Expr, e *env) *column {
 func (g *flowGen) genUnion(n *ir.Union, c consumer) {
 	schema := g.u.Schemas[n]
 	if !n.All {
-		if streaming(n) {
+		if passes.Streaming(n) {
 			g.refuseStreaming(n.Pos, "union (distinct)")
 			return
 		}
@@ -449,7 +436,7 @@ func (g *flowGen) genUnion(n *ir.Union, c consumer) {
 // genDistinct removes duplicate rows with a hash set of a generated row
 // struct; it streams (a row is passed on the first time it is seen).
 func (g *flowGen) genDistinct(n *ir.Distinct, c consumer) {
-	if streaming(n) {
+	if passes.Streaming(n) {
 		g.refuseStreaming(n.Pos, "distinct")
 		return
 	}
@@ -494,7 +481,7 @@ func (g *flowGen) distinctConsumer(schema passes.Schema, pos ir.Pos, c consumer)
 // Spark. A hop expands a row into size/slide windows, latest first.
 func (g *flowGen) genWindow(n *ir.Window, c consumer) {
 	switch {
-	case streaming(n):
+	case passes.Streaming(n):
 		g.genStreamWindow(n, c)
 		return
 	case n.Kind == ir.WindowSession:
@@ -551,7 +538,7 @@ func (g *flowGen) genWindow(n *ir.Window, c consumer) {
 // reading early. A limit over a sort keeps only the top N+Offset rows while
 // collecting.
 func (g *flowGen) genLimit(n *ir.Limit, c consumer) {
-	if streaming(n) {
+	if passes.Streaming(n) {
 		g.refuseStreaming(n.Pos, "limit")
 		return
 	}

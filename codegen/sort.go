@@ -5,6 +5,7 @@ import (
 
 	"github.com/dave/jennifer/jen"
 	"github.com/nordisk/thund/ir"
+	"github.com/nordisk/thund/passes"
 )
 
 // genSort generates ORDER BY over bounded input: the input's pipeline
@@ -15,7 +16,7 @@ import (
 // limit above the sort) the rows are cut down to the best topK whenever
 // the slice grows past twice that, so memory stays bounded.
 func (g *flowGen) genSort(n *ir.Sort, c consumer, topK int64) {
-	if streaming(n) {
+	if passes.Streaming(n) {
 		g.refuseStreaming(n.Pos, "order by")
 		return
 	}

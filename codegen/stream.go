@@ -233,7 +233,7 @@ func (g *flowGen) genStreamAggregate(n *ir.Aggregate, c consumer) {
 	case sf == nil:
 		g.refuseStreaming(n.Pos, "an aggregate")
 		return
-	case w == nil || !streaming(w):
+	case w == nil || !passes.Streaming(w):
 		g.unplanned(n.Pos, "an aggregate over a stream needs an event-time window under it (window tumble|hop|session(...) | group by window_start, ... aggregate ...); unwindowed streaming aggregates are not supported yet")
 		return
 	case sf.ops > 0:

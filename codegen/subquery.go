@@ -3,6 +3,7 @@ package codegen
 import (
 	"github.com/dave/jennifer/jen"
 	"github.com/nordisk/thund/ir"
+	"github.com/nordisk/thund/passes"
 )
 
 // inSet is the hash set of an uncorrelated IN subquery's values.
@@ -52,7 +53,7 @@ func (g *flowGen) genSubqueries() {
 
 // genScalarSubquery computes a scalar subquery's value.
 func (g *flowGen) genScalarSubquery(s *ir.ScalarSubquery) {
-	if streaming(s.Query) {
+	if passes.Streaming(s.Query) {
 		g.refuseStreamSubquery(s.Pos, "a scalar subquery")
 		return
 	}
@@ -81,7 +82,7 @@ func (g *flowGen) genScalarSubquery(s *ir.ScalarSubquery) {
 
 // genInSubquerySet computes the hash set of an IN subquery.
 func (g *flowGen) genInSubquerySet(s *ir.InSubquery) {
-	if streaming(s.Query) {
+	if passes.Streaming(s.Query) {
 		g.refuseStreamSubquery(s.Pos, "an in subquery")
 		return
 	}

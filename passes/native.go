@@ -116,7 +116,7 @@ func nativeCall(u *Unit, e *ir.Call, f *Func) (ir.Pos, string) {
 	switch f.Name {
 	case "round":
 		if len(e.Args) == 2 {
-			if _, ok := intConstant(e.Args[1]); !ok {
+			if _, ok := IntConstant(e.Args[1]); !ok {
 				return with()
 			}
 		}
@@ -151,8 +151,8 @@ func nativeCall(u *Unit, e *ir.Call, f *Func) (ir.Pos, string) {
 	return ir.Pos{}, ""
 }
 
-// intConstant is the value of an integer literal (possibly negated).
-func intConstant(e ir.Expr) (int, bool) {
+// IntConstant is the value of an integer literal (possibly negated).
+func IntConstant(e ir.Expr) (int, bool) {
 	neg := false
 	if x, ok := e.(*ir.Unary); ok && x.Op == ir.OpNeg {
 		e, neg = x.X, true

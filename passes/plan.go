@@ -296,14 +296,14 @@ func walkAll(q ir.Rel, fn func(ir.Rel)) {
 	})
 }
 
-// streaming reports an operator that reads a stream (outside subquery
+// Streaming reports an operator that reads a stream (outside subquery
 // expressions).
-func streaming(r ir.Rel) bool {
+func Streaming(r ir.Rel) bool {
 	if s, ok := r.(*ir.Scan); ok && s.Stream {
 		return true
 	}
 	for _, in := range ir.RelInputs(r) {
-		if streaming(in) {
+		if Streaming(in) {
 			return true
 		}
 	}
@@ -317,11 +317,11 @@ func statefulStream(q ir.Rel) bool {
 	ir.WalkRel(q, func(r ir.Rel) bool {
 		switch n := r.(type) {
 		case *ir.Aggregate:
-			if streaming(n) {
+			if Streaming(n) {
 				found = true
 			}
 		case *ir.Join:
-			if streaming(n.Left) && streaming(n.Right) {
+			if Streaming(n.Left) && Streaming(n.Right) {
 				found = true
 			}
 		}
@@ -527,33 +527,33 @@ func (p *planner) operators() {
 		switch n := r.(type) {
 		case *ir.Join:
 			switch {
-			case streaming(n.Left) && streaming(n.Right):
+			case Streaming(n.Left) && Streaming(n.Right):
 				p.streamJoin(n, &ops)
-			case streaming(n.Right):
+			case Streaming(n.Right):
 				p.refuseStreaming(n.Pos, "a join whose right input (the build side) reads a stream")
-			case streaming(n.Left) && (n.Kind == ir.JoinRight || n.Kind == ir.JoinFull):
+			case Streaming(n.Left) && (n.Kind == ir.JoinRight || n.Kind == ir.JoinFull):
 				p.refuseStreaming(n.Pos, "a "+n.Kind.String()+" join")
 			}
 		case *ir.Union:
-			if !n.All && streaming(n) {
+			if !n.All && Streaming(n) {
 				p.refuseStreaming(n.Pos, "union (distinct)")
 			}
 		case *ir.Distinct:
-			if streaming(n) {
+			if Streaming(n) {
 				p.refuseStreaming(n.Pos, "distinct")
 			}
 		case *ir.Limit:
-			if streaming(n) {
+			if Streaming(n) {
 				p.refuseStreaming(n.Pos, "limit")
 			}
 		case *ir.Sort:
-			if streaming(n) {
+			if Streaming(n) {
 				p.refuseStreaming(n.Pos, "order by")
 			}
 		case *ir.Window:
 			p.window(n)
 		case *ir.Aggregate:
-			if streaming(n) {
+			if Streaming(n) {
 				p.streamAggregate(n, &ops)
 			} else {
 				for _, call := range p.u.AggCalls[n] {
@@ -565,12 +565,12 @@ func (p *planner) operators() {
 			ir.WalkExpr(e, func(x ir.Expr) bool {
 				switch s := x.(type) {
 				case *ir.ScalarSubquery:
-					if streaming(s.Query) {
+					if Streaming(s.Query) {
 						p.refuse(s.Pos, "a scalar subquery over a stream is not supported (neither is it on Spark): read the input as a snapshot in the subquery")
 					}
 					ir.WalkRel(s.Query, func(r ir.Rel) bool { visit(r); return true })
 				case *ir.InSubquery:
-					if streaming(s.Query) {
+					if Streaming(s.Query) {
 						p.refuse(s.Pos, "an in subquery over a stream is not supported (neither is it on Spark): read the input as a snapshot in the subquery")
 					}
 					ir.WalkRel(s.Query, func(r ir.Rel) bool { visit(r); return true })

@@ -16,7 +16,7 @@ func (p *planner) strategies() {
 	walkAll(fp.Flow.Query, func(r ir.Rel) {
 		switch n := r.(type) {
 		case *ir.Aggregate:
-			if streaming(n) || len(n.Keys) == 0 {
+			if Streaming(n) || len(n.Keys) == 0 {
 				return
 			}
 			fp.Memo[n] = p.memoJoins(n)
@@ -73,7 +73,7 @@ func (p *planner) origins(r ir.Rel, idx int) []loadOrigin {
 			}
 		}
 	case *ir.Join:
-		if streaming(n.Left) && streaming(n.Right) {
+		if Streaming(n.Left) && Streaming(n.Right) {
 			return nil
 		}
 		info := p.u.Joins[n]
@@ -181,7 +181,7 @@ func (p *planner) parallel() {
 				fp.TopN[s] = n.N + n.Offset
 			}
 		case *ir.Aggregate:
-			if !streaming(n) && parSource(n.Input) && p.mergeable(n) {
+			if !Streaming(n) && parSource(n.Input) && p.mergeable(n) {
 				fp.Parallel[n] = true
 			}
 		}
@@ -207,9 +207,9 @@ func parSource(r ir.Rel) bool {
 	case *ir.SubqueryRel:
 		return parSource(n.Input)
 	case *ir.Window:
-		return n.Kind != ir.WindowSession && !streaming(n) && parSource(n.Input)
+		return n.Kind != ir.WindowSession && !Streaming(n) && parSource(n.Input)
 	case *ir.Join:
-		if n.Kind == ir.JoinRight || n.Kind == ir.JoinFull || streaming(n.Right) || streaming(n.Left) {
+		if n.Kind == ir.JoinRight || n.Kind == ir.JoinFull || Streaming(n.Right) || Streaming(n.Left) {
 			return false
 		}
 		return parSource(n.Left)

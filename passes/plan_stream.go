@@ -99,7 +99,7 @@ func (p *planner) update() bool {
 func (p *planner) window(n *ir.Window) {
 	schema := p.u.Schemas[n]
 	wt := schema[len(p.u.Schemas[n.Input].Visible())].Type
-	if streaming(n) {
+	if Streaming(n) {
 		sp := p.fp.Stream
 		if sp == nil || !p.feedsStreamAggregate(n) {
 			p.refuse(n.Pos, "a %s window over a stream must feed an aggregate (window ... | group by window_start ... aggregate ...)", n.Kind)
@@ -182,7 +182,7 @@ func (p *planner) streamAggregate(n *ir.Aggregate, ops *int) {
 	case sp == nil:
 		p.refuseStreaming(n.Pos, "an aggregate")
 		return
-	case w == nil || !streaming(w):
+	case w == nil || !Streaming(w):
 		p.refuse(n.Pos, "an aggregate over a stream needs an event-time window under it (window tumble|hop|session(...) | group by window_start, ... aggregate ...); unwindowed streaming aggregates are not supported yet")
 		return
 	case *ops > 0:
