@@ -24,7 +24,9 @@ of runs that started before the oldest kept commit's run, and checkpoint
 objects of older epochs. The latest commit is always kept, so nothing it
 references is removed; read --version reaches the versions of the kept
 commits only. Vacuum takes the warehouse lock, like run. It works on a folder
-and on S3 alike.`,
+and on S3 alike. It is safe to kill: it retires the old commit records,
+oldest first, before it removes any file, so every version a remaining
+record lists still reads back, and the next vacuum finishes the job.`,
 	flags:   flags(commonFlags, []*flagSpec{flagKeep}),
 	example: "etl vacuum\netl vacuum --keep 3 --warehouse s3://bucket/wh",
 }

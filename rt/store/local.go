@@ -386,8 +386,11 @@ func (l *Local) ReplaceIfMatch(ctx context.Context, name string, data []byte, ta
 	return nil
 }
 
-// Remove implements FS. Directories left empty are removed up to the root, so
-// the tree looks like an object store's key space.
+// Remove implements FS. The removal is durable when it returns (the
+// directory is synced), as an object store's DELETE is, so a caller that
+// orders removals (vacuum retires commit records before their files) keeps
+// that order across a power loss too. Directories left empty are removed up
+// to the root, so the tree looks like an object store's key space.
 func (l *Local) Remove(ctx context.Context, name string) error {
 	p, err := l.path(name)
 	if err != nil {
@@ -399,6 +402,7 @@ func (l *Local) Remove(ctx context.Context, name string) error {
 	if err := os.Remove(p); err != nil {
 		return err
 	}
+	syncDir(filepath.Dir(p))
 	for dir := filepath.Dir(p); dir != l.Root && strings.HasPrefix(dir, l.Root); dir = filepath.Dir(dir) {
 		if os.Remove(dir) != nil {
 			break

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/nordisk/thund/rt/store"
@@ -35,6 +34,11 @@ func (r *VacuumResult) Removed() int {
 // commits (read --version). Objects outside the layout, and files of
 // versions newer than a dataset's current one (a run in flight), are never
 // touched. Call it while holding the lock.
+//
+// It is crash-safe: the commit records go first, oldest first, and only
+// then the files, so a vacuum stopped at any point (kill -9, a failed
+// removal) leaves records that each read back in full, and running it
+// again finishes the job.
 func (w *Warehouse) Vacuum(ctx context.Context, keep int) (*VacuumResult, error) {
 	if keep < 1 {
 		return nil, fmt.Errorf("vacuum: keep %d commits: want at least 1", keep)
@@ -120,14 +124,28 @@ func (w *Warehouse) Vacuum(ctx context.Context, keep int) (*VacuumResult, error)
 			victims = append(victims, victim{o.Name, o.Size, &res.DataFiles})
 		}
 	}
-	// Commit records go last: until they are gone, a reader of an old
-	// version gets a clear "file missing" rather than a silently different
-	// answer, and a failed vacuum can be run again.
-	sort.SliceStable(victims, func(i, j int) bool {
-		return victims[i].list != &res.Commits && victims[j].list == &res.Commits
-	})
+	// Commit records go first, oldest first, and each removal is atomic in
+	// the store (unlink; DELETE): at every moment the records left are the
+	// newest ones, and every file they list is still there, since nothing
+	// else is removed until every old record is gone. A vacuum killed at any
+	// point leaves a warehouse in which every version a record lists reads
+	// back; the next vacuum finds the same victims, less what is gone.
 	var errs []error
 	for _, v := range victims {
+		if v.list != &res.Commits {
+			continue
+		}
+		if err := w.FS.Remove(ctx, v.name); err != nil && !errors.Is(err, store.ErrNotExist) {
+			// A record that stays may list any of the files below.
+			return res, fmt.Errorf("vacuum: retiring %s (nothing else removed): %w", w.FS.Location(v.name), err)
+		}
+		res.Commits = append(res.Commits, v.name)
+		res.Bytes += v.size
+	}
+	for _, v := range victims {
+		if v.list == &res.Commits {
+			continue
+		}
 		if err := w.FS.Remove(ctx, v.name); err != nil && !errors.Is(err, store.ErrNotExist) {
 			errs = append(errs, err)
 			continue
