@@ -348,6 +348,7 @@ func (s *scenarioRun) run(targets func(string) target) {
 			s.completingRun(cr)
 			s.checkVisible(cr)
 			s.checkCap(cr)
+			s.checkNoOrphans(cr)
 		}
 	}
 	if s.sc.maxFiles > 0 {
@@ -799,6 +800,28 @@ func (s *scenarioRun) checkVisible(r *root) {
 	if s.sc.sinkDir != "" {
 		s.sinkRows(r)
 	}
+}
+
+// checkNoOrphans checks, after a completed run, that no temporary file of a
+// killed run is left in a folder only the lock's holder writes (dataset
+// versions, commit records, checkpoints): the run removed them when it took
+// the lock. Folders only; S3 has no temporary files to look at.
+func (s *scenarioRun) checkNoOrphans(r *root) {
+	l, ok := r.tg.fs().(*store.Local)
+	if !ok {
+		return
+	}
+	filepath.WalkDir(l.Root, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.Contains(d.Name(), ".tmp-") {
+			return nil
+		}
+		rel, _ := filepath.Rel(l.Root, p)
+		rel = filepath.ToSlash(rel)
+		if !strings.HasPrefix(rel, warehouse.EngineDir+"/") || strings.HasPrefix(rel, warehouse.CommitsDir+"/") || strings.HasPrefix(rel, warehouse.CheckpointsDir+"/") {
+			s.t.Errorf("after a completed run, a killed run's temporary file is left: %s", rel)
+		}
+		return nil
+	})
 }
 
 // read returns `etl read NAME --format csv`, header first, rows sorted.

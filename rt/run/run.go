@@ -65,7 +65,8 @@ func (c *Config) now() time.Time {
 // Begin starts a run: it takes the warehouse lock (refusing, with the
 // holder's name, when another run has it; taking over a stale one, and saying
 // so in the event log), loads the latest commit, removes the garbage of failed
-// runs, and opens the transaction. On error nothing was changed, and the
+// runs (their staged files, and the temporary files of writes they were
+// killed in), and opens the transaction. On error nothing was changed, and the
 // refusal is recorded in this run's event log.
 func Begin(ctx context.Context, cfg Config) (*Run, error) {
 	start := cfg.now()
@@ -100,7 +101,9 @@ func Begin(ctx context.Context, cfg Config) (*Run, error) {
 	// Garbage is judged against the newest valid record, even when the run
 	// then resumes from an older one: what that record lists stays.
 	removed, cerr := wh.Collect(ctx, st)
-	startDetails.Epoch, startDetails.Collected = st.NextEpoch, len(removed)
+	temps, terr := wh.CleanTemp(ctx, lock)
+	cerr = errors.Join(cerr, terr)
+	startDetails.Epoch, startDetails.Collected = st.NextEpoch, len(removed)+temps
 	skipped, herr := chooseHead(ctx, wh, st, cfg.AllowOlderCheckpoint)
 	if st.Head != nil {
 		startDetails.HeadEpoch = st.Head.Epoch

@@ -17,10 +17,16 @@ type VacuumResult struct {
 	DataFiles   []string `json:"removed_data_files"`
 	EventLogs   []string `json:"removed_event_logs"`
 	Checkpoints []string `json:"removed_checkpoints"`
-	Bytes       int64    `json:"removed_bytes"`
+	// Staged and TempFiles are the garbage of failed or killed runs that
+	// `etl vacuum` removes too (Collect, CleanTemp): files they staged that
+	// no commit lists, and how many temporary files of interrupted writes.
+	Staged    []string `json:"removed_staged_files"`
+	TempFiles int      `json:"removed_temp_files"`
+	Bytes     int64    `json:"removed_bytes"`
 }
 
-// Removed counts the removed objects.
+// Removed counts the removed objects that commits needed (Bytes is their
+// size); Staged and TempFiles are counted apart.
 func (r *VacuumResult) Removed() int {
 	return len(r.Commits) + len(r.DataFiles) + len(r.EventLogs) + len(r.Checkpoints)
 }
@@ -47,7 +53,7 @@ func (w *Warehouse) Vacuum(ctx context.Context, keep int) (*VacuumResult, error)
 	if err != nil {
 		return nil, err
 	}
-	res := &VacuumResult{Kept: []int64{}, Commits: []string{}, DataFiles: []string{}, EventLogs: []string{}, Checkpoints: []string{}}
+	res := &VacuumResult{Kept: []int64{}, Commits: []string{}, DataFiles: []string{}, EventLogs: []string{}, Checkpoints: []string{}, Staged: []string{}}
 	var kept []*Commit
 	oldest := int64(-1) // the oldest kept epoch
 	for i := len(epochs) - 1; i >= 0 && len(kept) < keep; i-- {
