@@ -587,6 +587,11 @@ type place struct {
 
 // resolvePlace reads --warehouse and --root.
 func (c *cli) resolvePlace(inv *invocation) (place, error) {
+	for _, f := range []string{"warehouse", "root"} {
+		if v := inv.str(f); strings.IndexByte(v, 0) >= 0 {
+			return place{}, usagef("--%s %s: contains a NUL byte, which no path can hold", f, strconv.Quote(v))
+		}
+	}
 	wh := inv.str("warehouse")
 	if wh == "" {
 		wh = "./warehouse"

@@ -808,6 +808,8 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"run", "--edge-bytes", "lots"}, 2, "--edge-bytes"},
 		{[]string{"run", "--threads", "0"}, 2, `--threads "0": want a positive number`},
 		{[]string{"plan", "--warehouse", "gs://bucket/wh"}, 2, `unsupported URL scheme "gs"`},
+		{[]string{"run", "--warehouse", "wh\x00/x"}, 2, `--warehouse "wh\x00/x": contains a NUL byte, which no path can hold`},
+		{[]string{"read", "top", "--root", "data\x00"}, 2, `--root "data\x00": contains a NUL byte`},
 		{[]string{"read"}, 2, "missing NAME"},
 		{[]string{"read", "nope", "--warehouse", "W"}, 2, `no dataset "nope" in this pipeline (datasets you can read: bids_log, high_bids, log_copy, top)`},
 		{[]string{"read", "recent", "--warehouse", "W"}, 2, "recent is a temporary view: it is computed in memory"},
