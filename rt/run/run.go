@@ -243,8 +243,10 @@ func (r *Run) Staleness(dataset, decision, reason string) {
 
 // Commit ends the run successfully if it can: a Fail expectation that saw a
 // violation, a lost lock, or a failed commit write fails it instead, and
-// then nothing of it is committed. The event log is written either way and
-// the lock released. It returns nil, or the reason the run failed.
+// then nothing of it is committed. A run that changed nothing (Txn.Changed)
+// commits nothing and succeeds (Summary.NothingToDo). The event log is
+// written either way, but for a run with nothing to do that did not warn,
+// and the lock released. It returns nil, or the reason the run failed.
 func (r *Run) Commit(ctx context.Context) error {
 	for _, f := range r.Summary.Flows() {
 		for _, e := range f.Expectations() {
@@ -252,6 +254,19 @@ func (r *Run) Commit(ctx context.Context) error {
 				return r.Fail(ctx, err)
 			}
 		}
+	}
+	if !r.Txn.Changed() {
+		// Nothing to do: a record would repeat the last one, and a poll
+		// every minute would leave a record and an event log a minute
+		// forever. The run commits nothing, and writes its event log only
+		// if it has something to say (a warning); --json still streams
+		// its events.
+		r.Txn.Abort(ctx)
+		r.Summary.NothingToDo = true
+		if h := r.State.Head; h != nil {
+			r.Summary.Head = h.Epoch
+		}
+		return r.end(ctx, nil)
 	}
 	if err := r.Lock.Renew(ctx); err != nil {
 		return r.Fail(ctx, err)
@@ -318,10 +333,13 @@ func (r *Run) end(ctx context.Context, runErr error) error {
 		r.Log.Emit(events.Error, events.TypeRunEnd, "", "", end)
 	} else {
 		s.Status = "completed"
-		end.Status, end.Epoch = "completed", s.Epoch
+		end.Status, end.Epoch, end.NothingToDo = "completed", s.Epoch, s.NothingToDo
 		r.Log.Emit(events.Info, events.TypeRunEnd, "", "", end)
 	}
-	werr := r.Log.Write(ctx, r.Config.Warehouse)
+	var werr error
+	if runErr != nil || !s.NothingToDo || warned(r.Log) {
+		werr = r.Log.Write(ctx, r.Config.Warehouse)
+	}
 	if r.Lock != nil {
 		r.Lock.Release(ctx)
 	}
@@ -331,6 +349,16 @@ func (r *Run) end(ctx context.Context, runErr error) error {
 		r.Summary.Err = werr
 	}
 	return runErr
+}
+
+// warned reports whether the log holds a warning or an error.
+func warned(l *events.Log) bool {
+	for _, e := range l.Events() {
+		if e.Level == events.Warn || e.Level == events.Error {
+			return true
+		}
+	}
+	return false
 }
 
 func errDataset(err error) string {
