@@ -447,6 +447,7 @@ top        stale  input high_bids will change (the run rebuilds it first)
 bids_log   fresh  unchanged since epoch 1
 recent     fresh  unchanged since epoch 1
 log_copy   fresh  unchanged since epoch 1
+source files compared by size and modification time, and by content up to 1 MiB outside watched folders (--fingerprint auto)
 `)
 	id := e.mustRun(p)
 	if got := e.built(id); got != "high_bids top" {
@@ -493,6 +494,7 @@ bids_log   stale  new files in bids (1: data/bids/b.csv)
 recent     stale  input bids_log will change (the run rebuilds it first)
 log_copy   stale  input recent changed
 export     stale  input bids_log will change (the run rebuilds it first)
+source files compared by size and modification time, and by content up to 1 MiB outside watched folders (--fingerprint auto)
 `)
 	id := e.mustRun(p)
 	// the stream read of bids read only the new file
@@ -599,6 +601,7 @@ top        fresh  unchanged since epoch 2
 bids_log   stale  full refresh requested
 recent     stale  input bids_log will change (the run rebuilds it first)
 log_copy   stale  input recent changed (not selected)
+source files compared by size and modification time, and by content up to 1 MiB outside watched folders (--fingerprint auto)
 `)
 	id := e.mustRun(p, "--full-refresh", "bids_log")
 	if got := e.built(id); got != "bids_log" {
@@ -662,6 +665,7 @@ top        stale  input high_bids will change (the run rebuilds it first) (not s
 bids_log   stale  definition changed
 recent     stale  input bids_log will change (the run rebuilds it first)
 log_copy   stale  input recent changed (not selected)
+source files compared by size and modification time, and by content up to 1 MiB outside watched folders (--fingerprint auto)
 `)
 	// unknown names are usage errors naming the valid ones
 	for _, args := range [][]string{{"run", "--select", "nope+"}, {"plan", "--refresh", "nope"}, {"run", "--full-refresh", "recent"}} {

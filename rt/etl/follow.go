@@ -172,7 +172,7 @@ func (fl *follower) pending(ctx context.Context) (bool, error) {
 		p.Datasets = append(p.Datasets, &cp)
 	}
 	pl := newPlanner(p, fl.rc.place.root, st.Head, fl.rc.sel)
-	pl.predict, pl.epoch, pl.force = true, st.NextEpoch, fl.forced
+	pl.predict, pl.epoch, pl.force, pl.fp = true, st.NextEpoch, fl.forced, fl.rc.fp
 	if fl.feed != nil {
 		pl.stdinNew = fl.feed.pending
 	}
