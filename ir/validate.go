@@ -3,6 +3,7 @@ package ir
 import (
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 )
 
@@ -156,6 +157,13 @@ func validateDataset(d *Dataset, diags *Diagnostics) {
 		case !d.Source.Stdin && len(d.Source.Paths) == 0:
 			diags.Add(d.Source.Pos, CodeBadDataset, "source %q has no paths", d.Name)
 		}
+		if d.Source != nil {
+			for _, path := range d.Source.Paths {
+				if strings.IndexByte(path, 0) >= 0 {
+					diags.Add(d.Source.Pos, CodeBadDataset, "source %q: path %s contains a NUL byte, which no file path can hold", d.Name, strconv.Quote(path))
+				}
+			}
+		}
 		if len(d.Columns) == 0 {
 			diags.Add(d.Pos, CodeBadDataset, "source %q declares no columns: a source needs its schema", d.Name)
 		}
@@ -165,6 +173,11 @@ func validateDataset(d *Dataset, diags *Diagnostics) {
 		}
 		if d.Watermark != nil {
 			diags.Add(d.Watermark.Pos, CodeBadDataset, "%s %q cannot declare a watermark: declare it on a source or on a stream read", d.Kind, d.Name)
+		}
+	}
+	for _, kv := range d.SinkOptions {
+		if strings.EqualFold(kv.Key, "path") && strings.IndexByte(kv.Value, 0) >= 0 {
+			diags.Add(kv.Pos, CodeBadDataset, "%s %q: path %s contains a NUL byte, which no file path can hold", d.Kind, d.Name, strconv.Quote(kv.Value))
 		}
 	}
 	if len(d.SinkOptions) > 0 && d.Kind != KindSink {

@@ -7,6 +7,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/nordisk/thund/ir"
 )
@@ -66,41 +67,91 @@ func addSourceFromFiles(diags ir.Diagnostics) {
 //	p.thund:3:8: "x" is not a dataset of this pipeline [dangling-ref]
 //	    3 |   from x
 //	      |        ^
+//
+// What the input holds is shown, never obeyed: bytes that are not UTF-8 and
+// control characters, in the message (a quoted name, a path) and in the
+// source line alike, are escaped (printable), so a hostile file cannot
+// recolour, move or clear the terminal, or hide text behind a bidirectional
+// override.
 func writeDiags(w io.Writer, diags ir.Diagnostics) {
 	diags.Sort()
 	for _, d := range diags {
-		fmt.Fprintln(w, d.Error())
+		fmt.Fprintln(w, printable(d.Error(), false))
 		if d.Source == "" || !d.Pos.IsValid() {
 			continue
 		}
 		num := strconv.Itoa(d.Pos.Line)
 		line := strings.TrimRight(d.Source, " \t\r\n")
-		fmt.Fprintf(w, "    %s | %s\n", num, line)
+		fmt.Fprintf(w, "    %s | %s\n", num, printable(line, true))
 		fmt.Fprintf(w, "    %s | %s^\n", strings.Repeat(" ", len(num)), caretPad(line, d.Pos.Col))
 	}
 }
 
 // caretPad returns the blanks that put a caret under column col (1-based,
-// counted in characters) of line: a tab where the line has a tab, so the
-// caret lines up however tabs are shown, and a space elsewhere.
+// counted in characters) of line as printable shows it: a tab where the
+// line has a tab, so the caret lines up however tabs are shown, as many
+// spaces as an escaped character's escape is long, and a space elsewhere.
 func caretPad(line string, col int) string {
 	var b strings.Builder
 	n := 0
-	for _, r := range line {
-		if n >= col-1 {
-			break
-		}
-		if r == '\t' {
+	for i := 0; i < len(line) && n < col-1; n++ {
+		esc, size := escapeAt(line[i:], true)
+		switch {
+		case line[i] == '\t':
 			b.WriteByte('\t')
-		} else {
+		case esc != "":
+			b.WriteString(strings.Repeat(" ", len(esc)))
+		default:
 			b.WriteByte(' ')
 		}
-		n++
+		i += size
 	}
 	for ; n < col-1; n++ {
 		b.WriteByte(' ')
 	}
 	return b.String()
+}
+
+// printable returns s with what a terminal would act on, or could not
+// show, escaped in Go's notation: a byte that is not UTF-8 as \xff, a
+// control character (C0 but a tab when keepTab, DEL, C1) as \x1b or
+// \u0085, and a bidirectional formatting character as \u202e.
+func printable(s string, keepTab bool) string {
+	var b strings.Builder
+	done := 0 // s[:done] is in b
+	for i := 0; i < len(s); {
+		esc, size := escapeAt(s[i:], keepTab)
+		if esc != "" {
+			b.WriteString(s[done:i])
+			b.WriteString(esc)
+			done = i + size
+		}
+		i += size
+	}
+	if done == 0 {
+		return s
+	}
+	b.WriteString(s[done:])
+	return b.String()
+}
+
+// escapeAt decodes the character s starts with and returns printable's
+// escape for it ("" when it is shown as it is) and its length in bytes.
+func escapeAt(s string, keepTab bool) (string, int) {
+	r, size := utf8.DecodeRuneInString(s)
+	switch {
+	case r == utf8.RuneError && size == 1:
+		return fmt.Sprintf("\\x%02x", s[0]), 1
+	case r == '\t' && keepTab:
+		return "", size
+	case r < 0x20 || r == 0x7f:
+		return fmt.Sprintf("\\x%02x", r), size
+	case r >= 0x80 && r <= 0x9f, // C1 controls
+		r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069, // bidirectional embeddings, overrides, isolates
+		r == 0x200e, r == 0x200f, r == 0x061c: // bidirectional marks
+		return fmt.Sprintf("\\u%04x", r), size
+	}
+	return "", size
 }
 
 // diagJSON is one diagnostic in --json output.

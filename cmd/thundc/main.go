@@ -101,7 +101,7 @@ func usagef(format string, args ...any) error {
 // fail prints err and the command's one-line usage hint to stderr,
 // and returns the exit status: 2 for a usage error, 1 for anything else.
 func fail(c *cli, cmd *command, err error) int {
-	fmt.Fprintf(c.stderr, "thundc %s: %v\n", cmd.name, err)
+	fmt.Fprintf(c.stderr, "thundc %s: %s\n", cmd.name, printable(err.Error(), false))
 	var ue *usageError
 	if !errors.As(err, &ue) {
 		return exitDiags

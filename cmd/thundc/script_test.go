@@ -14,6 +14,7 @@ import (
 	"syscall"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/nordisk/thund/internal/testenv"
 	"github.com/rogpeppe/go-internal/diff"
@@ -49,6 +50,7 @@ func TestScripts(t *testing.T) {
 			"nexmark":     cmdNexmark,
 			"replace":     cmdReplace,
 			"cr":          cmdCR,
+			"unescape":    cmdUnescape,
 			"sparkserver": cmdSparkServer,
 			"eventually":  cmdEventually,
 			"signal":      cmdSignal,
@@ -225,6 +227,45 @@ func cmdCR(ts *testscript.TestScript, neg bool, args []string) {
 	data, err := os.ReadFile(ts.MkAbs(args[0]))
 	ts.Check(err)
 	ts.Check(os.WriteFile(ts.MkAbs(args[1]), []byte(strings.ReplaceAll(string(data), "\n", "\r")), 0o644))
+}
+
+// cmdUnescape is the script command
+//
+//	unescape SRC DST
+//
+// which writes SRC to DST with each \xNN turned into that byte and each
+// \uNNNN into that character in UTF-8 (\\ is a backslash): a file with
+// NUL bytes, control characters or bytes that are not UTF-8, which a txtar
+// cannot hold readably.
+func cmdUnescape(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: unescape SRC DST")
+	}
+	data, err := os.ReadFile(ts.MkAbs(args[0]))
+	ts.Check(err)
+	var out []byte
+	for i := 0; i < len(data); i++ {
+		if data[i] == '\\' && i+1 < len(data) {
+			n := map[byte]int{'x': 2, 'u': 4, '\\': 0}
+			if digits, ok := n[data[i+1]]; ok && i+2+digits <= len(data) {
+				v, err := strconv.ParseUint(string(data[i+2:i+2+digits]), 16, 32)
+				switch {
+				case digits == 0:
+					out = append(out, '\\')
+				case err != nil:
+					ts.Fatalf("unescape: bad escape %q", data[i:i+2+digits])
+				case digits == 2:
+					out = append(out, byte(v))
+				default:
+					out = utf8.AppendRune(out, rune(v))
+				}
+				i += 1 + digits
+				continue
+			}
+		}
+		out = append(out, data[i])
+	}
+	ts.Check(os.WriteFile(ts.MkAbs(args[1]), out, 0o644))
 }
 
 // cmdEventually is the script command

@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/alecthomas/participle/v2/lexer"
 
@@ -950,10 +949,10 @@ func (s *source) line(offset int) string {
 	if end < 0 {
 		end = len(s.text) - start
 	}
+	// Bytes that are not UTF-8 stay as they are: whoever prints the line
+	// escapes them (thundc's writeDiags), and the caret's column counts
+	// each of them as one character, as the lexer does.
 	l := strings.TrimSuffix(s.text[start:start+end], "\r")
-	if !utf8.ValidString(l) {
-		l = strings.ToValidUTF8(l, "\uFFFD")
-	}
 	s.lines[start] = l
 	return l
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -99,6 +100,10 @@ var extFormats = map[string]string{
 // fileSpec builds the source spec and columns of a file read. declared are
 // the columns the view's column list gives, if any.
 func (c *conv) fileSpec(a *fileArgs, declared []*ir.Column, stream bool) (*ir.SourceSpec, []*ir.Column, bool) {
+	if strings.IndexByte(a.path, 0) >= 0 {
+		c.errorf(a.pos, ir.CodeBadDataset, "file path %s contains a NUL byte, which no file path can hold", strconv.Quote(a.path))
+		return nil, nil, false
+	}
 	fmtName := a.format
 	if fmtName == "" {
 		ext := strings.ToLower(path.Ext(strings.TrimRight(a.path, "/*")))

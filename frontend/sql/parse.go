@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"unicode/utf8"
 
 	"github.com/alecthomas/participle/v2"
 	"github.com/alecthomas/participle/v2/lexer"
@@ -377,8 +378,8 @@ func mustUpgrade(toks []lexer.Token) *lexer.PeekingLexer {
 func describeLexError(st statement, le *lexer.Error) string {
 	off := le.Pos.Offset - st.base.Offset
 	if off >= 0 && off < len(st.text) {
-		r := []rune(st.text[off:])
-		c := string(r[0])
+		_, size := utf8.DecodeRuneInString(st.text[off:])
+		c := st.text[off : off+size] // a byte that is not UTF-8 stays itself: %q shows it as \xfe
 		if c == "'" || c == `"` {
 			return fmt.Sprintf("%q: unterminated string literal", c)
 		}

@@ -7,7 +7,10 @@
 // after it, and that no partial file is ever visible. One scenario
 // (streams_capped) runs with --max-files-per-epoch and --keep-checkpoints:
 // no epoch reads more than its files, and a kill after a run's first commit
-// costs at most the epoch in flight. The random delays come
+// costs at most the epoch in flight. TestKillVacuum SIGKILLs `etl vacuum`
+// at least 20 times, mostly after it removed something: every dataset
+// version a remaining commit record lists must read back, and a final
+// vacuum completes. The random delays come
 // from a seeded generator whose seed is logged; THUND_CRASH_SEED replays one.
 // With -tags s3 the same suite runs against the S3 lane's server
 // (TestS3Kill; see internal/testenv).

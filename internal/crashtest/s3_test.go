@@ -41,6 +41,12 @@ func TestS3Kill(t *testing.T) {
 	runSuite(t, s3Target(t))
 }
 
+// TestS3KillVacuum is the kill -9 suite for etl vacuum with the warehouse on
+// the S3 lane's real server.
+func TestS3KillVacuum(t *testing.T) {
+	killVacuum(t, s3Target(t))
+}
+
 // TestS3TwoWriters: concurrent runs against one warehouse on S3.
 func TestS3TwoWriters(t *testing.T) {
 	twoWriters(t, s3Target(t))

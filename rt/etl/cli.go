@@ -158,9 +158,11 @@ var (
 	flagEdgeBytes   = &flagSpec{name: "edge-bytes", arg: "SIZE", def: "the read's bound, else 64MiB", usage: "bound every edge to SIZE bytes (e.g. 16MiB); 0: unbounded"}
 	flagThreads     = &flagSpec{name: "threads", arg: "N", def: "GOMAXPROCS", usage: "threads a flow may use"}
 	flagMemLimit    = &flagSpec{name: "memory-limit", arg: "SIZE", usage: "bound a flow's hash tables and join builds (e.g. 512MiB); past it the flow stops with an error naming the operator"}
-	flagFormat      = &flagSpec{name: "format", arg: "FORMAT", def: "csv", values: []string{"csv", "jsonl", "parquet"}, usage: "the output format"}
-	flagVersion     = &flagSpec{name: "version", arg: "N", usage: "an older committed version (default: the current one)"}
-	flagLimit       = &flagSpec{name: "limit", arg: "N", usage: "show only the N newest runs"}
+	flagFingerprint = &flagSpec{name: "fingerprint", arg: "auto|stat|content", def: "auto", values: []string{"auto", "stat", "content"},
+		usage: "how a source file is told unchanged since the last run read it: auto (size and modification time, and the content of files up to 1 MiB outside watched folders), stat (size and modification time only), content (the content of every file, read at every run)"}
+	flagFormat  = &flagSpec{name: "format", arg: "FORMAT", def: "csv", values: []string{"csv", "jsonl", "parquet"}, usage: "the output format"}
+	flagVersion = &flagSpec{name: "version", arg: "N", usage: "an older committed version (default: the current one)"}
+	flagLimit   = &flagSpec{name: "limit", arg: "N", usage: "show only the N newest runs"}
 )
 
 var commonFlags = []*flagSpec{flagWarehouse, flagRoot, flagJSON}
@@ -206,7 +208,11 @@ expectation with "on violation fail" that sees a violating row, bad input
 data (the error names file, row and column), or an interrupt (Ctrl-C) fails
 the run, exit status 1, and the previous versions stay current.
 
---once (the default) is one such run. --follow keeps going: every
+--once (the default) is one such run; a run with nothing to do (every
+selected dataset fresh) commits nothing and writes no event file. A source
+file is unchanged when its size and modification time are, and, for the
+files --fingerprint hashes (by default those up to 1 MiB outside watched
+folders; content: every file), its content too. --follow keeps going: every
 --poll-interval it looks for new input (new files, batches on standard
 input) and, when a selected dataset is stale, runs an epoch: one run as
 above, one commit, one event file; a poll with nothing new commits nothing.
@@ -257,7 +263,7 @@ it is computed again.
 Progress goes to stderr, then a summary (with --follow, a line per epoch).
 With --json the event records go to stdout as JSON lines, as they are
 emitted.`,
-		flags:   flags(commonFlags, selectionFlags, []*flagSpec{flagOnce, flagFollow, flagPoll, flagThreads, flagMemLimit, flagEdgeRows, flagEdgeBytes, flagAllowOlder, flagMaxFiles, flagKeepCheckpoints}),
+		flags:   flags(commonFlags, selectionFlags, []*flagSpec{flagOnce, flagFollow, flagPoll, flagThreads, flagMemLimit, flagEdgeRows, flagEdgeBytes, flagAllowOlder, flagMaxFiles, flagKeepCheckpoints, flagFingerprint}),
 		example: "etl run\netl run --select +top_bids --threads 4\netl run --memory-limit 512MiB\netl run --full-refresh bids_per_window\netl run --follow --poll-interval 500ms\netl run --threads 4 --edge-rows 100000 --edge-bytes 16MiB\netl run --max-files-per-epoch 100 --keep-checkpoints 5",
 	},
 	{
@@ -268,12 +274,14 @@ anything:
     never built, definition changed, input X changed (...), new files in X (...),
     full refresh requested, refresh requested, runtime changed (...)
 
-A source is fresh when its files are those the last run read. A dataset that
-is stale but not selected says "(not selected)"; a run would leave it as it
-is. It accepts the selection flags of run. Exit status 1 when a dataset
+A source is fresh when its files are those the last run read: the same
+paths, sizes and modification times, and, for files whose content is hashed,
+the same content (--fingerprint, as for run; the last line says which). A
+dataset that is stale but not selected says "(not selected)"; a run would
+leave it as it is. It accepts the selection flags of run. Exit status 1 when a dataset
 cannot be built (a source pattern matches no file, an input was never built).`,
-		flags:   flags(commonFlags, selectionFlags),
-		example: "etl plan\netl plan --select high_bids+ --json",
+		flags:   flags(commonFlags, selectionFlags, []*flagSpec{flagFingerprint}),
+		example: "etl plan\netl plan --select high_bids+ --json\netl plan --fingerprint content",
 	},
 	{
 		name: "history", summary: "list past runs, newest first",
@@ -587,6 +595,11 @@ type place struct {
 
 // resolvePlace reads --warehouse and --root.
 func (c *cli) resolvePlace(inv *invocation) (place, error) {
+	for _, f := range []string{"warehouse", "root"} {
+		if v := inv.str(f); strings.IndexByte(v, 0) >= 0 {
+			return place{}, usagef("--%s %s: contains a NUL byte, which no path can hold", f, strconv.Quote(v))
+		}
+	}
 	wh := inv.str("warehouse")
 	if wh == "" {
 		wh = "./warehouse"

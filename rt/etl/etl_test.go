@@ -245,11 +245,60 @@ func (e *env) events(runID string) []events.Event {
 	return evs
 }
 
+// nothingToDo checks that run runID had nothing to do: it wrote no event
+// log, and the head is still epoch head.
+func (e *env) nothingToDo(runID string, head int64) {
+	e.t.Helper()
+	if _, err := os.Stat(filepath.Join(e.wh, "_thund", "events", runID+".jsonl")); err == nil {
+		e.t.Errorf("run %s had nothing to do, yet wrote an event log", runID)
+	}
+	if now := e.head(); now != head {
+		e.t.Errorf("run %s had nothing to do, yet committed epoch %d", runID, now)
+	}
+}
+
+// head is the warehouse's latest epoch (0: none).
+func (e *env) head() int64 {
+	e.t.Helper()
+	st, err := warehouse.New(&store.Local{Root: e.wh}).Load(context.Background())
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return st.NextEpoch - 1
+}
+
+// mustNoOp runs `run ARGS`, which must have nothing to do: exit 0, no
+// commit, no event log. It returns the run id.
+func (e *env) mustNoOp(p *Pipeline, args ...string) string {
+	e.t.Helper()
+	head := e.head()
+	id := e.mustRun(p, args...)
+	e.nothingToDo(id, head)
+	return id
+}
+
+// jsonEvents parses the events `run --json` wrote to stdout.
+func (e *env) jsonEvents(stdout string) []events.Event {
+	e.t.Helper()
+	var out []events.Event
+	for _, line := range strings.Split(strings.TrimSpace(stdout), "\n") {
+		var ev events.Event
+		if err := json.Unmarshal([]byte(line), &ev); err != nil {
+			e.t.Fatalf("run --json: %v: %s", err, line)
+		}
+		out = append(out, ev)
+	}
+	return out
+}
+
 // built lists the datasets whose flows started in a run, in order.
-func (e *env) built(runID string) string {
+func (e *env) built(runID string) string { return builtOf(e.events(runID)) }
+
+// builtOf lists the datasets whose flows started, in order.
+func builtOf(evs []events.Event) string {
 	var out []string
 	seen := map[string]bool{}
-	for _, ev := range e.events(runID) {
+	for _, ev := range evs {
 		if ev.EventType == events.TypeFlowStart && !seen[ev.Origin.Dataset] {
 			seen[ev.Origin.Dataset] = true
 			out = append(out, ev.Origin.Dataset)
@@ -259,9 +308,12 @@ func (e *env) built(runID string) string {
 }
 
 // decisions renders a run's staleness events, one per line.
-func (e *env) decisions(runID string) string {
+func (e *env) decisions(runID string) string { return decisionsOf(e.events(runID)) }
+
+// decisionsOf renders staleness events, one per line.
+func decisionsOf(evs []events.Event) string {
 	var b strings.Builder
-	for _, ev := range e.events(runID) {
+	for _, ev := range evs {
 		if ev.EventType == events.TypeStaleness {
 			var s events.Staleness
 			ev.Payload(&s)
@@ -339,12 +391,19 @@ run 20260102T030405Z-run00001 of auctions: completed in D, committed epoch 1
 {"auction":5,"price":500}
 `)
 
-	// rerun is a no-op: every dataset fresh, no flow started, in the event log
-	second := e.mustRun(p)
-	if got := e.built(second); got != "" {
+	// rerun is a no-op: every dataset fresh, no flow started (its events,
+	// with --json); it commits nothing and writes no event log
+	code, stdout, stderr = e.etl(p, "run", "--json")
+	second := e.last
+	if code != 0 || !strings.Contains(stderr, "completed in ") || !strings.Contains(stderr, "nothing to do; nothing committed (epoch 1 stands)") {
+		t.Errorf("rerun: exit %d\n%s", code, stderr)
+	}
+	e.nothingToDo(second, 1)
+	rerun := e.jsonEvents(stdout)
+	if got := builtOf(rerun); got != "" {
 		t.Errorf("rerun built %q", got)
 	}
-	diffText(t, "rerun decisions", e.decisions(second), `bids fresh: no new files since epoch 1
+	diffText(t, "rerun decisions", decisionsOf(rerun), `bids fresh: no new files since epoch 1
 high_bids fresh: unchanged since epoch 1
 top fresh: unchanged since epoch 1
 bids_log fresh: unchanged since epoch 1
@@ -352,7 +411,7 @@ recent fresh: unchanged since epoch 1
 log_copy fresh: unchanged since epoch 1
 `)
 	skipped := 0
-	for _, ev := range e.events(second) {
+	for _, ev := range rerun {
 		var fp events.FlowProgress
 		if ev.EventType == events.TypeFlowProgress && ev.Payload(&fp) == nil && fp.Status == "skipped" {
 			skipped++
@@ -388,6 +447,7 @@ top        stale  input high_bids will change (the run rebuilds it first)
 bids_log   fresh  unchanged since epoch 1
 recent     fresh  unchanged since epoch 1
 log_copy   fresh  unchanged since epoch 1
+source files compared by size and modification time, and by content up to 1 MiB outside watched folders (--fingerprint auto)
 `)
 	id := e.mustRun(p)
 	if got := e.built(id); got != "high_bids top" {
@@ -408,9 +468,7 @@ log_copy fresh: unchanged since epoch 1
 	if got := e.built(id); got != "log_copy recent" {
 		t.Errorf("after the view changed, built %q, want recent log_copy", got)
 	}
-	if id := e.mustRun(p); e.built(id) != "" {
-		t.Errorf("third run built %q", e.built(id))
-	}
+	e.mustNoOp(p)
 	// a dataset left stale by a selection says which version it read
 	p = testPipeline(pipeOpts{action: run.Drop, defs: map[string]string{"high_bids": "v3"}})
 	e.mustRun(p, "--select", "high_bids")
@@ -436,6 +494,7 @@ bids_log   stale  new files in bids (1: data/bids/b.csv)
 recent     stale  input bids_log will change (the run rebuilds it first)
 log_copy   stale  input recent changed
 export     stale  input bids_log will change (the run rebuilds it first)
+source files compared by size and modification time, and by content up to 1 MiB outside watched folders (--fingerprint auto)
 `)
 	id := e.mustRun(p)
 	// the stream read of bids read only the new file
@@ -464,9 +523,7 @@ export     stale  input bids_log will change (the run rebuilds it first)
 		}
 	}
 	// nothing new: a no-op, and the sink writes no file
-	if id := e.mustRun(p); e.built(id) != "" {
-		t.Errorf("third run built %q", e.built(id))
-	}
+	e.mustNoOp(p)
 	if got := readSink(t, e); strings.Count(got, "part-") != 2 {
 		t.Errorf("sink files after a no-op run:\n%s", got)
 	}
@@ -544,6 +601,7 @@ top        fresh  unchanged since epoch 2
 bids_log   stale  full refresh requested
 recent     stale  input bids_log will change (the run rebuilds it first)
 log_copy   stale  input recent changed (not selected)
+source files compared by size and modification time, and by content up to 1 MiB outside watched folders (--fingerprint auto)
 `)
 	id := e.mustRun(p, "--full-refresh", "bids_log")
 	if got := e.built(id); got != "bids_log" {
@@ -607,6 +665,7 @@ top        stale  input high_bids will change (the run rebuilds it first) (not s
 bids_log   stale  definition changed
 recent     stale  input bids_log will change (the run rebuilds it first)
 log_copy   stale  input recent changed (not selected)
+source files compared by size and modification time, and by content up to 1 MiB outside watched folders (--fingerprint auto)
 `)
 	// unknown names are usage errors naming the valid ones
 	for _, args := range [][]string{{"run", "--select", "nope+"}, {"plan", "--refresh", "nope"}, {"run", "--full-refresh", "recent"}} {
@@ -751,22 +810,18 @@ func TestHistory(t *testing.T) {
 	e.write("data/bids/a.csv", bidsA)
 	p := testPipeline(pipeOpts{action: run.Drop})
 	e.mustRun(p)
-	e.mustRun(p)
+	e.mustNoOp(p) // nothing to do: not in the history
 	e.write("data/bids/c.csv", "auction,price\n6,12x\n")
 	e.etl(p, "run")
 	code, out, _ := e.etl(p, "history")
 	if code != 0 {
 		t.Fatalf("exit %d", code)
 	}
-	diffText(t, "history", out, `20260102T030405Z-run00003  2026-01-02 03:04:20 UTC  failed  nothing committed  3s
+	diffText(t, "history", out, `20260102T030405Z-run00003  2026-01-02 03:04:19 UTC  failed  nothing committed  3s
   rows 5 in, 2 out; expectations: 1 violated (1 dropped); late rows dropped: 0
   tried to rebuild high_bids: new files in bids (1: data/bids/c.csv)
     rows 5 in, 2 out; expectations: 1 violated (1 dropped)
   error: flow high_bids: data/bids/c.csv:2:2: column price: want int64, got "12x"
-
-20260102T030405Z-run00002  2026-01-02 03:04:15 UTC  completed  epoch 2  4.25s
-  rows 0 in, 0 out; expectations: 0 violated (0 dropped); late rows dropped: 0
-  rebuilt nothing
 
 20260102T030405Z-run00001  2026-01-02 03:04:05 UTC  completed  epoch 1  9.5s
   rows 22 in, 18 out; expectations: 1 violated (1 dropped); late rows dropped: 0
@@ -808,6 +863,8 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"run", "--edge-bytes", "lots"}, 2, "--edge-bytes"},
 		{[]string{"run", "--threads", "0"}, 2, `--threads "0": want a positive number`},
 		{[]string{"plan", "--warehouse", "gs://bucket/wh"}, 2, `unsupported URL scheme "gs"`},
+		{[]string{"run", "--warehouse", "wh\x00/x"}, 2, `--warehouse "wh\x00/x": contains a NUL byte, which no path can hold`},
+		{[]string{"read", "top", "--root", "data\x00"}, 2, `--root "data\x00": contains a NUL byte`},
 		{[]string{"read"}, 2, "missing NAME"},
 		{[]string{"read", "nope", "--warehouse", "W"}, 2, `no dataset "nope" in this pipeline (datasets you can read: bids_log, high_bids, log_copy, top)`},
 		{[]string{"read", "recent", "--warehouse", "W"}, 2, "recent is a temporary view: it is computed in memory"},

@@ -41,6 +41,7 @@ type executor struct {
 	// for the next (epochs.go).
 	maxFiles int
 	backlog  int
+	fp       fingerprintMode // --fingerprint
 
 	// --follow (nil or empty otherwise): which flows are due, the datasets
 	// an epoch runs although nothing is new (their idle timeout passed),
@@ -69,6 +70,7 @@ func (ex *executor) body(_ context.Context, r *run.Run) error {
 	ex.pl.nonce = r.ID
 	ex.pl.force = ex.force
 	ex.pl.maxFiles = ex.maxFiles
+	ex.pl.fp = ex.fp
 	if ex.feed != nil {
 		ex.pl.stdinNew = ex.feed.pending
 	}

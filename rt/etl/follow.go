@@ -172,7 +172,7 @@ func (fl *follower) pending(ctx context.Context) (bool, error) {
 		p.Datasets = append(p.Datasets, &cp)
 	}
 	pl := newPlanner(p, fl.rc.place.root, st.Head, fl.rc.sel)
-	pl.predict, pl.epoch, pl.force = true, st.NextEpoch, fl.forced
+	pl.predict, pl.epoch, pl.force, pl.fp = true, st.NextEpoch, fl.forced, fl.rc.fp
 	if fl.feed != nil {
 		pl.stdinNew = fl.feed.pending
 	}
@@ -286,7 +286,10 @@ func (fl *follower) runEpoch(abort context.Context) (code int, done bool) {
 		// epoch did; later epochs only go on from it.
 		fl.rc.sel = fl.rc.sel.settled()
 	}
-	fl.backlog, fl.progressed, fl.lastEpoch = ex.backlog > 0, len(ex.built) > 0, r.Summary.Epoch
+	fl.backlog, fl.progressed = ex.backlog > 0, len(ex.built) > 0
+	if !r.Summary.NothingToDo {
+		fl.lastEpoch = r.Summary.Epoch
+	}
 	for _, k := range ex.ran {
 		target, _, _ := strings.Cut(k, "/")
 		if _, forced := fl.forced[target]; forced && ex.pl.decided[target] != nil &&
@@ -310,8 +313,13 @@ func (fl *follower) runEpoch(abort context.Context) (code int, done bool) {
 	if ex.backlog > 0 {
 		waiting = fmt.Sprintf("; %s wait for the next epoch", plural(int64(ex.backlog), "file", "files"))
 	}
-	fmt.Fprintf(c.stderr, "epoch %d committed in %v: %d rows in, %d rows out, %d late; rebuilt: %s%s\n",
-		r.Summary.Epoch, time.Since(start).Round(time.Millisecond), in, out, late, rebuilt, waiting)
+	if r.Summary.NothingToDo {
+		fmt.Fprintf(c.stderr, "nothing to do in %v: %d rows in, %d rows out, %d late; nothing committed (epoch %d stands)\n",
+			time.Since(start).Round(time.Millisecond), in, out, late, r.Summary.Head)
+	} else {
+		fmt.Fprintf(c.stderr, "epoch %d committed in %v: %d rows in, %d rows out, %d late; rebuilt: %s%s\n",
+			r.Summary.Epoch, time.Since(start).Round(time.Millisecond), in, out, late, rebuilt, waiting)
+	}
 	c.keepCheckpoints(abort, fl.rc)
 	return 0, false
 }

@@ -19,10 +19,13 @@ import (
 
 // planJSON is plan's --json output.
 type planJSON struct {
-	Pipeline  string        `json:"pipeline"`
-	Warehouse string        `json:"warehouse"`
-	HeadEpoch int64         `json:"head_epoch"` // 0: nothing committed yet
-	Datasets  []planDataset `json:"datasets"`
+	Pipeline  string `json:"pipeline"`
+	Warehouse string `json:"warehouse"`
+	HeadEpoch int64  `json:"head_epoch"` // 0: nothing committed yet
+	// Fingerprint is how source files were compared: auto, stat or
+	// content (--fingerprint).
+	Fingerprint string        `json:"fingerprint"`
+	Datasets    []planDataset `json:"datasets"`
 }
 
 type planDataset struct {
@@ -53,7 +56,8 @@ func (c *cli) planCmd(ctx context.Context, inv *invocation) int {
 	p := newPlanner(c.p, pl.root, st.Head, sel)
 	p.predict = true
 	p.epoch = st.NextEpoch
-	out := planJSON{Pipeline: c.p.Name, Warehouse: wh.Location(""), Datasets: []planDataset{}}
+	p.fp = fingerprintFlag(inv)
+	out := planJSON{Pipeline: c.p.Name, Warehouse: wh.Location(""), Datasets: []planDataset{}, Fingerprint: string(p.fp)}
 	if st.Head != nil {
 		out.HeadEpoch = st.Head.Epoch
 	}
@@ -76,7 +80,20 @@ func (c *cli) planCmd(ctx context.Context, inv *invocation) int {
 		fmt.Fprintf(tw, "%s\t%s\t%s\n", d.Name, d.Decision, d.Reason)
 	}
 	tw.Flush()
+	if readsFiles(c.p) {
+		fmt.Fprintln(c.stdout, p.fp.describe())
+	}
 	return status
+}
+
+// readsFiles reports whether a pipeline has a source that reads files.
+func readsFiles(p *Pipeline) bool {
+	for _, ds := range p.Datasets {
+		if ds.Kind == Source && ds.Source != nil && !ds.Source.Stdin {
+			return true
+		}
+	}
+	return false
 }
 
 // historyEntry is one run as `history` shows it.

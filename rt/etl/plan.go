@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -54,11 +55,88 @@ const (
 )
 
 // fileStamp identifies a source file's content as the file system describes
-// it.
+// it, and, when the fingerprint mode hashes it, by its bytes.
 type fileStamp struct {
-	Path  string `json:"path"` // as Glob names it: relative to --root for relative patterns
-	Size  int64  `json:"size"`
-	MTime string `json:"mtime"` // RFC 3339 with nanoseconds, UTC
+	Path   string `json:"path"` // as Glob names it: relative to --root for relative patterns
+	Size   int64  `json:"size"`
+	MTime  string `json:"mtime"`            // RFC 3339 with nanoseconds, UTC
+	SHA256 string `json:"sha256,omitempty"` // hex, when hashed (see fingerprintMode)
+}
+
+// sameFile reports whether two stamps of one path are the same content: by
+// their hashes when both have one (a touched file is the same; a rewrite
+// that kept the size and the modification time is not), else by size and
+// modification time.
+func sameFile(a, b fileStamp) bool {
+	if a.SHA256 != "" && b.SHA256 != "" {
+		return a.Size == b.Size && a.SHA256 == b.SHA256
+	}
+	return a.Size == b.Size && a.MTime == b.MTime
+}
+
+// modified says how a file changed, for reasons.
+func modified(old, cur fileStamp) string {
+	if old.Size == cur.Size && old.MTime == cur.MTime {
+		return cur.Path + " modified (same size and modification time, new content)"
+	}
+	return cur.Path + " modified"
+}
+
+// fingerprintMode is how a run (and plan) tells whether a source file
+// changed since the last run read it (--fingerprint). Size and modification
+// time are cheap, but a rewrite that keeps both (a copy that preserves
+// times, a clock that went back, a file system with coarse times) goes
+// unseen; a content hash sees it, at the cost of reading the file at every
+// run and plan.
+type fingerprintMode string
+
+const (
+	// fpAuto hashes the files of bounded sources up to autoHashMax bytes,
+	// and compares larger files and watched folders by size and time.
+	fpAuto fingerprintMode = "auto"
+	// fpStat compares every file by size and modification time only.
+	fpStat fingerprintMode = "stat"
+	// fpContent hashes every file.
+	fpContent fingerprintMode = "content"
+)
+
+// autoHashMax is the largest file --fingerprint auto hashes.
+const autoHashMax = 1 << 20
+
+// hashes reports whether mode hashes a file of size bytes of src.
+func (m fingerprintMode) hashes(src *Dataset, size int64) bool {
+	switch m {
+	case fpContent:
+		return true
+	case fpStat:
+		return false
+	}
+	return size <= autoHashMax && (src.Source == nil || !src.Source.Unbounded)
+}
+
+// describe says, for plan, how files are compared.
+func (m fingerprintMode) describe() string {
+	switch m {
+	case fpContent:
+		return "source files compared by content (--fingerprint content)"
+	case fpStat:
+		return "source files compared by size and modification time only (--fingerprint stat)"
+	}
+	return "source files compared by size and modification time, and by content up to 1 MiB outside watched folders (--fingerprint auto)"
+}
+
+// hashFile is the hex sha256 of a file's bytes.
+func hashFile(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // fingerprint is what a dataset was built from (see above). A source's entry
@@ -195,6 +273,8 @@ type planner struct {
 	// maxFiles is run's --max-files-per-epoch (0: none): a reason says how
 	// many of a stream read's new files the epoch reads.
 	maxFiles int
+	// fp is how source files are compared (--fingerprint; "": auto).
+	fp fingerprintMode
 
 	listings map[string]*sourceListing
 	decided  map[string]*decision
@@ -299,7 +379,14 @@ func (pl *planner) listing(src *Dataset) *sourceListing {
 			l.err = fmt.Errorf("source %s: %w", src.Name, err)
 			return l
 		}
-		l.stamps = append(l.stamps, fileStamp{Path: f.Name, Size: st.Size(), MTime: st.ModTime().UTC().Format(time.RFC3339Nano)})
+		stamp := fileStamp{Path: f.Name, Size: st.Size(), MTime: st.ModTime().UTC().Format(time.RFC3339Nano)}
+		if pl.fp.hashes(src, st.Size()) {
+			if stamp.SHA256, err = hashFile(f.Path); err != nil {
+				l.err = fmt.Errorf("source %s: %w", src.Name, err)
+				return l
+			}
+		}
+		l.stamps = append(l.stamps, stamp)
 	}
 	l.files = files
 	return l
@@ -317,7 +404,7 @@ func unconsumed(l *sourceListing, consumed []fileStamp) (files []format.File, st
 		if !ok {
 			files = append(files, l.files[i])
 			stamps = append(stamps, s)
-		} else if old != s {
+		} else if !sameFile(old, s) {
 			changed = append(changed, s.Path)
 		}
 	}
@@ -337,8 +424,8 @@ func diffFiles(old, cur []fileStamp) (added, changed []string) {
 		switch {
 		case !ok:
 			added = append(added, s.Path)
-		case o != s:
-			changed = append(changed, s.Path+" modified")
+		case !sameFile(o, s):
+			changed = append(changed, modified(o, s))
 		}
 	}
 	for _, s := range old {

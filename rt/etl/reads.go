@@ -263,6 +263,11 @@ func (fr *flowReads) streamSource(src *Dataset, l *sourceListing) *streamRead {
 		next = append(next, s)
 	}
 	next = append(next, stamps...)
+	for i := range next {
+		// An offset names the files read, by path; their hashes would
+		// only make every commit record longer.
+		next[i].SHA256 = ""
+	}
 	sort.Slice(next, func(i, j int) bool { return next[i].Path < next[j].Path })
 	sr := &streamRead{key: key, srcFiles: files, next: offset{Files: next}}
 	fr.streams[src.Name] = sr

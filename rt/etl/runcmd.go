@@ -99,7 +99,7 @@ func (c *cli) runCmd(ctx context.Context, inv *invocation) int {
 	}
 	rc := &runConfig{place: pl, fs: fs, threads: threads, budget: budget, sel: sel, mem: mem, edges: edges,
 		jsonOut: jsonOut, allowOlder: inv.bool(flagAllowOlder.name), args: append([]string{"etl", "run"}, inv.rawArgs()...),
-		maxFiles: maxFiles, keep: keep}
+		maxFiles: maxFiles, keep: keep, fp: fingerprintFlag(inv)}
 	if follow {
 		c.following.Store(true)
 		return c.follow(ctx, rc, poll)
@@ -139,6 +139,16 @@ type runConfig struct {
 	// maxFiles: --max-files-per-epoch (0: no limit); keep:
 	// --keep-checkpoints (0: keep every commit). See epochs.go.
 	maxFiles, keep int
+	// fp: --fingerprint, how source files are compared (plan.go).
+	fp fingerprintMode
+}
+
+// fingerprintFlag reads --fingerprint (the parser checked its value).
+func fingerprintFlag(inv *invocation) fingerprintMode {
+	if inv.isSet("fingerprint") {
+		return fingerprintMode(inv.str("fingerprint"))
+	}
+	return fpAuto
 }
 
 // epochErrors says what the summary does not: a failure to write the event
@@ -160,7 +170,7 @@ func (c *cli) epochErrors(r *run.Run, err error) {
 // run could not begin (err says why).
 func (c *cli) epoch(ctx context.Context, rc *runConfig, fl *follower) (*run.Run, *executor, error) {
 	ex := &executor{c: c, ctx: ctx, p: c.p, place: rc.place, threads: rc.threads, budget: rc.budget, sel: rc.sel, mem: rc.mem,
-		edges: rc.edges, maxFiles: rc.maxFiles, prog: c.newProgress(), views: map[string]*viewTarget{}, stdin: map[string]*stdinData{}, srcRead: map[string]bool{}}
+		edges: rc.edges, maxFiles: rc.maxFiles, fp: rc.fp, prog: c.newProgress(), views: map[string]*viewTarget{}, stdin: map[string]*stdinData{}, srcRead: map[string]bool{}}
 	if fl != nil {
 		ex.due, ex.force, ex.feed = fl.dueNow, fl.forced, fl.feed
 		ex.prog = quietProgress{ex.prog, ex}

@@ -3,6 +3,7 @@ package etl
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"time"
@@ -21,10 +22,14 @@ var cmdVacuum = &command{
 	text: `Vacuum keeps the last N commits and removes what only older commits need:
 their commit records, dataset files that no kept commit lists, the event logs
 of runs that started before the oldest kept commit's run, and checkpoint
-objects of older epochs. The latest commit is always kept, so nothing it
+objects of older epochs; and, as the start of a run does, what failed or
+killed runs left: files they staged that no commit lists, and temporary
+files of writes they were killed in. The latest commit is always kept, so nothing it
 references is removed; read --version reaches the versions of the kept
 commits only. Vacuum takes the warehouse lock, like run. It works on a folder
-and on S3 alike.`,
+and on S3 alike. It is safe to kill: it retires the old commit records,
+oldest first, before it removes any file, so every version a remaining
+record lists still reads back, and the next vacuum finishes the job.`,
 	flags:   flags(commonFlags, []*flagSpec{flagKeep}),
 	example: "etl vacuum\netl vacuum --keep 3 --warehouse s3://bucket/wh",
 }
@@ -78,6 +83,19 @@ func (c *cli) vacuum(ctx context.Context, pl place, keep int) (*warehouse.Vacuum
 	}
 	lock.Keep(ctx)
 	res, err := wh.Vacuum(ctx, keep)
+	if err == nil {
+		// The garbage of failed and killed runs, as a run's start removes it.
+		var st *warehouse.State
+		if st, err = wh.Load(ctx); err == nil {
+			res.Staged, err = wh.Collect(ctx, st)
+			if res.Staged == nil {
+				res.Staged = []string{}
+			}
+			var terr error
+			res.TempFiles, terr = wh.CleanTemp(ctx, lock)
+			err = errors.Join(err, terr)
+		}
+	}
 	if rerr := lock.Release(context.WithoutCancel(ctx)); err == nil && rerr != nil {
 		err = fmt.Errorf("releasing the warehouse lock: %w", rerr)
 	}
@@ -86,7 +104,11 @@ func (c *cli) vacuum(ctx context.Context, pl place, keep int) (*warehouse.Vacuum
 
 // vacuumLine says what a vacuum kept and removed.
 func vacuumLine(res *warehouse.VacuumResult) string {
-	return fmt.Sprintf("kept %d commits (epochs %d to %d); removed %d objects, %d bytes: %d commit records, %d data files, %d event logs, %d checkpoint objects",
+	line := fmt.Sprintf("kept %d commits (epochs %d to %d); removed %d objects, %d bytes: %d commit records, %d data files, %d event logs, %d checkpoint objects",
 		len(res.Kept), res.Kept[len(res.Kept)-1], res.Kept[0], res.Removed(), res.Bytes,
 		len(res.Commits), len(res.DataFiles), len(res.EventLogs), len(res.Checkpoints))
+	if n, m := len(res.Staged), res.TempFiles; n+m > 0 {
+		line += fmt.Sprintf("; and what failed runs left: %d staged files, %d temporary files", n, m)
+	}
+	return line
 }

@@ -2,8 +2,11 @@ package etl
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/nordisk/thund/rt/run"
 )
@@ -70,5 +73,68 @@ func TestVacuumUsage(t *testing.T) {
 	}
 	if code, out, _ := e.etl(p, "vacuum"); code != 0 || !strings.Contains(out, "has no commits; nothing removed") {
 		t.Errorf("vacuum of an empty warehouse: exit %d %s", code, out)
+	}
+}
+
+// TestOrphanTempFilesRemoved: the temporary files that killed runs leave
+// (a half-written part file, a torn commit record) are removed by the next
+// run and by vacuum, however young, since the lock says no live run owns
+// them; a temporary event log, which a run refused the lock writes too, is
+// left until it is old. On main they stayed for 15 minutes whatever ran.
+func TestOrphanTempFilesRemoved(t *testing.T) {
+	e := newEnv(t)
+	p := testPipeline(pipeOpts{action: run.Drop})
+	e.write("data/bids/a.csv", bidsA)
+	e.mustRun(p)
+	orphan := func(name string) string {
+		t.Helper()
+		path := filepath.Join(e.wh, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte("half a file"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		old := time.Now().Add(-time.Minute)
+		if err := os.Chtimes(path, old, old); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	exists := func(path string) bool {
+		_, err := os.Stat(path)
+		return err == nil
+	}
+	part := orphan("high_bids/v000002/.part-00000-deadbeef.parquet.tmp-123")
+	record := orphan("_thund/commits/.000000000002.json.tmp-456")
+	eventLog := orphan("_thund/events/.20260102T030405Z-run99999.jsonl.tmp-789")
+
+	// the next run
+	e.write("data/bids/b.csv", "auction,price\n6,60\n")
+	e.mustRun(p)
+	if exists(part) || exists(record) {
+		t.Errorf("a run left the temporary files of a killed run: part %v, commit record %v", exists(part), exists(record))
+	}
+	if !exists(eventLog) {
+		t.Errorf("a run removed a young temporary event log, which a run without the lock may be writing")
+	}
+
+	// vacuum
+	part = orphan("top/v000009/.part-00000-deadbeef.parquet.tmp-321")
+	code, out, stderr := e.etl(p, "vacuum", "--json")
+	if code != 0 {
+		t.Fatalf("vacuum: exit %d\n%s", code, stderr)
+	}
+	var res struct {
+		Temp int `json:"removed_temp_files"`
+	}
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatal(err)
+	}
+	if exists(part) || res.Temp != 1 {
+		t.Errorf("vacuum: the orphan is there: %v; removed_temp_files %d, want 1", exists(part), res.Temp)
+	}
+	if exists(filepath.Dir(part)) {
+		t.Errorf("vacuum left the orphan's empty folder")
 	}
 }

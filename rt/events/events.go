@@ -96,15 +96,18 @@ type (
 		Args      []string `json:"args,omitempty"`
 		Threads   int      `json:"threads,omitempty"`
 		Runtime   string   `json:"runtime,omitempty"` // the runtime's version
-		Collected int      `json:"garbage_collected"` // staged files of failed runs removed
+		Collected int      `json:"garbage_collected"` // staged and temporary files of failed runs removed
 	}
 	RunEnd struct {
-		Status     string `json:"status"` // completed | failed
-		Epoch      int64  `json:"epoch"`  // committed epoch; 0 when nothing was committed
-		DurationMS int64  `json:"duration_ms"`
-		RowsIn     int64  `json:"rows_in"`
-		RowsOut    int64  `json:"rows_out"`
-		Error      string `json:"error,omitempty"`
+		Status string `json:"status"` // completed | failed
+		Epoch  int64  `json:"epoch"`  // committed epoch; 0 when nothing was committed
+		// NothingToDo: the run completed without changing anything, so it
+		// committed nothing (and wrote no event log unless it warned).
+		NothingToDo bool   `json:"nothing_to_do,omitempty"`
+		DurationMS  int64  `json:"duration_ms"`
+		RowsIn      int64  `json:"rows_in"`
+		RowsOut     int64  `json:"rows_out"`
+		Error       string `json:"error,omitempty"`
 	}
 	FlowStart struct {
 		Target string `json:"target"`

@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"strings"
+	"unicode/utf8"
 	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -24,31 +26,153 @@ import (
 // and hands each field to its column's typed parser.
 
 // csvScanner splits a stream into records.
+//
+// Its memory is bounded by the longest record plus a constant, whatever the
+// size of a field: a field that needs no unescaping is a slice of the line
+// it is on (no copy), a line longer than the read buffer is assembled in
+// one buffer reused from line to line, and a buffer that one huge record
+// grew is dropped before the next record, not kept for the rest of the
+// file. Only fields that need unescaping (doubled quotes, escapes, line
+// breaks inside quotes) are copied, once, into buf.
 type csvScanner struct {
-	r      *bufio.Reader
-	o      CSVOptions
-	line   int64 // physical lines read so far
-	buf    []byte
-	ends   []int
-	quoted []bool
-	first  bool
+	r    *bufio.Reader
+	in   countingReader // what r reads: the input
+	ra   io.ReaderAt    // the input, when it is a file (else nil)
+	scan []byte         // ahead's buffer
+	o    CSVOptions
+	line int64  // physical lines read so far
+	cur  []byte // the last line read (valid until the next readLine)
+	// curLong: cur is in long, not in the read buffer.
+	curLong bool
+	long    []byte // where a line longer than the read buffer is assembled
+	buf     []byte // fields that were unescaped, or spilled
+	spans   []csvSpan
+	quoted  []bool
+	first   bool
 }
 
+// csvSpan is where one field of the record is: in buf, or (inLine) in cur.
+type csvSpan struct {
+	start, end int
+	inLine     bool
+}
+
+// csvKeepBuffer is the largest scanner buffer kept from one record to the
+// next; a larger one (a huge field) is dropped once its record is done.
+const csvKeepBuffer = 4 << 20
+
 func newCSVScanner(r io.Reader, o CSVOptions) *csvScanner {
-	return &csvScanner{r: bufio.NewReaderSize(r, 1<<16), o: o, first: true}
+	s := &csvScanner{o: o, first: true}
+	s.in.r = r
+	s.ra, _ = r.(io.ReaderAt) // a file: huge values are measured before they are read
+	s.r = bufio.NewReaderSize(&s.in, 1<<16)
+	return s
+}
+
+// countingReader counts the bytes read through it.
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// csvScanAhead is the size from which a line, or a quoted field that spans
+// lines, is measured before it is read any further (when the input is a
+// file, an io.ReaderAt), so that its buffer is allocated once at its size,
+// not doubled as it grows: a huge value then costs its size plus a
+// constant, and is read twice.
+const csvScanAhead = 1 << 20
+
+// ahead measures the input from the scanner's position, without consuming
+// it: the bytes up to and including the one at which end (fed the input in
+// chunks, returning an index or -1) stops, or to the end of the input. ok
+// is false when the input is not a file.
+func (s *csvScanner) ahead(end func(chunk []byte) int) (n int64, ok bool) {
+	if s.ra == nil {
+		return 0, false
+	}
+	if s.scan == nil {
+		s.scan = make([]byte, 1<<20)
+	}
+	buffered, _ := s.r.Peek(s.r.Buffered())
+	if i := end(buffered); i >= 0 {
+		return int64(i + 1), true
+	}
+	n, off := int64(len(buffered)), s.in.n
+	for {
+		m, err := s.ra.ReadAt(s.scan, off)
+		if i := end(s.scan[:m]); i >= 0 {
+			return n + int64(i+1), true
+		}
+		n, off = n+int64(m), off+int64(m)
+		if err != nil || m == 0 {
+			return n, true
+		}
+	}
+}
+
+// reserve makes room in b for n more bytes, at once.
+func reserve(b []byte, n int64) []byte {
+	if want := int64(len(b)) + n; want > int64(cap(b)) && want <= math.MaxInt32*2 {
+		nb := make([]byte, len(b), want)
+		copy(nb, b)
+		b = nb
+	}
+	return b
+}
+
+// lineEnd finds a line feed.
+func lineEnd(chunk []byte) int { return bytes.IndexByte(chunk, '\n') }
+
+// quotedEnd returns a finder of the closing quote of a quoted field whose
+// opening quote is behind: a quote that is neither doubled nor escaped.
+func (s *csvScanner) quotedEnd() func(chunk []byte) int {
+	q, esc := s.o.Quote, s.o.Escape
+	skip, sawQ := false, false
+	return func(chunk []byte) int {
+		for i, c := range chunk {
+			switch {
+			case skip:
+				skip = false
+			case sawQ:
+				if c != q {
+					return i // the quote before it closes the field
+				}
+				sawQ = false // a doubled quote
+			case esc != 0 && esc != q && c == esc:
+				skip = true
+			case c == q:
+				sawQ = true
+			}
+		}
+		return -1
+	}
 }
 
 // readLine returns the next physical line without its line ending, or io.EOF.
 // The slice is valid until the next call.
 func (s *csvScanner) readLine() ([]byte, error) {
 	line, err := s.r.ReadSlice('\n')
+	s.curLong = err == bufio.ErrBufferFull
 	if err == bufio.ErrBufferFull {
-		long := append([]byte(nil), line...)
+		s.long = grow(s.long[:0], line)
+		measured := false
 		for err == bufio.ErrBufferFull {
+			if !measured && len(s.long) >= csvScanAhead {
+				measured = true
+				if n, ok := s.ahead(lineEnd); ok {
+					s.long = reserve(s.long, n)
+				}
+			}
 			line, err = s.r.ReadSlice('\n')
-			long = append(long, line...)
+			s.long = grow(s.long, line)
 		}
-		line = long
+		line = s.long
 	}
 	if err == io.EOF && len(line) > 0 {
 		err = nil
@@ -70,19 +194,91 @@ func (s *csvScanner) readLine() ([]byte, error) {
 	return line, nil
 }
 
-func (s *csvScanner) field(i int) []byte {
-	start := 0
-	if i > 0 {
-		start = s.ends[i-1]
+var newline = []byte{'\n'}
+
+// grow appends p to b, doubling b's capacity when it is full (append grows
+// a large slice by a quarter at a time, and each step leaves the old
+// array to the collector: a 100 MB field would make 400 MB of garbage).
+func grow(b, p []byte) []byte {
+	if len(b)+len(p) > cap(b) {
+		nb := make([]byte, len(b), max(2*cap(b), len(b)+len(p), 4096))
+		copy(nb, b)
+		b = nb
 	}
-	return s.buf[start:s.ends[i]]
+	return append(b, p...)
+}
+
+func (s *csvScanner) field(i int) []byte {
+	sp := s.spans[i]
+	if sp.inLine {
+		return s.cur[sp.start:sp.end]
+	}
+	return s.buf[sp.start:sp.end]
+}
+
+// fields is the number of fields of the record.
+func (s *csvScanner) fields() int { return len(s.spans) }
+
+// add records a field: line[start:end] of the current line, without a
+// copy.
+func (s *csvScanner) add(line []byte, start, end int, quoted bool) {
+	s.cur = line
+	s.spans = append(s.spans, csvSpan{start: start, end: end, inLine: true})
+	s.quoted = append(s.quoted, quoted)
+}
+
+// addBuf records a field that ends at the end of buf and starts at start.
+func (s *csvScanner) addBuf(start int, quoted bool) {
+	s.spans = append(s.spans, csvSpan{start: start, end: len(s.buf)})
+	s.quoted = append(s.quoted, quoted)
+}
+
+// size is the record's size: the bytes of its fields.
+func (s *csvScanner) size() int {
+	n := 0
+	for _, sp := range s.spans {
+		n += sp.end - sp.start
+	}
+	return n
+}
+
+// own makes every field of the record a slice of a buffer of the scanner's
+// own (buf, or long), not of the read buffer.
+func (s *csvScanner) own() {
+	if !s.curLong {
+		s.spill()
+	}
+}
+
+// detach gives the record's buffers away (a batch keeps slices of them):
+// the next record starts new ones.
+func (s *csvScanner) detach() {
+	s.buf, s.long, s.cur, s.spans = nil, nil, nil, s.spans[:0]
+}
+
+// spill copies the fields that are slices of the current line into buf,
+// before the next line replaces it.
+func (s *csvScanner) spill() {
+	for i, sp := range s.spans {
+		if sp.inLine {
+			start := len(s.buf)
+			s.buf = grow(s.buf, s.cur[sp.start:sp.end])
+			s.spans[i] = csvSpan{start: start, end: len(s.buf)}
+		}
+	}
 }
 
 // next reads one record and returns the line it starts on. Blank lines are
 // skipped when skipBlank is set; otherwise a blank line is a record of one
 // empty field.
 func (s *csvScanner) next(skipBlank bool) (int64, error) {
-	s.buf, s.ends, s.quoted = s.buf[:0], s.ends[:0], s.quoted[:0]
+	if cap(s.buf) > csvKeepBuffer {
+		s.buf = nil
+	}
+	if cap(s.long) > csvKeepBuffer {
+		s.long = nil
+	}
+	s.buf, s.spans, s.quoted, s.cur = s.buf[:0], s.spans[:0], s.quoted[:0], nil
 	var line []byte
 	var err error
 	for {
@@ -96,53 +292,76 @@ func (s *csvScanner) next(skipBlank bool) (int64, error) {
 	}
 	start := s.line
 	d, q, esc := s.o.Delimiter, s.o.Quote, s.o.Escape
+	special := func(c byte) bool { return c == q || esc != 0 && esc != q && c == esc }
 	pos := 0
 	for {
-		col := len(s.ends) + 1
+		col := len(s.spans) + 1
 		if pos < len(line) && line[pos] == q {
-			// Quoted field.
+			// Quoted field. Most are one slice of the line: no doubled
+			// quote, no escape, no line break inside.
 			openLine := s.line
 			pos++
-			for {
-				i := pos
-				for i < len(line) && line[i] != q && (esc == 0 || esc == q || line[i] != esc) {
-					i++
-				}
-				s.buf = append(s.buf, line[pos:i]...)
-				if i == len(line) {
-					// The field goes on past the line end.
-					s.buf = append(s.buf, '\n')
-					line, err = s.readLine()
-					if err == io.EOF {
-						return 0, &DataError{Row: openLine, Col: col, Msg: "quoted field not terminated before the end of the file"}
+			i := pos
+			for i < len(line) && !special(line[i]) {
+				i++
+			}
+			if i < len(line) && line[i] == q && (i+1 == len(line) || line[i+1] != q) {
+				s.add(line, pos, i, true)
+				pos = i + 1
+			} else {
+				// The field is built in buf; the record's earlier fields go
+				// there first, since a line break inside the quotes
+				// replaces the line they are slices of.
+				s.spill()
+				fstart, measured := len(s.buf), false
+				for {
+					i := pos
+					for i < len(line) && !special(line[i]) {
+						i++
 					}
-					if err != nil {
-						return 0, err
-					}
-					pos = 0
-					continue
-				}
-				if line[i] == q {
-					if i+1 < len(line) && line[i+1] == q {
-						s.buf = append(s.buf, q) // doubled quote
-						pos = i + 2
+					s.buf = grow(s.buf, line[pos:i])
+					if i == len(line) {
+						// The field goes on past the line end.
+						if !measured && len(s.buf)-fstart >= csvScanAhead {
+							measured = true
+							if n, ok := s.ahead(s.quotedEnd()); ok {
+								s.buf = reserve(s.buf, n+1)
+							}
+						}
+						s.buf = grow(s.buf, newline)
+						line, err = s.readLine()
+						if err == io.EOF {
+							return 0, &DataError{Row: openLine, Col: col, Msg: "quoted field not terminated before the end of the file"}
+						}
+						if err != nil {
+							return 0, err
+						}
+						s.cur = line
+						pos = 0
 						continue
 					}
-					pos = i + 1 // closing quote
-					break
+					if line[i] == q {
+						if i+1 < len(line) && line[i+1] == q {
+							s.buf = append(s.buf, q) // doubled quote
+							pos = i + 2
+							continue
+						}
+						pos = i + 1 // closing quote
+						break
+					}
+					// The escape character: the next byte is literal. At the
+					// end of a line it escapes the line break, which the next
+					// round appends.
+					if i+1 < len(line) {
+						s.buf = append(s.buf, line[i+1])
+						pos = i + 2
+					} else {
+						pos = i + 1
+					}
 				}
-				// The escape character: the next byte is literal. At the end
-				// of a line it escapes the line break, which the next round
-				// appends.
-				if i+1 < len(line) {
-					s.buf = append(s.buf, line[i+1])
-					pos = i + 2
-				} else {
-					pos = i + 1
-				}
+				s.addBuf(fstart, true)
 			}
-			s.ends = append(s.ends, len(s.buf))
-			s.quoted = append(s.quoted, true)
+			s.cur = line
 			if pos == len(line) {
 				return start, nil
 			}
@@ -151,8 +370,7 @@ func (s *csvScanner) next(skipBlank bool) (int64, error) {
 			}
 			pos++
 			if pos == len(line) { // trailing delimiter: one more empty field
-				s.ends = append(s.ends, len(s.buf))
-				s.quoted = append(s.quoted, false)
+				s.add(line, pos, pos, false)
 				return start, nil
 			}
 			continue
@@ -165,16 +383,13 @@ func (s *csvScanner) next(skipBlank bool) (int64, error) {
 			}
 			i++
 		}
-		s.buf = append(s.buf, line[pos:i]...)
-		s.ends = append(s.ends, len(s.buf))
-		s.quoted = append(s.quoted, false)
+		s.add(line, pos, i, false)
 		if i == len(line) {
 			return start, nil
 		}
 		pos = i + 1
 		if pos == len(line) {
-			s.ends = append(s.ends, len(s.buf))
-			s.quoted = append(s.quoted, false)
+			s.add(line, pos, pos, false)
 			return start, nil
 		}
 	}
@@ -186,7 +401,13 @@ type csvCol struct {
 	app      textAppender
 	nullable bool
 	isString bool
+	sb       *array.StringBuilder // b, when isString
 }
+
+// csvBatchBytes ends a batch early once its fields hold this many bytes: a
+// batch of huge fields takes about this much (or one field's size), not
+// batch rows times the field size.
+const csvBatchBytes = 32 << 20
 
 type csvReader struct {
 	name    string
@@ -198,7 +419,8 @@ type csvReader struct {
 	nfields int   // fields per record
 	nulls   []string
 	batch   int
-	skip    bool // skip blank lines
+	big     int64 // a huge record read and not yet returned: the line it starts on
+	skip    bool  // skip blank lines
 	err     error
 }
 
@@ -214,7 +436,11 @@ func newCSVReader(r io.ReadCloser, name string, schema *arrow.Schema, o CSVOptio
 		if err != nil {
 			return nil, fmt.Errorf("%s: column %s: %w", name, f.Name, err)
 		}
-		cr.cols = append(cr.cols, csvCol{field: f, b: b, app: app, nullable: f.Nullable, isString: f.Type.ID() == arrow.STRING})
+		col := csvCol{field: f, b: b, app: app, nullable: f.Nullable, isString: f.Type.ID() == arrow.STRING}
+		if col.isString {
+			col.sb = b.(*array.StringBuilder)
+		}
+		cr.cols = append(cr.cols, col)
 	}
 	cr.fieldOf = make([]int, len(cr.cols))
 	if !o.Header {
@@ -233,7 +459,7 @@ func newCSVReader(r io.ReadCloser, name string, schema *arrow.Schema, o CSVOptio
 	if err != nil {
 		return nil, cr.placed(err)
 	}
-	header := make([]string, len(cr.sc.ends))
+	header := make([]string, cr.sc.fields())
 	for i := range header {
 		header[i] = string(cr.sc.field(i))
 	}
@@ -289,8 +515,11 @@ func (r *csvReader) Next() (arrow.RecordBatch, error) {
 	if r.err != nil {
 		return nil, r.err
 	}
-	rows := 0
-	for rows < r.batch {
+	if r.big > 0 {
+		return r.bigRecord()
+	}
+	rows, size := 0, 0
+	for rows < r.batch && size < csvBatchBytes {
 		line, err := r.sc.next(r.skip)
 		if err == io.EOF {
 			r.err = io.EOF
@@ -299,30 +528,27 @@ func (r *csvReader) Next() (arrow.RecordBatch, error) {
 		if err != nil {
 			return nil, r.fail(r.placed(err))
 		}
-		if got := len(r.sc.ends); got != r.nfields {
+		if got := r.sc.fields(); got != r.nfields {
 			col := r.nfields + 1
 			if got < r.nfields {
 				col = got
 			}
 			return nil, r.fail(&DataError{File: r.name, Row: line, Col: col, Msg: fmt.Sprintf("want %d fields, got %d", r.nfields, got)})
 		}
+		if r.sc.size() >= csvBigRecord {
+			// A huge record is a batch of its own, next (see bigRecord).
+			r.big = line
+			if rows > 0 {
+				break
+			}
+			return r.bigRecord()
+		}
 		for ci := range r.cols {
-			c := &r.cols[ci]
-			fi := r.fieldOf[ci]
-			raw := r.sc.field(fi)
-			if !r.sc.quoted[fi] && r.isNull(raw) {
-				if !c.nullable {
-					return nil, r.fail(&DataError{File: r.name, Row: line, Col: fi + 1, Column: c.field.Name, Msg: "NULL in a NOT NULL column"})
-				}
-				c.b.AppendNull()
-				continue
+			n, err := r.appendField(ci, line)
+			if err != nil {
+				return nil, r.fail(err)
 			}
-			// The appender does not keep s (builders copy), so the bytes
-			// need not be copied into a string first.
-			s := unsafe.String(unsafe.SliceData(raw), len(raw))
-			if err := c.app(s); err != nil {
-				return nil, r.fail(&DataError{File: r.name, Row: line, Col: fi + 1, Column: c.field.Name, Msg: err.Error()})
-			}
+			size += n
 		}
 		rows++
 	}
@@ -330,6 +556,89 @@ func (r *csvReader) Next() (arrow.RecordBatch, error) {
 		return nil, r.err
 	}
 	return r.flush(rows), nil
+}
+
+// appendField appends the record's field of column ci to its builder and
+// returns its size.
+func (r *csvReader) appendField(ci int, line int64) (int, error) {
+	c := &r.cols[ci]
+	fi := r.fieldOf[ci]
+	raw := r.sc.field(fi)
+	if !r.sc.quoted[fi] && r.isNull(raw) {
+		if !c.nullable {
+			return 0, &DataError{File: r.name, Row: line, Col: fi + 1, Column: c.field.Name, Msg: "NULL in a NOT NULL column"}
+		}
+		c.b.AppendNull()
+		return 0, nil
+	}
+	if c.isString && utf8.Valid(raw) {
+		// The bytes go straight into the builder's buffer: no string of
+		// them is made (StringBuilder.Append would copy the string into a
+		// []byte first).
+		c.sb.BinaryBuilder.Append(raw)
+		return len(raw), nil
+	}
+	// The appender does not keep s (builders copy), so the bytes need not
+	// be copied into a string first.
+	s := unsafe.String(unsafe.SliceData(raw), len(raw))
+	if err := c.app(s); err != nil {
+		return 0, &DataError{File: r.name, Row: line, Col: fi + 1, Column: c.field.Name, Msg: err.Error()}
+	}
+	return len(raw), nil
+}
+
+// csvBigRecord is the size from which a record is a batch of its own.
+const csvBigRecord = 1 << 20
+
+// bigRecord returns the huge record the scanner holds (it starts on line
+// r.big) as a batch of one row. Its string values are not copied: each
+// column's data buffer is the value's bytes in the scanner's buffer, which
+// the batch then owns (the scanner starts new ones). So a field of any
+// size is held once, in the batch, and memory is bounded by the field
+// plus a constant, not by the field times the copies a builder makes.
+func (r *csvReader) bigRecord() (arrow.RecordBatch, error) {
+	line := r.big
+	r.big = 0
+	r.sc.own()
+	cols := make([]arrow.Array, len(r.cols))
+	release := func() {
+		for _, a := range cols {
+			if a != nil {
+				a.Release()
+			}
+		}
+	}
+	for ci := range r.cols {
+		c := &r.cols[ci]
+		fi := r.fieldOf[ci]
+		raw := r.sc.field(fi)
+		if c.isString && (r.sc.quoted[fi] || !r.isNull(raw)) && utf8.Valid(raw) {
+			if len(raw) > math.MaxInt32 {
+				release()
+				return nil, r.fail(&DataError{File: r.name, Row: line, Col: fi + 1, Column: c.field.Name,
+					Msg: fmt.Sprintf("a field of %d bytes: a string value holds at most 2 GiB", len(raw))})
+			}
+			cols[ci] = oneString(raw)
+			continue
+		}
+		if _, err := r.appendField(ci, line); err != nil {
+			release()
+			return nil, r.fail(err)
+		}
+		cols[ci] = c.b.NewArray()
+	}
+	r.sc.detach()
+	rec := array.NewRecordBatch(r.schema, cols, 1)
+	release()
+	return rec, nil
+}
+
+// oneString is a string array of one value, v itself (not a copy).
+func oneString(v []byte) arrow.Array {
+	offsets := memory.NewBufferBytes(arrow.Int32Traits.CastToBytes([]int32{0, int32(len(v))}))
+	d := array.NewData(arrow.BinaryTypes.String, 1, []*memory.Buffer{nil, offsets, memory.NewBufferBytes(v)}, nil, 0, 0)
+	defer d.Release()
+	return array.NewStringData(d)
 }
 
 func (r *csvReader) flush(rows int) arrow.RecordBatch {

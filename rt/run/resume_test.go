@@ -128,7 +128,10 @@ func TestResumeFromEpoch(t *testing.T) {
 	if data, err := r.WH.ReadState(ctx, r.State.Head, "agg"); err != nil || string(data) != "two" {
 		t.Errorf("state after the fallback: %q, %v", data, err)
 	}
-	r.Commit(ctx)
+	r.Txn.SetFingerprint("m", []byte(`"changed"`)) // a run that changed nothing would commit nothing
+	if err := r.Commit(ctx); err != nil || r.Summary.Epoch != 5 {
+		t.Fatalf("commit epoch 5: %d, %v", r.Summary.Epoch, err)
+	}
 
 	// a corrupt (unparseable) latest commit record
 	rec := filepath.Join(e.fs.Root, filepath.FromSlash(warehouse.CommitName(5)))

@@ -65,7 +65,8 @@ func (c *Config) now() time.Time {
 // Begin starts a run: it takes the warehouse lock (refusing, with the
 // holder's name, when another run has it; taking over a stale one, and saying
 // so in the event log), loads the latest commit, removes the garbage of failed
-// runs, and opens the transaction. On error nothing was changed, and the
+// runs (their staged files, and the temporary files of writes they were
+// killed in), and opens the transaction. On error nothing was changed, and the
 // refusal is recorded in this run's event log.
 func Begin(ctx context.Context, cfg Config) (*Run, error) {
 	start := cfg.now()
@@ -100,7 +101,9 @@ func Begin(ctx context.Context, cfg Config) (*Run, error) {
 	// Garbage is judged against the newest valid record, even when the run
 	// then resumes from an older one: what that record lists stays.
 	removed, cerr := wh.Collect(ctx, st)
-	startDetails.Epoch, startDetails.Collected = st.NextEpoch, len(removed)
+	temps, terr := wh.CleanTemp(ctx, lock)
+	cerr = errors.Join(cerr, terr)
+	startDetails.Epoch, startDetails.Collected = st.NextEpoch, len(removed)+temps
 	skipped, herr := chooseHead(ctx, wh, st, cfg.AllowOlderCheckpoint)
 	if st.Head != nil {
 		startDetails.HeadEpoch = st.Head.Epoch
@@ -240,8 +243,10 @@ func (r *Run) Staleness(dataset, decision, reason string) {
 
 // Commit ends the run successfully if it can: a Fail expectation that saw a
 // violation, a lost lock, or a failed commit write fails it instead, and
-// then nothing of it is committed. The event log is written either way and
-// the lock released. It returns nil, or the reason the run failed.
+// then nothing of it is committed. A run that changed nothing (Txn.Changed)
+// commits nothing and succeeds (Summary.NothingToDo). The event log is
+// written either way, but for a run with nothing to do that did not warn,
+// and the lock released. It returns nil, or the reason the run failed.
 func (r *Run) Commit(ctx context.Context) error {
 	for _, f := range r.Summary.Flows() {
 		for _, e := range f.Expectations() {
@@ -249,6 +254,19 @@ func (r *Run) Commit(ctx context.Context) error {
 				return r.Fail(ctx, err)
 			}
 		}
+	}
+	if !r.Txn.Changed() {
+		// Nothing to do: a record would repeat the last one, and a poll
+		// every minute would leave a record and an event log a minute
+		// forever. The run commits nothing, and writes its event log only
+		// if it has something to say (a warning); --json still streams
+		// its events.
+		r.Txn.Abort(ctx)
+		r.Summary.NothingToDo = true
+		if h := r.State.Head; h != nil {
+			r.Summary.Head = h.Epoch
+		}
+		return r.end(ctx, nil)
 	}
 	if err := r.Lock.Renew(ctx); err != nil {
 		return r.Fail(ctx, err)
@@ -315,10 +333,13 @@ func (r *Run) end(ctx context.Context, runErr error) error {
 		r.Log.Emit(events.Error, events.TypeRunEnd, "", "", end)
 	} else {
 		s.Status = "completed"
-		end.Status, end.Epoch = "completed", s.Epoch
+		end.Status, end.Epoch, end.NothingToDo = "completed", s.Epoch, s.NothingToDo
 		r.Log.Emit(events.Info, events.TypeRunEnd, "", "", end)
 	}
-	werr := r.Log.Write(ctx, r.Config.Warehouse)
+	var werr error
+	if runErr != nil || !s.NothingToDo || warned(r.Log) {
+		werr = r.Log.Write(ctx, r.Config.Warehouse)
+	}
 	if r.Lock != nil {
 		r.Lock.Release(ctx)
 	}
@@ -328,6 +349,16 @@ func (r *Run) end(ctx context.Context, runErr error) error {
 		r.Summary.Err = werr
 	}
 	return runErr
+}
+
+// warned reports whether the log holds a warning or an error.
+func warned(l *events.Log) bool {
+	for _, e := range l.Events() {
+		if e.Level == events.Warn || e.Level == events.Error {
+			return true
+		}
+	}
+	return false
 }
 
 func errDataset(err error) string {

@@ -154,7 +154,11 @@ type Summary struct {
 	End      time.Time
 	Status   string // running | completed | failed
 	Epoch    int64  // committed epoch (0: nothing committed)
-	Err      error
+	// NothingToDo: completed without a change, so nothing was committed;
+	// Head is the epoch that stands (0: none).
+	NothingToDo bool
+	Head        int64
+	Err         error
 
 	mu    sync.Mutex
 	flows []*Flow
@@ -176,11 +180,23 @@ func (s *Summary) Rows() (in, out int64) {
 	return
 }
 
+// standing says which commit stands after a run that committed nothing.
+func (s *Summary) standing() string {
+	if s.Head == 0 {
+		return "the warehouse has no commit yet"
+	}
+	return fmt.Sprintf("epoch %d stands", s.Head)
+}
+
 // Print writes the human summary, for stderr.
 func (s *Summary) Print(w io.Writer) {
 	d := s.End.Sub(s.Start).Round(time.Millisecond)
 	switch s.Status {
 	case "completed":
+		if s.NothingToDo {
+			fmt.Fprintf(w, "run %s of %s: completed in %s, nothing to do; nothing committed (%s)\n", s.RunID, s.Pipeline, d, s.standing())
+			break
+		}
 		fmt.Fprintf(w, "run %s of %s: completed in %s, committed epoch %d\n", s.RunID, s.Pipeline, d, s.Epoch)
 	case "failed":
 		fmt.Fprintf(w, "run %s of %s: FAILED after %s; nothing was committed\n", s.RunID, s.Pipeline, d)

@@ -264,9 +264,9 @@ func (f *Faulty) Remove(ctx context.Context, name string) error {
 }
 
 // CleanTemp implements TempCleaner when the wrapped FS does.
-func (f *Faulty) CleanTemp(ctx context.Context, prefix string, age time.Duration) error {
+func (f *Faulty) CleanTemp(ctx context.Context, prefix string, cutoff func(name string) time.Time) (int, error) {
 	if c, ok := f.FS.(TempCleaner); ok {
-		return c.CleanTemp(ctx, prefix, age)
+		return c.CleanTemp(ctx, prefix, cutoff)
 	}
-	return nil
+	return 0, nil
 }

@@ -112,9 +112,10 @@ func (h hinted) Remove(ctx context.Context, name string) error {
 }
 
 // CleanTemp implements TempCleaner when the wrapped FS does.
-func (h hinted) CleanTemp(ctx context.Context, prefix string, age time.Duration) error {
+func (h hinted) CleanTemp(ctx context.Context, prefix string, cutoff func(name string) time.Time) (int, error) {
 	if c, ok := h.FS.(TempCleaner); ok {
-		return Hint(c.CleanTemp(ctx, prefix, age))
+		n, err := c.CleanTemp(ctx, prefix, cutoff)
+		return n, Hint(err)
 	}
-	return nil
+	return 0, nil
 }

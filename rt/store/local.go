@@ -386,8 +386,11 @@ func (l *Local) ReplaceIfMatch(ctx context.Context, name string, data []byte, ta
 	return nil
 }
 
-// Remove implements FS. Directories left empty are removed up to the root, so
-// the tree looks like an object store's key space.
+// Remove implements FS. The removal is durable when it returns (the
+// directory is synced), as an object store's DELETE is, so a caller that
+// orders removals (vacuum retires commit records before their files) keeps
+// that order across a power loss too. Directories left empty are removed up
+// to the root, so the tree looks like an object store's key space.
 func (l *Local) Remove(ctx context.Context, name string) error {
 	p, err := l.path(name)
 	if err != nil {
@@ -399,6 +402,7 @@ func (l *Local) Remove(ctx context.Context, name string) error {
 	if err := os.Remove(p); err != nil {
 		return err
 	}
+	syncDir(filepath.Dir(p))
 	for dir := filepath.Dir(p); dir != l.Root && strings.HasPrefix(dir, l.Root); dir = filepath.Dir(dir) {
 		if os.Remove(dir) != nil {
 			break
@@ -407,26 +411,61 @@ func (l *Local) Remove(ctx context.Context, name string) error {
 	return nil
 }
 
-// CleanTemp implements TempCleaner: it removes temporary files under prefix
-// whose modification time is older than age (a crashed writer's leftovers).
-func (l *Local) CleanTemp(ctx context.Context, prefix string, age time.Duration) error {
+// CleanTemp implements TempCleaner: it removes the temporary files under
+// prefix (a crashed writer's leftovers) last modified before cutoff of the
+// object each was to become, and then the folders that left empty.
+func (l *Local) CleanTemp(ctx context.Context, prefix string, cutoff func(name string) time.Time) (int, error) {
 	start := filepath.Join(l.Root, filepath.FromSlash(strings.TrimSuffix(prefix, "/")))
-	cutoff := time.Now().Add(-age)
-	return filepath.WalkDir(start, func(p string, d fs.DirEntry, err error) error {
+	var dirs []string
+	n := 0
+	err := filepath.WalkDir(start, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			if errors.Is(err, fs.ErrNotExist) {
 				return nil
 			}
 			return err
 		}
-		if d.IsDir() || !strings.HasPrefix(d.Name(), ".") || !strings.Contains(d.Name(), tempMarker) {
+		if d.IsDir() {
 			return nil
 		}
-		if st, err := d.Info(); err == nil && st.ModTime().Before(cutoff) {
-			os.Remove(p)
+		base, ok := tempTarget(d.Name())
+		if !ok {
+			return nil
+		}
+		rel, err := filepath.Rel(l.Root, filepath.Join(filepath.Dir(p), base))
+		if err != nil {
+			return nil
+		}
+		st, err := d.Info()
+		if err != nil {
+			return nil // gone meanwhile: renamed into place, or removed
+		}
+		if before := cutoff(filepath.ToSlash(rel)); !before.IsZero() && st.ModTime().Before(before) {
+			if os.Remove(p) == nil {
+				n++
+				dirs = append(dirs, filepath.Dir(p))
+			}
 		}
 		return nil
 	})
+	for _, dir := range dirs {
+		for ; dir != l.Root && strings.HasPrefix(dir, l.Root); dir = filepath.Dir(dir) {
+			if os.Remove(dir) != nil {
+				break
+			}
+		}
+	}
+	return n, err
+}
+
+// tempTarget returns the base name of the object a temporary file's name
+// ".<base>.tmp-<random>" was written for.
+func tempTarget(name string) (string, bool) {
+	i := strings.LastIndex(name, tempMarker)
+	if !strings.HasPrefix(name, ".") || i <= 1 {
+		return "", false
+	}
+	return name[1:i], true
 }
 
 // syncDir makes a rename or link durable; errors are ignored (some

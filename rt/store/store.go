@@ -126,9 +126,20 @@ func Join(segs ...string) string {
 }
 
 // TempCleaner is implemented by stores that can leave temporary objects
-// behind when a process dies mid-write (the local disk). The warehouse calls
-// it while it holds the run lock.
+// behind when a process dies mid-write: temporary files on the local disk,
+// incomplete multipart uploads on S3. The warehouse calls it while it holds
+// the run lock.
 type TempCleaner interface {
-	// CleanTemp removes temporary files under prefix older than age.
-	CleanTemp(ctx context.Context, prefix string, age time.Duration) error
+	// CleanTemp removes the temporary objects under prefix that were last
+	// written before cutoff(name), by the store's clock, name being the
+	// object each was to become (a zero time keeps it). It returns how many
+	// it removed.
+	CleanTemp(ctx context.Context, prefix string, cutoff func(name string) time.Time) (int, error)
+}
+
+// OlderThan is a CleanTemp cutoff: every temporary object last written more
+// than age ago.
+func OlderThan(age time.Duration) func(string) time.Time {
+	t := time.Now().Add(-age)
+	return func(string) time.Time { return t }
 }

@@ -201,13 +201,13 @@ func TestTornTempIgnoredAndCleaned(t *testing.T) {
 	if len(ents) != 1 {
 		t.Fatalf("want one torn temp file, got %v", ents)
 	}
-	if err := l.CleanTemp(ctx, "", time.Hour); err != nil {
+	if _, err := l.CleanTemp(ctx, "", OlderThan(time.Hour)); err != nil {
 		t.Fatal(err)
 	}
 	if ents, _ := os.ReadDir(filepath.Join(l.Root, "_thund", "commits")); len(ents) != 1 {
 		t.Fatalf("fresh temp removed")
 	}
-	if err := f.CleanTemp(ctx, "_thund", -time.Second); err != nil {
+	if _, err := f.CleanTemp(ctx, "_thund", OlderThan(-time.Second)); err != nil {
 		t.Fatal(err)
 	}
 	if ents, _ := os.ReadDir(filepath.Join(l.Root, "_thund", "commits")); len(ents) != 0 {

@@ -26,7 +26,9 @@
 //
 // Vacuum (vacuum.go) is retention: it keeps the last N valid commits and
 // removes older commit records, dataset files only they list, older event
-// logs and checkpoints, never anything the latest commit references. The
+// logs and checkpoints, never anything the latest commit references; it
+// retires the records (oldest first) before it removes any file, so a
+// killed vacuum leaves every recorded version readable. The
 // protocol needs of the store only create-if-absent and compare-and-swap, so
 // it holds on S3 (conditional PUTs) as on a local disk.
 //

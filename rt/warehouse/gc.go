@@ -18,9 +18,9 @@ import (
 //     files of a run that lost its lease);
 //   - N < H: an older committed version, kept (read --version N).
 //
-// Checkpoint objects of epochs after the head are removed likewise, and on
-// the local disk so are the temporary files of interrupted writes. Objects
-// outside this layout are never touched. It returns the removed names.
+// Checkpoint objects of epochs after the head are removed likewise (the
+// temporary objects of interrupted writes are CleanTemp's). Objects outside
+// this layout are never touched. It returns the removed names.
 func (w *Warehouse) Collect(ctx context.Context, st *State) ([]string, error) {
 	listed := map[string]bool{}
 	if st.Head != nil {
@@ -69,16 +69,59 @@ func (w *Warehouse) Collect(ctx context.Context, st *State) ([]string, error) {
 		}
 		removed = append(removed, name)
 	}
-	if c, ok := w.FS.(store.TempCleaner); ok {
-		if err := c.CleanTemp(ctx, "", TempMaxAge); err != nil {
-			errs = append(errs, err)
-		}
-	}
 	return removed, errors.Join(errs...)
 }
 
-// TempMaxAge is how old a temporary file must be before Collect removes it:
-// older than any write in flight (the lock's own renewals among them).
+// CleanTemp removes the temporary objects that interrupted writes left
+// behind (a killed run's half-written part file, a torn commit record; on
+// S3, incomplete multipart uploads), which no listing shows and no commit
+// names, and returns how many. Call it holding l, before this holder writes
+// anything but the lock:
+//
+//   - in the layout's run-owned places (dataset version folders, commit
+//     records, checkpoints), which only the lock's holder writes, every one
+//     last written before l was acquired, by the store's clock (the lock
+//     object's time): each belongs to an earlier holder, gone (or, having
+//     lost its lease, unable to commit);
+//   - elsewhere (the lock's own temporary files, which runs waiting for the
+//     lock write too; event logs, which a refused run writes without the
+//     lock; anything outside the layout) only those older than TempMaxAge.
+//
+// The current holder's own temporary files are never older than its lock.
+func (w *Warehouse) CleanTemp(ctx context.Context, l *Lock) (int, error) {
+	c, ok := w.FS.(store.TempCleaner)
+	if !ok {
+		return 0, nil
+	}
+	aged := time.Now().Add(-TempMaxAge)
+	var acquired time.Time
+	if l != nil {
+		acquired = l.Acquired
+	}
+	return c.CleanTemp(ctx, "", func(name string) time.Time {
+		if acquired.After(aged) && runOwned(name) {
+			return acquired
+		}
+		return aged
+	})
+}
+
+// runOwned reports whether only the lock's holder writes the object name:
+// a dataset version's file, a commit record or a checkpoint object.
+func runOwned(name string) bool {
+	if _, ok := parseCommitName(name); ok {
+		return true
+	}
+	if strings.HasPrefix(name, CheckpointsDir+"/") {
+		return true
+	}
+	_, _, ok := parseVersionDir(name)
+	return ok
+}
+
+// TempMaxAge is how old a temporary object outside the run-owned places
+// must be before CleanTemp removes it: older than any write in flight (the
+// lock's own renewals among them).
 const TempMaxAge = 15 * time.Minute
 
 func parseEpochDir(s string) (int64, bool) {

@@ -73,6 +73,10 @@ type Lock struct {
 	w        *Warehouse
 	Info     LockInfo
 	Takeover *Takeover // set when a stale lock was taken over
+	// Acquired is when the lock object was written at acquisition, by the
+	// store's clock (its modification time; zero if the store could not
+	// say): what CleanTemp compares temporary objects with.
+	Acquired time.Time
 	lease    time.Duration
 
 	mu   sync.Mutex
@@ -111,7 +115,7 @@ func (w *Warehouse) Acquire(ctx context.Context, runID, pipeline string, lease t
 	for attempt := 0; attempt < 4; attempt++ {
 		err := w.FS.CreateIfAbsent(ctx, LockName, data)
 		if err == nil {
-			return l, l.confirm(ctx)
+			return l, l.acquired(ctx)
 		}
 		if !errors.Is(err, store.ErrExist) {
 			return nil, fmt.Errorf("taking the warehouse lock %s: %w", loc, err)
@@ -137,7 +141,7 @@ func (w *Warehouse) Acquire(ctx context.Context, runID, pipeline string, lease t
 		err = w.FS.ReplaceIfMatch(ctx, LockName, data, tag)
 		if err == nil {
 			l.Takeover = &Takeover{Previous: holder, Reason: reason}
-			return l, l.confirm(ctx)
+			return l, l.acquired(ctx)
 		}
 		if !errors.Is(err, store.ErrPrecondition) && !errors.Is(err, store.ErrNotExist) {
 			return nil, fmt.Errorf("taking over the warehouse lock %s: %w", loc, err)
@@ -164,6 +168,17 @@ func (l *Lock) confirm(ctx context.Context) error {
 	l.mu.Lock()
 	l.tag = tag
 	l.mu.Unlock()
+	return nil
+}
+
+// acquired confirms a lock just written and records its time (Acquired).
+func (l *Lock) acquired(ctx context.Context) error {
+	if err := l.confirm(ctx); err != nil {
+		return err
+	}
+	if info, err := l.w.FS.Stat(ctx, LockName); err == nil {
+		l.Acquired = info.ModTime
+	}
 	return nil
 }
 

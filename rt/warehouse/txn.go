@@ -1,6 +1,7 @@
 package warehouse
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -584,6 +585,47 @@ func (e *ConflictError) Error() string {
 		who = "run " + e.OtherRun
 	}
 	return fmt.Sprintf("%s committed epoch %d of the warehouse first (%s); nothing of this run was committed", who, e.Epoch, e.Location)
+}
+
+// Changed reports whether a commit would record anything: a dataset
+// written or dropped, a source offset, state entry or fingerprint that the
+// base commit does not hold as it is, or a base that is not the latest
+// record (a run that fell back to an older commit, or past invalid
+// records, commits to supersede them). A run that changed nothing need not
+// commit: its record would repeat the last one.
+func (t *Txn) Changed() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	h := t.base.Head
+	switch {
+	case len(t.changed) > 0:
+		return true
+	case h == nil:
+		return len(t.offsets)+len(t.state)+len(t.fps) > 0
+	case h.Epoch != t.epoch-1:
+		return true
+	}
+	return !sameRaw(t.offsets, h.SourceOffsets) || !sameRaw(t.state, h.State) || !sameRaw(t.fps, h.Fingerprints)
+}
+
+// sameRaw compares two maps of JSON values by their compact bytes.
+func sameRaw(a, b map[string]json.RawMessage) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	var ca, cb bytes.Buffer
+	for k, v := range a {
+		w, ok := b[k]
+		if !ok {
+			return false
+		}
+		ca.Reset()
+		cb.Reset()
+		if json.Compact(&ca, v) != nil || json.Compact(&cb, w) != nil || !bytes.Equal(ca.Bytes(), cb.Bytes()) {
+			return false
+		}
+	}
+	return true
 }
 
 // Commit publishes the epoch: one create-if-absent write of the commit

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/nordisk/thund/rt/store"
@@ -18,10 +17,16 @@ type VacuumResult struct {
 	DataFiles   []string `json:"removed_data_files"`
 	EventLogs   []string `json:"removed_event_logs"`
 	Checkpoints []string `json:"removed_checkpoints"`
-	Bytes       int64    `json:"removed_bytes"`
+	// Staged and TempFiles are the garbage of failed or killed runs that
+	// `etl vacuum` removes too (Collect, CleanTemp): files they staged that
+	// no commit lists, and how many temporary files of interrupted writes.
+	Staged    []string `json:"removed_staged_files"`
+	TempFiles int      `json:"removed_temp_files"`
+	Bytes     int64    `json:"removed_bytes"`
 }
 
-// Removed counts the removed objects.
+// Removed counts the removed objects that commits needed (Bytes is their
+// size); Staged and TempFiles are counted apart.
 func (r *VacuumResult) Removed() int {
 	return len(r.Commits) + len(r.DataFiles) + len(r.EventLogs) + len(r.Checkpoints)
 }
@@ -35,6 +40,11 @@ func (r *VacuumResult) Removed() int {
 // commits (read --version). Objects outside the layout, and files of
 // versions newer than a dataset's current one (a run in flight), are never
 // touched. Call it while holding the lock.
+//
+// It is crash-safe: the commit records go first, oldest first, and only
+// then the files, so a vacuum stopped at any point (kill -9, a failed
+// removal) leaves records that each read back in full, and running it
+// again finishes the job.
 func (w *Warehouse) Vacuum(ctx context.Context, keep int) (*VacuumResult, error) {
 	if keep < 1 {
 		return nil, fmt.Errorf("vacuum: keep %d commits: want at least 1", keep)
@@ -43,7 +53,7 @@ func (w *Warehouse) Vacuum(ctx context.Context, keep int) (*VacuumResult, error)
 	if err != nil {
 		return nil, err
 	}
-	res := &VacuumResult{Kept: []int64{}, Commits: []string{}, DataFiles: []string{}, EventLogs: []string{}, Checkpoints: []string{}}
+	res := &VacuumResult{Kept: []int64{}, Commits: []string{}, DataFiles: []string{}, EventLogs: []string{}, Checkpoints: []string{}, Staged: []string{}}
 	var kept []*Commit
 	oldest := int64(-1) // the oldest kept epoch
 	for i := len(epochs) - 1; i >= 0 && len(kept) < keep; i-- {
@@ -120,14 +130,28 @@ func (w *Warehouse) Vacuum(ctx context.Context, keep int) (*VacuumResult, error)
 			victims = append(victims, victim{o.Name, o.Size, &res.DataFiles})
 		}
 	}
-	// Commit records go last: until they are gone, a reader of an old
-	// version gets a clear "file missing" rather than a silently different
-	// answer, and a failed vacuum can be run again.
-	sort.SliceStable(victims, func(i, j int) bool {
-		return victims[i].list != &res.Commits && victims[j].list == &res.Commits
-	})
+	// Commit records go first, oldest first, and each removal is atomic in
+	// the store (unlink; DELETE): at every moment the records left are the
+	// newest ones, and every file they list is still there, since nothing
+	// else is removed until every old record is gone. A vacuum killed at any
+	// point leaves a warehouse in which every version a record lists reads
+	// back; the next vacuum finds the same victims, less what is gone.
 	var errs []error
 	for _, v := range victims {
+		if v.list != &res.Commits {
+			continue
+		}
+		if err := w.FS.Remove(ctx, v.name); err != nil && !errors.Is(err, store.ErrNotExist) {
+			// A record that stays may list any of the files below.
+			return res, fmt.Errorf("vacuum: retiring %s (nothing else removed): %w", w.FS.Location(v.name), err)
+		}
+		res.Commits = append(res.Commits, v.name)
+		res.Bytes += v.size
+	}
+	for _, v := range victims {
+		if v.list == &res.Commits {
+			continue
+		}
 		if err := w.FS.Remove(ctx, v.name); err != nil && !errors.Is(err, store.ErrNotExist) {
 			errs = append(errs, err)
 			continue

@@ -727,28 +727,35 @@ func (s *Store) Remove(ctx context.Context, name string) error {
 	return s.wrap("DeleteObject", key, err, nil)
 }
 
-// CleanTemp implements TempCleaner: it aborts incomplete multipart uploads
-// under prefix started more than age ago (a writer that crashed before
-// Commit or Abort). Their parts were never visible, but they take space.
-func (s *Store) CleanTemp(ctx context.Context, prefix string, age time.Duration) error {
+// CleanTemp implements TempCleaner: it aborts the incomplete multipart
+// uploads under prefix started before cutoff of their key (a writer that
+// crashed before Commit or Abort). Their parts were never visible, but they
+// take space.
+func (s *Store) CleanTemp(ctx context.Context, prefix string, cutoff func(name string) time.Time) (int, error) {
 	root := ""
 	if s.prefix != "" {
 		root = s.prefix + "/"
 	}
-	cutoff := time.Now().Add(-age)
+	n := 0
 	in := &s3.ListMultipartUploadsInput{Bucket: &s.bucket, Prefix: aws.String(root + prefix)}
 	for {
 		out, err := s.client.ListMultipartUploads(ctx, in, s.attemptTimeout)
 		if err != nil {
-			return s.wrap("ListMultipartUploads", root+prefix, err, nil)
+			return n, s.wrap("ListMultipartUploads", root+prefix, err, nil)
 		}
 		for _, u := range out.Uploads {
-			if u.Initiated != nil && u.Initiated.Before(cutoff) {
-				s.client.AbortMultipartUpload(ctx, &s3.AbortMultipartUploadInput{Bucket: &s.bucket, Key: u.Key, UploadId: u.UploadId}, s.attemptTimeout)
+			name, ok := strings.CutPrefix(aws.ToString(u.Key), root)
+			if !ok || u.Initiated == nil {
+				continue
+			}
+			if before := cutoff(name); !before.IsZero() && u.Initiated.Before(before) {
+				if _, err := s.client.AbortMultipartUpload(ctx, &s3.AbortMultipartUploadInput{Bucket: &s.bucket, Key: u.Key, UploadId: u.UploadId}, s.attemptTimeout); err == nil {
+					n++
+				}
 			}
 		}
 		if !aws.ToBool(out.IsTruncated) {
-			return nil
+			return n, nil
 		}
 		in.KeyMarker, in.UploadIdMarker = out.NextKeyMarker, out.NextUploadIdMarker
 	}

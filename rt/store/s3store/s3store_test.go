@@ -202,7 +202,7 @@ func TestS3AbandonedUpload(t *testing.T) {
 	if infos, _ := s.List(ctx, ""); len(infos) != 0 {
 		t.Errorf("an uncommitted upload is listed: %v", infos)
 	}
-	if err := s.CleanTemp(ctx, "", 0); err != nil {
+	if _, err := s.CleanTemp(ctx, "", func(string) time.Time { return time.Now().Add(time.Second) }); err != nil {
 		t.Fatal(err)
 	}
 	if _, ups := f.counts(); ups != 0 {
