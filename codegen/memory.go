@@ -5,12 +5,16 @@ import (
 )
 
 // memAccount is the --memory-limit accounting of one pipeline breaker that
-// keeps rows (a join's build side, an aggregate's groups): generated code
+// keeps rows (a join's build side, an aggregate's groups, a distinct's rows,
+// an order by's rows): generated code
 // adds each kept row's size to a local and hands it to fc.Grow whenever it
 // passes fc.GrowStep, which fails the flow, naming op, past the limit.
 type memAccount struct {
 	op      string // the operator and its position, for the error
 	pending string // the local holding bytes not yet handed to fc.Grow
+	// a kept row costs times its struct's size plus overhead bytes (and
+	// its strings): what the structure holding it adds
+	times, overhead int
 }
 
 // memRowOverhead is what a kept row costs beyond its struct: its hash-table
@@ -21,24 +25,57 @@ type memAccount struct {
 // capacity).
 const memRowOverhead = 48
 
-// newMemAccount declares the pending counter of one operator's account.
+// memSetOverhead and memSetTimes are what a distinct row costs beyond its
+// key struct in a Go map of the key to struct{}: a swiss table's slots at
+// a load between 7/16 and 7/8 hold up to twice the keys, and a control
+// byte each; while the table doubles the old one lives on (an estimate).
+const (
+	memSetTimes    = 2
+	memSetOverhead = 16
+)
+
+// memSliceTimes and memSliceOverhead are what a row kept in a slice grown
+// by doubling (an order by's rows) costs beyond its struct: up to as much
+// spare capacity again, and its 4-byte entry in the sort index.
+const (
+	memSliceTimes    = 2
+	memSliceOverhead = 4
+)
+
+// newMemAccount declares the pending counter of one operator's account of
+// rows kept in a hash table (memRowOverhead).
 func (g *flowGen) newMemAccount(op string) *memAccount {
-	m := &memAccount{op: op, pending: g.name("memPending")}
+	return g.newMemAccountOf(op, 1, memRowOverhead)
+}
+
+// newMemAccountOf declares the pending counter of one operator's account
+// of rows that cost times their struct's size plus overhead bytes.
+func (g *flowGen) newMemAccountOf(op string, times, overhead int) *memAccount {
+	m := &memAccount{op: op, pending: g.name("memPending"), times: times, overhead: overhead}
 	g.emit(jen.Var().Id(m.pending).Int64())
 	return m
 }
 
 // add accounts one kept row: the size of its struct (zero is a zero value
-// of it), the bytes of the strings it copied (strs: string or []byte
-// expressions), and memRowOverhead.
+// of it) times m.times, the bytes of the strings it copied (strs: string or
+// []byte expressions), and m.overhead.
 func (m *memAccount) add(g *flowGen, zero jen.Code, strs []jen.Code) {
-	size := jen.Int64().Call(jen.Qual(unsafePkg, "Sizeof").Call(zero)).Op("+").Lit(memRowOverhead)
+	g.emit(m.addStmts(zero, strs)...)
+}
+
+// addStmts is the code of add.
+func (m *memAccount) addStmts(zero jen.Code, strs []jen.Code) []jen.Code {
+	size := jen.Int64().Call(jen.Qual(unsafePkg, "Sizeof").Call(zero))
+	if m.times != 1 {
+		size = jen.Lit(m.times).Op("*").Add(size)
+	}
+	size = size.Op("+").Lit(m.overhead)
 	for _, s := range strs {
 		size = size.Op("+").Int64().Call(jen.Len(s))
 	}
-	g.emit(jen.Id(m.pending).Op("+=").Add(size),
+	return []jen.Code{jen.Id(m.pending).Op("+=").Add(size),
 		jen.If(jen.Id(m.pending).Op(">=").Id("fc").Dot("GrowStep")).Block(
 			jen.If(jen.Err().Op(":=").Id("fc").Dot("Grow").Call(jen.Lit(m.op), jen.Id(m.pending)), jen.Err().Op("!=").Nil()).Block(
 				jen.Return(jen.Err())),
-			jen.Id(m.pending).Op("=").Lit(0)))
+			jen.Id(m.pending).Op("=").Lit(0))}
 }
