@@ -80,8 +80,8 @@ func FormatBytes(n int64) string {
 // softMemoryLimit is the Go runtime's soft memory limit under
 // --memory-limit n: the accounted structures (at most n, estimated) plus
 // what is not accounted — the batches in flight, the writers, the runtime —
-// with a quarter of n for the estimates' error. Higher, the collector lets
+// with an eighth of n for the estimates' error. Higher, the collector lets
 // garbage pile up to it (GOGC doubles the live heap between collections):
-// at n + n/2 + 64MiB a refused group by under 200MiB peaked at 337 MB.
+// at n + n/2 + 64MiB a refused group by under 200MiB peaked at 337 MiB.
 // Lower, it collects without end once the live heap nears it.
-func softMemoryLimit(n int64) int64 { return n + n/4 + 32<<20 }
+func softMemoryLimit(n int64) int64 { return n + n/8 + 32<<20 }
