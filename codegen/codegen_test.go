@@ -726,3 +726,32 @@ materialized view plain = from f | where v > 0 | select k, v
 		t.Errorf("top: the account does not name its top 5 rows:\n%s", top)
 	}
 }
+
+// TestStreamStateAccounted checks that a stream's windowed aggregate and a
+// join of two streams account the state they hold (fc.Hold, which gives
+// back what eviction frees).
+func TestStreamStateAccounted(t *testing.T) {
+	src := []byte(`pipeline p
+
+source bids stream from parquet "bids/*.parquet" {
+  auction int64, bidder int64, price int64, t timestamp(us, "UTC")
+  watermark t delay 5s
+}
+source people stream from parquet "people/*.parquet" {
+  id int64, name string, t timestamp(us, "UTC")
+  watermark t delay 5s
+}
+
+streaming table per_window = from stream bids | window tumble(t, 10s) | group by auction, window_start aggregate count(*) as n
+streaming table joined = from stream people as p | join stream bids as b on p.id = b.bidder and b.t between p.t and p.t + 10s | select p.id, b.price
+`)
+	files := generate(t, "p.thund", src)
+	for view, want := range map[string]string{
+		"per_window": `fc.Hold("group by at p.thund:12:`,
+		"joined":     `fc.Hold("join at p.thund:13:`,
+	} {
+		if flow := string(files["flow_"+view+".go"]); !strings.Contains(flow, want) {
+			t.Errorf("%s: no %s...:\n%s", view, want, flow)
+		}
+	}
+}

@@ -85,3 +85,30 @@ func (m *memAccount) addStmts(zero jen.Code, strs []jen.Code) []jen.Code {
 				jen.Return(jen.Err())),
 			jen.Id(m.pending).Op("=").Lit(0))}
 }
+
+// memHold is the --memory-limit account of state a runtime structure holds
+// and gives back (a stream's open windows, an interval join's held rows):
+// generated code hands fc.Hold the structure's entry count times an
+// entry's estimated bytes after each row it adds, and fc.Hold grows or
+// shrinks the flow's account by the change. The state of the last commit,
+// restored at the start, counts too: it is held.
+type memHold struct {
+	op  string // the operator and its position, for the error
+	was string // the local holding the bytes accounted so far
+}
+
+// newMemHold declares the account of op in the flow's prelude.
+func (g *flowGen) newMemHold(op string) *memHold {
+	h := &memHold{op: op, was: g.name("memHeld")}
+	g.prelude = append(g.prelude, jen.Var().Id(h.was).Int64())
+	return h
+}
+
+// hold accounts count entries of entry bytes each (Go int expressions)
+// plus memRowOverhead each: their map slot and index (strings the entries
+// hold are not counted).
+func (h *memHold) hold(g *flowGen, count, entry jen.Code) {
+	g.emit(jen.If(jen.Err().Op(":=").Id("fc").Dot("Hold").Call(jen.Lit(h.op), jen.Op("&").Id(h.was),
+		jen.Int64().Call(count).Op("*").Parens(jen.Int64().Call(entry).Op("+").Lit(memRowOverhead))), jen.Err().Op("!=").Nil()).Block(
+		jen.Return(jen.Err())))
+}

@@ -252,6 +252,20 @@ func (fc *FlowContext) Grow(op string, n int64) error {
 	return nil
 }
 
+// Hold accounts the state op holds now, n bytes, in place of the *was it
+// accounted at its last call (set to n): state that shrinks, a stream's
+// windows or join rows evicted under the watermark, gives its bytes back.
+// It calls Grow only once n has moved a GrowStep from *was, so generated
+// code may call it for every row.
+func (fc *FlowContext) Hold(op string, was *int64, n int64) error {
+	if d := n - *was; d < fc.GrowStep && d > -fc.GrowStep {
+		return nil
+	}
+	d := n - *was
+	*was = n
+	return fc.Grow(op, d)
+}
+
 // Streaming state and time (stream.go).
 
 // LoadState decodes the flow's state of the last commit into v (a pointer
