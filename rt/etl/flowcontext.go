@@ -241,16 +241,7 @@ func (fc *FlowContext) Parallel(rd format.BatchReader, start func(w int) (each f
 // with its source position); it fails with a *MemoryLimitError when the
 // flow's accounted memory passes --memory-limit. Generated code calls it
 // every MiB or so. It is safe for concurrent use.
-func (fc *FlowContext) Grow(op string, n int64) error {
-	if fc.budget == nil {
-		return nil
-	}
-	used := fc.budget.used.Add(n)
-	if fc.budget.limit > 0 && used > fc.budget.limit {
-		return &MemoryLimitError{Operator: op, Limit: fc.budget.limit, Used: used}
-	}
-	return nil
-}
+func (fc *FlowContext) Grow(op string, n int64) error { return fc.budget.grow(op, n) }
 
 // Hold accounts the state op holds now, n bytes, in place of the *was it
 // accounted at its last call (set to n): state that shrinks, a stream's

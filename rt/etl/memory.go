@@ -34,6 +34,19 @@ type memBudget struct {
 	used  atomic.Int64
 }
 
+// grow accounts n more bytes kept by op (FlowContext.Grow); a nil budget
+// accounts nothing.
+func (b *memBudget) grow(op string, n int64) error {
+	if b == nil {
+		return nil
+	}
+	used := b.used.Add(n)
+	if b.limit > 0 && used > b.limit {
+		return &MemoryLimitError{Operator: op, Limit: b.limit, Used: used}
+	}
+	return nil
+}
+
 // ParseBytes reads a size: a number with an optional unit B, KB, MB, GB, TB
 // (powers of 1000) or KiB, MiB, GiB, TiB (powers of 1024); a bare number is
 // bytes. Case does not matter.
