@@ -157,7 +157,7 @@ var (
 	flagEdgeRows    = &flagSpec{name: "edge-rows", arg: "N", def: "the read's bound, else 262144", usage: "bound every edge between concurrent stages (reader, flow, writer) to N rows; 0: unbounded"}
 	flagEdgeBytes   = &flagSpec{name: "edge-bytes", arg: "SIZE", def: "the read's bound, else 64MiB", usage: "bound every edge to SIZE bytes (e.g. 16MiB); 0: unbounded"}
 	flagThreads     = &flagSpec{name: "threads", arg: "N", def: "GOMAXPROCS", usage: "threads a flow may use"}
-	flagMemLimit    = &flagSpec{name: "memory-limit", arg: "SIZE", usage: "bound a flow's hash tables and join builds (e.g. 512MiB); past it the flow stops with an error naming the operator"}
+	flagMemLimit    = &flagSpec{name: "memory-limit", arg: "SIZE", usage: "bound what a flow's operators keep: joins, aggregates, distinct, sorts, windows (e.g. 512MiB); past it the flow stops with an error naming the operator"}
 	flagFormat      = &flagSpec{name: "format", arg: "FORMAT", def: "csv", values: []string{"csv", "jsonl", "parquet"}, usage: "the output format"}
 	flagVersion     = &flagSpec{name: "version", arg: "N", usage: "an older committed version (default: the current one)"}
 	flagLimit       = &flagSpec{name: "limit", arg: "N", usage: "show only the N newest runs"}

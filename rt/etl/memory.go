@@ -8,13 +8,17 @@ import (
 )
 
 // The memory limit (--memory-limit). Generated code accounts what its
-// pipeline breakers keep — a hash join's build rows and hash table, a hash
-// aggregate's groups — through FlowContext.Grow, in steps of about a MiB.
+// operators keep — a hash join's build rows and hash table, a hash
+// aggregate's groups, a distinct's rows seen, an order by's rows, a top-N's
+// — through FlowContext.Grow, in steps of about a MiB, and the state a
+// stream's windows and interval joins hold through FlowContext.Hold; a
+// change flow's new changes are accounted as it emits them (cdc.go).
 // When a flow's accounted memory would pass the limit, the flow stops with
 // a MemoryLimitError naming the operator, rather than the process dying of
 // an out-of-memory kill. Spilling those structures to disk instead is not
-// implemented yet. The limit also becomes the Go runtime's soft memory
-// limit (debug.SetMemoryLimit), so the collector works harder before then.
+// implemented yet. The limit plus a margin (softMemoryLimit) becomes the Go
+// runtime's soft memory limit (debug.SetMemoryLimit), so the collector
+// works harder before then.
 
 // MemoryLimitError is a flow whose hash tables would pass --memory-limit.
 type MemoryLimitError struct {
