@@ -678,3 +678,80 @@ materialized view no_limit = from f | order by k desc
 		}
 	}
 }
+
+// TestMemoryAccounted checks that every operator that keeps rows accounts
+// them against --memory-limit (a memAccount: fc.Grow named after the
+// operator and its position): distinct, union (its distinct), order by,
+// top-N (serial and on the workers), beside the join build and the group
+// by; and that a plain scan accounts nothing.
+func TestMemoryAccounted(t *testing.T) {
+	src := []byte(`pipeline p
+
+source f from parquet "f/*.parquet" { k int64 not null, s string, v int64 }
+source d from parquet "d/*.parquet" { dk int64, ds string }
+
+materialized view dist = from f | select k, s | distinct
+materialized view uni = from f | select k as dk | union (from d | select dk) as d2
+materialized view sorted = from f | order by s, k
+materialized view top = from f | order by k desc | limit 5
+materialized view joined = from f | join d on f.k = d.dk | select k, ds
+materialized view grouped = from f | group by s aggregate sum(v) as sv
+materialized view plain = from f | where v > 0 | select k, v
+`)
+	files := generate(t, "p.thund", src)
+	for view, want := range map[string]string{
+		"dist":    `fc.Grow("distinct at p.thund:6:`,
+		"uni":     `fc.Grow("union at p.thund:7:`,
+		"sorted":  `fc.Grow("order by at p.thund:8:`,
+		"top":     `fc.Grow("order by at p.thund:9:`,
+		"joined":  `fc.Grow("join at p.thund:10:`,
+		"grouped": `fc.Grow("group by at p.thund:11:`,
+		"plain":   "",
+	} {
+		flow := string(files["flow_"+view+".go"])
+		if flow == "" {
+			t.Fatalf("no flow_%s.go", view)
+		}
+		if want == "" {
+			if strings.Contains(flow, "fc.Grow(") {
+				t.Errorf("%s: accounts memory, want none:\n%s", view, flow)
+			}
+			continue
+		}
+		if !strings.Contains(flow, want) {
+			t.Errorf("%s: no %s...:\n%s", view, want, flow)
+		}
+	}
+	if top := string(files["flow_top.go"]); !strings.Contains(top, "(its top 5 rows)") {
+		t.Errorf("top: the account does not name its top 5 rows:\n%s", top)
+	}
+}
+
+// TestStreamStateAccounted checks that a stream's windowed aggregate and a
+// join of two streams account the state they hold (fc.Hold, which gives
+// back what eviction frees).
+func TestStreamStateAccounted(t *testing.T) {
+	src := []byte(`pipeline p
+
+source bids stream from parquet "bids/*.parquet" {
+  auction int64, bidder int64, price int64, t timestamp(us, "UTC")
+  watermark t delay 5s
+}
+source people stream from parquet "people/*.parquet" {
+  id int64, name string, t timestamp(us, "UTC")
+  watermark t delay 5s
+}
+
+streaming table per_window = from stream bids | window tumble(t, 10s) | group by auction, window_start aggregate count(*) as n
+streaming table joined = from stream people as p | join stream bids as b on p.id = b.bidder and b.t between p.t and p.t + 10s | select p.id, b.price
+`)
+	files := generate(t, "p.thund", src)
+	for view, want := range map[string]string{
+		"per_window": `fc.Hold("group by at p.thund:12:`,
+		"joined":     `fc.Hold("join at p.thund:13:`,
+	} {
+		if flow := string(files["flow_"+view+".go"]); !strings.Contains(flow, want) {
+			t.Errorf("%s: no %s...:\n%s", view, want, flow)
+		}
+	}
+}

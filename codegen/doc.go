@@ -46,7 +46,8 @@
 //   - layout.go: the field order of generated structs (flags packed last);
 //   - expr.go, arith.go, cast.go, funcs.go: expressions;
 //   - values.go, keys.go, konst.go: the compile-time model of values;
-//   - memory.go: the --memory-limit accounting of join builds and groups;
+//   - memory.go: the --memory-limit accounting of every operator that keeps
+//     rows (join builds, groups, distinct, order by, top-N, stream state);
 //   - keys.go: hash keys, and their tables: rt/hashtab's open-addressing
 //     tables for one integer, float or string field, Go maps otherwise;
 //   - types.go: the physical type table that drives specialization.

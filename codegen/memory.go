@@ -5,40 +5,110 @@ import (
 )
 
 // memAccount is the --memory-limit accounting of one pipeline breaker that
-// keeps rows (a join's build side, an aggregate's groups): generated code
+// keeps rows (a join's build side, an aggregate's groups, a distinct's rows,
+// an order by's rows): generated code
 // adds each kept row's size to a local and hands it to fc.Grow whenever it
 // passes fc.GrowStep, which fails the flow, naming op, past the limit.
 type memAccount struct {
 	op      string // the operator and its position, for the error
 	pending string // the local holding bytes not yet handed to fc.Grow
+	// a kept row costs times its struct's size plus overhead bytes (and
+	// its strings): what the structure holding it adds
+	times, overhead int
 }
 
 // memRowOverhead is what a kept row costs beyond its struct: its hash-table
 // slot and chain entry (an estimate: an rt/hashtab.Int slot is 16 bytes at
 // a load between 7/16 and 7/8, 18–37 bytes a key; a Strings slot 24 bytes
 // at 3/8 to 3/4, 32–64; a Go map, for composite keys, about twice its
-// key+value size; plus 4 bytes of join chain, and the slices' spare
-// capacity).
-const memRowOverhead = 48
+// key+value size; plus 4 bytes of join chain, and while a table doubles its
+// old slots too). The struct itself counts twice (newMemAccount): the rows'
+// slice grows by doubling, so up to as much spare capacity again. Measured
+// on a refused group by of string keys under --memory-limit 200MiB, with 48
+// and the struct once the live heap was 1.25× the accounted bytes and the
+// peak RSS 337 MiB; with 64 and twice the peak RSS was 236 MiB.
+const memRowOverhead = 64
 
-// newMemAccount declares the pending counter of one operator's account.
+// memSetOverhead and memSetTimes are what a distinct row costs beyond its
+// key struct in a Go map of the key to struct{}: a swiss table's slots at
+// a load between 7/16 and 7/8 hold up to twice the keys, and a control
+// byte each; while a table doubles the old one lives on (an estimate; with
+// twice the key, a refused distinct's live heap was 1.07× the accounted
+// bytes, with three times 1.03×).
+const (
+	memSetTimes    = 3
+	memSetOverhead = 16
+)
+
+// memSliceTimes and memSliceOverhead are what a row kept in a slice grown
+// by doubling (an order by's rows) costs beyond its struct: up to as much
+// spare capacity again, and its 4-byte entry in the sort index.
+const (
+	memSliceTimes    = 2
+	memSliceOverhead = 4
+)
+
+// newMemAccount declares the pending counter of one operator's account of
+// rows kept in a hash table (memRowOverhead).
 func (g *flowGen) newMemAccount(op string) *memAccount {
-	m := &memAccount{op: op, pending: g.name("memPending")}
+	return g.newMemAccountOf(op, 2, memRowOverhead)
+}
+
+// newMemAccountOf declares the pending counter of one operator's account
+// of rows that cost times their struct's size plus overhead bytes.
+func (g *flowGen) newMemAccountOf(op string, times, overhead int) *memAccount {
+	m := &memAccount{op: op, pending: g.name("memPending"), times: times, overhead: overhead}
 	g.emit(jen.Var().Id(m.pending).Int64())
 	return m
 }
 
 // add accounts one kept row: the size of its struct (zero is a zero value
-// of it), the bytes of the strings it copied (strs: string or []byte
-// expressions), and memRowOverhead.
+// of it) times m.times, the bytes of the strings it copied (strs: string or
+// []byte expressions), and m.overhead.
 func (m *memAccount) add(g *flowGen, zero jen.Code, strs []jen.Code) {
-	size := jen.Int64().Call(jen.Qual(unsafePkg, "Sizeof").Call(zero)).Op("+").Lit(memRowOverhead)
+	g.emit(m.addStmts(zero, strs)...)
+}
+
+// addStmts is the code of add.
+func (m *memAccount) addStmts(zero jen.Code, strs []jen.Code) []jen.Code {
+	size := jen.Int64().Call(jen.Qual(unsafePkg, "Sizeof").Call(zero))
+	if m.times != 1 {
+		size = jen.Lit(m.times).Op("*").Add(size)
+	}
+	size = size.Op("+").Lit(m.overhead)
 	for _, s := range strs {
 		size = size.Op("+").Int64().Call(jen.Len(s))
 	}
-	g.emit(jen.Id(m.pending).Op("+=").Add(size),
+	return []jen.Code{jen.Id(m.pending).Op("+=").Add(size),
 		jen.If(jen.Id(m.pending).Op(">=").Id("fc").Dot("GrowStep")).Block(
 			jen.If(jen.Err().Op(":=").Id("fc").Dot("Grow").Call(jen.Lit(m.op), jen.Id(m.pending)), jen.Err().Op("!=").Nil()).Block(
 				jen.Return(jen.Err())),
-			jen.Id(m.pending).Op("=").Lit(0)))
+			jen.Id(m.pending).Op("=").Lit(0))}
+}
+
+// memHold is the --memory-limit account of state a runtime structure holds
+// and gives back (a stream's open windows, an interval join's held rows):
+// generated code hands fc.Hold the structure's entry count times an
+// entry's estimated bytes after each row it adds, and fc.Hold grows or
+// shrinks the flow's account by the change. The state of the last commit,
+// restored at the start, counts too: it is held.
+type memHold struct {
+	op  string // the operator and its position, for the error
+	was string // the local holding the bytes accounted so far
+}
+
+// newMemHold declares the account of op in the flow's prelude.
+func (g *flowGen) newMemHold(op string) *memHold {
+	h := &memHold{op: op, was: g.name("memHeld")}
+	g.prelude = append(g.prelude, jen.Var().Id(h.was).Int64())
+	return h
+}
+
+// hold accounts count entries of entry bytes each (Go int expressions)
+// plus memRowOverhead each: their map slot and index (strings the entries
+// hold are not counted).
+func (h *memHold) hold(g *flowGen, count, entry jen.Code) {
+	g.emit(jen.If(jen.Err().Op(":=").Id("fc").Dot("Hold").Call(jen.Lit(h.op), jen.Op("&").Id(h.was),
+		jen.Int64().Call(count).Op("*").Parens(jen.Int64().Call(entry).Op("+").Lit(memRowOverhead))), jen.Err().Op("!=").Nil()).Block(
+		jen.Return(jen.Err())))
 }

@@ -409,7 +409,7 @@ func (g *flowGen) genUnion(n *ir.Union, c consumer) {
 			g.refuseStreaming(n.Pos, "union (distinct)")
 			return
 		}
-		c = g.distinctConsumer(schema, n.Pos, c)
+		c = g.distinctConsumer(schema, fmt.Sprintf("union at %s (its distinct)", posText(n.Pos)), c)
 	}
 	for _, in := range n.Inputs {
 		in := in
@@ -440,11 +440,12 @@ func (g *flowGen) genDistinct(n *ir.Distinct, c consumer) {
 		g.refuseStreaming(n.Pos, "distinct")
 		return
 	}
-	g.produce(n.Input, g.distinctConsumer(g.u.Schemas[n], n.Pos, c))
+	g.produce(n.Input, g.distinctConsumer(g.u.Schemas[n], fmt.Sprintf("distinct at %s", posText(n.Pos)), c))
 }
 
-// distinctConsumer is the consumer of genDistinct over schema's columns.
-func (g *flowGen) distinctConsumer(schema passes.Schema, pos ir.Pos, c consumer) consumer {
+// distinctConsumer is the consumer of genDistinct over schema's columns;
+// op names the operator in its --memory-limit account of the rows seen.
+func (g *flowGen) distinctConsumer(schema passes.Schema, op string, c consumer) consumer {
 	vis := schema.Visible()
 	types := make([]ir.Type, len(vis))
 	for i, f := range vis {
@@ -453,6 +454,7 @@ func (g *flowGen) distinctConsumer(schema passes.Schema, pos ir.Pos, c consumer)
 	k := g.newKeyType("distinct", types, true)
 	set := g.name("seen")
 	g.emit(jen.Id(set).Op(":=").Map(k.goType()).Struct().Values())
+	mem := g.newMemAccountOf(op, memSetTimes, memSetOverhead)
 	return func(r *row) {
 		vals := make([]*value, len(vis))
 		for i := range vis {
@@ -461,6 +463,13 @@ func (g *flowGen) distinctConsumer(schema passes.Schema, pos ir.Pos, c consumer)
 		key := k.build(g, vals)
 		g.emit(jen.If(jen.List(jen.Id("_"), jen.Id("dup")).Op(":=").Id(set).Index(key), jen.Id("dup")).Block(g.skipStmt()))
 		g.emit(jen.Id(set).Index(k.cloned(g, key)).Op("=").Struct().Values())
+		var strs []jen.Code
+		for i, t := range types {
+			if t.Kind == ir.TString || t.Kind == ir.TBinary {
+				strs = append(strs, jen.Add(key).Dot(fmt.Sprintf("k%d", i)))
+			}
+		}
+		mem.add(g, jen.Id(k.name).Values(), strs)
 		out := &row{cols: make([]*column, len(vis))}
 		for i, x := range vals {
 			if x.t.IsFloat() {

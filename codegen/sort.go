@@ -27,10 +27,19 @@ func (g *flowGen) genSort(n *ir.Sort, c consumer, topK int64) {
 	// does not sort before it cannot make the cut (the sort is stable, so a
 	// tie with it loses too), and is dropped at once
 	bar, haveBar := g.name("bar"), g.name("haveBar")
+	// the --memory-limit account of the rows kept; a top-N's slice is cut
+	// back whenever it grows past its bound, so it accounts only the rows
+	// past the slice's longest yet (high)
+	var mem *memAccount
+	high := g.name("high")
 	decls := g.sub(func() {
 		g.emit(jen.Id(rows).Op(":=").Index().Id(st.name).Values())
 		if topK > 0 {
 			g.emit(jen.Var().Id(bar).Id(st.name), jen.Id(haveBar).Op(":=").False())
+			mem = g.newMemAccountOf(fmt.Sprintf("order by at %s (its top %d rows)", posText(n.Pos), topK), memSliceTimes, memSliceOverhead)
+			g.emit(jen.Var().Id(high).Int())
+		} else {
+			mem = g.newMemAccountOf(fmt.Sprintf("order by at %s", posText(n.Pos)), memSliceTimes, memSliceOverhead)
 		}
 	})
 	// a top-N's input runs on the workers, each keeping its own top rows
@@ -110,6 +119,24 @@ func (g *flowGen) genSort(n *ir.Sort, c consumer, topK int64) {
 			}
 			colStored[j] = true
 			store(rw, fmt.Sprintf("c%d", j), g.col(r.cols[j]), &colNullable[j])
+		}
+		var strs []jen.Code
+		isStr := func(t ir.Type) bool { return t.Kind == ir.TString || t.Kind == ir.TBinary }
+		for i, t := range keyTypes {
+			if isStr(t) {
+				strs = append(strs, use(rw).Dot(fmt.Sprintf("k%d", i)))
+			}
+		}
+		for j, f := range schema {
+			if j < len(need) && need[j] && r.cols[j] != nil && isStr(f.Type) {
+				strs = append(strs, use(rw).Dot(fmt.Sprintf("c%d", j)))
+			}
+		}
+		if topK > 0 {
+			g.emit(jen.If(jen.Len(jen.Id(rows)).Op(">").Id(high)).Block(
+				append([]jen.Code{jen.Id(high).Op("=").Len(jen.Id(rows))}, mem.addStmts(jen.Id(st.name).Values(), strs)...)...))
+		} else {
+			mem.add(g, jen.Id(st.name).Values(), strs)
 		}
 		if topK > 0 {
 			limit := max(2*topK, 1024)

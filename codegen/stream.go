@@ -356,6 +356,7 @@ func (g *flowGen) genStreamAggregate(n *ir.Aggregate, c consumer) {
 
 	late := g.genLateTable(w)
 	keyNullable := make([]bool, len(n.Keys))
+	mem := g.newMemHold(fmt.Sprintf("group by at %s (its open windows)", posText(n.Pos)))
 	g.produce(n.Input, func(r *row) {
 		e := g.envOf(n.Input, r)
 		kd := jen.Dict{}
@@ -383,6 +384,8 @@ func (g *flowGen) genStreamAggregate(n *ir.Aggregate, c consumer) {
 			g.emit(g.skipStmt())
 		})
 		g.emit(jen.If(jen.Len(jen.Id(accsN)).Op("==").Lit(0)).Block(lateRow...))
+		mem.hold(g, jen.Id(sw).Dot("Stats").Call().Dot("Open"),
+			jen.Qual(unsafePkg, "Sizeof").Call(jen.Id(key.name).Values()).Op("+").Qual(unsafePkg, "Sizeof").Call(jen.Id(acc.name).Values()))
 		sa := g.name("sa")
 		upd := g.loop(func() {
 			for _, a := range accs {

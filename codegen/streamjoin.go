@@ -168,6 +168,7 @@ func (g *flowGen) genStreamJoin(n *ir.Join, c consumer) {
 		}
 		return out
 	}
+	mem := g.newMemHold(fmt.Sprintf("join at %s (its held rows)", posText(n.Pos)))
 	// add is one side's pipeline: key, time, held row, then the probe
 	add := func(s *side, left bool) {
 		g.emit(jen.Commentf("join of two streams at %s: the %s side", posText(n.Pos), map[bool]string{true: "left", false: "right"}[left]))
@@ -212,6 +213,10 @@ func (g *flowGen) genStreamJoin(n *ir.Join, c consumer) {
 			g.emit(jen.Id(pairs).Op("=").Id(pairs).Index(jen.Empty(), jen.Lit(0)),
 				jen.If(jen.Op("!").Id(ij).Dot(method).Call(jen.Id(kt.name).Values(kd), jen.Int64().Call(V(nonNull(t))), jen.Id(s.st.name).Values(rd), jen.Id(emitFn))).Block(
 					jen.Id(sf.nlate).Op("++"), g.skipStmt()))
+			// the rows held, each a key, a time and the larger side's row
+			mem.hold(g, jen.Id(ij).Dot("Stats").Call().Dot("Held"),
+				jen.Qual(unsafePkg, "Sizeof").Call(jen.Id(kt.name).Values()).Op("+").Lit(8).Op("+").
+					Max(jen.Qual(unsafePkg, "Sizeof").Call(jen.Id(L.st.name).Values()), jen.Qual(unsafePkg, "Sizeof").Call(jen.Id(R.st.name).Values())))
 			p := g.name("p")
 			body := g.loop(func() {
 				var lr, rr *row

@@ -111,7 +111,15 @@ func (t *cdcTarget) loadState() error {
 	return nil
 }
 
-func (t *cdcTarget) emit(rec arrow.RecordBatch) error { return t.a.Add(rec) }
+// emit keeps a batch of changes for the apply: the flow's --memory-limit
+// account counts its buffers (the change log loaded from the last commit
+// is not counted: it is read before the flows run).
+func (t *cdcTarget) emit(rec arrow.RecordBatch) error {
+	if err := t.ex.budget.grow(fmt.Sprintf("apply changes into streaming table %s (its new changes)", t.ds.Name), recordBytes(rec)); err != nil {
+		return err
+	}
+	return t.a.Add(rec)
+}
 
 // close applies the changes: a new version and a new change state, unless
 // nothing new came (then the table keeps its version).
@@ -153,3 +161,27 @@ func (t *cdcTarget) close() error {
 }
 
 func (t *cdcTarget) abort() { t.a.Release() }
+
+// recordBytes is the size of a batch's buffers (arrow/util's
+// TotalRecordSize, without the protobuf dependencies that package brings).
+func recordBytes(rec arrow.RecordBatch) int64 {
+	var n int64
+	var data func(d arrow.ArrayData)
+	data = func(d arrow.ArrayData) {
+		for _, b := range d.Buffers() {
+			if b != nil {
+				n += int64(b.Len())
+			}
+		}
+		for _, c := range d.Children() {
+			data(c)
+		}
+		if d.DataType().ID() == arrow.DICTIONARY {
+			data(d.Dictionary())
+		}
+	}
+	for _, col := range rec.Columns() {
+		data(col.Data())
+	}
+	return n
+}

@@ -157,7 +157,7 @@ var (
 	flagEdgeRows    = &flagSpec{name: "edge-rows", arg: "N", def: "the read's bound, else 262144", usage: "bound every edge between concurrent stages (reader, flow, writer) to N rows; 0: unbounded"}
 	flagEdgeBytes   = &flagSpec{name: "edge-bytes", arg: "SIZE", def: "the read's bound, else 64MiB", usage: "bound every edge to SIZE bytes (e.g. 16MiB); 0: unbounded"}
 	flagThreads     = &flagSpec{name: "threads", arg: "N", def: "GOMAXPROCS", usage: "threads a flow may use"}
-	flagMemLimit    = &flagSpec{name: "memory-limit", arg: "SIZE", usage: "bound a flow's hash tables and join builds (e.g. 512MiB); past it the flow stops with an error naming the operator"}
+	flagMemLimit    = &flagSpec{name: "memory-limit", arg: "SIZE", usage: "bound what a flow's operators keep: joins, aggregates, distinct, sorts, windows (e.g. 512MiB); past it the flow stops with an error naming the operator"}
 	flagFingerprint = &flagSpec{name: "fingerprint", arg: "auto|stat|content", def: "auto", values: []string{"auto", "stat", "content"},
 		usage: "how a source file is told unchanged since the last run read it: auto (size and modification time, and the content of files up to 1 MiB outside watched folders), stat (size and modification time only), content (the content of every file, read at every run)"}
 	flagFormat  = &flagSpec{name: "format", arg: "FORMAT", def: "csv", values: []string{"csv", "jsonl", "parquet"}, usage: "the output format"}

@@ -241,15 +241,20 @@ func (fc *FlowContext) Parallel(rd format.BatchReader, start func(w int) (each f
 // with its source position); it fails with a *MemoryLimitError when the
 // flow's accounted memory passes --memory-limit. Generated code calls it
 // every MiB or so. It is safe for concurrent use.
-func (fc *FlowContext) Grow(op string, n int64) error {
-	if fc.budget == nil {
+func (fc *FlowContext) Grow(op string, n int64) error { return fc.budget.grow(op, n) }
+
+// Hold accounts the state op holds now, n bytes, in place of the *was it
+// accounted at its last call (set to n): state that shrinks, a stream's
+// windows or join rows evicted under the watermark, gives its bytes back.
+// It calls Grow only once n has moved a GrowStep from *was, so generated
+// code may call it for every row.
+func (fc *FlowContext) Hold(op string, was *int64, n int64) error {
+	if d := n - *was; d < fc.GrowStep && d > -fc.GrowStep {
 		return nil
 	}
-	used := fc.budget.used.Add(n)
-	if fc.budget.limit > 0 && used > fc.budget.limit {
-		return &MemoryLimitError{Operator: op, Limit: fc.budget.limit, Used: used}
-	}
-	return nil
+	d := n - *was
+	*was = n
+	return fc.Grow(op, d)
 }
 
 // Streaming state and time (stream.go).

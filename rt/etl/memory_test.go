@@ -49,3 +49,27 @@ func TestGrowLimit(t *testing.T) {
 		t.Errorf("message %q does not name the operator and the limit", err)
 	}
 }
+
+// Hold replaces what an operator accounted before: state that shrinks gives
+// its bytes back, and moves smaller than GrowStep are not handed to Grow.
+func TestHold(t *testing.T) {
+	fc := NewFlowContext(t.Context(), nil, 1, nil, nil, nil, nil)
+	fc.budget = &memBudget{limit: 1000}
+	fc.GrowStep = 100
+	op := "group by at p.thund:9:5 (its open windows)"
+	var was int64
+	if err := fc.Hold(op, &was, 50); err != nil || was != 0 || fc.budget.used.Load() != 0 {
+		t.Fatalf("50 bytes, under a step: %v, was %d, used %d", err, was, fc.budget.used.Load())
+	}
+	if err := fc.Hold(op, &was, 900); err != nil || was != 900 || fc.budget.used.Load() != 900 {
+		t.Fatalf("900 bytes: %v, was %d, used %d", err, was, fc.budget.used.Load())
+	}
+	if err := fc.Hold(op, &was, 200); err != nil || fc.budget.used.Load() != 200 {
+		t.Fatalf("evicted down to 200: %v, used %d", err, fc.budget.used.Load())
+	}
+	err := fc.Hold(op, &was, 1100)
+	var me *MemoryLimitError
+	if !errors.As(err, &me) || me.Operator != op || me.Used != 1100 {
+		t.Fatalf("1100 of 1000: got %v, want a MemoryLimitError naming %s", err, op)
+	}
+}

@@ -56,7 +56,7 @@ func (c *cli) runCmd(ctx context.Context, inv *invocation) int {
 			return c.usage(inv.cmd, usagef("--memory-limit %v", err))
 		}
 		budget.limit = n
-		debug.SetMemoryLimit(n + n/2 + 64<<20) // the unaccounted rest: batches, writers, the runtime
+		debug.SetMemoryLimit(softMemoryLimit(n))
 	}
 	edges, err := edgeFlags(inv)
 	if err != nil {
