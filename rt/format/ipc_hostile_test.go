@@ -45,7 +45,7 @@ func ipcMessagesOf(t *testing.T, stream []byte, from int) []ipcMessageAt {
 }
 
 // ipcFile writes rec as an IPC file with opts.
-func ipcFile(t *testing.T, rec arrow.RecordBatch, opts ...ipc.Option) []byte {
+func ipcFile(t testing.TB, rec arrow.RecordBatch, opts ...ipc.Option) []byte {
 	var buf bytes.Buffer
 	w, err := ipc.NewFileWriter(&buf, append(opts, ipc.WithSchema(rec.Schema()))...)
 	if err != nil {

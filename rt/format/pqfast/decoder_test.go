@@ -16,6 +16,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 	"github.com/klauspost/compress/zstd"
+	"github.com/nordisk/thund/internal/fuzzbudget"
 	"github.com/nordisk/thund/rt/format/internal/pqgen"
 )
 
@@ -380,15 +381,18 @@ func fuzzBody(tb testing.TB) func(t *testing.T, b []byte, col, codec uint8, rows
 		mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 		ck := &chunk{f: &Reader{name: "fuzz", mem: mem}, c: &c, s: s, n: int(rows%2048) + 1,
 			codec: []compress.Compression{compress.Codecs.Uncompressed, compress.Codecs.Snappy, compress.Codecs.Zstd}[codec%4%3]}
-		a, err := ck.decode(b, 1<<20)
-		if err != nil {
-			ck.free()
-		} else {
+		fuzzbudget.Check(t, len(b), func() int64 { // the memory cap (internal/fuzzbudget)
+			a, err := ck.decode(b, 1<<20)
+			if err != nil {
+				ck.free()
+				return 0
+			}
 			if a.Len() != ck.n {
 				t.Fatalf("%d rows, want %d", a.Len(), ck.n)
 			}
 			a.Release()
-		}
+			return 0
+		})
 		mem.AssertSize(t, 0)
 	}
 }
