@@ -219,7 +219,7 @@ func newIPCStreamReader(msgs *ipcMessages, c io.Closer, name string, schema *arr
 				batch++
 				// arrow-go trusts the lengths and offsets of a batch's
 				// arrays; nothing downstream may
-				if err := array.ValidateRecordFull(sr.RecordBatch()); err != nil {
+				if err := validateBatch(sr.RecordBatch()); err != nil {
 					return nil, fmt.Errorf("record batch %d is malformed: %w", batch, err)
 				}
 				return sr.RecordBatch(), nil
@@ -231,6 +231,19 @@ func newIPCStreamReader(msgs *ipcMessages, c io.Closer, name string, schema *arr
 		},
 		close: func() error { sr.Release(); return c.Close() },
 	}, nil
+}
+
+// validateBatch checks the arrays of rec against their buffers: offsets,
+// lengths, dictionary indices. arrow-go's own check can panic on arrays
+// inconsistent enough (a string offset past its data): that is an error
+// too.
+func validateBatch(rec arrow.RecordBatch) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = errors.New("its arrays' offsets or lengths lie outside their buffers")
+		}
+	}()
+	return array.ValidateRecordFull(rec)
 }
 
 // ipcErr is err, an error of arrow-go's IPC reader, with a Go runtime error
