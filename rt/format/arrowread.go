@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -179,55 +180,78 @@ func (r *conformReader) Close() error {
 }
 
 func newIPCReader(obj store.Object, name string, schema *arrow.Schema, mem memory.Allocator) (BatchReader, error) {
+	// An IPC file is read as the stream it holds before its footer, through
+	// the same checks as a stream (ipcmessages.go); the footer is not needed.
 	var magic [6]byte
+	var msgs *ipcMessages
 	if n, _ := obj.ReadAt(magic[:], 0); n == 6 && string(magic[:]) == "ARROW1" {
-		fr, err := ipc.NewFileReader(obj, ipc.WithAllocator(mem))
+		stream, size, err := ipcFileStream(obj, obj.Size())
 		if err != nil {
 			return nil, fmt.Errorf("%s: not a readable Arrow IPC file: %w", name, err)
 		}
-		fidx, conv, err := plan(name, fr.Schema(), schema, mem)
-		if err != nil {
-			fr.Close()
-			return nil, err
+		msgs = newIPCMessages(stream, size, mem)
+	} else {
+		if _, err := obj.Seek(0, io.SeekStart); err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
 		}
-		i := 0
-		return &conformReader{name: name, schema: schema, pos: fidx, conv: conv,
-			src: func() (arrow.RecordBatch, error) {
-				if i >= fr.NumRecords() {
-					return nil, io.EOF
-				}
-				i++
-				return fr.RecordBatch(i - 1)
-			},
-			close: func() error { fr.Close(); return obj.Close() },
-		}, nil
+		msgs = newIPCMessages(obj, obj.Size(), mem)
 	}
-	if _, err := obj.Seek(0, io.SeekStart); err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	return newIPCStreamReader(obj, name, schema, mem)
+	return newIPCStreamReader(msgs, obj, name, schema, mem)
 }
 
-func newIPCStreamReader(r io.ReadCloser, name string, schema *arrow.Schema, mem memory.Allocator) (BatchReader, error) {
-	sr, err := ipc.NewReader(r, ipc.WithAllocator(mem))
+// newIPCStreamReader reads the IPC messages msgs; closing the reader
+// closes c.
+func newIPCStreamReader(msgs *ipcMessages, c io.Closer, name string, schema *arrow.Schema, mem memory.Allocator) (BatchReader, error) {
+	sr, err := ipc.NewReaderFromMessageReader(msgs, ipc.WithAllocator(mem))
 	if err != nil {
-		return nil, fmt.Errorf("%s: not a readable Arrow IPC file or stream: %w", name, err)
+		msgs.Release()
+		return nil, fmt.Errorf("%s: not a readable Arrow IPC file or stream: %w", name, ipcErr(err))
 	}
 	fidx, conv, err := plan(name, sr.Schema(), schema, mem)
 	if err != nil {
 		sr.Release()
 		return nil, err
 	}
+	batch := 0
 	return &conformReader{name: name, schema: schema, pos: fidx, conv: conv,
 		src: func() (arrow.RecordBatch, error) {
 			if sr.Next() {
+				batch++
+				// arrow-go trusts the lengths and offsets of a batch's
+				// arrays; nothing downstream may
+				if err := validateBatch(sr.RecordBatch()); err != nil {
+					return nil, fmt.Errorf("record batch %d is malformed: %w", batch, err)
+				}
 				return sr.RecordBatch(), nil
 			}
 			if err := sr.Err(); err != nil && err != io.EOF {
-				return nil, err
+				return nil, fmt.Errorf("record batch %d: %w", batch+1, ipcErr(err))
 			}
 			return nil, io.EOF
 		},
-		close: func() error { sr.Release(); return r.Close() },
+		close: func() error { sr.Release(); return c.Close() },
 	}, nil
+}
+
+// validateBatch checks the arrays of rec against their buffers: offsets,
+// lengths, dictionary indices. arrow-go's own check can panic on arrays
+// inconsistent enough (a string offset past its data): that is an error
+// too.
+func validateBatch(rec arrow.RecordBatch) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = errors.New("its arrays' offsets or lengths lie outside their buffers")
+		}
+	}()
+	return array.ValidateRecordFull(rec)
+}
+
+// ipcErr is err, an error of arrow-go's IPC reader, with a Go runtime error
+// it recovered from replaced by a plain message.
+func ipcErr(err error) error {
+	var re runtime.Error
+	if errors.As(err, &re) {
+		return errors.New("a message is malformed (the Arrow IPC reader could not decode it)")
+	}
+	return err
 }

@@ -10,6 +10,15 @@
 //     file:row:col, the column and what was expected ("want int64, got
 //     \"12x\""). Bad input is always an error, never a panic or a silently
 //     changed value (no rounding, no truncation, no guessing).
+//   - hostile files: every length, offset and count a file states is checked
+//     against the bytes that hold it before anything is allocated by it, and
+//     a malformed file is an error naming it and what was wrong, never a
+//     panic or a Go runtime message. For Parquet: the footer
+//     (parquetcheck.go), the page headers arrow-go reads (parquetpages.go)
+//     and those pqfast decodes (rt/format/pqfast); for Arrow IPC, and the
+//     Arrow schema a Parquet footer holds, every message's flatbuffer
+//     (ipcverify.go) and its body (ipcmessages.go). The fuzz targets
+//     (fuzz_test.go) hold the readers to it, under an allocation budget.
 //   - the Parquet read path (parquetread.go): row groups decoded by
 //     Options.Threads goroutines ahead of the caller, in file order; only
 //     Options.Columns decoded; row groups whose integer statistics exclude

@@ -43,7 +43,16 @@ type parquetSource struct {
 	filter *rowFilter // applied to each row group as it is decoded; nil: none
 }
 
-func newParquetReader(obj store.Object, name string, schema *arrow.Schema, opts Options, mem memory.Allocator) (BatchReader, error) {
+func newParquetReader(obj store.Object, name string, schema *arrow.Schema, opts Options, mem memory.Allocator) (_ BatchReader, err error) {
+	var pf *file.Reader
+	defer func() {
+		if p := recover(); p != nil { // arrow-go, on a malformed footer (parquetcheck.go)
+			if pf != nil {
+				pf.Close()
+			}
+			err = fmt.Errorf("%s: %w", name, parquetPanic("the footer", p))
+		}
+	}()
 	// pqarrow reads column chunks through a small buffer rather than
 	// whole: a whole chunk is a fresh allocation of megabytes per row group
 	// and column, whose zeroing and page faults cost more than the reads
@@ -56,9 +65,17 @@ func newParquetReader(obj store.Object, name string, schema *arrow.Schema, opts 
 	props := parquet.NewReaderProperties(dmem)
 	props.BufferedStreamEnabled = true
 	props.BufferSize = 256 << 10
-	pf, err := file.NewParquetReader(obj, file.WithReadProps(props))
+	guard := &pageGuard{Object: obj} // parquetpages.go
+	pf, err = file.NewParquetReader(guard, file.WithReadProps(props))
 	if err != nil {
 		return nil, fmt.Errorf("%s: not a readable Parquet file: %w", name, err)
+	}
+	if v := pf.MetaData().KeyValueMetadata().FindValue("ARROW:schema"); v != nil {
+		// pqarrow decodes it with arrow-go's ipc package (ipcverify.go)
+		if err := checkArrowSchemaValue(*v); err != nil {
+			pf.Close()
+			return nil, fmt.Errorf("%s: the Arrow schema in the footer (ARROW:schema) is malformed: %w", name, err)
+		}
 	}
 	fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{BatchSize: int64(opts.batchRows())}, dmem)
 	if err != nil {
@@ -119,6 +136,15 @@ func newParquetReader(obj store.Object, name string, schema *arrow.Schema, opts 
 	for _, fi := range order {
 		leaves = pqfast.FieldLeaves(&fr.Manifest.Fields[fi], leaves)
 	}
+	maxCompressed, maxUncompressed, err := checkParquetFooter(pf.MetaData(), obj.Size(), leaves, guard)
+	if err != nil {
+		pf.Close()
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	// pqarrow's page reader allocates a page's stated sizes before it
+	// reads the page: no page is bigger than its chunk says
+	props.MaxCompressedPageSize = maxCompressed
+	props.MaxUncompressedPageSize = min(maxUncompressed, parquet.DefaultMaxUncompressedPageSize)
 	pos := make([]int, len(fidx))
 	for i, fi := range fidx {
 		pos[i] = -1
@@ -149,7 +175,7 @@ func newParquetReader(obj store.Object, name string, schema *arrow.Schema, opts 
 	if !opts.noFastParquet {
 		fast = pqfast.NewReader(name, obj, obj.Size(), pf.MetaData(), fr, order, dmem)
 	}
-	ps.start(ctx, fr, fast, leaves, pruneGroups(pf, fr, fileSchema, schema, fidx, opts.Bounds), threads)
+	ps.start(ctx, guard, fr, fast, leaves, pruneGroups(pf, fr, fileSchema, schema, fidx, opts.Bounds), threads)
 	cr := &conformReader{name: name, schema: schema, pos: pos, conv: conv, src: ps.next,
 		close: func() error { ps.stop(); pf.Close(); return obj.Close() }}
 	return cr, nil
@@ -157,7 +183,7 @@ func newParquetReader(obj store.Object, name string, schema *arrow.Schema, opts 
 
 // start decodes the row groups, threads at a time, queueing them in order:
 // through the fast decoder (rt/format/pqfast) when there is one, else pqarrow.
-func (ps *parquetSource) start(ctx context.Context, fr *pqarrow.FileReader, fast *pqfast.Reader, leaves []int, groups []int, threads int) {
+func (ps *parquetSource) start(ctx context.Context, guard *pageGuard, fr *pqarrow.FileReader, fast *pqfast.Reader, leaves []int, groups []int, threads int) {
 	sem := make(chan struct{}, threads)
 	ps.wg.Add(1)
 	go func() {
@@ -179,17 +205,28 @@ func (ps *parquetSource) start(ctx context.Context, fr *pqarrow.FileReader, fast
 			ps.wg.Add(1)
 			go func() {
 				defer ps.wg.Done()
-				var (
-					tbl arrow.Table
-					err error
-				)
-				if fast != nil {
-					tbl, err = fast.ReadRowGroup(ctx, g)
-				} else {
-					tbl, err = fr.ReadRowGroups(ctx, leaves, []int{g})
-				}
-				if err == nil && ps.filter != nil {
-					tbl = ps.filter.clone().table(tbl, ps.batch)
+				var tbl arrow.Table
+				what := fmt.Sprintf("row group %d", g)
+				err := guardParquet(what, func() error {
+					if err := guard.prove(g); err != nil {
+						return err
+					}
+					var err error
+					if fast != nil {
+						tbl, err = fast.ReadRowGroup(ctx, g)
+					} else {
+						tbl, err = fr.ReadRowGroups(ctx, leaves, []int{g})
+					}
+					if err != nil {
+						return parquetErr(what, err)
+					}
+					if ps.filter != nil {
+						tbl = ps.filter.clone().table(tbl, ps.batch)
+					}
+					return nil
+				})
+				if err != nil {
+					tbl = nil // after a panic, in whatever state it was left
 				}
 				<-sem
 				ch <- rowGroup{tbl: tbl, err: err}

@@ -67,7 +67,7 @@ func OpenStream(r io.Reader, name string, schema *arrow.Schema, opts Options) (B
 	if mem == nil {
 		mem = memory.DefaultAllocator
 	}
-	return newIPCStreamReader(io.NopCloser(r), name, schema, mem)
+	return newIPCStreamReader(newIPCMessages(r, -1, mem), io.NopCloser(nil), name, schema, mem)
 }
 
 // OpenFiles reads files one after the other, in order, opening each only

@@ -1,6 +1,7 @@
 package pqfast
 
 import (
+	"bytes"
 	"context"
 	"encoding/binary"
 	"errors"
@@ -197,6 +198,10 @@ func (f *Reader) ReadRowGroup(ctx context.Context, g int) (arrow.Table, error) {
 			slow = append(slow, i)
 			continue
 		}
+		var pe *pageError
+		if errors.As(err, &pe) {
+			return nil, fmt.Errorf("column %s, row group %d, page %d: %w", c.field.Name, g, pe.page, pe.err)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("column %s, row group %d: %w", c.field.Name, g, err)
 		}
@@ -323,6 +328,36 @@ var zstdDecoder = sync.OnceValues(func() (*zstd.Decoder, error) {
 	return zstd.NewReader(nil, zstd.WithDecoderConcurrency(0), zstd.WithDecodeAllCapLimit(true))
 })
 
+// zstdStreams are streaming decoders, which decode a frame in windows.
+var zstdStreams = sync.Pool{New: func() any {
+	d, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true), zstd.WithDecoderMaxWindow(64<<20))
+	if err != nil {
+		panic(err) // only for invalid options
+	}
+	return d
+}}
+
+// zstdSize checks that the zstd frames src decode to size bytes, without
+// holding more than a window of them.
+func zstdSize(src []byte, size int) error {
+	d := zstdStreams.Get().(*zstd.Decoder)
+	defer zstdStreams.Put(d)
+	if err := d.Reset(bytes.NewReader(src)); err != nil {
+		return fmt.Errorf("zstd: %w", err)
+	}
+	n, err := io.CopyN(io.Discard, d, int64(size)+1)
+	if err != nil && err != io.EOF {
+		return fmt.Errorf("zstd: %w", err)
+	}
+	if n > int64(size) {
+		return fmt.Errorf("zstd page decodes to more than the %d bytes its header says", size)
+	}
+	if n < int64(size) {
+		return fmt.Errorf("zstd page decodes to %d bytes, its header says %d", n, size)
+	}
+	return nil
+}
+
 // decompress decodes a page's src of codec into *buf, grown to size once
 // the compressed block agrees with it (a corrupt header cannot make it
 // allocate), or returns src itself when it is not compressed.
@@ -352,6 +387,22 @@ func decompress(codec compress.Compression, src []byte, buf *[]byte, size int) (
 		dec, err := zstdDecoder()
 		if err != nil {
 			return nil, err
+		}
+		// A frame that states its size (arrow-go's writer's do) must state
+		// the header's; one that does not is decoded into nothing first,
+		// to learn its size, so that a header's size is allocated only
+		// once the page is known to decode to it.
+		var h zstd.Header
+		if err := h.Decode(src); err != nil {
+			return nil, fmt.Errorf("zstd: %w", err)
+		}
+		if h.HasFCS && h.FrameContentSize > uint64(size) {
+			return nil, fmt.Errorf("zstd page decodes to %d bytes, its header says %d", h.FrameContentSize, size)
+		}
+		if !h.HasFCS || h.FrameContentSize < uint64(size) { // or more frames follow
+			if err := zstdSize(src, size); err != nil {
+				return nil, err
+			}
 		}
 		*buf = grow(*buf, size)
 		dst := *buf
@@ -469,6 +520,9 @@ func (f *Reader) decodeChunk(s *scratch, c *fastColumn, cc *metadata.ColumnChunk
 // decode decodes the pages of b; no page decompresses to more than limit
 // bytes.
 func (ck *chunk) decode(b []byte, limit int) (arrow.Array, error) {
+	if err := ck.scan(b, limit); err != nil {
+		return nil, err
+	}
 	n, c := ck.n, ck.c
 	// the buffers are kept as allocated (Free wants them so) and sliced
 	// where used
@@ -486,20 +540,17 @@ func (ck *chunk) decode(b []byte, limit int) (arrow.Array, error) {
 		words[int32](ck.offs)[0] = 0
 	}
 	off := 0
-	for ck.pos < n {
+	for page := 1; ck.pos < n; page++ {
 		if off >= len(b) {
 			return nil, fmt.Errorf("column chunk ends after %d of its %d values", ck.pos, n)
 		}
 		h, hl, err := readPageHeader(b[off:])
 		if err != nil {
-			return nil, fmt.Errorf("page at byte %d of the column chunk: %w", off, err)
+			return nil, &pageError{page, err}
 		}
 		off += hl
-		if int(h.compressed) > len(b)-off {
-			return nil, fmt.Errorf("page at byte %d of the column chunk: %d bytes, but the chunk has %d left", off-hl, h.compressed, len(b)-off)
-		}
-		if int(h.uncompressed) > limit {
-			return nil, errUnsupported // more than the chunk's stated size: left to pqarrow to judge
+		if int(h.compressed) > len(b)-off { // scan checked the pages it reached
+			return nil, &pageError{page, fmt.Errorf("compressed size %d exceeds the column chunk (%d bytes left of %d)", h.compressed, len(b)-off, len(b))}
 		}
 		payload := b[off : off+int(h.compressed)]
 		off += int(h.compressed)
@@ -517,12 +568,52 @@ func (ck *chunk) decode(b []byte, limit int) (arrow.Array, error) {
 		}
 		if err != nil {
 			if err != errUnsupported {
-				err = fmt.Errorf("page at byte %d of the column chunk: %w", off-int(h.compressed)-hl, err)
+				err = &pageError{page, err}
 			}
 			return nil, err
 		}
 	}
 	return ck.finish(), nil
+}
+
+// pageError is an error of page page (from 1) of a chunk.
+type pageError struct {
+	page int
+	err  error
+}
+
+func (e *pageError) Error() string { return fmt.Sprintf("page %d: %v", e.page, e.err) }
+func (e *pageError) Unwrap() error { return e.err }
+
+// scan walks the page headers of b, the chunk, before anything is
+// allocated for its values: every page must lie in the chunk, none may
+// decompress to more than limit bytes (the chunk's stated size), and the
+// data pages must hold the row group's values, so that a header or a
+// footer that claims more than the chunk holds is an error, not an
+// allocation.
+func (ck *chunk) scan(b []byte, limit int) error {
+	off, values := 0, 0
+	for page := 1; values < ck.n; page++ {
+		if off >= len(b) {
+			return fmt.Errorf("column chunk ends after %d of its %d values (%d pages)", values, ck.n, page-1)
+		}
+		h, hl, err := readPageHeader(b[off:])
+		if err != nil {
+			return &pageError{page, err}
+		}
+		off += hl
+		if int(h.compressed) > len(b)-off {
+			return &pageError{page, fmt.Errorf("compressed size %d exceeds the column chunk (%d bytes left of %d)", h.compressed, len(b)-off, len(b))}
+		}
+		if int(h.uncompressed) > limit {
+			return errUnsupported // more than the chunk's stated size: left to pqarrow to judge
+		}
+		if h.kind == 5 && h.typ == pageData || h.kind == 8 && h.typ == pageDataV2 {
+			values += int(h.numValues)
+		}
+		off += int(h.compressed)
+	}
+	return nil
 }
 
 // dictionaryPage reads the chunk's dictionary.
@@ -597,7 +688,7 @@ func (s *scratch) distinct(n int) bool {
 func (ck *chunk) dataPageV1(h *pageHeader, payload []byte) error {
 	count := int(h.numValues)
 	if count > ck.n-ck.pos {
-		return fmt.Errorf("page of %d values past the row group's %d", count, ck.n)
+		return fmt.Errorf("page of %d values past the column chunk's %d", count, ck.n)
 	}
 	if ck.c.maxDef > 0 && h.defEncoding != encRLE {
 		return errUnsupported // bit-packed levels (deprecated)
@@ -631,7 +722,7 @@ func (ck *chunk) dataPageV1(h *pageHeader, payload []byte) error {
 func (ck *chunk) dataPageV2(h *pageHeader, payload []byte) error {
 	count := int(h.numValues)
 	if count > ck.n-ck.pos {
-		return fmt.Errorf("page of %d values past the row group's %d", count, ck.n)
+		return fmt.Errorf("page of %d values past the column chunk's %d", count, ck.n)
 	}
 	if h.repLen != 0 || (ck.c.maxDef == 0 && h.defLen != 0) {
 		return errUnsupported

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -14,6 +15,8 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/compress"
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+	"github.com/klauspost/compress/zstd"
+	"github.com/nordisk/thund/internal/fuzzbudget"
 	"github.com/nordisk/thund/rt/format/internal/pqgen"
 )
 
@@ -378,15 +381,18 @@ func fuzzBody(tb testing.TB) func(t *testing.T, b []byte, col, codec uint8, rows
 		mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 		ck := &chunk{f: &Reader{name: "fuzz", mem: mem}, c: &c, s: s, n: int(rows%2048) + 1,
 			codec: []compress.Compression{compress.Codecs.Uncompressed, compress.Codecs.Snappy, compress.Codecs.Zstd}[codec%4%3]}
-		a, err := ck.decode(b, 1<<20)
-		if err != nil {
-			ck.free()
-		} else {
+		fuzzbudget.Check(t, len(b), func() int64 { // the memory cap (internal/fuzzbudget)
+			a, err := ck.decode(b, 1<<20)
+			if err != nil {
+				ck.free()
+				return 0
+			}
 			if a.Len() != ck.n {
 				t.Fatalf("%d rows, want %d", a.Len(), ck.n)
 			}
 			a.Release()
-		}
+			return 0
+		})
 		mem.AssertSize(t, 0)
 	}
 }
@@ -406,6 +412,49 @@ func TestScratchDistinct(t *testing.T) {
 		}
 		if got := s.distinct(len(c.vals)); got != c.want || len(s.seen) != 0 {
 			t.Errorf("distinct(%q) = %v (%d kept), want %v", c.vals, got, len(s.seen), c.want)
+		}
+	}
+}
+
+// A zstd page whose frame does not state its size (a streaming writer's)
+// decodes, however much it expands; one whose frame states another size
+// than the page header is an error before anything is allocated for it.
+func TestDecompressZstdFrames(t *testing.T) {
+	plain := bytes.Repeat([]byte("thund "), 200_000) // expands far more than 64×
+	var streamed bytes.Buffer
+	w, err := zstd.NewWriter(&streamed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Write(plain)
+	w.Close()
+	sized, err := zstd.NewWriter(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	oneShot := sized.EncodeAll(plain, nil)
+	for _, c := range []struct {
+		about string
+		src   []byte
+		size  int
+		want  string
+	}{
+		{"a frame without its size", streamed.Bytes(), len(plain), ""},
+		{"a frame with its size", oneShot, len(plain), ""},
+		{"a frame without its size, decoding to less", streamed.Bytes(), len(plain) + 1, "decodes to"},
+		{"a frame of another size", oneShot, 1 << 30, "zstd page decodes to 1200000 bytes, its header says 1073741824"},
+	} {
+		var buf []byte
+		out, err := decompress(compress.Codecs.Zstd, c.src, &buf, c.size)
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("%s: %v", c.about, err)
+		case c.want == "" && !bytes.Equal(out, plain):
+			t.Errorf("%s: decoded %d bytes, not the %d written", c.about, len(out), len(plain))
+		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
+			t.Errorf("%s: error %v, want one saying %q", c.about, err, c.want)
+		case c.want != "" && cap(buf) > 2*len(plain):
+			t.Errorf("%s: allocated %d bytes", c.about, cap(buf))
 		}
 	}
 }

@@ -27,10 +27,17 @@
 //     gets no validity bitmap at all;
 //   - Parquet page headers (thrift.go): the Thrift compact protocol, just
 //     enough of it for PageHeader and its three page kinds, every other field
-//     skipped.
+//     skipped; ReadPageHeader lends it to rt/format, which checks the pages
+//     that arrow-go reads;
+//   - what the file states, checked before it allocates by it: the chunk lies in
+//     the file, its page headers are walked (scan) before its output is
+//     allocated, each page lies in the chunk, decompresses to no more than
+//     the chunk says, and the data pages hold the row group's values; a
+//     dictionary's values fit its page; a Snappy block or zstd frame decodes
+//     to its page's size before that size is allocated.
 //
-// A chunk it cannot parse is an error naming the column and the row group,
-// never a panic.
+// A chunk it cannot parse is an error naming the column, the row group and
+// the page, never a panic.
 //
 // It must not: know about sources, schemas a pipeline declares, casts or
 // row filters (rt/format), open files itself (it reads the io.ReaderAt it

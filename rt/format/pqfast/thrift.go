@@ -74,7 +74,10 @@ const (
 	hasEncoding
 )
 
-var errThrift = errors.New("malformed page header")
+var (
+	errThrift      = errors.New("malformed page header")
+	errThriftShort = errors.New("page header cut short")
+)
 
 // thriftReader reads the compact protocol from a byte slice; the first
 // error sticks and every later read returns zeroes.
@@ -84,16 +87,22 @@ type thriftReader struct {
 	err error
 }
 
-func (r *thriftReader) fail() {
+func (r *thriftReader) fail() { r.failWith(errThrift) }
+
+// short fails a read that ran past the end of the bytes: more of them
+// might have made a header.
+func (r *thriftReader) short() { r.failWith(errThriftShort) }
+
+func (r *thriftReader) failWith(err error) {
 	if r.err == nil {
-		r.err = errThrift
+		r.err = err
 	}
 	r.off = len(r.b)
 }
 
 func (r *thriftReader) byte() byte {
 	if r.off >= len(r.b) {
-		r.fail()
+		r.short()
 		return 0
 	}
 	c := r.b[r.off]
@@ -103,7 +112,11 @@ func (r *thriftReader) byte() byte {
 
 func (r *thriftReader) uvarint() uint64 {
 	v, n := binary.Uvarint(r.b[r.off:])
-	if n <= 0 {
+	if n == 0 {
+		r.short()
+		return 0
+	}
+	if n < 0 {
 		r.fail()
 		return 0
 	}
@@ -129,7 +142,7 @@ func (r *thriftReader) i32() int32 {
 
 func (r *thriftReader) skipBytes(n uint64) {
 	if n > uint64(len(r.b)-r.off) {
-		r.fail()
+		r.short()
 		return
 	}
 	r.off += int(n)
@@ -322,4 +335,36 @@ func (r *thriftReader) pageKind(h *pageHeader, kind int16) {
 		h.defLen < 0 || h.repLen < 0 || h.numNulls < 0) {
 		r.fail()
 	}
+}
+
+// PageHeader is what a page header says of its page, for a reader that
+// checks pages before another decodes them (rt/format's guard of the
+// chunks arrow-go reads).
+type PageHeader struct {
+	Type         int32 // PageType: 0 data, 1 index, 2 dictionary, 3 data v2
+	Compressed   int32 // compressed_page_size: the bytes after the header
+	Uncompressed int32 // uncompressed_page_size
+	NumValues    int32 // of a data page (v1 or v2); 0 for other pages
+	DictValues   int32 // of a dictionary page; 0 for other pages
+}
+
+// ErrShortPageHeader is the error of ReadPageHeader when b ends before the
+// header does: more bytes might complete it.
+var ErrShortPageHeader = errThriftShort
+
+// ReadPageHeader parses the page header at the start of b and returns it
+// with its length in bytes.
+func ReadPageHeader(b []byte) (PageHeader, int, error) {
+	h, n, err := readPageHeader(b)
+	if err != nil {
+		return PageHeader{}, 0, err
+	}
+	out := PageHeader{Type: h.typ, Compressed: h.compressed, Uncompressed: h.uncompressed}
+	switch {
+	case h.kind == 5 && h.typ == pageData, h.kind == 8 && h.typ == pageDataV2:
+		out.NumValues = h.numValues
+	case h.kind == 7 && h.typ == pageDictionary:
+		out.DictValues = h.numValues
+	}
+	return out, n, nil
 }
