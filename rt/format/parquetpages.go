@@ -210,7 +210,7 @@ func (g *pageGuard) prove(group int) error {
 			var h pqfast.PageHeader
 			var hl int
 			for size := int64(256); ; size *= 4 {
-				buf = grow(buf, int(min(size, c.end-at)))
+				buf = resized(buf, int(min(size, c.end-at)))
 				if _, err := g.Object.ReadAt(buf, at); err != nil && err != io.EOF {
 					return err
 				}
@@ -242,8 +242,8 @@ func (g *pageGuard) prove(group int) error {
 // least: the value or its offset, its levels and its validity bit.
 func reservedBytes(width int64) int64 { return max(16, width+8) }
 
-// grow returns b with length n, reallocated when too small.
-func grow(b []byte, n int) []byte {
+// resized returns b with length n, reallocated when too small.
+func resized(b []byte, n int) []byte {
 	if cap(b) < n {
 		return make([]byte, n)
 	}
