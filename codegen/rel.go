@@ -493,9 +493,6 @@ func (g *flowGen) genWindow(n *ir.Window, c consumer) {
 	case passes.Streaming(n):
 		g.genStreamWindow(n, c)
 		return
-	case n.Kind == ir.WindowSession:
-		g.unplanned(n.Pos, "session windows over bounded input are not supported yet (over a stream they are)")
-		return
 	}
 	schema := g.u.Schemas[n]
 	wt := schema[len(g.u.Schemas[n.Input].Visible())].Type
@@ -504,11 +501,7 @@ func (g *flowGen) genWindow(n *ir.Window, c consumer) {
 	if n.Kind == ir.WindowTumble {
 		slide = size
 	}
-	if size%per != 0 || slide%per != 0 {
-		g.unplanned(n.Pos, "window %s(%s) is finer than its time column's unit (%s): cast the column to a finer timestamp", n.Kind, ir.Duration(size), wt)
-		return
-	}
-	size, slide = size/per, slide/per
+	size, slide = size/per, slide/per // the plan checked that they divide
 	g.produce(n.Input, func(r *row) {
 		e := g.envOf(n.Input, r)
 		t := g.eventTime(n, e, wt)

@@ -228,32 +228,19 @@ func streamAccum(a *accum, session bool) string {
 // genStreamAggregate generates a windowed aggregate over stream reads.
 func (g *flowGen) genStreamAggregate(n *ir.Aggregate, c consumer) {
 	sf := g.st
-	w := passes.WindowUnder(n.Input)
-	switch {
-	case sf == nil:
-		g.refuseStreaming(n.Pos, "an aggregate")
-		return
-	case w == nil || !passes.Streaming(w):
-		g.unplanned(n.Pos, "an aggregate over a stream needs an event-time window under it (window tumble|hop|session(...) | group by window_start, ... aggregate ...); unwindowed streaming aggregates are not supported yet")
-		return
-	case sf.ops > 0:
-		g.unplanned(n.Pos, "a flow with more than one stateful streaming operator is not supported yet: split it through a streaming table")
-		return
+	if sf == nil || g.plan.Stream.Aggregate != n {
+		g.unplanned(n.Pos, "a stream aggregate the stream plan does not hold")
 	}
 	sf.ops++
+	w := g.plan.Stream.Window
 	sf.win = w
 	session := w.Kind == ir.WindowSession
 
-	// the window's spec, in units of the event-time column
+	// the window's spec, in units of the event-time column (the plan
+	// checked that they divide)
 	size, slide, gap := int64(w.Size), int64(w.Slide), int64(w.Gap)
 	if w.Kind == ir.WindowTumble {
 		slide = size
-	}
-	for _, d := range []int64{size, slide, gap} {
-		if d%sf.per != 0 {
-			g.unplanned(w.Pos, "window %s(%s) is finer than its time column's unit (%s): cast the column to a finer timestamp", w.Kind, ir.Duration(d), sf.unit)
-			return
-		}
 	}
 	size, slide, gap = size/sf.per, slide/sf.per, gap/sf.per
 	kind := map[ir.WindowKind]string{ir.WindowTumble: "Tumbling", ir.WindowHop: "Hopping", ir.WindowSession: "Session"}[w.Kind]

@@ -16,40 +16,12 @@ import (
 // passes the last time the other side could match them.
 func (g *flowGen) genStreamJoin(n *ir.Join, c consumer) {
 	sf := g.st
-	switch {
-	case sf == nil:
-		g.refuseStreaming(n.Pos, "a join of two streams")
-		return
-	case n.Kind != ir.JoinInner:
-		g.unplanned(n.Pos, "a %s join of two streams is not supported yet (inner joins are)", n.Kind)
-		return
-	case len(n.Using) > 0:
-		g.unplanned(n.Pos, "a join of two streams with USING is not supported yet: write the condition with ON")
-		return
-	case sf.ops > 0:
-		g.unplanned(n.Pos, "a flow with more than one stateful streaming operator is not supported yet: split it through a streaming table")
-		return
-	case g.flow.LateTable != "":
-		g.unplanned(g.flow.Pos, "a late table of a join of two streams is not supported yet (late rows are counted)")
-		return
+	tb := g.plan.Joins[n].Time
+	if sf == nil || g.plan.Stream.Join != n || tb == nil {
+		g.unplanned(n.Pos, "a join of two streams the stream plan does not hold")
 	}
 	sf.ops++
-	tb := g.plan.Joins[n].Time
-	if tb == nil {
-		g.unplanned(n.Pos, "the time bound of this join of two streams must compare the two sides' event-time columns (in the watermarks' unit) plus constant intervals, e.g. b.t between a.t and a.t + 10s")
-		return
-	}
 	keys, _ := g.joinKeys(n)
-	if len(keys) == 0 {
-		g.unplanned(n.Pos, "a join of two streams needs an equality of the two sides (a key) besides its time bound")
-		return
-	}
-	for _, k := range keys {
-		if k.NullSafe || k.Type.Kind == ir.TDecimal || k.Type.Kind == ir.TBinary {
-			g.unplanned(n.Pos, "a join of two streams on a key of type %s (or with <=>) is not supported yet", k.Type)
-			return
-		}
-	}
 	flow := g.flow.Name
 	kt := g.newStruct("streamJoinKey", "is the key of a join of two streams.")
 	for i, k := range keys {
