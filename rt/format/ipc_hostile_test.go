@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/nordisk/thund/internal/fuzzbudget"
@@ -129,3 +130,100 @@ func TestIPCHostileMetadata(t *testing.T) {
 		}
 	}
 }
+
+// The checks refuse nothing a writer writes: dictionaries (with a delta),
+// nested and parametrized types, metadata, compressed bodies, through the
+// stream and the file reader.
+func TestIPCMessagesAcceptValid(t *testing.T) {
+	mem := memory.DefaultAllocator
+	dictType := &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int32, ValueType: arrow.BinaryTypes.String}
+	schema := arrow.NewSchema([]arrow.Field{
+		{Name: "d", Type: dictType, Nullable: true},
+		{Name: "l", Type: arrow.ListOf(arrow.PrimitiveTypes.Int64), Nullable: true},
+		{Name: "s", Type: arrow.StructOf(arrow.Field{Name: "a", Type: arrow.PrimitiveTypes.Int64}, arrow.Field{Name: "b", Type: arrow.BinaryTypes.String, Nullable: true})},
+		{Name: "m", Type: arrow.MapOf(arrow.BinaryTypes.String, arrow.PrimitiveTypes.Float64), Nullable: true},
+		{Name: "f", Type: &arrow.FixedSizeBinaryType{ByteWidth: 3}, Nullable: true},
+		{Name: "u", Type: arrow.DenseUnionOf([]arrow.Field{{Name: "i", Type: arrow.PrimitiveTypes.Int32}, {Name: "t", Type: arrow.BinaryTypes.String}}, []arrow.UnionTypeCode{2, 5})},
+		{Name: "ts", Type: &arrow.TimestampType{Unit: arrow.Microsecond, TimeZone: "Europe/Oslo"}, Nullable: true,
+			Metadata: arrow.NewMetadata([]string{"k"}, []string{"v"})},
+	}, ptrMeta(arrow.NewMetadata([]string{"schema"}, []string{"meta"})))
+	batch := func(words ...string) arrow.RecordBatch {
+		b := array.NewRecordBuilder(mem, schema)
+		defer b.Release()
+		for i, w := range words {
+			b.Field(0).(*array.BinaryDictionaryBuilder).AppendString(w)
+			lb := b.Field(1).(*array.ListBuilder)
+			lb.Append(true)
+			lb.ValueBuilder().(*array.Int64Builder).AppendValues([]int64{int64(i), 7}, nil)
+			sb := b.Field(2).(*array.StructBuilder)
+			sb.Append(true)
+			sb.FieldBuilder(0).(*array.Int64Builder).Append(int64(i))
+			sb.FieldBuilder(1).(*array.StringBuilder).Append(w)
+			mb := b.Field(3).(*array.MapBuilder)
+			mb.Append(true)
+			mb.KeyBuilder().(*array.StringBuilder).Append(w)
+			mb.ItemBuilder().(*array.Float64Builder).Append(0.5)
+			b.Field(4).(*array.FixedSizeBinaryBuilder).Append([]byte("abc"))
+			ub := b.Field(5).(*array.DenseUnionBuilder)
+			ub.Append(2)
+			ub.Child(0).(*array.Int32Builder).Append(int32(i))
+			b.Field(6).(*array.TimestampBuilder).Append(arrow.Timestamp(i))
+		}
+		return b.NewRecordBatch()
+	}
+	recs := []arrow.RecordBatch{batch("a", "b", "a"), batch("c", "a")}
+	defer release(recs)
+	for _, opts := range [][]ipc.Option{nil, {ipc.WithLZ4()}, {ipc.WithZstd()}} {
+		var stream bytes.Buffer
+		w := ipc.NewWriter(&stream, append(opts, ipc.WithSchema(schema), ipc.WithDictionaryDeltas(true))...)
+		for _, r := range recs {
+			if err := w.Write(r); err != nil {
+				t.Fatal(err)
+			}
+		}
+		w.Close()
+		var file bytes.Buffer
+		fw, err := ipc.NewFileWriter(&file, append(opts, ipc.WithSchema(schema))...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := fw.Write(recs[0]); err != nil { // a file holds one dictionary per field
+			t.Fatal(err)
+		}
+		fw.Close()
+		fs, size, err := ipcFileStream(bytes.NewReader(file.Bytes()), int64(file.Len()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k, src := range []*ipcMessages{
+			newIPCMessages(bytes.NewReader(stream.Bytes()), int64(stream.Len()), mem),
+			newIPCMessages(bytes.NewReader(stream.Bytes()), -1, mem),
+			newIPCMessages(fs, size, mem),
+		} {
+			want := recs
+			if k == 2 {
+				want = recs[:1]
+			}
+			r, err := ipc.NewReaderFromMessageReader(src, ipc.WithAllocator(mem))
+			if err != nil {
+				t.Fatalf("%d options: %v", len(opts), err)
+			}
+			i := 0
+			for r.Next() {
+				if err := validateBatch(r.RecordBatch()); err != nil {
+					t.Errorf("%d options: batch %d: %v", len(opts), i, err)
+				}
+				if i >= len(want) || !array.RecordEqual(r.RecordBatch(), want[i]) {
+					t.Errorf("%d options: batch %d differs", len(opts), i)
+				}
+				i++
+			}
+			if r.Err() != nil || i != len(want) {
+				t.Errorf("%d options: %d batches, error %v", len(opts), i, r.Err())
+			}
+			r.Release()
+		}
+	}
+}
+
+func ptrMeta(m arrow.Metadata) *arrow.Metadata { return &m }

@@ -79,7 +79,9 @@ func (g *pageGuard) ReadAt(p []byte, off int64) (int, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	end := off + int64(n)
-	// the chunks that overlap [off, end)
+	// the chunks that overlap [off, end) (chunks do not overlap each other
+	// in a valid file; where a malformed footer makes them, one may go
+	// unchecked here, left to arrow-go's checks and the page size limits)
 	i := sort.Search(len(g.chunks), func(i int) bool { return g.chunks[i].end > off })
 	for ; i < len(g.chunks) && g.chunks[i].start < end; i++ {
 		c := g.chunks[i]
