@@ -226,12 +226,17 @@ func laneQuickstart(t *testing.T, bin string) {
 	if len(before) < 3 {
 		t.Fatalf("data objects on S3 after a run: %v", before)
 	}
-	e.run(0, "run", "--warehouse", s3wh)
+	if out := e.run(0, "run", "--warehouse", s3wh); !strings.Contains(out, "nothing committed (epoch 1 stands)") {
+		t.Errorf("a rerun with nothing to do:\n%s", out)
+	}
 	if after := dataObjects(); !slices.Equal(before, after) {
 		t.Errorf("a rerun wrote data objects:\nbefore %v\nafter  %v", before, after)
 	}
+	// a full refresh of the root recomputes every dataset: a second commit
+	e.run(0, "run", "--full-refresh", "clean_sales", "--warehouse", s3wh)
 
-	// history: two runs, the second rebuilt nothing
+	// history: two runs, the second a full refresh of clean_sales alone
+	// (its rows are the same, so what reads it stays fresh)
 	var runs []struct {
 		Status  string            `json:"status"`
 		Epoch   int64             `json:"epoch"`
@@ -249,14 +254,15 @@ func laneQuickstart(t *testing.T, bin string) {
 		}
 		runs = append(runs, r)
 	}
-	if len(runs) != 2 || runs[0].Status != "completed" || runs[0].Epoch != 2 || len(runs[0].Rebuilt) != 0 ||
+	if len(runs) != 2 || runs[0].Status != "completed" || runs[0].Epoch != 2 || len(runs[0].Rebuilt) != 1 ||
 		runs[1].Epoch != 1 || len(runs[1].Rebuilt) != 3 {
 		t.Errorf("history (newest first): %+v", runs)
 	}
 
-	// vacuum on S3 keeps what the latest commit references
-	if out := e.run(0, "vacuum", "--keep", "1", "--warehouse", s3wh); !strings.Contains(out, "removed 2 objects") {
-		t.Errorf("vacuum --keep 1 (one commit record, one event log):\n%s", out)
+	// vacuum on S3 keeps what the latest commit references: it removes the
+	// first commit record and event log, and the versions only it listed
+	if out := e.run(0, "vacuum", "--keep", "1", "--warehouse", s3wh); !strings.Contains(out, "1 commit records") || strings.Contains(out, " 0 data files") {
+		t.Errorf("vacuum --keep 1 (the first commit's record, event log and data files):\n%s", out)
 	}
 	for _, ds := range []string{"clean_sales", "daily_revenue", "top_products"} {
 		if !slices.Equal(sortedLines(e.stdout("read", ds, "--warehouse", s3wh)), sortedLines(e.stdout("read", ds, "--warehouse", local))) {
