@@ -115,7 +115,7 @@ var arrowUnits = [...]string{ir.Second: "Second", ir.Milli: "Millisecond", ir.Mi
 var sqlfnUnits = [...]string{ir.Second: "UnitSecond", ir.Milli: "UnitMillisecond", ir.Micro: "UnitMicrosecond", ir.Nano: "UnitNanosecond"}
 
 // unitsPerSecond is the number of ticks of u in one second.
-var unitsPerSecond = [...]int64{ir.Second: 1, ir.Milli: 1e3, ir.Micro: 1e6, ir.Nano: 1e9}
+var unitsPerSecond = passes.UnitsPerSecond
 
 // arrowType returns an expression that builds the arrow.DataType of t.
 func arrowType(t ir.Type) *jen.Statement {

@@ -178,8 +178,8 @@ type CDCPlan struct {
 	Update  bool // an update-mode windowed aggregate, applied as SCD type 1 by its group keys
 }
 
-// unitsPerSecond is the number of ticks of u in one second.
-var unitsPerSecond = [...]int64{ir.Second: 1, ir.Milli: 1e3, ir.Micro: 1e6, ir.Nano: 1e9}
+// UnitsPerSecond is the number of ticks of a time unit in one second.
+var UnitsPerSecond = [...]int64{ir.Second: 1, ir.Milli: 1e3, ir.Micro: 1e6, ir.Nano: 1e9}
 
 // nativeBackend is how native refusals name the backend.
 const nativeBackend = "native backend"

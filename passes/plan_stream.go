@@ -50,7 +50,7 @@ func (p *planner) stream() bool {
 			return false
 		}
 		sp.Unit, unitSet = u, true
-		sp.Per = int64(1e9) / unitsPerSecond[u]
+		sp.Per = int64(1e9) / UnitsPerSecond[u]
 		sp.Inputs = append(sp.Inputs, WatermarkRead{Scan: in.Scan, Col: col, Delay: int64(w.Delay) / sp.Per,
 			Name: fmt.Sprintf("%s(%s)", strings.ToLower(in.Name), strings.ToLower(w.Column))})
 		sp.Lateness = max(sp.Lateness, int64(w.AllowedLateness)/sp.Per)
@@ -114,7 +114,7 @@ func (p *planner) window(n *ir.Window) {
 		p.refuse(n.Pos, "session windows over bounded input are not supported yet (over a stream they are)")
 		return
 	}
-	per := int64(1e9) / unitsPerSecond[wt.Unit]
+	per := int64(1e9) / UnitsPerSecond[wt.Unit]
 	size, slide := int64(n.Size), int64(n.Slide)
 	if n.Kind == ir.WindowTumble {
 		slide = size
