@@ -755,3 +755,48 @@ streaming table joined = from stream people as p | join stream bids as b on p.id
 		}
 	}
 }
+
+// TestNativeCastsAgree holds the plan's table of native casts
+// (passes.NativeCast) to codegen: every cast between the model's types that
+// the table accepts generates (no internal error), and every one it does
+// not is refused by the plan pass, with its position.
+func TestNativeCastsAgree(t *testing.T) {
+	types := []ir.Type{ir.Bool, ir.Int8, ir.Int16, ir.Int32, ir.Int64, ir.Uint8, ir.Uint16, ir.Uint32, ir.Uint64,
+		ir.Float32, ir.Float64, ir.Decimal(10, 2), ir.Decimal(30, 0), ir.StringT, ir.Date32, ir.BinaryT,
+		ir.Timestamp(ir.Milli, ""), ir.Timestamp(ir.Micro, "UTC"), ir.DurationType(ir.Milli)}
+	var cols, views []string
+	for i, from := range types {
+		cols = append(cols, fmt.Sprintf("c%d %s", i, from))
+	}
+	accepted, refused := 0, 0
+	for i, from := range types {
+		for _, to := range types {
+			p, _ := dsl.Parse("c.thund", []byte(fmt.Sprintf("source s from parquet \"s/*.parquet\" { c %s }\nmaterialized view v = from s | select cast(c as %s) as x\n", from, to)))
+			if p == nil {
+				t.Fatalf("cast(%s as %s) does not parse", from, to)
+			}
+			u, _ := passes.Run(p, passes.Options{StopAfter: "fuse"})
+			if u.Diags.HasErrors() {
+				continue // resolve refuses it (Spark's ANSI cast rules)
+			}
+			if passes.NativeCast(from, to) {
+				accepted++
+				views = append(views, fmt.Sprintf("materialized view v%d = from s | select cast(c%d as %s) as x", len(views), i, to))
+			} else {
+				refused++
+				u, _ := passes.Run(p, passes.Options{})
+				if want := fmt.Sprintf("native backend: cast from %s to %s is not supported yet", from, to); !strings.Contains(u.Diags.Error(), want) {
+					t.Errorf("cast(%s as %s): the plan does not refuse it:\n%s", from, to, u.Diags.Error())
+				}
+			}
+		}
+	}
+	if accepted == 0 || refused == 0 {
+		t.Fatalf("%d casts accepted, %d refused: the table must do both", accepted, refused)
+	}
+	src := fmt.Sprintf("source s from parquet \"s/*.parquet\" { %s }\n%s\n", strings.Join(cols, ", "), strings.Join(views, "\n"))
+	u := compile(t, "casts.thund", []byte(src))
+	if _, err := Generate(u, Options{SourceFile: "casts.thund"}); err != nil {
+		t.Fatalf("the %d casts the plan accepts do not all generate: %v", accepted, err)
+	}
+}

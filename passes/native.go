@@ -10,8 +10,10 @@ import (
 // What the native backend computes of the expressions resolve accepts: the
 // casts, arithmetic and function calls with an implementation in codegen
 // and rt/sqlfn. These tables are the plan's; codegen treats anything else
-// as an internal error, and codegen's tests check both sides agree for
-// every pair of types.
+// as an internal error. codegen's TestNativeCastsAgree holds the cast table
+// to codegen for every pair of the model's types; the arithmetic and calls
+// are held by the refusal tests (passes' TestNativeRefusals) and by the
+// conformance corpus, which generates every form it uses.
 
 // NativeCast reports whether the native backend casts from to to (CAST,
 // TRY_CAST and store assignment).
