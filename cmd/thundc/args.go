@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/nordisk/thund/internal/suggest"
 )
 
 // invocation is a parsed command line: the command, its positional
@@ -120,14 +122,10 @@ func isSQLPath(p string) bool { return strings.EqualFold(filepath.Ext(p), ".sql"
 
 // valuesHint is ": want a, b or c" for a flag with a fixed set of values.
 func (f *flagSpec) valuesHint() string {
-	n := len(f.values)
-	switch n {
-	case 0:
+	if len(f.values) == 0 {
 		return ""
-	case 1:
-		return ": want " + f.values[0]
 	}
-	return ": want " + strings.Join(f.values[:n-1], ", ") + " or " + f.values[n-1]
+	return ": want " + suggest.OrList(f.values)
 }
 
 func (c *command) lookupFlag(name string) *flagSpec {

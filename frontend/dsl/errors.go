@@ -270,7 +270,7 @@ func first(n *ebnfNode, depth int) ([]string, bool) {
 func expectedFrom(remainder string) string {
 	p := &ebnfParser{toks: tokenizeEBNF(remainder)}
 	items, _ := first(p.alt(), 0)
-	return orList(dedupe(items))
+	return suggest.OrList(dedupe(items))
 }
 
 func dedupe(items []string) []string {
@@ -559,7 +559,7 @@ func expectedAfter(toks []lexer.Token, tok lexer.Token) string {
 			items = []string{flowClauseWords}
 		}
 	}
-	return orList(append(items, newDecl))
+	return suggest.OrList(append(items, newDecl))
 }
 
 // sortedKeys is a small helper for deterministic output.

@@ -162,7 +162,7 @@ func (l *lowerer) source(pos lexer.Position, sd *sourceDecl) *ir.Dataset {
 		for _, f := range ir.FileFormats() {
 			known = append(known, f.String())
 		}
-		l.errorf(sp.Pos, ir.CodeSyntax, "unknown source format %q: want %s (json and ipc are aliases)", string(sp.Format), orList(known))
+		l.errorf(sp.Pos, ir.CodeSyntax, "unknown source format %q: want %s (json and ipc are aliases)", string(sp.Format), suggest.OrList(known))
 	}
 	for _, in := range sp.Inputs {
 		if in.Stdin {
@@ -969,14 +969,4 @@ func quoteName(s string) string {
 		return s
 	}
 	return "`" + strings.ReplaceAll(s, "`", "``") + "`"
-}
-
-func orList(items []string) string {
-	switch len(items) {
-	case 0:
-		return ""
-	case 1:
-		return items[0]
-	}
-	return strings.Join(items[:len(items)-1], ", ") + " or " + items[len(items)-1]
 }

@@ -362,17 +362,6 @@ func describeExpected(v []string) []string {
 	return out
 }
 
-// orList joins descriptions as "a, b or c".
-func orList(items []string) string {
-	switch len(items) {
-	case 0:
-		return ""
-	case 1:
-		return items[0]
-	}
-	return strings.Join(items[:len(items)-1], ", ") + " or " + items[len(items)-1]
-}
-
 // keywordsIn returns the words among the viable probes (as written in
 // the grammar: upper case), sorted, for a did-you-mean.
 func keywordsIn(v []string) []string {
@@ -461,7 +450,7 @@ func misspeltAfterAlias(toks []lexer.Token, idx int) (int, string, bool) {
 	}
 	msg := "unexpected " + describeToken(toks[at]) + " (did you mean " + k + "?)"
 	if d := describeExpected(rest); len(d) > 0 {
-		msg += ": expected " + orList(d)
+		msg += ": expected " + suggest.OrList(d)
 	}
 	return at, msg, true
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/alecthomas/participle/v2"
 	"github.com/alecthomas/participle/v2/lexer"
 
+	"github.com/nordisk/thund/internal/suggest"
 	"github.com/nordisk/thund/ir"
 )
 
@@ -429,7 +430,7 @@ func (b *builder) syntaxError(st statement, toks []lexer.Token, err error) {
 				d = without(v, "DISTINCT", "ALL") // SELECT's quantifier is no help to one who left out the list
 			}
 			if d := describeExpected(d); len(d) > 0 {
-				hint = ": expected " + orList(d)
+				hint = ": expected " + suggest.OrList(d)
 			}
 		} else {
 			hint = expecting(perr.Message())

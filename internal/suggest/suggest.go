@@ -55,3 +55,15 @@ func Closest(word string, candidates []string) (string, bool) {
 func limit(word string) int {
 	return max(1, len([]rune(word))/3)
 }
+
+// OrList joins the words a diagnostic offers as "a, b or c" ("" for none),
+// for its "expected ..." and "want ..." lists and its suggestions.
+func OrList(items []string) string {
+	switch len(items) {
+	case 0:
+		return ""
+	case 1:
+		return items[0]
+	}
+	return strings.Join(items[:len(items)-1], ", ") + " or " + items[len(items)-1]
+}

@@ -56,3 +56,14 @@ func TestClosest(t *testing.T) {
 		}
 	}
 }
+
+func TestOrList(t *testing.T) {
+	for _, tc := range []struct {
+		in   []string
+		want string
+	}{{nil, ""}, {[]string{"a"}, "a"}, {[]string{"a", "b"}, "a or b"}, {[]string{"a", "b", "c"}, "a, b or c"}} {
+		if got := OrList(tc.in); got != tc.want {
+			t.Errorf("OrList(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
