@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"strings"
 
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/compress"
@@ -53,20 +54,29 @@ func parquetPanic(what string, p any) error {
 	return fmt.Errorf("%s is malformed: %s", what, msg)
 }
 
-// parquetErr is err, an error of arrow-go's reader about what, with a Go
-// runtime error that pqarrow recovered from (its "panic while reading")
-// replaced by parquetPanic's message.
+// parquetErr is err, an error of arrow-go's reader about what, with a
+// panic that pqarrow recovered from (its "panic while reading: ...", of a
+// Go runtime error or of arrow-go's own message) replaced by
+// parquetPanic's message.
 func parquetErr(what string, err error) error {
 	var pe *pageError
 	if errors.As(err, &pe) {
 		return pe // the guard's (parquetpages.go), wrapped by arrow-go
 	}
 	var re runtime.Error
-	if err == nil || !errors.As(err, &re) {
-		return err
+	if err != nil && errors.As(err, &re) {
+		return parquetPanic(what, re)
 	}
-	return parquetPanic(what, re)
+	if err != nil {
+		if msg := err.Error(); strings.Contains(msg, pqarrowPanic) {
+			return parquetPanic(what, msg[strings.Index(msg, pqarrowPanic)+len(pqarrowPanic):])
+		}
+	}
+	return err
 }
+
+// pqarrowPanic starts the error pqarrow makes of a panic it recovered.
+const pqarrowPanic = "panic while reading: "
 
 // checkParquetFooter checks what the footer of a Parquet file of size
 // bytes says of the leaves the reader reads, before arrow-go or pqfast
