@@ -178,6 +178,9 @@ type Call struct {
 	Args     []Expr
 	Distinct bool
 	Star     bool
+	// IgnoreNulls is IGNORE NULLS of first_value, last_value, nth_value,
+	// lag and lead (and first/last): NULL inputs are skipped.
+	IgnoreNulls bool
 }
 
 // ScalarSubquery is a query yielding one column and at most one row.
@@ -257,6 +260,8 @@ func ExprChildren(e Expr) []Expr {
 		return e.Args
 	case *InSubquery:
 		return []Expr{e.X}
+	case *Over:
+		return overChildren(e)
 	}
 	return nil
 }

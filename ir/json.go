@@ -47,6 +47,7 @@ var nodeKinds = []struct {
 	{"call", reflect.TypeFor[Call]()},
 	{"scalar_subquery", reflect.TypeFor[ScalarSubquery]()},
 	{"in_subquery", reflect.TypeFor[InSubquery]()},
+	{"over", reflect.TypeFor[Over]()},
 }
 
 // NodeKindNames returns the JSON kind names of every Rel and Expr type, the

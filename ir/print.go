@@ -1052,8 +1052,12 @@ func (p exprPrinter) text(e Expr) string {
 			return name + "(*)"
 		case e.Distinct:
 			return name + "(" + p.kw("distinct ") + p.list(e.Args) + ")"
+		case e.IgnoreNulls:
+			return name + "(" + p.list(e.Args) + ")" + p.kw(" ignore nulls")
 		}
 		return name + "(" + p.list(e.Args) + ")"
+	case *Over:
+		return p.over(e)
 	case *ScalarSubquery:
 		if spark {
 			return "scalarsubquery()"
@@ -1092,4 +1096,50 @@ func (p exprPrinter) literal(l *Literal) string {
 		}
 	}
 	return l.Text
+}
+
+// over spells a window function: f(args) over (partition by ... order by
+// ... frame), in the style's case.
+func (p exprPrinter) over(e *Over) string {
+	var spec []string
+	if len(e.Partition) > 0 {
+		spec = append(spec, p.kw("partition by ")+p.list(e.Partition))
+	}
+	if len(e.Order) > 0 {
+		keys := make([]string, len(e.Order))
+		for i, k := range e.Order {
+			keys[i] = p.sub(k.Expr, 0)
+			if k.Desc {
+				keys[i] += p.kw(" desc")
+			}
+			if k.NullsFirst != nil || p.style == SparkName {
+				if k.EffectiveNullsFirst() {
+					keys[i] += p.kw(" nulls first")
+				} else {
+					keys[i] += p.kw(" nulls last")
+				}
+			}
+		}
+		spec = append(spec, p.kw("order by ")+strings.Join(keys, ", "))
+	}
+	if f := e.Frame; f != nil {
+		spec = append(spec, p.kw(f.Kind.String()+" between ")+p.bound(f.Start)+p.kw(" and ")+p.bound(f.End))
+	}
+	fn := "()"
+	if e.Func != nil {
+		fn = p.text(e.Func)
+	}
+	return fn + p.kw(" over ") + "(" + strings.Join(spec, " ") + ")"
+}
+
+func (p exprPrinter) bound(b FrameBound) string {
+	switch b.Kind {
+	case Preceding, Following:
+		off := "()"
+		if b.Offset != nil {
+			off = p.sub(b.Offset, 0)
+		}
+		return off + " " + p.kw(b.Kind.String())
+	}
+	return p.kw(b.Kind.String())
 }
