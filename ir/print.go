@@ -641,6 +641,13 @@ func chain(r Rel) (string, []string) {
 			st = append(st, kw+fromItem(in))
 		}
 		return from, st
+	case *SetOp:
+		from, st := chain(r.Left)
+		kw := r.Kind.String() + " "
+		if r.All {
+			kw += "all "
+		}
+		return from, append(st, kw+fromItem(r.Right))
 	case *Distinct:
 		from, st := chain(r.Input)
 		return from, append(st, "distinct")

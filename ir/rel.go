@@ -221,6 +221,9 @@ func RelInputs(r Rel) []Rel {
 		return []Rel{r.Input}
 	case *Union:
 		return r.Inputs
+	// set operations (EXCEPT, INTERSECT)
+	case *SetOp:
+		return []Rel{r.Left, r.Right}
 	case *Distinct:
 		return []Rel{r.Input}
 	case *Sort:

@@ -362,6 +362,11 @@ func describeOp(r ir.Rel, kind string) string {
 			return fmt.Sprintf("union all of %d inputs", len(n.Inputs))
 		}
 		return fmt.Sprintf("union of %d inputs", len(n.Inputs))
+	case *ir.SetOp:
+		if n.All {
+			return n.Kind.String() + " all"
+		}
+		return n.Kind.String()
 	case *ir.Distinct:
 		return "distinct"
 	case *ir.Sort:

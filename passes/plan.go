@@ -728,6 +728,8 @@ func notIncremental(u *Unit, d *ir.Dataset) string {
 				why = "a window"
 			case *ir.Distinct:
 				why = "distinct"
+			case *ir.SetOp:
+				why = n.Kind.String()
 			case *ir.Sort:
 				why = "order by"
 			case *ir.Limit:

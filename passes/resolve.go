@@ -506,6 +506,8 @@ func (r *resolver) rel(rel ir.Rel, outer *scope) Schema {
 		s = r.window(n, outer)
 	case *ir.Union:
 		s = r.union(n, outer)
+	case *ir.SetOp: // EXCEPT, INTERSECT
+		s = r.setOp(n, outer)
 	case *ir.Distinct:
 		s = r.rel(n.Input, outer).Visible()
 	case *ir.Sort:

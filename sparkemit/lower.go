@@ -266,6 +266,18 @@ func (l *lowerer) rel(r ir.Rel) *pb.Relation {
 			}}}
 		}
 		return acc
+	case *ir.SetOp: // EXCEPT, INTERSECT: Spark's own Except and Intersect, by position
+		typ := pb.SetOperation_SET_OP_TYPE_EXCEPT
+		if n.Kind == ir.SetIntersect {
+			typ = pb.SetOperation_SET_OP_TYPE_INTERSECT
+		}
+		return &pb.Relation{RelType: &pb.Relation_SetOp{SetOp: &pb.SetOperation{
+			LeftInput:  l.rel(n.Left),
+			RightInput: l.rel(n.Right),
+			SetOpType:  typ,
+			IsAll:      proto.Bool(n.All),
+			ByName:     proto.Bool(false),
+		}}}
 	case *ir.Distinct:
 		return l.distinct(n)
 	case *ir.Sort:

@@ -266,6 +266,7 @@ type stage struct {
 	Join      *joinStage   `parser:"| @@"`
 	Window    *windowStage `parser:"| 'window' @@"`
 	Union     *unionStage  `parser:"| 'union' @@"`
+	SetOp     *setOpStage  `parser:"| @@"` // except, intersect
 	Distinct  bool         `parser:"| @'distinct'"`
 	Order     []*sortKey   `parser:"| 'order' 'by' @@ ( ',' @@ )*"`
 	Limit     *limitStage  `parser:"| 'limit' @@"`
@@ -313,6 +314,14 @@ type sessionWindow struct {
 
 type unionStage struct {
 	Pos   lexer.Position
+	All   bool      `parser:"@'all'?"`
+	Right *fromItem `parser:"@@"`
+}
+
+// setOpStage is except [all] X or intersect [all] X.
+type setOpStage struct {
+	Pos   lexer.Position
+	Kind  string    `parser:"@( 'except' | 'intersect' )"`
 	All   bool      `parser:"@'all'?"`
 	Right *fromItem `parser:"@@"`
 }

@@ -512,6 +512,12 @@ func (l *lowerer) query(q *query) ir.Rel {
 				union = &ir.Union{Pos: pos, Inputs: []ir.Rel{rel, right}, All: st.Union.All}
 				rel = union
 			}
+		case st.SetOp != nil:
+			so := &ir.SetOp{Pos: pos, Kind: ir.SetExcept, All: st.SetOp.All, Left: rel, Right: l.fromItem(st.SetOp.Right)}
+			if strings.EqualFold(st.SetOp.Kind, "intersect") {
+				so.Kind = ir.SetIntersect
+			}
+			rel = so
 		case st.Distinct:
 			rel = &ir.Distinct{Pos: pos, Input: rel}
 		case st.Order != nil:

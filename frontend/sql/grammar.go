@@ -364,7 +364,7 @@ type setExprAST struct {
 
 type setOpAST struct {
 	Pos   lexer.Position
-	Op    string        `parser:"@'UNION'"`
+	Op    string        `parser:"@( 'UNION' | 'EXCEPT' | 'MINUS' | 'INTERSECT' )"`
 	Quant string        `parser:"@( 'ALL' | 'DISTINCT' )?"`
 	Right *queryTermAST `parser:"@@"`
 }

@@ -89,23 +89,55 @@ func (c *conv) limit(rel ir.Rel, q *queryAST) ir.Rel {
 	return &ir.Limit{Pos: p, Input: rel, N: n, Offset: off}
 }
 
-// setExpr converts UNION [ALL | DISTINCT] chains; a run of the same kind is
-// one Union with several inputs.
+// setExpr converts chains of set operations with Spark's precedence:
+// INTERSECT binds tighter than UNION and EXCEPT (MINUS), which associate to
+// the left. A run of UNIONs of the same kind is one Union with several
+// inputs.
 func (c *conv) setExpr(s *setExprAST) ir.Rel {
+	// operands of UNION/EXCEPT, each an INTERSECT chain already folded
 	rel := c.term(s.Left)
-	var u *ir.Union
+	type operand struct {
+		op  *setOpAST
+		rel ir.Rel
+	}
+	var ops []operand
+	bad := rel == nil
 	for _, op := range s.Rest {
-		all := strings.EqualFold(op.Quant, "ALL")
 		right := c.term(op.Right)
-		if rel == nil || right == nil {
-			rel = nil
+		if right == nil {
+			bad = true
+		}
+		if strings.EqualFold(op.Op, "INTERSECT") {
+			if bad {
+				continue
+			}
+			all := strings.EqualFold(op.Quant, "ALL")
+			if len(ops) == 0 {
+				rel = &ir.SetOp{Pos: pos(op.Pos), Kind: ir.SetIntersect, All: all, Left: rel, Right: right}
+			} else {
+				last := &ops[len(ops)-1]
+				last.rel = &ir.SetOp{Pos: pos(op.Pos), Kind: ir.SetIntersect, All: all, Left: last.rel, Right: right}
+			}
+			continue
+		}
+		ops = append(ops, operand{op, right})
+	}
+	if bad {
+		return nil
+	}
+	var u *ir.Union
+	for _, o := range ops {
+		all := strings.EqualFold(o.op.Quant, "ALL")
+		if !strings.EqualFold(o.op.Op, "UNION") {
+			u = nil
+			rel = &ir.SetOp{Pos: pos(o.op.Pos), Kind: ir.SetExcept, All: all, Left: rel, Right: o.rel}
 			continue
 		}
 		if u != nil && u.All == all {
-			u.Inputs = append(u.Inputs, right)
+			u.Inputs = append(u.Inputs, o.rel)
 			continue
 		}
-		u = &ir.Union{Pos: pos(op.Pos), Inputs: []ir.Rel{rel, right}, All: all}
+		u = &ir.Union{Pos: pos(o.op.Pos), Inputs: []ir.Rel{rel, o.rel}, All: all}
 		rel = u
 	}
 	return rel

@@ -1,0 +1,32 @@
+package ir
+
+// SetOpKind is the kind of a set operation other than UNION.
+type SetOpKind int
+
+const (
+	SetExcept SetOpKind = iota // EXCEPT (MINUS): the left rows not in the right
+	SetIntersect               // INTERSECT: the left rows also in the right
+)
+
+var setOpNames = [...]string{"except", "intersect"}
+
+func (k SetOpKind) String() string { return setOpNames[k] }
+
+// SetOpKinds lists every set-operation kind.
+func SetOpKinds() []SetOpKind { return []SetOpKind{SetExcept, SetIntersect} }
+
+// SetOp is EXCEPT or INTERSECT of two inputs, by position, with Spark's
+// semantics: rows compare with NULLs equal; with All the result keeps a row
+// max(l-r, 0) (EXCEPT ALL) or min(l, r) (INTERSECT ALL) times, where l and
+// r are its counts in Left and Right; without it, once. Column names come
+// from Left, types are widened as for UNION.
+type SetOp struct {
+	Pos   Pos
+	Kind  SetOpKind
+	All   bool
+	Left  Rel
+	Right Rel
+}
+
+func (r *SetOp) Position() Pos { return r.Pos }
+func (*SetOp) relNode()        {}
