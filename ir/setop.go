@@ -4,8 +4,8 @@ package ir
 type SetOpKind int
 
 const (
-	SetExcept SetOpKind = iota // EXCEPT (MINUS): the left rows not in the right
-	SetIntersect               // INTERSECT: the left rows also in the right
+	SetExcept    SetOpKind = iota // EXCEPT (MINUS): the left rows not in the right
+	SetIntersect                  // INTERSECT: the left rows also in the right
 )
 
 var setOpNames = [...]string{"except", "intersect"}
