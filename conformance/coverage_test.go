@@ -64,7 +64,8 @@ var (
 		"literal null", "literal bool", "literal int", "literal decimal", "literal float", "literal string",
 		"literal interval", "literal timestamp", "literal date",
 	}
-	requiredOps    = []string{"union all", "union", "distinct", "range", "having", "cross join"}
+	requiredOps    = []string{"union all", "union", "distinct", "range", "having", "cross join",
+		"except", "except all", "intersect", "intersect all"} // set operations: setgroup
 	requiredErrors = []string{"integer sum overflow", "ARITHMETIC_OVERFLOW", "DIVIDE_BY_ZERO", "CAST_INVALID_INPUT", "CAST_OVERFLOW"}
 )
 
@@ -200,6 +201,12 @@ func (cv *coverer) view(d *ir.Dataset) {
 				cv.m.add("op union all", name)
 			} else {
 				cv.m.add("op union", name)
+			}
+		case *ir.SetOp: // setgroup
+			if n.All {
+				cv.m.add("op "+n.Kind.String()+" all", name)
+			} else {
+				cv.m.add("op "+n.Kind.String(), name)
 			}
 		case *ir.Distinct:
 			cv.m.add("op distinct", name)

@@ -215,6 +215,8 @@ func (p *printer) rel(r ir.Rel) string {
 		return p.join(n)
 	case *ir.Union:
 		return p.union(n)
+	case *ir.SetOp: // setgroup
+		return p.setOp(n)
 	case *ir.Distinct:
 		in, a := p.from(n.Input)
 		return fmt.Sprintf("SELECT DISTINCT %s FROM %s", colList(a, len(p.u.Schemas[n])), in)
@@ -337,6 +339,28 @@ func (p *printer) union(n *ir.Union) string {
 	}
 	p.n++
 	return fmt.Sprintf("SELECT * FROM (%s) AS t%d", strings.Join(parts, op), p.n)
+}
+
+// setOp prints EXCEPT and INTERSECT [ALL]: DuckDB's set operations compare
+// rows with NULLs equal and keep multiplicities with ALL, as Spark's do;
+// each input is cast to the widened types.
+func (p *printer) setOp(n *ir.SetOp) string {
+	s := p.u.Schemas[n]
+	var parts []string
+	for _, in := range []ir.Rel{n.Left, n.Right} {
+		sub, a := p.from(in)
+		items := make([]string, len(s))
+		for i, f := range s {
+			items[i] = fmt.Sprintf("CAST(%s.c%d AS %s) AS c%d", a, i, duckType(n.Pos, f.Type), i)
+		}
+		parts = append(parts, "SELECT "+strings.Join(items, ", ")+" FROM "+sub)
+	}
+	op := map[ir.SetOpKind]string{ir.SetExcept: " EXCEPT ", ir.SetIntersect: " INTERSECT "}[n.Kind]
+	if n.All {
+		op += "ALL "
+	}
+	p.n++
+	return fmt.Sprintf("SELECT * FROM ((%s)%s(%s)) AS t%d", parts[0], op, parts[1], p.n)
 }
 
 // duckType spells a Thund type in DuckDB. Timestamps of every unit map to
