@@ -421,9 +421,9 @@ func (g *flowGen) planAccum(st *structDecl, a *accum) bool {
 		}
 		st.add(f, jen.Int64())
 	case "sum", "avg":
-		if a.call.Distinct {
-			g.unplanned(a.call.Pos, "%s(distinct ...) is not supported yet", a.name)
-			return false
+		if a.call.Distinct { // the values seen, in front of the sum (aggfilter.go)
+			a.distinct = g.newKeyType("aggDistinct", []ir.Type{a.argT}, false)
+			st.add(f+"d", jen.Map(a.distinct.goType()).Struct())
 		}
 		switch {
 		case a.name == "avg" && a.argT.Kind == ir.TDuration:
@@ -477,19 +477,12 @@ func sumDecimalType(t ir.Type) ir.Type {
 	return ir.Decimal(min(t.Precision+10, 38), t.Scale)
 }
 
-// genAccumulate generates the update of one accumulator for the current
-// row (gs points at the group's state).
-func (g *flowGen) genAccumulate(a *accum, gs *jen.Statement, e *env) {
+// accumulate generates the update of one accumulator for the current
+// row (gs points at the group's state) from its arguments' values;
+// genAccumulate (aggfilter.go) evaluates them, under the call's FILTER.
+func (g *flowGen) accumulate(a *accum, gs *jen.Statement, args []*value) {
 	f := func(suffix string) *jen.Statement { return gs.Clone().Dot(a.field + suffix) }
 	pos := a.call.Pos
-	if a.call.Star {
-		g.emit(f("").Op("++"))
-		return
-	}
-	args := make([]*value, len(a.call.Args))
-	for i, x := range a.call.Args {
-		args[i] = g.genExpr(x, e)
-	}
 	if anyNull(args[0]) {
 		return // NULL never counts
 	}

@@ -1051,6 +1051,11 @@ func (p exprPrinter) text(e Expr) string {
 		}
 		return p.kw(kw) + "(" + p.sub(e.X, 0) + p.kw(" as ") + to + ")"
 	case *Call:
+		if e.Filter != nil { // aggregate FILTER (WHERE ...)
+			plain := *e
+			plain.Filter = nil
+			return p.text(&plain) + p.kw(" filter (where ") + p.sub(e.Filter, 0) + ")"
+		}
 		name := p.ident(e.Name)
 		switch {
 		case e.Star && spark:

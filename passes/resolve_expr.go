@@ -388,6 +388,15 @@ func (r *resolver) call(e *ir.Call, sc *scope, c ectx) (ir.Type, bool) {
 	for i, a := range e.Args {
 		types[i], nulls[i] = r.expr(a, sc, ac)
 	}
+	if e.Filter != nil { // an aggregate's FILTER (WHERE ...)
+		ft, _ := r.expr(e.Filter, sc, ac)
+		switch {
+		case !f.agg:
+			r.errorf(e.Filter.Position(), ir.CodeBadAggregate, "filter (where ...) applies to aggregate functions; %s is a scalar function", f.name)
+		case !isUnknown(ft) && ft.Kind != ir.TBool:
+			r.errorf(e.Filter.Position(), ir.CodeTypeMismatch, "the filter of %s needs a bool condition, got %s", e.Name, ft)
+		}
+	}
 	if e.Star {
 		if f.name != "count" {
 			r.errorf(e.Pos, ir.CodeArity, "%s(*) is not a function: only count takes *", e.Name)

@@ -693,6 +693,12 @@ func (l *lowerer) expr(x ir.Expr) *pb.Expression {
 		for _, a := range n.Args {
 			args = append(args, l.expr(a))
 		}
+		if n.Filter != nil {
+			args = l.aggFilter(n, args)
+			if args == nil {
+				return nil
+			}
+		}
 		f := call(name, args...)
 		f.GetUnresolvedFunction().IsDistinct = n.Distinct
 		return f

@@ -522,6 +522,7 @@ type callExpr struct {
 	Star     bool    `parser:"( @'*'"`
 	Distinct bool    `parser:"| @'distinct'?"`
 	Args     []*expr `parser:"  @@ ( ',' @@ )* )? ')'"`
+	Filter   *expr   `parser:"( 'filter' '(' 'where' @@ ')' )?"` // an aggregate's FILTER (WHERE ...)
 }
 
 type columnExpr struct {

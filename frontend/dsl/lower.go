@@ -783,6 +783,9 @@ func (l *lowerer) primary(p *primary) ir.Expr {
 		for _, a := range p.Call.Args {
 			c.Args = append(c.Args, l.expr(a))
 		}
+		if p.Call.Filter != nil {
+			c.Filter = l.expr(p.Call.Filter)
+		}
 		return c
 	case p.Column != nil:
 		parts := names(p.Column.Parts)
