@@ -49,7 +49,8 @@ func (m matrix) add(cell, view string) {
 }
 
 var (
-	requiredAggs     = []string{"count", "count(distinct)", "sum", "min", "max", "avg"}
+	requiredAggs     = []string{"count", "count(distinct)", "sum", "min", "max", "avg",
+		"sum(distinct)", "avg(distinct)"} // distinct sum and avg: setgroup
 	requiredAggKeys  = []string{"int64 key", "string key", "composite key", "global"}
 	requiredAggData  = []string{"all-null group", "empty input"}
 	requiredJoins    = []string{"inner", "left", "right", "full", "semi", "anti"}
@@ -119,6 +120,7 @@ func TestCoverage(t *testing.T) {
 	for _, o := range requiredOps {
 		required = append(required, "op "+o)
 	}
+	required = append(required, "agg filter (where ...)") // setgroup
 	for _, e := range requiredErrors {
 		required = append(required, "error "+e)
 	}
@@ -283,6 +285,9 @@ func (cv *coverer) aggregate(view string, n *ir.Aggregate) {
 			agg = "count(*)"
 		case c.Distinct:
 			agg += "(distinct)"
+		}
+		if c.Filter != nil { // setgroup
+			cv.m.add("agg filter (where ...)", view)
 		}
 		cell := "agg " + agg + " × " + key + " × "
 		if empty {

@@ -854,11 +854,15 @@ func (p *printer) intConst(e ir.Expr) int {
 }
 
 func (p *printer) aggregate(e *ir.Call, name string) string {
+	flt := "" // an aggregate FILTER (WHERE ...): DuckDB's own (setgroup)
+	if e.Filter != nil {
+		flt = " FILTER (WHERE " + p.expr(e.Filter) + ")"
+	}
 	if e.Star {
 		if name != "count" {
 			p.fail(e.Pos, "%s(*)", name)
 		}
-		return "count(*)"
+		return "count(*)" + flt
 	}
 	distinct := ""
 	if e.Distinct {
@@ -877,7 +881,7 @@ func (p *printer) aggregate(e *ir.Call, name string) string {
 		if e.Distinct {
 			what = "row(" + strings.Join(args, ", ") + ")"
 		}
-		return fmt.Sprintf("count(%sCASE WHEN %s THEN %s END)", distinct, strings.Join(conds, " AND "), what)
+		return fmt.Sprintf("count(%sCASE WHEN %s THEN %s END)%s", distinct, strings.Join(conds, " AND "), what, flt)
 	}
 	if len(e.Args) != 1 {
 		p.fail(e.Pos, "%s with %d arguments", name, len(e.Args))
@@ -885,16 +889,16 @@ func (p *printer) aggregate(e *ir.Call, name string) string {
 	x := p.expr(e.Args[0])
 	switch name {
 	case "count":
-		return "count(" + distinct + x + ")"
+		return "count(" + distinct + x + ")" + flt
 	case "sum":
 		if at := p.typeOf(e.Args[0]); at.Kind == ir.TDecimal {
 			t := boundedDecimal(at.Precision+10, at.Scale)
 			p.agree(e, t)
-			return castTo(e.Pos, "sum("+distinct+x+")", t)
+			return castTo(e.Pos, "sum("+distinct+x+")"+flt, t)
 		}
-		return p.cast(e, "sum("+distinct+x+")")
+		return p.cast(e, "sum("+distinct+x+")"+flt)
 	case "min", "max":
-		return p.cast(e, name+"("+distinct+x+")")
+		return p.cast(e, name+"("+distinct+x+")"+flt)
 	case "avg", "mean":
 		at := p.typeOf(e.Args[0])
 		switch {
@@ -905,9 +909,9 @@ func (p *printer) aggregate(e *ir.Call, name string) string {
 			// result type and a cast, which rounds twice)
 			t := boundedDecimal(at.Precision+4, at.Scale+4)
 			p.agree(e, t)
-			return decimalDivide(p.unscaled(e.Args[0], "sum("+distinct+x+")", at.Scale), "count("+distinct+x+")", at.Scale, 0, t)
+			return decimalDivide(p.unscaled(e.Args[0], "sum("+distinct+x+")"+flt, at.Scale), "count("+distinct+x+")"+flt, at.Scale, 0, t)
 		case at.IsNumeric():
-			return "CAST(avg(" + distinct + "CAST(" + x + " AS DOUBLE)) AS DOUBLE)"
+			return "CAST(avg(" + distinct + "CAST(" + x + " AS DOUBLE))" + flt + " AS DOUBLE)"
 		}
 		p.fail(e.Pos, "avg of %s", at)
 	}
