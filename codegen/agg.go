@@ -91,7 +91,12 @@ func (g *flowGen) genAggregate(n *ir.Aggregate, c consumer) {
 		st.add(fmt.Sprintf("k%d", i), goType(keyTypes[i]))
 		st.add(fmt.Sprintf("k%dok", i), jen.Bool())
 	}
-	keyNullable := make([]bool, len(n.Keys))
+	if n.Sets != nil { // grouping sets: the grouping id is one more key (groupingsets.go)
+		keyTypes = append(keyTypes, ir.Int64)
+		st.add(fmt.Sprintf("k%d", len(n.Keys)), jen.Int64())
+		st.add(fmt.Sprintf("k%dok", len(n.Keys)), jen.Bool())
+	}
+	keyNullable := make([]bool, len(keyTypes))
 	global := len(n.Keys) == 0
 	groups := g.name("groups")
 	var ht, nullGroup string
@@ -129,6 +134,10 @@ func (g *flowGen) genAggregate(n *ir.Aggregate, c consumer) {
 	}
 	g.produce(n.Input, func(r *row) {
 		e := g.envOf(n.Input, r)
+		if n.Sets != nil {
+			g.groupingSetsRow(n, e, accs, kt, groups, ht, nullGroup, nullDecl, keyNullable)
+			return
+		}
 		var gs *local
 		if global {
 			gs = g.declare([]string{g.name("gs")}, jen.Op("&").Id(groups).Index(jen.Lit(0)))[0]
@@ -186,6 +195,9 @@ func (g *flowGen) genAggregate(n *ir.Aggregate, c consumer) {
 			ae.keys = append(ae.keys, k.Expr)
 			ae.keyVals = append(ae.keyVals, col)
 			o.cols[i] = col
+		}
+		if n.Sets != nil {
+			g.groupingCalls(n, ae, use(gs))
 		}
 		g.aggResults(n, o, ae, accs, func() *jen.Statement { return use(gs) })
 		c(o)

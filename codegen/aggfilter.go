@@ -1,7 +1,11 @@
 package codegen
 
 import (
+	"fmt"
+
 	"github.com/dave/jennifer/jen"
+	"github.com/nordisk/thund/ir"
+	"github.com/nordisk/thund/passes"
 )
 
 // Aggregate FILTER (WHERE ...) and sum/avg(DISTINCT ...).
@@ -62,5 +66,70 @@ func (g *flowGen) accumulateArgs(a *accum, gs *jen.Statement, e *env) {
 		g.emit(jen.If(ok).Block(ins...))
 	} else {
 		g.emit(ins...)
+	}
+}
+
+// Grouping sets (GROUPING SETS, ROLLUP, CUBE).
+
+// groupingSetsRow feeds one input row to every grouping set of n in one
+// pass: the keys are computed once, and per set the row's group is looked
+// up with the keys outside the set NULL and the set's grouping id as the
+// last key field (so that a NULL of the data and a NULL of the set are
+// different groups), then its accumulators updated.
+func (g *flowGen) groupingSetsRow(n *ir.Aggregate, e *env, accs []*accum, kt *keyType, groups, ht, nullGroup string, nullDecl *local, keyNullable []bool) {
+	keys := make([]*value, len(n.Keys))
+	for i, k := range n.Keys {
+		keys[i] = g.bind(g.genExpr(k.Expr, e), "key")
+	}
+	for _, s := range n.Sets {
+		vals := make([]*value, len(n.Keys)+1)
+		for i, k := range n.Keys {
+			vals[i] = &value{t: g.typeOf(k.Expr), null: true}
+		}
+		for _, k := range s {
+			vals[k] = keys[k]
+		}
+		id := passes.GroupingSetID(n, s)
+		vals[len(n.Keys)] = &value{t: ir.Int64, v: jen.Int64().Call(jen.Lit(id))}
+		g.emit(jen.Commentf("grouping set %d (grouping id %d)", id, id))
+		body := g.sub(func() {
+			gi := g.groupLookup(kt, groups, ht, nullGroup, nullDecl, vals, keyNullable)
+			gs := g.declare([]string{g.name("gs")}, jen.Op("&").Id(groups).Index(jen.Id(gi)))[0]
+			for _, a := range accs {
+				g.genAccumulate(a, use(gs), e)
+			}
+		})
+		g.emit(jen.Block(body...))
+	}
+}
+
+// groupingCalls adds to ae the values of n's grouping(x) and
+// grouping_id(...) calls for the group gs: from its grouping id, the last
+// key field (grouping(x) is the key's bit, the first key the most
+// significant; Spark's tinyint and bigint).
+func (g *flowGen) groupingCalls(n *ir.Aggregate, ae *aggEnv, gs *jen.Statement) {
+	id := gs.Clone().Dot(fmt.Sprintf("k%d", len(n.Keys)))
+	for _, it := range n.Aggs {
+		ir.WalkExpr(it.Expr, func(x ir.Expr) bool {
+			call, ok := x.(*ir.Call)
+			if !ok {
+				return true
+			}
+			switch g.fn(call).Name {
+			case "grouping":
+				k := g.u.GroupingKey(n, call.Args[0])
+				if k < 0 {
+					g.unplanned(call.Pos, "grouping of an expression that is not a key")
+					return false
+				}
+				shift := len(n.Keys) - 1 - k
+				ae.calls[call] = constColumn(plainValue(ir.Int8, jen.Int8().Call(jen.Parens(id.Clone().Op(">>").Lit(shift)).Op("&").Lit(1))))
+				return false
+			case "grouping_id":
+				ae.calls[call] = constColumn(plainValue(ir.Int64, id.Clone()))
+				return false
+			}
+			return true
+		})
 	}
 }

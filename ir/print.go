@@ -589,6 +589,9 @@ func chain(r Rel) (string, []string) {
 		var s string
 		if len(r.Keys) > 0 {
 			s = "group by " + namedList(r.Keys)
+			if r.Sets != nil { // grouping sets: each key by its expression
+				s += " grouping sets (" + groupingSets(r) + ")"
+			}
 			if len(r.Aggs) > 0 {
 				s += " aggregate " + namedList(r.Aggs)
 			}

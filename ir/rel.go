@@ -68,6 +68,10 @@ type Aggregate struct {
 	Input Rel
 	Keys  []*NamedExpr
 	Aggs  []*NamedExpr
+	// Sets are GROUPING SETS (ROLLUP, CUBE): each set lists the indices
+	// into Keys it groups by; a key outside a set is NULL in that set's
+	// rows. nil is one set of every key (a plain group by).
+	Sets [][]int
 }
 
 // JoinKind is the kind of a join.

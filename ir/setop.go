@@ -1,5 +1,7 @@
 package ir
 
+import "strings"
+
 // SetOpKind is the kind of a set operation other than UNION.
 type SetOpKind int
 
@@ -30,3 +32,19 @@ type SetOp struct {
 
 func (r *SetOp) Position() Pos { return r.Pos }
 func (*SetOp) relNode()        {}
+
+// groupingSets spells an aggregate's grouping sets, each key by its
+// expression: (a, b), (a), ().
+func groupingSets(r *Aggregate) string {
+	sets := make([]string, len(r.Sets))
+	for i, set := range r.Sets {
+		items := make([]string, 0, len(set))
+		for _, k := range set {
+			if k >= 0 && k < len(r.Keys) {
+				items = append(items, printExpr(r.Keys[k].Expr, 0))
+			}
+		}
+		sets[i] = "(" + strings.Join(items, ", ") + ")"
+	}
+	return strings.Join(sets, ", ")
+}

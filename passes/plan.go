@@ -553,7 +553,9 @@ func (p *planner) operators() {
 		case *ir.Window:
 			p.window(n)
 		case *ir.Aggregate:
-			if Streaming(n) {
+			if n.Sets != nil && Streaming(n) { // setgroup
+				p.refuseStreaming(n.Pos, "group by ... grouping sets (rollup, cube)")
+			} else if Streaming(n) {
 				p.streamAggregate(n, &ops)
 			} else {
 				for _, call := range p.u.AggCalls[n] {

@@ -16,7 +16,7 @@ func (p *planner) strategies() {
 	walkAll(fp.Flow.Query, func(r ir.Rel) {
 		switch n := r.(type) {
 		case *ir.Aggregate:
-			if Streaming(n) || len(n.Keys) == 0 {
+			if Streaming(n) || len(n.Keys) == 0 || n.Sets != nil { // grouping sets: several groups per row
 				return
 			}
 			fp.Memo[n] = p.memoJoins(n)

@@ -379,6 +379,8 @@ func (r *resolver) call(e *ir.Call, sc *scope, c ectx) (ir.Type, bool) {
 		}
 	case e.Distinct:
 		r.errorf(e.Pos, ir.CodeBadAggregate, "distinct applies to aggregate functions; %s is a scalar function", f.name)
+	case isGroupingCall(f.name) && (!c.agg || c.inAgg != ""): // setgroup: groupingsets.go
+		r.errorf(e.Pos, ir.CodeBadAggregate, "%s is only allowed in the aggregate items of group by ... grouping sets (rollup, cube)", f.name)
 	}
 	if f.agg {
 		ac.inAgg = f.name

@@ -242,6 +242,9 @@ func (l *lowerer) rel(r ir.Rel) *pb.Relation {
 		for i, a := range n.Aggs {
 			agg.AggregateExpressions = append(agg.AggregateExpressions, l.named(a, fieldName(out, len(n.Keys)+i)))
 		}
+		if n.Sets != nil && !l.groupingSets(n, agg) { // setgroup: groupingsets.go
+			return nil
+		}
 		return &pb.Relation{RelType: &pb.Relation_Aggregate{Aggregate: agg}}
 	case *ir.Join:
 		j := &pb.Join{Left: l.rel(n.Left), Right: l.rel(n.Right), JoinType: joinType(n.Kind), UsingColumns: n.Using}

@@ -274,8 +274,16 @@ type stage struct {
 
 type groupStage struct {
 	Pos  lexer.Position
-	Keys []*namedExpr `parser:"@@ ( ',' @@ )*"`
-	Aggs []*namedExpr `parser:"( 'aggregate' @@ ( ',' @@ )* )?"`
+	Keys []*namedExpr   `parser:"@@ ( ',' @@ )*"`
+	Sets []*groupingSet `parser:"( 'grouping' 'sets' '(' @@ ( ',' @@ )* ')' )?"`
+	Aggs []*namedExpr   `parser:"( 'aggregate' @@ ( ',' @@ )* )?"`
+}
+
+// groupingSet is one set of group by ... grouping sets: keys by expression
+// (or alias), possibly none.
+type groupingSet struct {
+	Pos   lexer.Position
+	Items []*expr `parser:"'(' ( @@ ( ',' @@ )* )? ')'"`
 }
 
 type joinStage struct {

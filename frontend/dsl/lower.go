@@ -477,7 +477,11 @@ func (l *lowerer) query(q *query) ir.Rel {
 		case st.Select != nil:
 			rel = &ir.Project{Pos: pos, Input: rel, Items: l.selectItems(st.Select)}
 		case st.Group != nil:
-			rel = &ir.Aggregate{Pos: pos, Input: rel, Keys: l.namedExprs(st.Group.Keys), Aggs: l.namedExprs(st.Group.Aggs)}
+			agg := &ir.Aggregate{Pos: pos, Input: rel, Keys: l.namedExprs(st.Group.Keys), Aggs: l.namedExprs(st.Group.Aggs)}
+			if st.Group.Sets != nil {
+				agg.Sets = l.groupingSets(agg.Keys, st.Group.Sets)
+			}
+			rel = agg
 		case st.Aggregate != nil:
 			rel = &ir.Aggregate{Pos: pos, Input: rel, Aggs: l.namedExprs(st.Aggregate)}
 		case st.Join != nil:
