@@ -66,7 +66,7 @@ var (
 		"literal interval", "literal timestamp", "literal date",
 	}
 	requiredOps    = []string{"union all", "union", "distinct", "range", "having", "cross join",
-		"except", "except all", "intersect", "intersect all"} // set operations: setgroup
+		"except", "except all", "intersect", "intersect all", "grouping sets"} // setgroup
 	requiredErrors = []string{"integer sum overflow", "ARITHMETIC_OVERFLOW", "DIVIDE_BY_ZERO", "CAST_INVALID_INPUT", "CAST_OVERFLOW"}
 )
 
@@ -196,6 +196,9 @@ func (cv *coverer) view(d *ir.Dataset) {
 		switch n := r.(type) {
 		case *ir.Aggregate:
 			cv.aggregate(name, n)
+			if n.Sets != nil { // setgroup
+				cv.m.add("op grouping sets", name)
+			}
 		case *ir.Join:
 			cv.join(name, n)
 		case *ir.Union:

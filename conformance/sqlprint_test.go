@@ -73,8 +73,9 @@ type printer struct {
 	u       *passes.Unit
 	aliases map[ir.Rel]string
 	n       int
-	skip    ir.Rel   // a Limit printed as its input: the unlimited variant of a query
-	notes   []string // disagreements with the resolve pass's types
+	skip    ir.Rel        // a Limit printed as its input: the unlimited variant of a query
+	notes   []string      // disagreements with the resolve pass's types
+	agg     *ir.Aggregate // the aggregate whose items are printed (grouping_id() names its keys)
 }
 
 func newPrinter(u *passes.Unit) *printer { return &printer{u: u, aliases: map[ir.Rel]string{}} }
@@ -203,10 +204,24 @@ func (p *printer) rel(r ir.Rel) string {
 			keys = append(keys, s)
 			items = append(items, fmt.Sprintf("%s AS c%d", s, len(items)))
 		}
+		outer := p.agg
+		p.agg = n
 		for _, a := range n.Aggs {
 			items = append(items, fmt.Sprintf("%s AS c%d", p.expr(a.Expr), len(items)))
 		}
+		p.agg = outer
 		sql := "SELECT " + strings.Join(items, ", ") + " FROM " + in
+		if n.Sets != nil { // grouping sets (setgroup): DuckDB's own
+			sets := make([]string, len(n.Sets))
+			for i, s := range n.Sets {
+				ks := make([]string, len(s))
+				for j, k := range s {
+					ks[j] = keys[k]
+				}
+				sets[i] = "(" + strings.Join(ks, ", ") + ")"
+			}
+			return sql + " GROUP BY GROUPING SETS (" + strings.Join(sets, ", ") + ")"
+		}
 		if len(keys) > 0 {
 			sql += " GROUP BY " + strings.Join(keys, ", ")
 		}
@@ -652,6 +667,16 @@ func (p *printer) call(e *ir.Call) string {
 		p.fail(e.Pos, "%s with %d arguments", name, len(args))
 	}
 	switch name {
+	case "grouping": // setgroup: Spark's tinyint
+		arity(1)
+		return "CAST(grouping(" + args[0] + ") AS TINYINT)"
+	case "grouping_id": // setgroup: bigint, the first key the most significant bit
+		if len(args) == 0 && p.agg != nil {
+			for _, k := range p.agg.Keys {
+				args = append(args, p.expr(k.Expr))
+			}
+		}
+		return "CAST(grouping(" + strings.Join(args, ", ") + ") AS BIGINT)"
 	case "abs":
 		arity(1)
 		return p.cast(e, "abs("+args[0]+")")
