@@ -554,7 +554,7 @@ func (p *planner) operators() {
 			p.window(n)
 		case *ir.Aggregate:
 			if n.Sets != nil && Streaming(n) { // setgroup
-				p.refuseStreaming(n.Pos, "group by ... grouping sets (rollup, cube)")
+				p.refuse(n.Pos, "group by ... grouping sets (rollup, cube) over a stream is not supported (neither is it on Spark): read the input as a snapshot (from x)")
 			} else if Streaming(n) {
 				p.streamAggregate(n, &ops)
 			} else {

@@ -28,6 +28,9 @@ type lowerer struct {
 	refs []*pb.Relation
 	// safe are the IN subqueries in a filter's safe positions (filterSafe).
 	safe map[*ir.InSubquery]bool
+	// groupingKeys lowers the arguments of grouping() and grouping_id()
+	// in an aggregate with grouping sets (groupingsets.go); nil elsewhere.
+	groupingKeys func(ir.Expr) *pb.Expression
 }
 
 // refuse records a construct of the flow the lowering cannot express.
@@ -234,6 +237,9 @@ func (l *lowerer) rel(r ir.Rel) *pb.Relation {
 		if r := l.windowedAggregate(n); r != nil {
 			return r
 		}
+		if n.Sets != nil { // setgroup: groupingsets.go
+			return l.groupingSetsAggregate(n)
+		}
 		out := u.Schemas[n]
 		agg := &pb.Aggregate{Input: l.rel(n.Input), GroupType: pb.Aggregate_GROUP_TYPE_GROUPBY}
 		for i, k := range n.Keys {
@@ -241,9 +247,6 @@ func (l *lowerer) rel(r ir.Rel) *pb.Relation {
 		}
 		for i, a := range n.Aggs {
 			agg.AggregateExpressions = append(agg.AggregateExpressions, l.named(a, fieldName(out, len(n.Keys)+i)))
-		}
-		if n.Sets != nil && !l.groupingSets(n, agg) { // setgroup: groupingsets.go
-			return nil
 		}
 		return &pb.Relation{RelType: &pb.Relation_Aggregate{Aggregate: agg}}
 	case *ir.Join:
@@ -694,6 +697,10 @@ func (l *lowerer) expr(x ir.Expr) *pb.Expression {
 			args = []*pb.Expression{intLit(1)} // count(*) is Spark's count(1)
 		}
 		for _, a := range n.Args {
+			if l.groupingKeys != nil && (name == "grouping" || name == "grouping_id") {
+				args = append(args, l.groupingKeys(a)) // setgroup: a key by its column
+				continue
+			}
 			args = append(args, l.expr(a))
 		}
 		if n.Filter != nil {
