@@ -706,7 +706,7 @@ func (r *resolver) checkGrouped(e ir.Expr, keys []*ir.NamedExpr) {
 	}
 	switch e := e.(type) {
 	case *ir.Call:
-		if f := lookupFunc(e.Name); f != nil && f.agg {
+		if f := lookupFunc(e.Name); f != nil && (f.agg || isGroupingCall(f.name)) { // grouping's argument: groupingSets checks it
 			return
 		}
 	case *ir.ColumnRef:

@@ -234,11 +234,11 @@ func (l *lowerer) rel(r ir.Rel) *pb.Relation {
 	case *ir.Project:
 		return project(l.rel(n.Input), l.projection(n))
 	case *ir.Aggregate:
-		if r := l.windowedAggregate(n); r != nil {
-			return r
-		}
 		if n.Sets != nil { // setgroup: groupingsets.go
 			return l.groupingSetsAggregate(n)
+		}
+		if r := l.windowedAggregate(n); r != nil {
+			return r
 		}
 		out := u.Schemas[n]
 		agg := &pb.Aggregate{Input: l.rel(n.Input), GroupType: pb.Aggregate_GROUP_TYPE_GROUPBY}
