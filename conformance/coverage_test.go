@@ -49,7 +49,7 @@ func (m matrix) add(cell, view string) {
 }
 
 var (
-	requiredAggs     = []string{"count", "count(distinct)", "sum", "min", "max", "avg",
+	requiredAggs = []string{"count", "count(distinct)", "sum", "min", "max", "avg",
 		"sum(distinct)", "avg(distinct)"} // distinct sum and avg: setgroup
 	requiredAggKeys  = []string{"int64 key", "string key", "composite key", "global"}
 	requiredAggData  = []string{"all-null group", "empty input"}
@@ -65,7 +65,7 @@ var (
 		"literal null", "literal bool", "literal int", "literal decimal", "literal float", "literal string",
 		"literal interval", "literal timestamp", "literal date",
 	}
-	requiredOps    = []string{"union all", "union", "distinct", "range", "having", "cross join",
+	requiredOps = []string{"union all", "union", "distinct", "range", "having", "cross join",
 		"except", "except all", "intersect", "intersect all", "grouping sets"} // setgroup
 	requiredErrors = []string{"integer sum overflow", "ARITHMETIC_OVERFLOW", "DIVIDE_BY_ZERO", "CAST_INVALID_INPUT", "CAST_OVERFLOW"}
 )
