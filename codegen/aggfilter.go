@@ -73,15 +73,16 @@ func (g *flowGen) accumulateArgs(a *accum, gs *jen.Statement, e *env) {
 
 // groupingSetsRow feeds one input row to every grouping set of n in one
 // pass: the keys are computed once, and per set the row's group is looked
-// up with the keys outside the set NULL and the set's grouping id as the
-// last key field (so that a NULL of the data and a NULL of the set are
-// different groups), then its accumulators updated.
+// up with the keys outside the set NULL and the set's index as the last
+// key field (so that a NULL of the data and a NULL of the set are
+// different groups, and a set listed twice gives its groups twice, as
+// Spark's Expand does), then its accumulators updated.
 func (g *flowGen) groupingSetsRow(n *ir.Aggregate, e *env, accs []*accum, kt *keyType, groups, ht, nullGroup string, nullDecl *local, keyNullable []bool) {
 	keys := make([]*value, len(n.Keys))
 	for i, k := range n.Keys {
 		keys[i] = g.bind(g.genExpr(k.Expr, e), "key")
 	}
-	for _, s := range n.Sets {
+	for si, s := range n.Sets {
 		vals := make([]*value, len(n.Keys)+1)
 		for i, k := range n.Keys {
 			vals[i] = &value{t: g.typeOf(k.Expr), null: true}
@@ -89,9 +90,8 @@ func (g *flowGen) groupingSetsRow(n *ir.Aggregate, e *env, accs []*accum, kt *ke
 		for _, k := range s {
 			vals[k] = keys[k]
 		}
-		id := passes.GroupingSetID(n, s)
-		vals[len(n.Keys)] = &value{t: ir.Int64, v: jen.Int64().Call(jen.Lit(id))}
-		g.emit(jen.Commentf("grouping set %d (grouping id %d)", id, id))
+		vals[len(n.Keys)] = &value{t: ir.Int64, v: jen.Int64().Call(jen.Lit(si))}
+		g.emit(jen.Commentf("grouping set %d (grouping id %d)", si, passes.GroupingSetID(n, s)))
 		body := g.sub(func() {
 			gi := g.groupLookup(kt, groups, ht, nullGroup, nullDecl, vals, keyNullable)
 			gs := g.declare([]string{g.name("gs")}, jen.Op("&").Id(groups).Index(jen.Id(gi)))[0]
@@ -104,11 +104,15 @@ func (g *flowGen) groupingSetsRow(n *ir.Aggregate, e *env, accs []*accum, kt *ke
 }
 
 // groupingCalls adds to ae the values of n's grouping(x) and
-// grouping_id(...) calls for the group gs: from its grouping id, the last
-// key field (grouping(x) is the key's bit, the first key the most
-// significant; Spark's tinyint and bigint).
+// grouping_id(...) calls for the group gs: from its set's grouping id, by
+// the set's index, the last key field (grouping(x) is the key's bit, the
+// first key the most significant; Spark's tinyint and bigint).
 func (g *flowGen) groupingCalls(n *ir.Aggregate, ae *aggEnv, gs *jen.Statement) {
-	id := gs.Clone().Dot(fmt.Sprintf("k%d", len(n.Keys)))
+	ids := make([]jen.Code, len(n.Sets))
+	for i, s := range n.Sets {
+		ids[i] = jen.Lit(passes.GroupingSetID(n, s))
+	}
+	id := jen.Index(jen.Lit(len(n.Sets))).Int64().Values(ids...).Index(gs.Clone().Dot(fmt.Sprintf("k%d", len(n.Keys))))
 	for _, it := range n.Aggs {
 		ir.WalkExpr(it.Expr, func(x ir.Expr) bool {
 			call, ok := x.(*ir.Call)

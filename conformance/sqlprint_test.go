@@ -220,7 +220,10 @@ func (p *printer) rel(r ir.Rel) string {
 				}
 				sets[i] = "(" + strings.Join(ks, ", ") + ")"
 			}
-			return sql + " GROUP BY GROUPING SETS (" + strings.Join(sets, ", ") + ")"
+			// Spark's grouping sets give no row over empty input, not even
+			// the () set's (its Expand feeds an aggregate with a key, the
+			// grouping id); DuckDB gives the () set its row: HAVING drops it
+			return sql + " GROUP BY GROUPING SETS (" + strings.Join(sets, ", ") + ") HAVING count(*) > 0"
 		}
 		if len(keys) > 0 {
 			sql += " GROUP BY " + strings.Join(keys, ", ")

@@ -73,8 +73,8 @@ func (u *Unit) GroupingKey(n *ir.Aggregate, x ir.Expr) int {
 }
 
 // groupingSets checks an aggregate's grouping sets and its grouping and
-// grouping_id calls: sets index keys, no set repeats (Spark would
-// aggregate a repeated set's rows twice into one group), grouping(x) names
+// grouping_id calls: sets index keys (a set may repeat: its groups then
+// come twice, as in Spark), grouping(x) names
 // a key, and grouping_id(...) has no arguments or every key in order, as
 // Spark requires. Spark allows 64 keys at most in the grouping id.
 func (r *resolver) groupingSets(n *ir.Aggregate) {
@@ -82,7 +82,6 @@ func (r *resolver) groupingSets(n *ir.Aggregate) {
 		if len(n.Keys) > 63 {
 			r.errorf(n.Pos, ir.CodeBadAggregate, "grouping sets over %d keys: at most 63 fit the grouping id", len(n.Keys))
 		}
-		seen := map[int64]int{}
 		for i, s := range n.Sets {
 			for _, k := range s {
 				if k < 0 || k >= len(n.Keys) {
@@ -90,12 +89,6 @@ func (r *resolver) groupingSets(n *ir.Aggregate) {
 					return
 				}
 			}
-			id := GroupingSetID(n, s)
-			if j, ok := seen[id]; ok {
-				r.errorf(n.Pos, ir.CodeBadAggregate, "grouping set %d repeats set %d (%s): list each set once", i+1, j+1, setText(n, s))
-				continue
-			}
-			seen[id] = i
 		}
 	}
 	for _, a := range n.Aggs {
