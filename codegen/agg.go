@@ -91,7 +91,12 @@ func (g *flowGen) genAggregate(n *ir.Aggregate, c consumer) {
 		st.add(fmt.Sprintf("k%d", i), goType(keyTypes[i]))
 		st.add(fmt.Sprintf("k%dok", i), jen.Bool())
 	}
-	keyNullable := make([]bool, len(n.Keys))
+	if n.Sets != nil { // grouping sets: the grouping id is one more key (groupingsets.go)
+		keyTypes = append(keyTypes, ir.Int64)
+		st.add(fmt.Sprintf("k%d", len(n.Keys)), jen.Int64())
+		st.add(fmt.Sprintf("k%dok", len(n.Keys)), jen.Bool())
+	}
+	keyNullable := make([]bool, len(keyTypes))
 	global := len(n.Keys) == 0
 	groups := g.name("groups")
 	var ht, nullGroup string
@@ -129,6 +134,10 @@ func (g *flowGen) genAggregate(n *ir.Aggregate, c consumer) {
 	}
 	g.produce(n.Input, func(r *row) {
 		e := g.envOf(n.Input, r)
+		if n.Sets != nil {
+			g.groupingSetsRow(n, e, accs, kt, groups, ht, nullGroup, nullDecl, keyNullable)
+			return
+		}
 		var gs *local
 		if global {
 			gs = g.declare([]string{g.name("gs")}, jen.Op("&").Id(groups).Index(jen.Lit(0)))[0]
@@ -186,6 +195,9 @@ func (g *flowGen) genAggregate(n *ir.Aggregate, c consumer) {
 			ae.keys = append(ae.keys, k.Expr)
 			ae.keyVals = append(ae.keyVals, col)
 			o.cols[i] = col
+		}
+		if n.Sets != nil {
+			g.groupingCalls(n, ae, use(gs))
 		}
 		g.aggResults(n, o, ae, accs, func() *jen.Statement { return use(gs) })
 		c(o)
@@ -421,9 +433,9 @@ func (g *flowGen) planAccum(st *structDecl, a *accum) bool {
 		}
 		st.add(f, jen.Int64())
 	case "sum", "avg":
-		if a.call.Distinct {
-			g.unplanned(a.call.Pos, "%s(distinct ...) is not supported yet", a.name)
-			return false
+		if a.call.Distinct { // the values seen, in front of the sum (aggfilter.go)
+			a.distinct = g.newKeyType("aggDistinct", []ir.Type{a.argT}, false)
+			st.add(f+"d", jen.Map(a.distinct.goType()).Struct())
 		}
 		switch {
 		case a.name == "avg" && a.argT.Kind == ir.TDuration:
@@ -477,19 +489,12 @@ func sumDecimalType(t ir.Type) ir.Type {
 	return ir.Decimal(min(t.Precision+10, 38), t.Scale)
 }
 
-// genAccumulate generates the update of one accumulator for the current
-// row (gs points at the group's state).
-func (g *flowGen) genAccumulate(a *accum, gs *jen.Statement, e *env) {
+// accumulate generates the update of one accumulator for the current
+// row (gs points at the group's state) from its arguments' values;
+// genAccumulate (aggfilter.go) evaluates them, under the call's FILTER.
+func (g *flowGen) accumulate(a *accum, gs *jen.Statement, args []*value) {
 	f := func(suffix string) *jen.Statement { return gs.Clone().Dot(a.field + suffix) }
 	pos := a.call.Pos
-	if a.call.Star {
-		g.emit(f("").Op("++"))
-		return
-	}
-	args := make([]*value, len(a.call.Args))
-	for i, x := range a.call.Args {
-		args[i] = g.genExpr(x, e)
-	}
 	if anyNull(args[0]) {
 		return // NULL never counts
 	}

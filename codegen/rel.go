@@ -60,6 +60,8 @@ func (g *flowGen) produceOp(r ir.Rel, c consumer) {
 		g.genUnion(n, c)
 	case *ir.Distinct:
 		g.genDistinct(n, c)
+	case *ir.SetOp: // EXCEPT, INTERSECT (setop.go)
+		g.genSetOp(n, c)
 	case *ir.Sort:
 		g.genSort(n, c, 0)
 	case *ir.Limit:

@@ -49,7 +49,8 @@ func (m matrix) add(cell, view string) {
 }
 
 var (
-	requiredAggs     = []string{"count", "count(distinct)", "sum", "min", "max", "avg"}
+	requiredAggs = []string{"count", "count(distinct)", "sum", "min", "max", "avg",
+		"sum(distinct)", "avg(distinct)"} // distinct sum and avg: setgroup
 	requiredAggKeys  = []string{"int64 key", "string key", "composite key", "global"}
 	requiredAggData  = []string{"all-null group", "empty input"}
 	requiredJoins    = []string{"inner", "left", "right", "full", "semi", "anti"}
@@ -64,7 +65,8 @@ var (
 		"literal null", "literal bool", "literal int", "literal decimal", "literal float", "literal string",
 		"literal interval", "literal timestamp", "literal date",
 	}
-	requiredOps    = []string{"union all", "union", "distinct", "range", "having", "cross join"}
+	requiredOps = []string{"union all", "union", "distinct", "range", "having", "cross join",
+		"except", "except all", "intersect", "intersect all", "grouping sets"} // setgroup
 	requiredErrors = []string{"integer sum overflow", "ARITHMETIC_OVERFLOW", "DIVIDE_BY_ZERO", "CAST_INVALID_INPUT", "CAST_OVERFLOW"}
 )
 
@@ -118,6 +120,7 @@ func TestCoverage(t *testing.T) {
 	for _, o := range requiredOps {
 		required = append(required, "op "+o)
 	}
+	required = append(required, "agg filter (where ...)") // setgroup
 	for _, e := range requiredErrors {
 		required = append(required, "error "+e)
 	}
@@ -193,6 +196,9 @@ func (cv *coverer) view(d *ir.Dataset) {
 		switch n := r.(type) {
 		case *ir.Aggregate:
 			cv.aggregate(name, n)
+			if n.Sets != nil { // setgroup
+				cv.m.add("op grouping sets", name)
+			}
 		case *ir.Join:
 			cv.join(name, n)
 		case *ir.Union:
@@ -200,6 +206,12 @@ func (cv *coverer) view(d *ir.Dataset) {
 				cv.m.add("op union all", name)
 			} else {
 				cv.m.add("op union", name)
+			}
+		case *ir.SetOp: // setgroup
+			if n.All {
+				cv.m.add("op "+n.Kind.String()+" all", name)
+			} else {
+				cv.m.add("op "+n.Kind.String(), name)
 			}
 		case *ir.Distinct:
 			cv.m.add("op distinct", name)
@@ -276,6 +288,9 @@ func (cv *coverer) aggregate(view string, n *ir.Aggregate) {
 			agg = "count(*)"
 		case c.Distinct:
 			agg += "(distinct)"
+		}
+		if c.Filter != nil { // setgroup
+			cv.m.add("agg filter (where ...)", view)
 		}
 		cell := "agg " + agg + " × " + key + " × "
 		if empty {

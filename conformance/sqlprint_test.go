@@ -73,8 +73,9 @@ type printer struct {
 	u       *passes.Unit
 	aliases map[ir.Rel]string
 	n       int
-	skip    ir.Rel   // a Limit printed as its input: the unlimited variant of a query
-	notes   []string // disagreements with the resolve pass's types
+	skip    ir.Rel        // a Limit printed as its input: the unlimited variant of a query
+	notes   []string      // disagreements with the resolve pass's types
+	agg     *ir.Aggregate // the aggregate whose items are printed (grouping_id() names its keys)
 }
 
 func newPrinter(u *passes.Unit) *printer { return &printer{u: u, aliases: map[ir.Rel]string{}} }
@@ -203,10 +204,27 @@ func (p *printer) rel(r ir.Rel) string {
 			keys = append(keys, s)
 			items = append(items, fmt.Sprintf("%s AS c%d", s, len(items)))
 		}
+		outer := p.agg
+		p.agg = n
 		for _, a := range n.Aggs {
 			items = append(items, fmt.Sprintf("%s AS c%d", p.expr(a.Expr), len(items)))
 		}
+		p.agg = outer
 		sql := "SELECT " + strings.Join(items, ", ") + " FROM " + in
+		if n.Sets != nil { // grouping sets (setgroup): DuckDB's own
+			sets := make([]string, len(n.Sets))
+			for i, s := range n.Sets {
+				ks := make([]string, len(s))
+				for j, k := range s {
+					ks[j] = keys[k]
+				}
+				sets[i] = "(" + strings.Join(ks, ", ") + ")"
+			}
+			// Spark's grouping sets give no row over empty input, not even
+			// the () set's (its Expand feeds an aggregate with a key, the
+			// grouping id); DuckDB gives the () set its row: HAVING drops it
+			return sql + " GROUP BY GROUPING SETS (" + strings.Join(sets, ", ") + ") HAVING count(*) > 0"
+		}
 		if len(keys) > 0 {
 			sql += " GROUP BY " + strings.Join(keys, ", ")
 		}
@@ -215,6 +233,8 @@ func (p *printer) rel(r ir.Rel) string {
 		return p.join(n)
 	case *ir.Union:
 		return p.union(n)
+	case *ir.SetOp: // setgroup
+		return p.setOp(n)
 	case *ir.Distinct:
 		in, a := p.from(n.Input)
 		return fmt.Sprintf("SELECT DISTINCT %s FROM %s", colList(a, len(p.u.Schemas[n])), in)
@@ -337,6 +357,28 @@ func (p *printer) union(n *ir.Union) string {
 	}
 	p.n++
 	return fmt.Sprintf("SELECT * FROM (%s) AS t%d", strings.Join(parts, op), p.n)
+}
+
+// setOp prints EXCEPT and INTERSECT [ALL]: DuckDB's set operations compare
+// rows with NULLs equal and keep multiplicities with ALL, as Spark's do;
+// each input is cast to the widened types.
+func (p *printer) setOp(n *ir.SetOp) string {
+	s := p.u.Schemas[n]
+	var parts []string
+	for _, in := range []ir.Rel{n.Left, n.Right} {
+		sub, a := p.from(in)
+		items := make([]string, len(s))
+		for i, f := range s {
+			items[i] = fmt.Sprintf("CAST(%s.c%d AS %s) AS c%d", a, i, duckType(n.Pos, f.Type), i)
+		}
+		parts = append(parts, "SELECT "+strings.Join(items, ", ")+" FROM "+sub)
+	}
+	op := map[ir.SetOpKind]string{ir.SetExcept: " EXCEPT ", ir.SetIntersect: " INTERSECT "}[n.Kind]
+	if n.All {
+		op += "ALL "
+	}
+	p.n++
+	return fmt.Sprintf("SELECT * FROM ((%s)%s(%s)) AS t%d", parts[0], op, parts[1], p.n)
 }
 
 // duckType spells a Thund type in DuckDB. Timestamps of every unit map to
@@ -628,6 +670,16 @@ func (p *printer) call(e *ir.Call) string {
 		p.fail(e.Pos, "%s with %d arguments", name, len(args))
 	}
 	switch name {
+	case "grouping": // setgroup: Spark's tinyint
+		arity(1)
+		return "CAST(grouping(" + args[0] + ") AS TINYINT)"
+	case "grouping_id": // setgroup: bigint, the first key the most significant bit
+		if len(args) == 0 && p.agg != nil {
+			for _, k := range p.agg.Keys {
+				args = append(args, p.expr(k.Expr))
+			}
+		}
+		return "CAST(grouping(" + strings.Join(args, ", ") + ") AS BIGINT)"
 	case "abs":
 		arity(1)
 		return p.cast(e, "abs("+args[0]+")")
@@ -830,11 +882,15 @@ func (p *printer) intConst(e ir.Expr) int {
 }
 
 func (p *printer) aggregate(e *ir.Call, name string) string {
+	flt := "" // an aggregate FILTER (WHERE ...): DuckDB's own (setgroup)
+	if e.Filter != nil {
+		flt = " FILTER (WHERE " + p.expr(e.Filter) + ")"
+	}
 	if e.Star {
 		if name != "count" {
 			p.fail(e.Pos, "%s(*)", name)
 		}
-		return "count(*)"
+		return "count(*)" + flt
 	}
 	distinct := ""
 	if e.Distinct {
@@ -853,7 +909,7 @@ func (p *printer) aggregate(e *ir.Call, name string) string {
 		if e.Distinct {
 			what = "row(" + strings.Join(args, ", ") + ")"
 		}
-		return fmt.Sprintf("count(%sCASE WHEN %s THEN %s END)", distinct, strings.Join(conds, " AND "), what)
+		return fmt.Sprintf("count(%sCASE WHEN %s THEN %s END)%s", distinct, strings.Join(conds, " AND "), what, flt)
 	}
 	if len(e.Args) != 1 {
 		p.fail(e.Pos, "%s with %d arguments", name, len(e.Args))
@@ -861,16 +917,16 @@ func (p *printer) aggregate(e *ir.Call, name string) string {
 	x := p.expr(e.Args[0])
 	switch name {
 	case "count":
-		return "count(" + distinct + x + ")"
+		return "count(" + distinct + x + ")" + flt
 	case "sum":
 		if at := p.typeOf(e.Args[0]); at.Kind == ir.TDecimal {
 			t := boundedDecimal(at.Precision+10, at.Scale)
 			p.agree(e, t)
-			return castTo(e.Pos, "sum("+distinct+x+")", t)
+			return castTo(e.Pos, "sum("+distinct+x+")"+flt, t)
 		}
-		return p.cast(e, "sum("+distinct+x+")")
+		return p.cast(e, "sum("+distinct+x+")"+flt)
 	case "min", "max":
-		return p.cast(e, name+"("+distinct+x+")")
+		return p.cast(e, name+"("+distinct+x+")"+flt)
 	case "avg", "mean":
 		at := p.typeOf(e.Args[0])
 		switch {
@@ -881,9 +937,9 @@ func (p *printer) aggregate(e *ir.Call, name string) string {
 			// result type and a cast, which rounds twice)
 			t := boundedDecimal(at.Precision+4, at.Scale+4)
 			p.agree(e, t)
-			return decimalDivide(p.unscaled(e.Args[0], "sum("+distinct+x+")", at.Scale), "count("+distinct+x+")", at.Scale, 0, t)
+			return decimalDivide(p.unscaled(e.Args[0], "sum("+distinct+x+")"+flt, at.Scale), "count("+distinct+x+")"+flt, at.Scale, 0, t)
 		case at.IsNumeric():
-			return "CAST(avg(" + distinct + "CAST(" + x + " AS DOUBLE)) AS DOUBLE)"
+			return "CAST(avg(" + distinct + "CAST(" + x + " AS DOUBLE))" + flt + " AS DOUBLE)"
 		}
 		p.fail(e.Pos, "avg of %s", at)
 	}

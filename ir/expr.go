@@ -181,6 +181,9 @@ type Call struct {
 	// IgnoreNulls is IGNORE NULLS of first_value, last_value, nth_value,
 	// lag and lead (and first/last): NULL inputs are skipped.
 	IgnoreNulls bool
+	// Filter is an aggregate's FILTER (WHERE cond): only the rows where it
+	// is true are aggregated. nil: every row.
+	Filter Expr
 }
 
 // ScalarSubquery is a query yielding one column and at most one row.
@@ -257,6 +260,9 @@ func ExprChildren(e Expr) []Expr {
 	case *Cast:
 		return []Expr{e.X}
 	case *Call:
+		if e.Filter != nil { // an aggregate's FILTER (WHERE ...) comes after its arguments
+			return append(append([]Expr{}, e.Args...), e.Filter)
+		}
 		return e.Args
 	case *InSubquery:
 		return []Expr{e.X}

@@ -30,6 +30,7 @@ var nodeKinds = []struct {
 	{"join", reflect.TypeFor[Join]()},
 	{"window", reflect.TypeFor[Window]()},
 	{"union", reflect.TypeFor[Union]()},
+	{"set_op", reflect.TypeFor[SetOp]()}, // EXCEPT, INTERSECT
 	{"distinct", reflect.TypeFor[Distinct]()},
 	{"sort", reflect.TypeFor[Sort]()},
 	{"limit", reflect.TypeFor[Limit]()},

@@ -589,6 +589,9 @@ func chain(r Rel) (string, []string) {
 		var s string
 		if len(r.Keys) > 0 {
 			s = "group by " + namedList(r.Keys)
+			if r.Sets != nil { // grouping sets: each key by its expression
+				s += " grouping sets (" + groupingSets(r) + ")"
+			}
 			if len(r.Aggs) > 0 {
 				s += " aggregate " + namedList(r.Aggs)
 			}
@@ -641,6 +644,13 @@ func chain(r Rel) (string, []string) {
 			st = append(st, kw+fromItem(in))
 		}
 		return from, st
+	case *SetOp:
+		from, st := chain(r.Left)
+		kw := r.Kind.String() + " "
+		if r.All {
+			kw += "all "
+		}
+		return from, append(st, kw+fromItem(r.Right))
 	case *Distinct:
 		from, st := chain(r.Input)
 		return from, append(st, "distinct")
@@ -1044,6 +1054,11 @@ func (p exprPrinter) text(e Expr) string {
 		}
 		return p.kw(kw) + "(" + p.sub(e.X, 0) + p.kw(" as ") + to + ")"
 	case *Call:
+		if e.Filter != nil { // aggregate FILTER (WHERE ...)
+			plain := *e
+			plain.Filter = nil
+			return p.text(&plain) + p.kw(" filter (where ") + p.sub(e.Filter, 0) + ")"
+		}
 		name := p.ident(e.Name)
 		switch {
 		case e.Star && spark:

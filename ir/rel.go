@@ -68,6 +68,10 @@ type Aggregate struct {
 	Input Rel
 	Keys  []*NamedExpr
 	Aggs  []*NamedExpr
+	// Sets are GROUPING SETS (ROLLUP, CUBE): each set lists the indices
+	// into Keys it groups by; a key outside a set is NULL in that set's
+	// rows. nil is one set of every key (a plain group by).
+	Sets [][]int
 }
 
 // JoinKind is the kind of a join.
@@ -221,6 +225,9 @@ func RelInputs(r Rel) []Rel {
 		return []Rel{r.Input}
 	case *Union:
 		return r.Inputs
+	// set operations (EXCEPT, INTERSECT)
+	case *SetOp:
+		return []Rel{r.Left, r.Right}
 	case *Distinct:
 		return []Rel{r.Input}
 	case *Sort:

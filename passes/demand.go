@@ -172,6 +172,14 @@ func (d *demand) visit(r ir.Rel, need []bool) {
 			}
 			d.visit(in, m)
 		}
+	case *ir.SetOp: // EXCEPT, INTERSECT compare whole rows
+		for _, in := range []ir.Rel{n.Left, n.Right} {
+			m := make([]bool, len(d.u.Schemas[in]))
+			for i := range d.u.Schemas[in].Visible() {
+				m[i] = true
+			}
+			d.visit(in, m)
+		}
 	case *ir.Distinct:
 		in := make([]bool, len(d.u.Schemas[n.Input]))
 		for i := range d.u.Schemas[n.Input].Visible() {

@@ -338,6 +338,13 @@ func describeOp(r ir.Rel, kind string) string {
 		if len(n.Keys) == 0 {
 			return "aggregate " + items(n.Aggs)
 		}
+		if n.Sets != nil { // setgroup
+			sets := make([]string, len(n.Sets))
+			for i, s := range n.Sets {
+				sets[i] = setText(n, s)
+			}
+			return "group by " + items(n.Keys) + " grouping sets (" + strings.Join(sets, ", ") + ") aggregate " + items(n.Aggs)
+		}
 		return "group by " + items(n.Keys) + " aggregate " + items(n.Aggs)
 	case *ir.Join:
 		s := n.Kind.String() + " join"
@@ -362,6 +369,11 @@ func describeOp(r ir.Rel, kind string) string {
 			return fmt.Sprintf("union all of %d inputs", len(n.Inputs))
 		}
 		return fmt.Sprintf("union of %d inputs", len(n.Inputs))
+	case *ir.SetOp:
+		if n.All {
+			return n.Kind.String() + " all"
+		}
+		return n.Kind.String()
 	case *ir.Distinct:
 		return "distinct"
 	case *ir.Sort:
@@ -501,6 +513,9 @@ func (u *Unit) physical(f *ir.Flow) *ExplainPhysical {
 			}
 			if fp.Defer[n] {
 				how = append(how, "finds each batch's groups first, then updates their accumulators")
+			}
+			if n.Sets != nil { // setgroup
+				how = append(how, fmt.Sprintf("one pass feeds its %d grouping sets, the grouping id an extra key", len(n.Sets)))
 			}
 			if len(how) > 0 {
 				add("aggregate at %s: %s", posText(n.Pos), strings.Join(how, "; "))

@@ -109,6 +109,10 @@ var functions = []funcSig{
 	{name: "max", agg: true, minArgs: 1, maxArgs: 1, args: []argRule{argAny}, result: resArg0, nulls: nullAgg},
 	{name: "first", aliases: []string{"first_value"}, agg: true, minArgs: 1, maxArgs: 2, args: []argRule{argAny, argBool}, result: resArg0, nulls: nullAgg},
 	{name: "last", aliases: []string{"last_value"}, agg: true, minArgs: 1, maxArgs: 2, args: []argRule{argAny, argBool}, result: resArg0, nulls: nullAgg},
+	// grouping sets (setgroup): evaluated from the row's grouping set, in an
+	// aggregate with grouping sets only (resolve's groupingCalls)
+	{name: "grouping", minArgs: 1, maxArgs: 1, args: []argRule{argAny}, ret: ir.Int8, result: resFixed, nulls: nullNever},
+	{name: "grouping_id", minArgs: 0, maxArgs: -1, args: []argRule{argAny}, ret: ir.Int64, result: resFixed, nulls: nullNever},
 	{name: "any_value", agg: true, minArgs: 1, maxArgs: 2, args: []argRule{argAny, argBool}, result: resArg0, nulls: nullAgg},
 
 	// math

@@ -553,7 +553,9 @@ func (p *planner) operators() {
 		case *ir.Window:
 			p.window(n)
 		case *ir.Aggregate:
-			if Streaming(n) {
+			if n.Sets != nil && Streaming(n) { // setgroup
+				p.refuse(n.Pos, "group by ... grouping sets (rollup, cube) over a stream is not supported (neither is it on Spark): read the input as a snapshot (from x)")
+			} else if Streaming(n) {
 				p.streamAggregate(n, &ops)
 			} else {
 				for _, call := range p.u.AggCalls[n] {
@@ -728,6 +730,8 @@ func notIncremental(u *Unit, d *ir.Dataset) string {
 				why = "a window"
 			case *ir.Distinct:
 				why = "distinct"
+			case *ir.SetOp:
+				why = n.Kind.String()
 			case *ir.Sort:
 				why = "order by"
 			case *ir.Limit:

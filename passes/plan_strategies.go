@@ -16,7 +16,7 @@ func (p *planner) strategies() {
 	walkAll(fp.Flow.Query, func(r ir.Rel) {
 		switch n := r.(type) {
 		case *ir.Aggregate:
-			if Streaming(n) || len(n.Keys) == 0 {
+			if Streaming(n) || len(n.Keys) == 0 || n.Sets != nil { // grouping sets: several groups per row
 				return
 			}
 			fp.Memo[n] = p.memoJoins(n)
@@ -157,6 +157,9 @@ func scanRows(r ir.Rel) bool {
 // computed twice, and raise its errors after every key's of the batch.
 func (p *planner) argsFromScan(n *ir.Aggregate) bool {
 	for _, call := range p.u.AggCalls[n] {
+		if call.Filter != nil { // an aggregate FILTER: evaluated once, in the row loop
+			return false
+		}
 		if call.Star {
 			continue
 		}
@@ -237,6 +240,9 @@ func (p *planner) mergeable(n *ir.Aggregate) bool {
 				return false
 			}
 		case "sum", "avg", "min", "max":
+			if call.Distinct { // the distinct values of the partial states overlap
+				return false
+			}
 			if argT.IsFloat() || name != "avg" && resT.IsFloat() {
 				return false
 			}

@@ -303,10 +303,6 @@ func (p *planner) accum(call *ir.Call, stream, session bool) bool {
 	switch name {
 	case "count", "min", "max":
 	case "sum", "avg":
-		if call.Distinct {
-			p.refuse(call.Pos, "%s(distinct ...) is not supported yet", name)
-			return false
-		}
 		if name == "avg" && argT.Kind == ir.TDuration {
 			p.refuse(call.Pos, "avg of a duration is not supported yet")
 			return false

@@ -506,6 +506,8 @@ func (r *resolver) rel(rel ir.Rel, outer *scope) Schema {
 		s = r.window(n, outer)
 	case *ir.Union:
 		s = r.union(n, outer)
+	case *ir.SetOp: // EXCEPT, INTERSECT
+		s = r.setOp(n, outer)
 	case *ir.Distinct:
 		s = r.rel(n.Input, outer).Visible()
 	case *ir.Sort:
@@ -670,9 +672,9 @@ func (r *resolver) aggregate(n *ir.Aggregate, outer *scope) Schema {
 	in := r.rel(n.Input, outer)
 	sc := single(n.Input, in, outer)
 	var s Schema
-	for _, k := range n.Keys {
+	for i, k := range n.Keys {
 		t, nl := r.expr(k.Expr, sc, ectx{clause: "group by"})
-		f := Field{Name: outputName(k), Type: t, Nullable: nl}
+		f := Field{Name: outputName(k), Type: t, Nullable: nl || !inEverySet(n, i)}
 		if c, ok := k.Expr.(*ir.ColumnRef); ok && k.Alias == "" {
 			if b, ok := r.u.Refs[c]; ok && b.Depth == 0 {
 				f.Qualifier = r.u.Schemas[b.Rel][b.Index].Qualifier
@@ -683,9 +685,10 @@ func (r *resolver) aggregate(n *ir.Aggregate, outer *scope) Schema {
 	var calls []*ir.Call
 	for _, a := range n.Aggs {
 		t, nl := r.expr(a.Expr, sc, ectx{clause: "aggregate", agg: true, global: len(n.Keys) == 0, calls: &calls})
-		s = append(s, Field{Name: outputName(a), Type: t, Nullable: nl})
+		s = append(s, Field{Name: outputName(a), Type: t, Nullable: nl || n.Sets != nil && readsKey(a.Expr)})
 		r.checkGrouped(a.Expr, n.Keys)
 	}
+	r.groupingSets(n) // setgroup: groupingsets.go
 	if len(n.Aggs) == 0 && len(n.Keys) == 0 {
 		r.errorf(n.Pos, ir.CodeBadAggregate, "an aggregate needs group by keys or aggregate items")
 	}
@@ -703,7 +706,7 @@ func (r *resolver) checkGrouped(e ir.Expr, keys []*ir.NamedExpr) {
 	}
 	switch e := e.(type) {
 	case *ir.Call:
-		if f := lookupFunc(e.Name); f != nil && f.agg {
+		if f := lookupFunc(e.Name); f != nil && (f.agg || isGroupingCall(f.name)) { // grouping's argument: groupingSets checks it
 			return
 		}
 	case *ir.ColumnRef:

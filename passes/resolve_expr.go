@@ -379,6 +379,8 @@ func (r *resolver) call(e *ir.Call, sc *scope, c ectx) (ir.Type, bool) {
 		}
 	case e.Distinct:
 		r.errorf(e.Pos, ir.CodeBadAggregate, "distinct applies to aggregate functions; %s is a scalar function", f.name)
+	case isGroupingCall(f.name) && (!c.agg || c.inAgg != ""): // setgroup: groupingsets.go
+		r.errorf(e.Pos, ir.CodeBadAggregate, "%s is only allowed in the aggregate items of group by ... grouping sets (rollup, cube)", f.name)
 	}
 	if f.agg {
 		ac.inAgg = f.name
@@ -387,6 +389,15 @@ func (r *resolver) call(e *ir.Call, sc *scope, c ectx) (ir.Type, bool) {
 	nulls := make([]bool, len(e.Args))
 	for i, a := range e.Args {
 		types[i], nulls[i] = r.expr(a, sc, ac)
+	}
+	if e.Filter != nil { // an aggregate's FILTER (WHERE ...)
+		ft, _ := r.expr(e.Filter, sc, ac)
+		switch {
+		case !f.agg:
+			r.errorf(e.Filter.Position(), ir.CodeBadAggregate, "filter (where ...) applies to aggregate functions; %s is a scalar function", f.name)
+		case !isUnknown(ft) && ft.Kind != ir.TBool:
+			r.errorf(e.Filter.Position(), ir.CodeTypeMismatch, "the filter of %s needs a bool condition, got %s", e.Name, ft)
+		}
 	}
 	if e.Star {
 		if f.name != "count" {

@@ -374,6 +374,11 @@ func (s *sanitizer) operator(f *ir.Flow, fi *FlowInfo, r ir.Rel, mode Emission) 
 				s.errorf(n.Pos, ir.CodeUnboundedDist, "union (distinct) over unbounded input (%s) keeps every row it has seen, forever: use union all, or keep a watermarked event-time column in the inputs", s.streamsUnder(n))
 			}
 		}
+	case *ir.SetOp: // EXCEPT, INTERSECT
+		if s.isUnbounded(n) {
+			fi.Stateful = true
+			s.errorf(n.Pos, ir.CodeUnboundedDist, "%s over unbounded input (%s) must see all of its inputs before it can answer (Spark refuses it on streams too): read snapshots (from x)", n.Kind, s.streamsUnder(n))
+		}
 	case *ir.Sort:
 		if s.isUnbounded(n.Input) && !(mode == EmissionComplete && s.hasAggregate(n.Input)) {
 			s.errorf(n.Pos, ir.CodeUnboundedSort, "order by over unbounded input (%s) can never finish: read a snapshot (from x), or sort an aggregate in output mode complete", s.streamsUnder(n.Input))

@@ -183,6 +183,10 @@ func (c *irChecker) rel(r ir.Rel) {
 		if len(n.Inputs) == 0 {
 			c.bad("union at %s has no inputs", n.Pos)
 		}
+	case *ir.SetOp:
+		if n.Left == nil || n.Right == nil {
+			c.bad("%s at %s lacks an input", n.Kind, n.Pos)
+		}
 	case *ir.Sort:
 		for _, k := range n.Keys {
 			if k == nil || k.Expr == nil {

@@ -28,6 +28,9 @@ type lowerer struct {
 	refs []*pb.Relation
 	// safe are the IN subqueries in a filter's safe positions (filterSafe).
 	safe map[*ir.InSubquery]bool
+	// groupingKeys lowers the arguments of grouping() and grouping_id()
+	// in an aggregate with grouping sets (groupingsets.go); nil elsewhere.
+	groupingKeys func(ir.Expr) *pb.Expression
 }
 
 // refuse records a construct of the flow the lowering cannot express.
@@ -231,6 +234,9 @@ func (l *lowerer) rel(r ir.Rel) *pb.Relation {
 	case *ir.Project:
 		return project(l.rel(n.Input), l.projection(n))
 	case *ir.Aggregate:
+		if n.Sets != nil { // setgroup: groupingsets.go
+			return l.groupingSetsAggregate(n)
+		}
 		if r := l.windowedAggregate(n); r != nil {
 			return r
 		}
@@ -266,6 +272,18 @@ func (l *lowerer) rel(r ir.Rel) *pb.Relation {
 			}}}
 		}
 		return acc
+	case *ir.SetOp: // EXCEPT, INTERSECT: Spark's own Except and Intersect, by position
+		typ := pb.SetOperation_SET_OP_TYPE_EXCEPT
+		if n.Kind == ir.SetIntersect {
+			typ = pb.SetOperation_SET_OP_TYPE_INTERSECT
+		}
+		return &pb.Relation{RelType: &pb.Relation_SetOp{SetOp: &pb.SetOperation{
+			LeftInput:  l.rel(n.Left),
+			RightInput: l.rel(n.Right),
+			SetOpType:  typ,
+			IsAll:      proto.Bool(n.All),
+			ByName:     proto.Bool(false),
+		}}}
 	case *ir.Distinct:
 		return l.distinct(n)
 	case *ir.Sort:
@@ -679,7 +697,17 @@ func (l *lowerer) expr(x ir.Expr) *pb.Expression {
 			args = []*pb.Expression{intLit(1)} // count(*) is Spark's count(1)
 		}
 		for _, a := range n.Args {
+			if l.groupingKeys != nil && (name == "grouping" || name == "grouping_id") {
+				args = append(args, l.groupingKeys(a)) // setgroup: a key by its column
+				continue
+			}
 			args = append(args, l.expr(a))
+		}
+		if n.Filter != nil {
+			args = l.aggFilter(n, args)
+			if args == nil {
+				return nil
+			}
 		}
 		f := call(name, args...)
 		f.GetUnresolvedFunction().IsDistinct = n.Distinct

@@ -266,6 +266,7 @@ type stage struct {
 	Join      *joinStage   `parser:"| @@"`
 	Window    *windowStage `parser:"| 'window' @@"`
 	Union     *unionStage  `parser:"| 'union' @@"`
+	SetOp     *setOpStage  `parser:"| @@"` // except, intersect
 	Distinct  bool         `parser:"| @'distinct'"`
 	Order     []*sortKey   `parser:"| 'order' 'by' @@ ( ',' @@ )*"`
 	Limit     *limitStage  `parser:"| 'limit' @@"`
@@ -273,8 +274,16 @@ type stage struct {
 
 type groupStage struct {
 	Pos  lexer.Position
-	Keys []*namedExpr `parser:"@@ ( ',' @@ )*"`
-	Aggs []*namedExpr `parser:"( 'aggregate' @@ ( ',' @@ )* )?"`
+	Keys []*namedExpr   `parser:"@@ ( ',' @@ )*"`
+	Sets []*groupingSet `parser:"( 'grouping' 'sets' '(' @@ ( ',' @@ )* ')' )?"`
+	Aggs []*namedExpr   `parser:"( 'aggregate' @@ ( ',' @@ )* )?"`
+}
+
+// groupingSet is one set of group by ... grouping sets: keys by expression
+// (or alias), possibly none.
+type groupingSet struct {
+	Pos   lexer.Position
+	Items []*expr `parser:"'(' ( @@ ( ',' @@ )* )? ')'"`
 }
 
 type joinStage struct {
@@ -313,6 +322,14 @@ type sessionWindow struct {
 
 type unionStage struct {
 	Pos   lexer.Position
+	All   bool      `parser:"@'all'?"`
+	Right *fromItem `parser:"@@"`
+}
+
+// setOpStage is except [all] X or intersect [all] X.
+type setOpStage struct {
+	Pos   lexer.Position
+	Kind  string    `parser:"@( 'except' | 'intersect' )"`
 	All   bool      `parser:"@'all'?"`
 	Right *fromItem `parser:"@@"`
 }
@@ -513,6 +530,7 @@ type callExpr struct {
 	Star     bool    `parser:"( @'*'"`
 	Distinct bool    `parser:"| @'distinct'?"`
 	Args     []*expr `parser:"  @@ ( ',' @@ )* )? ')'"`
+	Filter   *expr   `parser:"( 'filter' '(' 'where' @@ ')' )?"` // an aggregate's FILTER (WHERE ...)
 }
 
 type columnExpr struct {

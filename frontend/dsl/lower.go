@@ -477,7 +477,11 @@ func (l *lowerer) query(q *query) ir.Rel {
 		case st.Select != nil:
 			rel = &ir.Project{Pos: pos, Input: rel, Items: l.selectItems(st.Select)}
 		case st.Group != nil:
-			rel = &ir.Aggregate{Pos: pos, Input: rel, Keys: l.namedExprs(st.Group.Keys), Aggs: l.namedExprs(st.Group.Aggs)}
+			agg := &ir.Aggregate{Pos: pos, Input: rel, Keys: l.namedExprs(st.Group.Keys), Aggs: l.namedExprs(st.Group.Aggs)}
+			if st.Group.Sets != nil {
+				agg.Sets = l.groupingSets(agg.Keys, st.Group.Sets)
+			}
+			rel = agg
 		case st.Aggregate != nil:
 			rel = &ir.Aggregate{Pos: pos, Input: rel, Aggs: l.namedExprs(st.Aggregate)}
 		case st.Join != nil:
@@ -512,6 +516,12 @@ func (l *lowerer) query(q *query) ir.Rel {
 				union = &ir.Union{Pos: pos, Inputs: []ir.Rel{rel, right}, All: st.Union.All}
 				rel = union
 			}
+		case st.SetOp != nil:
+			so := &ir.SetOp{Pos: pos, Kind: ir.SetExcept, All: st.SetOp.All, Left: rel, Right: l.fromItem(st.SetOp.Right)}
+			if strings.EqualFold(st.SetOp.Kind, "intersect") {
+				so.Kind = ir.SetIntersect
+			}
+			rel = so
 		case st.Distinct:
 			rel = &ir.Distinct{Pos: pos, Input: rel}
 		case st.Order != nil:
@@ -776,6 +786,9 @@ func (l *lowerer) primary(p *primary) ir.Expr {
 		c := &ir.Call{Pos: pos, Name: lowerASCII(string(p.Call.Name)), Star: p.Call.Star, Distinct: p.Call.Distinct}
 		for _, a := range p.Call.Args {
 			c.Args = append(c.Args, l.expr(a))
+		}
+		if p.Call.Filter != nil {
+			c.Filter = l.expr(p.Call.Filter)
 		}
 		return c
 	case p.Column != nil:

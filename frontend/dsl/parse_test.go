@@ -297,6 +297,30 @@ var constructCases = []constructCase{
 				t.Errorf("union: %+v", u)
 			}
 		}},
+	// set operations and grouping sets (setgroup)
+	{name: "except and intersect nest left to right", src: mv("from a\n  | union all b\n  | except c\n  | intersect all (from d | select x)"),
+		check: func(t *testing.T, p *ir.Pipeline) {
+			it, ok := p.Flows[0].Query.(*ir.SetOp)
+			if !ok || it.Kind != ir.SetIntersect || !it.All {
+				t.Fatalf("intersect: %#v", p.Flows[0].Query)
+			}
+			ex, ok := it.Left.(*ir.SetOp)
+			if !ok || ex.Kind != ir.SetExcept || ex.All {
+				t.Fatalf("except: %#v", it.Left)
+			}
+			if _, ok := ex.Left.(*ir.Union); !ok {
+				t.Errorf("union under except: %#v", ex.Left)
+			}
+		}},
+	{name: "grouping sets name keys by expression or alias", src: mv("from t\n  | group by k, x + 1 as y grouping sets ((y, k), (x + 1), ()) aggregate grouping_id() as g"),
+		want: mv("from t\n  | group by k, x + 1 as y grouping sets ((x + 1, k), (x + 1), ()) aggregate grouping_id() as g"),
+		check: func(t *testing.T, p *ir.Pipeline) {
+			a := p.Flows[0].Query.(*ir.Aggregate)
+			if len(a.Sets) != 3 || len(a.Sets[0]) != 2 || a.Sets[0][0] != 1 || a.Sets[0][1] != 0 || len(a.Sets[2]) != 0 {
+				t.Errorf("sets: %v", a.Sets)
+			}
+		}},
+	{name: "aggregate filter", src: mv("from t\n  | aggregate count(*) filter (where x > 1) as n, sum(distinct x) filter (where y) as s")},
 	{name: "union of a parenthesised union", src: mv("from (from a | union all b)\n  | union all c"),
 		check: func(t *testing.T, p *ir.Pipeline) {
 			u := p.Flows[0].Query.(*ir.Union)

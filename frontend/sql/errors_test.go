@@ -148,15 +148,15 @@ var errorCases = []struct {
 		},
 	},
 	{
-		sql: "CREATE MATERIALIZED VIEW h AS SELECT a FROM t GROUP BY ROLLUP(a)",
+		sql: "CREATE MATERIALIZED VIEW h AS SELECT count(*) AS n FROM t GROUP BY GROUPING SETS (())",
 		want: []string{
-			"e.sql:1:56: GROUP BY ROLLUP(...) is not supported in pipeline SQL [syntax]",
+			"e.sql:1:31: GROUPING SETS without a grouping column is not supported in pipeline SQL: use an aggregate without GROUP BY [syntax]",
 		},
 	},
 	{
-		sql: "CREATE MATERIALIZED VIEW i AS SELECT a FROM t UNION SELECT b FROM u INTERSECT SELECT c FROM v",
+		sql: "CREATE MATERIALIZED VIEW i AS SELECT a, b FROM t GROUP BY a, ROLLUP(b) WITH CUBE",
 		want: []string{
-			"e.sql:1:69: INTERSECT is not supported in pipeline SQL [syntax]",
+			"e.sql:1:62: GROUP BY ROLLUP(...) cannot be combined with WITH CUBE [syntax]",
 		},
 	},
 	{
@@ -452,19 +452,19 @@ var errorCases = []struct {
 	// it stands, even when an implicit alias took it (FORM, GRUOP, JION).
 	{
 		sql:  "CREATE MATERIALIZED VIEW a AS SELECT * FORM trips",
-		want: []string{"e.sql:1:40: unexpected \"FORM\" (did you mean FROM?): expected an operator, AS, \",\", FROM, WHERE, GROUP BY, HAVING, UNION, EXCEPT, ORDER BY, LIMIT, OFFSET or the end of the statement [syntax]"},
+		want: []string{"e.sql:1:40: unexpected \"FORM\" (did you mean FROM?): expected an operator, AS, \",\", FROM, WHERE, GROUP BY, HAVING, UNION, EXCEPT, MINUS, INTERSECT, ORDER BY, LIMIT, OFFSET or the end of the statement [syntax]"},
 	},
 	{
 		sql:  "CREATE MATERIALIZED VIEW b AS SELECT city, count(*) AS n FROM trips GRUOP BY city",
-		want: []string{"e.sql:1:69: unexpected \"GRUOP\" (did you mean GROUP BY?): expected WATERMARK, AS, \",\", JOIN, WHERE, GROUP BY, HAVING, UNION, ORDER BY, LIMIT, OFFSET or the end of the statement [syntax]"},
+		want: []string{"e.sql:1:69: unexpected \"GRUOP\" (did you mean GROUP BY?): expected WATERMARK, AS, \",\", JOIN, WHERE, GROUP BY, HAVING, UNION, EXCEPT, MINUS, INTERSECT, ORDER BY, LIMIT, OFFSET or the end of the statement [syntax]"},
 	},
 	{
 		sql:  "CREATE MATERIALIZED VIEW c AS SELECT city FROM trips JION hubs USING (city)",
-		want: []string{"e.sql:1:54: unexpected \"JION\" (did you mean JOIN?): expected WATERMARK, AS, \",\", JOIN, WHERE, GROUP BY, HAVING, UNION, ORDER BY, LIMIT, OFFSET or the end of the statement [syntax]"},
+		want: []string{"e.sql:1:54: unexpected \"JION\" (did you mean JOIN?): expected WATERMARK, AS, \",\", JOIN, WHERE, GROUP BY, HAVING, UNION, EXCEPT, MINUS, INTERSECT, ORDER BY, LIMIT, OFFSET or the end of the statement [syntax]"},
 	},
 	{
 		sql:  "CREATE MATERIALIZED VIEW d AS SELECT city FROM trips WHERE id > 1 ORDR BY city",
-		want: []string{"e.sql:1:67: unexpected \"ORDR\" (did you mean ORDER BY?): expected an operator, GROUP BY, HAVING, UNION, ORDER BY, LIMIT, OFFSET or the end of the statement [syntax]"},
+		want: []string{"e.sql:1:67: unexpected \"ORDR\" (did you mean ORDER BY?): expected an operator, GROUP BY, HAVING, UNION, EXCEPT, MINUS, INTERSECT, ORDER BY, LIMIT, OFFSET or the end of the statement [syntax]"},
 	},
 	{
 		sql:  "CREATE MATERIALIZED VIEW e AS SELCT city FROM trips",
@@ -515,7 +515,7 @@ var errorCases = []struct {
 	{
 		// a real alias before a mistake is left alone
 		sql:  "CREATE MATERIALIZED VIEW j AS SELECT a FROM t AS form trips",
-		want: []string{"e.sql:1:55: unexpected \"trips\": expected \"(\", \",\", JOIN, WHERE, GROUP BY, HAVING, UNION, ORDER BY, LIMIT, OFFSET or the end of the statement [syntax]"},
+		want: []string{"e.sql:1:55: unexpected \"trips\": expected \"(\", \",\", JOIN, WHERE, GROUP BY, HAVING, UNION, EXCEPT, MINUS, INTERSECT, ORDER BY, LIMIT, OFFSET or the end of the statement [syntax]"},
 	},
 }
 

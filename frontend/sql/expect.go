@@ -300,7 +300,7 @@ var phrases = map[string]string{
 // writes them. Other words and operators come before them, in grammar
 // order, and the end of the statement last.
 var clauseOrder = []string{"WATERMARK", "AS", `","`, "JOIN", "FROM", "WHERE", "GROUP BY", "HAVING", "UNION",
-	"EXCEPT", "ORDER BY", "LIMIT", "OFFSET", descEnd}
+	"EXCEPT", "MINUS", "INTERSECT", "ORDER BY", "LIMIT", "OFFSET", descEnd}
 
 // describeExpected names the viable probes in a few words: the classes
 // they make up (an expression, an operator, a join), then single words and

@@ -499,8 +499,9 @@ func (c *conv) call(a *callAST) ir.Expr {
 		call.Args = append(call.Args, x)
 	}
 	if a.Filter != nil {
-		c.errorf(pos(a.Filter.Pos), ir.CodeSyntax, "an aggregate FILTER (WHERE ...) is not supported in pipeline SQL: use a CASE inside the aggregate")
-		return nil
+		if call.Filter = c.expr(a.Filter); call.Filter == nil {
+			return nil
+		}
 	}
 	switch strings.ToUpper(a.Nulls) {
 	case "IGNORE":

@@ -364,7 +364,7 @@ type setExprAST struct {
 
 type setOpAST struct {
 	Pos   lexer.Position
-	Op    string        `parser:"@'UNION'"`
+	Op    string        `parser:"@( 'UNION' | 'EXCEPT' | 'MINUS' | 'INTERSECT' )"`
 	Quant string        `parser:"@( 'ALL' | 'DISTINCT' )?"`
 	Right *queryTermAST `parser:"@@"`
 }
@@ -378,13 +378,30 @@ type queryTermAST struct {
 
 type selectAST struct {
 	Pos      lexer.Position
-	Quant    string         `parser:"'SELECT' @( 'DISTINCT' | 'ALL' )?"`
-	Items    []*selItemAST  `parser:"@@ ( ',' @@ )*"`
-	From     []*relationAST `parser:"( 'FROM' @@ ( ',' @@ )* )?"`
-	Where    *exprAST       `parser:"( 'WHERE' @@ )?"`
-	GroupAll bool           `parser:"( 'GROUP' 'BY' ( @'ALL'"`
-	GroupBy  []*exprAST     `parser:"| @@ ( ',' @@ )* ) )?"`
-	Having   *exprAST       `parser:"( 'HAVING' @@ )?"`
+	Quant    string          `parser:"'SELECT' @( 'DISTINCT' | 'ALL' )?"`
+	Items    []*selItemAST   `parser:"@@ ( ',' @@ )*"`
+	From     []*relationAST  `parser:"( 'FROM' @@ ( ',' @@ )* )?"`
+	Where    *exprAST        `parser:"( 'WHERE' @@ )?"`
+	GroupAll bool            `parser:"( 'GROUP' 'BY' ( @'ALL'"`
+	GroupBy  []*groupItemAST `parser:"| @@ ( ',' @@ )*"`
+	// GroupWith is GROUP BY ... WITH ROLLUP or WITH CUBE
+	GroupWith string   `parser:"( 'WITH' @( 'ROLLUP' | 'CUBE' ) )? ) )?"`
+	Having    *exprAST `parser:"( 'HAVING' @@ )?"`
+}
+
+// groupItemAST is one GROUP BY item: an expression (ROLLUP(...) and
+// CUBE(...) parse as calls), or GROUPING SETS (...).
+type groupItemAST struct {
+	Pos  lexer.Position
+	Sets []*groupSetAST `parser:"  'GROUPING' 'SETS' '(' @@ ( ',' @@ )* ')'"`
+	Expr *exprAST       `parser:"| @@"`
+}
+
+// groupSetAST is one set of GROUPING SETS: (a, b), (), or a.
+type groupSetAST struct {
+	Pos  lexer.Position
+	List []*exprAST `parser:"  '(' ( @@ ( ',' @@ )* )? ')'"`
+	Expr *exprAST   `parser:"| @@"`
 }
 
 type selItemAST struct {

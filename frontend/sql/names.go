@@ -92,6 +92,9 @@ func mapExpr(e ir.Expr, f func(ir.Expr) (ir.Expr, bool)) ir.Expr {
 				c.Args[i] = m(x)
 			}
 		}
+		if e.Filter != nil {
+			c.Filter = m(e.Filter)
+		}
 		return &c
 	case *ir.InSubquery:
 		c := *e

@@ -89,23 +89,55 @@ func (c *conv) limit(rel ir.Rel, q *queryAST) ir.Rel {
 	return &ir.Limit{Pos: p, Input: rel, N: n, Offset: off}
 }
 
-// setExpr converts UNION [ALL | DISTINCT] chains; a run of the same kind is
-// one Union with several inputs.
+// setExpr converts chains of set operations with Spark's precedence:
+// INTERSECT binds tighter than UNION and EXCEPT (MINUS), which associate to
+// the left. A run of UNIONs of the same kind is one Union with several
+// inputs.
 func (c *conv) setExpr(s *setExprAST) ir.Rel {
+	// operands of UNION/EXCEPT, each an INTERSECT chain already folded
 	rel := c.term(s.Left)
-	var u *ir.Union
+	type operand struct {
+		op  *setOpAST
+		rel ir.Rel
+	}
+	var ops []operand
+	bad := rel == nil
 	for _, op := range s.Rest {
-		all := strings.EqualFold(op.Quant, "ALL")
 		right := c.term(op.Right)
-		if rel == nil || right == nil {
-			rel = nil
+		if right == nil {
+			bad = true
+		}
+		if strings.EqualFold(op.Op, "INTERSECT") {
+			if bad {
+				continue
+			}
+			all := strings.EqualFold(op.Quant, "ALL")
+			if len(ops) == 0 {
+				rel = &ir.SetOp{Pos: pos(op.Pos), Kind: ir.SetIntersect, All: all, Left: rel, Right: right}
+			} else {
+				last := &ops[len(ops)-1]
+				last.rel = &ir.SetOp{Pos: pos(op.Pos), Kind: ir.SetIntersect, All: all, Left: last.rel, Right: right}
+			}
+			continue
+		}
+		ops = append(ops, operand{op, right})
+	}
+	if bad {
+		return nil
+	}
+	var u *ir.Union
+	for _, o := range ops {
+		all := strings.EqualFold(o.op.Quant, "ALL")
+		if !strings.EqualFold(o.op.Op, "UNION") {
+			u = nil
+			rel = &ir.SetOp{Pos: pos(o.op.Pos), Kind: ir.SetExcept, All: all, Left: rel, Right: o.rel}
 			continue
 		}
 		if u != nil && u.All == all {
-			u.Inputs = append(u.Inputs, right)
+			u.Inputs = append(u.Inputs, o.rel)
 			continue
 		}
-		u = &ir.Union{Pos: pos(op.Pos), Inputs: []ir.Rel{rel, right}, All: all}
+		u = &ir.Union{Pos: pos(o.op.Pos), Inputs: []ir.Rel{rel, o.rel}, All: all}
 		rel = u
 	}
 	return rel
@@ -186,7 +218,6 @@ func (c *conv) selectBlock(sel *selectAST, order []*orderItemAST) ir.Rel {
 	var win *ir.Window
 	var winCall *ir.Call
 	winSlot := -1
-	groupBy := sel.GroupBy
 	if sel.GroupAll {
 		for _, it := range items {
 			if isStar(it.expr) {
@@ -198,11 +229,14 @@ func (c *conv) selectBlock(sel *selectAST, order []*orderItemAST) ir.Rel {
 			}
 		}
 	}
-	for _, g := range groupBy {
-		x := c.expr(g)
-		if x == nil {
-			return nil
-		}
+	// grouping sets (setgroup: groupingsets.go): the keys are every
+	// item's expressions, and sets the sets over them
+	groupBy, gkeys, sets, ok := c.groupingSets(sel, items)
+	if !ok {
+		return nil
+	}
+	keys = append(keys, gkeys...)
+	for _, x := range groupBy {
 		x = c.groupKey(x, items)
 		if x == nil {
 			return nil
@@ -229,6 +263,10 @@ func (c *conv) selectBlock(sel *selectAST, order []*orderItemAST) ir.Rel {
 			return nil
 		}
 		keys = append(keys, x)
+	}
+	if win != nil && sets != nil {
+		c.errorf(pos(sel.Pos), ir.CodeSyntax, "GROUP BY window(...) with GROUPING SETS, ROLLUP or CUBE is not supported in pipeline SQL")
+		return nil
 	}
 	if win != nil {
 		win.Input = in
@@ -266,7 +304,7 @@ func (c *conv) selectBlock(sel *selectAST, order []*orderItemAST) ir.Rel {
 	if !agg {
 		return c.projectBlock(sel, in, items, distinct, order)
 	}
-	return c.aggregateBlock(sel, in, items, keys, win, winSlot, having, distinct, order)
+	return c.aggregateBlock(sel, in, items, keys, sets, win, winSlot, having, distinct, order)
 }
 
 // groupKey resolves a GROUP BY ordinal or select-list alias (Spark's
@@ -577,7 +615,7 @@ func (a *aggShape) rewrite(e ir.Expr) ir.Expr {
 // whose Keys are those items and whose Aggs are the rest, with no Project;
 // otherwise Keys are the GROUP BY expressions in order, Aggs the select
 // list's aggregate items, and a Project above computes the select list.
-func (c *conv) aggregateBlock(sel *selectAST, in ir.Rel, items []selItem, keys []ir.Expr, win *ir.Window, winSlot int, having ir.Expr, distinct bool, order []*orderItemAST) ir.Rel {
+func (c *conv) aggregateBlock(sel *selectAST, in ir.Rel, items []selItem, keys []ir.Expr, sets [][]int, win *ir.Window, winSlot int, having ir.Expr, distinct bool, order []*orderItemAST) ir.Rel {
 	// The window's columns: those the select list names as items, in
 	// select order, or both.
 	if win != nil {
@@ -647,7 +685,7 @@ func (c *conv) aggregateBlock(sel *selectAST, in ir.Rel, items []selItem, keys [
 			kinds[i] = kindOther
 		}
 	}
-	fast := true
+	fast := sets == nil // grouping sets keep the GROUP BY's key order, which their sets index
 	for _, h := range keyHits {
 		if h != 1 {
 			fast = false
@@ -691,7 +729,7 @@ func (c *conv) aggregateBlock(sel *selectAST, in ir.Rel, items []selItem, keys [
 			a.aggs = append(a.aggs, &ir.NamedExpr{Pos: it.pos, Expr: it.expr, Alias: it.alias})
 		}
 	}
-	a.agg.Keys, a.agg.Aggs = a.keys, a.aggs
+	a.agg.Keys, a.agg.Aggs, a.agg.Sets = a.keys, a.aggs, sets
 	var rel ir.Rel = a.agg
 	if having != nil {
 		rel = &ir.Filter{Pos: having.Position(), Input: rel, Cond: a.rewrite(having)}

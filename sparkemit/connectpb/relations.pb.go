@@ -1016,8 +1016,12 @@ type Aggregate struct {
 	GroupType            Aggregate_GroupType    `protobuf:"varint,2,opt,name=group_type,json=groupType,proto3,enum=spark.connect.Aggregate_GroupType" json:"group_type,omitempty"`
 	GroupingExpressions  []*Expression          `protobuf:"bytes,3,rep,name=grouping_expressions,json=groupingExpressions,proto3" json:"grouping_expressions,omitempty"`
 	AggregateExpressions []*Expression          `protobuf:"bytes,4,rep,name=aggregate_expressions,json=aggregateExpressions,proto3" json:"aggregate_expressions,omitempty"`
-	unknownFields        protoimpl.UnknownFields
-	sizeCache            protoimpl.SizeCache
+	// pivot (5) is not declared: Þund sends no PIVOT.
+	// GROUPING SETS (group_type GROUP_TYPE_GROUPING_SETS): each set's
+	// expressions, which grouping_expressions all list.
+	GroupingSets  []*Aggregate_GroupingSets `protobuf:"bytes,6,rep,name=grouping_sets,json=groupingSets,proto3" json:"grouping_sets,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *Aggregate) Reset() {
@@ -1074,6 +1078,13 @@ func (x *Aggregate) GetGroupingExpressions() []*Expression {
 func (x *Aggregate) GetAggregateExpressions() []*Expression {
 	if x != nil {
 		return x.AggregateExpressions
+	}
+	return nil
+}
+
+func (x *Aggregate) GetGroupingSets() []*Aggregate_GroupingSets {
+	if x != nil {
+		return x.GroupingSets
 	}
 	return nil
 }
@@ -1624,6 +1635,50 @@ func (x *Read_DataSource) GetPredicates() []string {
 	return nil
 }
 
+type Aggregate_GroupingSets struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	GroupingSet   []*Expression          `protobuf:"bytes,1,rep,name=grouping_set,json=groupingSet,proto3" json:"grouping_set,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Aggregate_GroupingSets) Reset() {
+	*x = Aggregate_GroupingSets{}
+	mi := &file_spark_connect_relations_proto_msgTypes[21]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Aggregate_GroupingSets) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Aggregate_GroupingSets) ProtoMessage() {}
+
+func (x *Aggregate_GroupingSets) ProtoReflect() protoreflect.Message {
+	mi := &file_spark_connect_relations_proto_msgTypes[21]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Aggregate_GroupingSets.ProtoReflect.Descriptor instead.
+func (*Aggregate_GroupingSets) Descriptor() ([]byte, []int) {
+	return file_spark_connect_relations_proto_rawDescGZIP(), []int{9, 0}
+}
+
+func (x *Aggregate_GroupingSets) GetGroupingSet() []*Expression {
+	if x != nil {
+		return x.GroupingSet
+	}
+	return nil
+}
+
 var File_spark_connect_relations_proto protoreflect.FileDescriptor
 
 const file_spark_connect_relations_proto_rawDesc = "" +
@@ -1727,13 +1782,16 @@ const file_spark_connect_relations_proto_rawDesc = "" +
 	"\x05limit\x18\x02 \x01(\x05R\x05limit\"O\n" +
 	"\x06Offset\x12-\n" +
 	"\x05input\x18\x01 \x01(\v2\x17.spark.connect.RelationR\x05input\x12\x16\n" +
-	"\x06offset\x18\x02 \x01(\x05R\x06offset\"\xbd\x03\n" +
+	"\x06offset\x18\x02 \x01(\x05R\x06offset\"\xd7\x04\n" +
 	"\tAggregate\x12-\n" +
 	"\x05input\x18\x01 \x01(\v2\x17.spark.connect.RelationR\x05input\x12A\n" +
 	"\n" +
 	"group_type\x18\x02 \x01(\x0e2\".spark.connect.Aggregate.GroupTypeR\tgroupType\x12L\n" +
 	"\x14grouping_expressions\x18\x03 \x03(\v2\x19.spark.connect.ExpressionR\x13groupingExpressions\x12N\n" +
-	"\x15aggregate_expressions\x18\x04 \x03(\v2\x19.spark.connect.ExpressionR\x14aggregateExpressions\"\x9f\x01\n" +
+	"\x15aggregate_expressions\x18\x04 \x03(\v2\x19.spark.connect.ExpressionR\x14aggregateExpressions\x12J\n" +
+	"\rgrouping_sets\x18\x06 \x03(\v2%.spark.connect.Aggregate.GroupingSetsR\fgroupingSets\x1aL\n" +
+	"\fGroupingSets\x12<\n" +
+	"\fgrouping_set\x18\x01 \x03(\v2\x19.spark.connect.ExpressionR\vgroupingSet\"\x9f\x01\n" +
 	"\tGroupType\x12\x1a\n" +
 	"\x16GROUP_TYPE_UNSPECIFIED\x10\x00\x12\x16\n" +
 	"\x12GROUP_TYPE_GROUPBY\x10\x01\x12\x15\n" +
@@ -1791,34 +1849,35 @@ func file_spark_connect_relations_proto_rawDescGZIP() []byte {
 }
 
 var file_spark_connect_relations_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
-var file_spark_connect_relations_proto_msgTypes = make([]protoimpl.MessageInfo, 21)
+var file_spark_connect_relations_proto_msgTypes = make([]protoimpl.MessageInfo, 22)
 var file_spark_connect_relations_proto_goTypes = []any{
-	(Join_JoinType)(0),           // 0: spark.connect.Join.JoinType
-	(SetOperation_SetOpType)(0),  // 1: spark.connect.SetOperation.SetOpType
-	(Aggregate_GroupType)(0),     // 2: spark.connect.Aggregate.GroupType
-	(*Relation)(nil),             // 3: spark.connect.Relation
-	(*RelationCommon)(nil),       // 4: spark.connect.RelationCommon
-	(*Read)(nil),                 // 5: spark.connect.Read
-	(*Project)(nil),              // 6: spark.connect.Project
-	(*Filter)(nil),               // 7: spark.connect.Filter
-	(*Join)(nil),                 // 8: spark.connect.Join
-	(*SetOperation)(nil),         // 9: spark.connect.SetOperation
-	(*Limit)(nil),                // 10: spark.connect.Limit
-	(*Offset)(nil),               // 11: spark.connect.Offset
-	(*Aggregate)(nil),            // 12: spark.connect.Aggregate
-	(*Sort)(nil),                 // 13: spark.connect.Sort
-	(*Deduplicate)(nil),          // 14: spark.connect.Deduplicate
-	(*Range)(nil),                // 15: spark.connect.Range
-	(*SQL)(nil),                  // 16: spark.connect.SQL
-	(*SubqueryAlias)(nil),        // 17: spark.connect.SubqueryAlias
-	(*WithWatermark)(nil),        // 18: spark.connect.WithWatermark
-	(*WithRelations)(nil),        // 19: spark.connect.WithRelations
-	(*Read_NamedTable)(nil),      // 20: spark.connect.Read.NamedTable
-	(*Read_DataSource)(nil),      // 21: spark.connect.Read.DataSource
-	nil,                          // 22: spark.connect.Read.NamedTable.OptionsEntry
-	nil,                          // 23: spark.connect.Read.DataSource.OptionsEntry
-	(*Expression)(nil),           // 24: spark.connect.Expression
-	(*Expression_SortOrder)(nil), // 25: spark.connect.Expression.SortOrder
+	(Join_JoinType)(0),             // 0: spark.connect.Join.JoinType
+	(SetOperation_SetOpType)(0),    // 1: spark.connect.SetOperation.SetOpType
+	(Aggregate_GroupType)(0),       // 2: spark.connect.Aggregate.GroupType
+	(*Relation)(nil),               // 3: spark.connect.Relation
+	(*RelationCommon)(nil),         // 4: spark.connect.RelationCommon
+	(*Read)(nil),                   // 5: spark.connect.Read
+	(*Project)(nil),                // 6: spark.connect.Project
+	(*Filter)(nil),                 // 7: spark.connect.Filter
+	(*Join)(nil),                   // 8: spark.connect.Join
+	(*SetOperation)(nil),           // 9: spark.connect.SetOperation
+	(*Limit)(nil),                  // 10: spark.connect.Limit
+	(*Offset)(nil),                 // 11: spark.connect.Offset
+	(*Aggregate)(nil),              // 12: spark.connect.Aggregate
+	(*Sort)(nil),                   // 13: spark.connect.Sort
+	(*Deduplicate)(nil),            // 14: spark.connect.Deduplicate
+	(*Range)(nil),                  // 15: spark.connect.Range
+	(*SQL)(nil),                    // 16: spark.connect.SQL
+	(*SubqueryAlias)(nil),          // 17: spark.connect.SubqueryAlias
+	(*WithWatermark)(nil),          // 18: spark.connect.WithWatermark
+	(*WithRelations)(nil),          // 19: spark.connect.WithRelations
+	(*Read_NamedTable)(nil),        // 20: spark.connect.Read.NamedTable
+	(*Read_DataSource)(nil),        // 21: spark.connect.Read.DataSource
+	nil,                            // 22: spark.connect.Read.NamedTable.OptionsEntry
+	nil,                            // 23: spark.connect.Read.DataSource.OptionsEntry
+	(*Aggregate_GroupingSets)(nil), // 24: spark.connect.Aggregate.GroupingSets
+	(*Expression)(nil),             // 25: spark.connect.Expression
+	(*Expression_SortOrder)(nil),   // 26: spark.connect.Expression.SortOrder
 }
 var file_spark_connect_relations_proto_depIdxs = []int32{
 	4,  // 0: spark.connect.Relation.common:type_name -> spark.connect.RelationCommon
@@ -1840,12 +1899,12 @@ var file_spark_connect_relations_proto_depIdxs = []int32{
 	20, // 16: spark.connect.Read.named_table:type_name -> spark.connect.Read.NamedTable
 	21, // 17: spark.connect.Read.data_source:type_name -> spark.connect.Read.DataSource
 	3,  // 18: spark.connect.Project.input:type_name -> spark.connect.Relation
-	24, // 19: spark.connect.Project.expressions:type_name -> spark.connect.Expression
+	25, // 19: spark.connect.Project.expressions:type_name -> spark.connect.Expression
 	3,  // 20: spark.connect.Filter.input:type_name -> spark.connect.Relation
-	24, // 21: spark.connect.Filter.condition:type_name -> spark.connect.Expression
+	25, // 21: spark.connect.Filter.condition:type_name -> spark.connect.Expression
 	3,  // 22: spark.connect.Join.left:type_name -> spark.connect.Relation
 	3,  // 23: spark.connect.Join.right:type_name -> spark.connect.Relation
-	24, // 24: spark.connect.Join.join_condition:type_name -> spark.connect.Expression
+	25, // 24: spark.connect.Join.join_condition:type_name -> spark.connect.Expression
 	0,  // 25: spark.connect.Join.join_type:type_name -> spark.connect.Join.JoinType
 	3,  // 26: spark.connect.SetOperation.left_input:type_name -> spark.connect.Relation
 	3,  // 27: spark.connect.SetOperation.right_input:type_name -> spark.connect.Relation
@@ -1854,22 +1913,24 @@ var file_spark_connect_relations_proto_depIdxs = []int32{
 	3,  // 30: spark.connect.Offset.input:type_name -> spark.connect.Relation
 	3,  // 31: spark.connect.Aggregate.input:type_name -> spark.connect.Relation
 	2,  // 32: spark.connect.Aggregate.group_type:type_name -> spark.connect.Aggregate.GroupType
-	24, // 33: spark.connect.Aggregate.grouping_expressions:type_name -> spark.connect.Expression
-	24, // 34: spark.connect.Aggregate.aggregate_expressions:type_name -> spark.connect.Expression
-	3,  // 35: spark.connect.Sort.input:type_name -> spark.connect.Relation
-	25, // 36: spark.connect.Sort.order:type_name -> spark.connect.Expression.SortOrder
-	3,  // 37: spark.connect.Deduplicate.input:type_name -> spark.connect.Relation
-	3,  // 38: spark.connect.SubqueryAlias.input:type_name -> spark.connect.Relation
-	3,  // 39: spark.connect.WithWatermark.input:type_name -> spark.connect.Relation
-	3,  // 40: spark.connect.WithRelations.root:type_name -> spark.connect.Relation
-	3,  // 41: spark.connect.WithRelations.references:type_name -> spark.connect.Relation
-	22, // 42: spark.connect.Read.NamedTable.options:type_name -> spark.connect.Read.NamedTable.OptionsEntry
-	23, // 43: spark.connect.Read.DataSource.options:type_name -> spark.connect.Read.DataSource.OptionsEntry
-	44, // [44:44] is the sub-list for method output_type
-	44, // [44:44] is the sub-list for method input_type
-	44, // [44:44] is the sub-list for extension type_name
-	44, // [44:44] is the sub-list for extension extendee
-	0,  // [0:44] is the sub-list for field type_name
+	25, // 33: spark.connect.Aggregate.grouping_expressions:type_name -> spark.connect.Expression
+	25, // 34: spark.connect.Aggregate.aggregate_expressions:type_name -> spark.connect.Expression
+	24, // 35: spark.connect.Aggregate.grouping_sets:type_name -> spark.connect.Aggregate.GroupingSets
+	3,  // 36: spark.connect.Sort.input:type_name -> spark.connect.Relation
+	26, // 37: spark.connect.Sort.order:type_name -> spark.connect.Expression.SortOrder
+	3,  // 38: spark.connect.Deduplicate.input:type_name -> spark.connect.Relation
+	3,  // 39: spark.connect.SubqueryAlias.input:type_name -> spark.connect.Relation
+	3,  // 40: spark.connect.WithWatermark.input:type_name -> spark.connect.Relation
+	3,  // 41: spark.connect.WithRelations.root:type_name -> spark.connect.Relation
+	3,  // 42: spark.connect.WithRelations.references:type_name -> spark.connect.Relation
+	22, // 43: spark.connect.Read.NamedTable.options:type_name -> spark.connect.Read.NamedTable.OptionsEntry
+	23, // 44: spark.connect.Read.DataSource.options:type_name -> spark.connect.Read.DataSource.OptionsEntry
+	25, // 45: spark.connect.Aggregate.GroupingSets.grouping_set:type_name -> spark.connect.Expression
+	46, // [46:46] is the sub-list for method output_type
+	46, // [46:46] is the sub-list for method input_type
+	46, // [46:46] is the sub-list for extension type_name
+	46, // [46:46] is the sub-list for extension extendee
+	0,  // [0:46] is the sub-list for field type_name
 }
 
 func init() { file_spark_connect_relations_proto_init() }
@@ -1911,7 +1972,7 @@ func file_spark_connect_relations_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_spark_connect_relations_proto_rawDesc), len(file_spark_connect_relations_proto_rawDesc)),
 			NumEnums:      3,
-			NumMessages:   21,
+			NumMessages:   22,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

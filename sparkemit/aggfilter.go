@@ -1,0 +1,39 @@
+package sparkemit
+
+import (
+	"github.com/nordisk/thund/ir"
+	pb "github.com/nordisk/thund/sparkemit/connectpb"
+)
+
+// Aggregate FILTER (WHERE ...).
+
+// aggFilter lowers an aggregate's FILTER (WHERE cond), which Spark
+// Connect's UnresolvedFunction cannot carry (it has no filter field on
+// 4.1 or 4.2): each argument x becomes IF(cond, x, NULL), so that a row
+// the filter drops (cond false or NULL) gives the aggregate a NULL, which
+// count, sum, avg, min and max skip as they skip a filtered-out row
+// (count(*) is count(1), so its row counts only where cond holds). An
+// aggregate that does not skip NULLs (first, last, any_value) would see
+// the filtered rows: it is refused. args are the lowered arguments.
+func (l *lowerer) aggFilter(n *ir.Call, args []*pb.Expression) []*pb.Expression {
+	name := n.Name
+	if f := l.e.u.Calls[n]; f != nil {
+		name = f.Name
+	}
+	switch name {
+	case "count", "sum", "avg", "min", "max":
+	default:
+		l.refuse(n.Filter.Position(), "filter (where ...) on "+name,
+			"Spark Connect's UnresolvedFunction has no filter, and "+name+" over IF(cond, x, NULL) would see the rows the filter drops")
+		return nil
+	}
+	cond := l.expr(n.Filter)
+	if cond == nil {
+		return nil
+	}
+	out := make([]*pb.Expression, len(args))
+	for i, a := range args {
+		out[i] = call("if", cond, a, nullLit())
+	}
+	return out
+}
