@@ -18,6 +18,7 @@ func resolve(u *Unit) {
 		u.Diags.Add(u.Pipeline.Pos, ir.CodeCycle, "%v", err)
 		return
 	}
+	checkConf(u) // session confs (conf.go)
 	r := &resolver{u: u, p: u.Pipeline, empty: map[*ir.Dataset]bool{}, lenient: map[*ir.Dataset]bool{}}
 	for _, d := range order {
 		r.dataset(d)
@@ -38,6 +39,7 @@ type resolver struct {
 	empty   map[*ir.Dataset]bool // no declared columns and no flow: nothing to read (true once reported)
 	lenient map[*ir.Dataset]bool // its schema comes (in part) from an external table's unknown columns
 	site    string               // what is being resolved, for a capability refusal: flow "f"
+	session Session              // the conf of the flow being resolved (conf.go)
 }
 
 func (r *resolver) errorf(pos ir.Pos, code ir.Code, format string, args ...any) {
@@ -168,6 +170,8 @@ func (r *resolver) flow(f *ir.Flow, target *ir.Dataset) (Schema, bool) {
 	}
 	fi := &FlowInfo{Flow: f, Target: target}
 	r.u.Flows[f] = fi
+	r.session = r.u.Sessions[f]
+	defer func() { r.session = Session{} }()
 	if f.Query == nil {
 		return nil, false
 	}
