@@ -25,8 +25,8 @@ import (
 type ConfUse string
 
 const (
-	ConfHonoured ConfUse = "honoured"       // the native backend gives Spark's answer under it
-	ConfNoEffect ConfUse = "no effect"      // tunes Spark's execution; results are the same without it
+	ConfHonoured ConfUse = "honoured"            // the native backend gives Spark's answer under it
+	ConfNoEffect ConfUse = "no effect"           // tunes Spark's execution; results are the same without it
 	ConfRefused  ConfUse = "some values refused" // honoured for some values, refused at check time for others
 )
 
