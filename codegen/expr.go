@@ -181,6 +181,11 @@ func (g *flowGen) genLiteral(l *ir.Literal, t ir.Type, neg bool) *value {
 	if l.Kind == ir.LitNull || t.Kind == ir.TUnknown {
 		return nullValue(t)
 	}
+	if l.Kind == ir.LitTimestamp && g.shifts(ir.Timestamp(t.Unit, ""), t) {
+		// session confs: a TIMESTAMP literal is a wall-clock time of the
+		// session zone (zone.go)
+		return g.genCast(g.genLiteral(l, ir.Timestamp(t.Unit, ""), neg), t, false, l.Pos)
+	}
 	k, err := literalKonst(l, t, neg)
 	if err != nil {
 		panic(fmt.Sprintf("%s: %v", l.Pos, err))
@@ -328,7 +333,7 @@ func (g *flowGen) compareDomain(l, r *value, pos ir.Pos) (*value, *value) {
 	switch {
 	case lt.Kind == ir.TUnknown || rt.Kind == ir.TUnknown:
 		return l, r
-	case sameRep(lt, rt) && lt.Kind != ir.TDecimal:
+	case sameRep(lt, rt) && lt.Kind != ir.TDecimal && !g.shifts(lt, rt):
 		return l, r
 	case (lt.Kind == ir.TDecimal || rt.Kind == ir.TDecimal) && !lt.IsFloat() && !rt.IsFloat():
 		a, b := g.toDecimal(l), g.toDecimal(r)

@@ -293,3 +293,18 @@ func confWarnings(u *Unit) {
 		}
 	}
 }
+
+// Shifts reports whether a conversion between types from and to crosses
+// the session zone: between a TIMESTAMP (a zoned timestamp type) and a
+// DATE, a STRING or a TIMESTAMP_NTZ (a zoneless timestamp type). Under UTC
+// none does (a UTC wall clock is the instant).
+func (s Session) Shifts(from, to ir.Type) bool {
+	if s.UTC() {
+		return false
+	}
+	ltz := func(t ir.Type) bool { return t.Kind == ir.TTimestamp && t.Zone != "" }
+	local := func(t ir.Type) bool {
+		return t.Kind == ir.TDate32 || t.Kind == ir.TString || t.Kind == ir.TTimestamp && t.Zone == ""
+	}
+	return ltz(from) && local(to) || local(from) && ltz(to)
+}

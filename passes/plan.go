@@ -361,7 +361,7 @@ func (p *planner) store() {
 		sc := StoreCol{Name: c.Name, Source: -1, To: c.Type, Pos: p.outputPos(src)}
 		if src >= 0 && src < len(out) {
 			sc.Source, sc.From = src, out[src].Type
-			sc.Cast = !SameType(sc.From, sc.To)
+			sc.Cast = !SameType(sc.From, sc.To) || p.u.Sessions[f].Shifts(sc.From, sc.To) // session confs: a zone shift is a cast
 		}
 		p.fp.Store = append(p.fp.Store, sc)
 	}
