@@ -181,11 +181,6 @@ func (g *flowGen) genLiteral(l *ir.Literal, t ir.Type, neg bool) *value {
 	if l.Kind == ir.LitNull || t.Kind == ir.TUnknown {
 		return nullValue(t)
 	}
-	if l.Kind == ir.LitTimestamp && g.shifts(ir.Timestamp(t.Unit, ""), t) {
-		// session confs: a TIMESTAMP literal is a wall-clock time of the
-		// session zone (zone.go)
-		return g.genCast(g.genLiteral(l, ir.Timestamp(t.Unit, ""), neg), t, false, l.Pos)
-	}
 	k, err := literalKonst(l, t, neg)
 	if err != nil {
 		panic(fmt.Sprintf("%s: %v", l.Pos, err))

@@ -166,14 +166,14 @@ func checkConf(u *Unit) {
 func ValidZone(z string) bool {
 	id := z
 	// Spark's rewrites: (+|-)h: -> (+|-)0h:, and a trailing (+|-)hh:m -> (+|-)hh:0m.
-	if len(id) >= 3 && (id[0] == '+' || id[0] == '-') && isDigit(id[1]) && id[2] == ':' {
-		id = id[:1] + "0" + id[1:]
+	for k := 0; k+2 < len(id); k++ { // the first "(+|-)d:" only
+		if (id[k] == '+' || id[k] == '-') && isDigit(id[k+1]) && id[k+2] == ':' {
+			id = id[:k+1] + "0" + id[k+1:]
+			break
+		}
 	}
 	if n := len(id); n >= 5 && (id[n-5] == '+' || id[n-5] == '-') && isDigit(id[n-4]) && isDigit(id[n-3]) && id[n-2] == ':' && isDigit(id[n-1]) {
 		id = id[:n-1] + "0" + id[n-1:]
-	}
-	if r, ok := javaShortIDs[id]; ok {
-		id = r
 	}
 	switch {
 	case id == "Z" || id == "UTC" || id == "GMT" || id == "UT":
@@ -184,6 +184,12 @@ func ValidZone(z string) bool {
 		return validOffset(id[3:])
 	case strings.HasPrefix(id, "UT+") || strings.HasPrefix(id, "UT-"):
 		return validOffset(id[2:])
+	}
+	if r, ok := javaShortIDs[id]; ok {
+		if r[0] == '-' {
+			return true
+		}
+		id = r
 	}
 	if id == "" || id == "Local" || strings.Contains(id, "..") || strings.HasPrefix(id, "/") {
 		return false

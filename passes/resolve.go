@@ -39,7 +39,6 @@ type resolver struct {
 	empty   map[*ir.Dataset]bool // no declared columns and no flow: nothing to read (true once reported)
 	lenient map[*ir.Dataset]bool // its schema comes (in part) from an external table's unknown columns
 	site    string               // what is being resolved, for a capability refusal: flow "f"
-	session Session              // the conf of the flow being resolved (conf.go)
 }
 
 func (r *resolver) errorf(pos ir.Pos, code ir.Code, format string, args ...any) {
@@ -170,8 +169,6 @@ func (r *resolver) flow(f *ir.Flow, target *ir.Dataset) (Schema, bool) {
 	}
 	fi := &FlowInfo{Flow: f, Target: target}
 	r.u.Flows[f] = fi
-	r.session = r.u.Sessions[f]
-	defer func() { r.session = Session{} }()
 	if f.Query == nil {
 		return nil, false
 	}

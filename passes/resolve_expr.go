@@ -55,11 +55,6 @@ func (r *resolver) expr1(e ir.Expr, sc *scope, c ectx) (ir.Type, bool) {
 		if msg != "" {
 			r.errorf(e.Pos, ir.CodeBadLiteral, "%s", msg)
 		}
-		if e.Kind == ir.LitTimestamp && !r.session.UTC() {
-			// Spark's TIMESTAMP literal is a local time of the session
-			// zone; under UTC it is kept zoneless, as it always was.
-			t = ir.Timestamp(t.Unit, "UTC")
-		}
 		return t, e.Kind == ir.LitNull
 	case *ir.ColumnRef:
 		f, b, ok := r.lookup(sc, e)
