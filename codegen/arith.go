@@ -108,12 +108,11 @@ func (g *flowGen) temporalArith(op ir.BinaryOp, t ir.Type, l, r *value, pos ir.P
 			return jen.Parens(jen.Int64().Call(V(l)).Op("-").Int64().Call(V(r))).Op("*").Lit(86400)
 		})
 	case t.Kind == ir.TDuration && op == ir.OpSub:
-		zone := l.t.Zone // session confs: instants subtract as instants, a DATE is its local midnight (zone.go)
-		if zone == "" {
-			zone = r.t.Zone
-		}
-		a := g.coerce(l, ir.Timestamp(t.Unit, zone), pos)
-		b := g.coerce(r, ir.Timestamp(t.Unit, zone), pos)
+		// Spark subtracts the wall-clock times of the session zone
+		// (DateTimeUtils.subtractTimestamps): a TIMESTAMP's goes through
+		// the zone (zone.go)
+		a := g.coerce(l, ir.Timestamp(t.Unit, ""), pos)
+		b := g.coerce(r, ir.Timestamp(t.Unit, ""), pos)
 		return checked64("SubInt64", a, b)
 	case t.Kind == ir.TDuration && op == ir.OpMul:
 		d, n := l, r

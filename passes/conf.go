@@ -1,6 +1,7 @@
 package passes
 
 import (
+	"sort"
 	"strings"
 	"time"
 	_ "time/tzdata" // a zone is checked the same on a machine without /usr/share/zoneinfo
@@ -105,23 +106,99 @@ func FlowConf(p *ir.Pipeline, f *ir.Flow) []ir.KV {
 	return append(conf, f.Conf...)
 }
 
-// sessionOf reads a flow's session from its conf, reporting a value Spark
-// refuses (with Spark's message) on every target.
-func sessionOf(u *Unit, f *ir.Flow) Session {
-	var s Session
-	for _, kv := range FlowConf(u.Pipeline, f) {
-		switch kv.Key {
-		case ConfTimeZone:
-			s.Zone, s.ZonePos = kv.Value, kv.Pos
-		case ConfANSI:
-			s.ANSIPos = kv.Pos
-			switch strings.ToLower(strings.TrimSpace(kv.Value)) {
-			case "true":
-				s.NonANSI = false
-			case "false":
-				s.NonANSI = true
+// confVal is one conf entry in force in a flow: its value, where it was
+// set, and by which dataset or flow (Spark's words in a conflict).
+type confVal struct {
+	value string
+	pos   ir.Pos
+	by    string
+}
+
+// confMerger computes the conf each flow runs under on Spark: its layered
+// conf (FlowConf) merged with the conf of every view it reads (sources
+// included: they are temporary views on Spark), through views, because a
+// view's query is analysed inside its reader's. Two values of one key are
+// Spark's DUPLICATE_FLOW_SQL_CONF, an error on every target.
+type confMerger struct {
+	u     *Unit
+	views map[*ir.Dataset]map[string]confVal
+}
+
+func layered(into map[string]confVal, kvs []ir.KV, by string) {
+	for _, kv := range kvs {
+		into[kv.Key] = confVal{value: kv.Value, pos: kv.Pos, by: by}
+	}
+}
+
+// flow is the merged conf of flow f.
+func (m *confMerger) flow(f *ir.Flow) map[string]confVal {
+	own := map[string]confVal{}
+	layered(own, m.u.Pipeline.Conf, f.Name)
+	if d := m.u.lookup(f.Target); d != nil && strings.EqualFold(f.Name, d.Name) {
+		layered(own, d.Conf, f.Name)
+	}
+	layered(own, f.Conf, f.Name)
+	if f.Query == nil {
+		return own
+	}
+	for _, sc := range ir.Scans(f.Query) {
+		d := m.u.lookup(sc.Name)
+		if d == nil || !(d.Kind == ir.KindSource || d.Kind == ir.KindTemporaryView || d.Kind == ir.KindView) {
+			continue
+		}
+		keys := make([]string, 0)
+		up := m.view(d)
+		for k := range up {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			v := up[k]
+			have, ok := own[k]
+			switch {
+			case !ok:
+				own[k] = v
+			case have.value != v.value:
+				m.u.Diags.Add(sc.Pos, ir.CodeBadConf, "[DUPLICATE_FLOW_SQL_CONF] Found duplicate sql conf for dataset '%s': '%s' is defined by both '%s' and '%s' (%q and %q): a flow runs under the conf of the views it reads, which must agree with its own", f.Target, k, have.by, v.by, have.value, v.value)
 			}
 		}
+	}
+	return own
+}
+
+// view is the merged conf a view's (or a source's) reader takes on.
+func (m *confMerger) view(d *ir.Dataset) map[string]confVal {
+	if c, ok := m.views[d]; ok {
+		return c
+	}
+	m.views[d] = map[string]confVal{} // a cycle is validate's error
+	c := map[string]confVal{}
+	if d.Kind == ir.KindSource {
+		layered(c, m.u.Pipeline.Conf, d.Name)
+		layered(c, d.Conf, d.Name)
+	} else {
+		for _, f := range m.u.flowsInto(d) {
+			for k, v := range m.flow(f) {
+				if v.by == f.Name {
+					v.by = d.Name
+				}
+				c[k] = v
+			}
+		}
+	}
+	m.views[d] = c
+	return c
+}
+
+// sessionOf reads a session from a merged conf.
+func sessionOf(conf map[string]confVal) Session {
+	var s Session
+	if v, ok := conf[ConfTimeZone]; ok {
+		s.Zone, s.ZonePos = v.value, v.pos
+	}
+	if v, ok := conf[ConfANSI]; ok {
+		s.ANSIPos = v.pos
+		s.NonANSI = strings.ToLower(strings.TrimSpace(v.value)) == "false"
 	}
 	return s
 }
@@ -155,8 +232,9 @@ func checkConf(u *Unit) {
 		}
 	}
 	u.Sessions = map[*ir.Flow]Session{}
+	m := &confMerger{u: u, views: map[*ir.Dataset]map[string]confVal{}}
 	for _, f := range u.Pipeline.Flows {
-		u.Sessions[f] = sessionOf(u, f)
+		u.Sessions[f] = sessionOf(m.flow(f))
 	}
 }
 
