@@ -47,7 +47,7 @@ const (
 
 // SQLConfs is the allow-list of spark.sql.* confs (see the file comment).
 var SQLConfs = []ConfInfo{
-	{ConfTimeZone, ConfHonoured, "the session time zone of casts between TIMESTAMP, DATE and STRING, hour/minute/second, year/month/day, to_date, date_trunc and timestamp literals; default UTC (Spark's default is the JVM's zone); `SET TIME ZONE 'zone'` sets it too"},
+	{ConfTimeZone, ConfHonoured, "the zone of every meeting of a TIMESTAMP with a DATE, a STRING or a TIMESTAMP_NTZ: casts both ways, hour/minute/second, year/month/day, to_date, date_trunc, unix_timestamp of a DATE, timestamp subtraction, a TIMESTAMP literal compared with or stored as a TIMESTAMP; default UTC (Spark's is the JVM's zone); `SET TIME ZONE 'zone'` sets it too"},
 	{ConfANSI, ConfRefused, "true (the default) is Spark 4's ANSI semantics, which the native backend keeps; false (Spark's legacy NULL-on-error results) is refused by the native backend at check time"},
 	{"spark.sql.shuffle.partitions", ConfNoEffect, "parallelism of Spark's shuffles"},
 	{"spark.sql.adaptive.*", ConfNoEffect, "adaptive query execution"},
@@ -391,4 +391,56 @@ func (s Session) Shifts(from, to ir.Type) bool {
 		return t.Kind == ir.TDate32 || t.Kind == ir.TString || t.Kind == ir.TTimestamp && t.Zone == ""
 	}
 	return ltz(from) && local(to) || local(from) && ltz(to)
+}
+
+// confReport records in the lowering report (the capability pass) the
+// confs a target does not carry: on every target, a dataset's conf when
+// the dataset has no flow of its own (it applies to its own flow only; a
+// source's is carried, as its view's); on the native target, each
+// spark.sql.* conf the native backend does not know (SQLConfs).
+func confReport(u *Unit) {
+	add := func(kv ir.KV, flow, dataset, why string) {
+		u.Report.Entries = append(u.Report.Entries, ReportEntry{Flow: flow, Dataset: dataset, Knob: "conf " + kv.Key, Action: ActionDropped, Reason: why, Pos: kv.Pos})
+	}
+	unknown := func(kv ir.KV) bool {
+		_, ok := LookupConf(kv.Key)
+		return u.Opts.Target == Native && strings.HasPrefix(kv.Key, "spark.sql.") && !ok
+	}
+	const whyUnknown = "is not a conf the native backend knows: it runs as if it were unset"
+	for _, kv := range u.Pipeline.Conf {
+		if unknown(kv) {
+			add(kv, "", "", whyUnknown)
+		}
+	}
+	for _, d := range u.Pipeline.Datasets {
+		own := d.Kind == ir.KindSource
+		for _, f := range u.flowsInto(d) {
+			own = own || strings.EqualFold(f.Name, d.Name)
+		}
+		for _, kv := range d.Conf {
+			switch {
+			case !own:
+				add(kv, "", d.Name, "applies to the dataset's own flow, and "+d.Name+" has none: set it on the flows into it")
+			case unknown(kv):
+				add(kv, "", d.Name, whyUnknown)
+			}
+		}
+	}
+	for _, f := range u.Pipeline.Flows {
+		for _, kv := range f.Conf {
+			if unknown(kv) {
+				add(kv, f.Name, f.Target, whyUnknown)
+			}
+		}
+	}
+}
+
+// ConfTableMarkdown is docs/sql.md's table of SQLConfs (TestConfDocs).
+func ConfTableMarkdown() string {
+	var b strings.Builder
+	b.WriteString("| conf | native backend | what it is |\n|---|---|---|\n")
+	for _, c := range SQLConfs {
+		b.WriteString("| `" + c.Key + "` | " + string(c.Use) + " | " + c.Note + " |\n")
+	}
+	return b.String()
 }
