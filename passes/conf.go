@@ -13,8 +13,9 @@ import (
 // set "key" = "value" in the DSL), and what the native backend does with
 // each spark.sql.* key. A flow's conf is the pipeline's, then its target's
 // when it is the target's own flow (the dataset's Conf), then its own; the
-// later wins, as Spark layers them. Spark's lowering carries every conf as
-// written.
+// later wins, as Spark layers them. It then takes on the conf of each view
+// and source it reads, through views, as Spark analyses a view inside its
+// reader (confMerger). Spark's lowering carries every conf as written.
 //
 // SQLConfs is the one table of the confs the native backend knows: those it
 // honours, and those that only tune how Spark executes (never the rows).
@@ -62,6 +63,7 @@ var SQLConfs = []ConfInfo{
 	{"spark.sql.parquet.compression.codec", ConfNoEffect, "the compression of Spark's Parquet files"},
 	{"spark.sql.streaming.stateStore.providerClass", ConfNoEffect, "where Spark keeps streaming state"},
 	{"spark.sql.streaming.stateStore.rocksdb.*", ConfNoEffect, "where Spark keeps streaming state"},
+	{"spark.sql.pipelines.*", ConfNoEffect, "how Spark's pipeline runner schedules and retries flows"},
 }
 
 // LookupConf is the row of SQLConfs that covers key, if any.
