@@ -108,6 +108,9 @@ func (g *flowGen) temporalArith(op ir.BinaryOp, t ir.Type, l, r *value, pos ir.P
 			return jen.Parens(jen.Int64().Call(V(l)).Op("-").Int64().Call(V(r))).Op("*").Lit(86400)
 		})
 	case t.Kind == ir.TDuration && op == ir.OpSub:
+		// Spark subtracts the wall-clock times of the session zone
+		// (DateTimeUtils.subtractTimestamps): a TIMESTAMP's goes through
+		// the zone (zone.go)
 		a := g.coerce(l, ir.Timestamp(t.Unit, ""), pos)
 		b := g.coerce(r, ir.Timestamp(t.Unit, ""), pos)
 		return checked64("SubInt64", a, b)

@@ -28,6 +28,8 @@ func (g *flowGen) coerce(x *value, to ir.Type, pos ir.Pos) *value {
 		return nullValue(to)
 	case to.Kind == ir.TUnknown:
 		return x
+	case g.shifts(from, to):
+		return g.genCast(x, to, false, pos) // session confs: the session time zone (zone.go)
 	case sameRep(from, to) && from.Kind != ir.TDecimal:
 		return retype(x, to)
 	case from.Kind == ir.TDecimal && to.Kind == ir.TDecimal && from.Scale == to.Scale && to.Precision >= from.Precision:
@@ -89,6 +91,9 @@ func (g *flowGen) genCast(x *value, to ir.Type, try bool, pos ir.Pos) *value {
 	from := x.t
 	if x.null || from.Kind == ir.TUnknown {
 		return nullValue(to)
+	}
+	if g.shifts(from, to) {
+		return g.castZoned(x, to, try, pos) // session confs: the session time zone (zone.go)
 	}
 	if sameType(from, to) {
 		return retype(x, to)

@@ -328,7 +328,7 @@ func (g *flowGen) compareDomain(l, r *value, pos ir.Pos) (*value, *value) {
 	switch {
 	case lt.Kind == ir.TUnknown || rt.Kind == ir.TUnknown:
 		return l, r
-	case sameRep(lt, rt) && lt.Kind != ir.TDecimal:
+	case sameRep(lt, rt) && lt.Kind != ir.TDecimal && !g.shifts(lt, rt):
 		return l, r
 	case (lt.Kind == ir.TDecimal || rt.Kind == ir.TDecimal) && !lt.IsFloat() && !rt.IsFloat():
 		a, b := g.toDecimal(l), g.toDecimal(r)

@@ -219,6 +219,19 @@ func (g *flowGen) genCall(e *ir.Call, en *env) *value {
 		if a.t.Kind == ir.TDate32 {
 			a = g.genCast(a, ir.Timestamp(t.Unit, ""), false, e.Pos)
 		}
+		if local := ir.Timestamp(t.Unit, ""); g.shifts(local, t) {
+			// session confs: truncate the wall-clock time of the session
+			// zone, and take the instant of the result, keeping the
+			// argument's offset where it is valid (zone.go)
+			inst := g.genCast(args[1], t, false, e.Pos)
+			l := g.genCast(inst, local, false, e.Pos)
+			r := g.strict(local, e.Pos, checked, false, []*value{l}, func() jen.Code {
+				return jen.Qual(sqlfnPkg, "TruncTimestamp").Call(jen.Qual(sqlfnPkg, tu), V(l), sqlfnUnit(t.Unit))
+			})
+			return g.strict(t, e.Pos, pure, false, []*value{r, inst}, func() jen.Code {
+				return jen.Add(g.zoneVar()).Dot("InstantNear").Call(V(r), sqlfnUnit(t.Unit), V(inst))
+			})
+		}
 		return g.strict(t, e.Pos, checked, false, []*value{a}, func() jen.Code {
 			return jen.Qual(sqlfnPkg, "TruncTimestamp").Call(jen.Qual(sqlfnPkg, tu), V(a), sqlfnUnit(a.t.Unit))
 		})
@@ -248,7 +261,13 @@ func (g *flowGen) genCall(e *ir.Call, en *env) *value {
 		}
 		// Spark's ToTimestamp divides the microseconds by 10^6 as a Java
 		// long: truncated toward zero, so 1969-12-31 23:59:59.5 is 0
-		us := g.genCast(args[0], ir.Timestamp(ir.Micro, ""), false, e.Pos)
+		to := ir.Timestamp(ir.Micro, "")
+		if args[0].t.Zone != "" || args[0].t.Kind == ir.TDate32 {
+			// session confs: an instant's seconds, and a DATE's local
+			// midnight (zone.go); without a session zone, the same
+			to = ir.Timestamp(ir.Micro, "UTC")
+		}
+		us := g.genCast(args[0], to, false, e.Pos)
 		return g.strict(t, e.Pos, pure, false, []*value{us}, func() jen.Code { return jen.Add(V(us)).Op("/").Lit(1000000) })
 	case "timestamp_seconds", "timestamp_millis", "timestamp_micros":
 		a := x()

@@ -356,7 +356,7 @@ func (g *flowGen) genJoin(n *ir.Join, c consumer) {
 // the same, else a column that loads src coerced to t (a join's output
 // column, whose type the join's schema unifies from its two sides).
 func (g *flowGen) castColumn(src *column, t ir.Type, pos ir.Pos) *column {
-	if sameType(src.t, t) {
+	if sameType(src.t, t) && !g.shifts(src.t, t) {
 		return src
 	}
 	return &column{t: t, load: func() *value { return g.coerce(g.col(src), t, pos) }}

@@ -422,7 +422,7 @@ func (g *flowGen) genUnion(n *ir.Union, c consumer) {
 					continue
 				}
 				src, f := r.cols[k], f
-				if sameType(src.t, f.Type) {
+				if sameType(src.t, f.Type) && !g.shifts(src.t, f.Type) {
 					out.cols[k] = src
 					continue
 				}

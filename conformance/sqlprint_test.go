@@ -120,6 +120,12 @@ func (p *printer) flow(d *ir.Dataset, orderBy []orderKey) string {
 	if len(flows) != 1 || flows[0].Query == nil || flows[0].CDC != nil || flows[0].ByName {
 		p.fail(d.Pos, "dataset %s: only one plain flow per dataset is supported", d.Name)
 	}
+	// session confs: the printer spells Spark's semantics in UTC with ANSI
+	// on; a flow under another zone (or ANSI off) would be compared with a
+	// DuckDB query that ignores its conf, so it is refused, not guessed.
+	if s := p.u.Sessions[flows[0]]; !s.UTC() || s.NonANSI {
+		p.fail(d.Pos, "dataset %s: a session time zone or ANSI mode other than UTC and on is not translated", d.Name)
+	}
 	out := p.u.Datasets[d].Visible()
 	from, a := p.from(flows[0].Query)
 	if got := len(p.u.Schemas[flows[0].Query].Visible()); got != len(out) {

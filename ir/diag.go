@@ -181,6 +181,9 @@ const (
 	CodeMVReadsStream  Code = "mv-reads-stream"
 	CodeBadEmit        Code = "bad-emit" // an emit or output mode that does not fit the flow
 	CodeCapability     Code = "capability"
+
+	// session confs
+	CodeBadConf Code = "bad-conf" // a conf value Spark refuses (an unknown time zone)
 )
 
 // Codes is the catalogue of diagnostic classes, in presentation order.
@@ -212,6 +215,7 @@ var Codes = []CodeInfo{
 	{CodeMVReadsStream, "sanity", "a materialized view that reads a stream"},
 	{CodeBadEmit, "sanity", "an emit or output mode that the flow cannot honour"},
 	{CodeCapability, "capability", "a feature the chosen target cannot run"},
+	{CodeBadConf, "resolve", "a session conf value Spark refuses (an unknown time zone, a non-boolean spark.sql.ansi.enabled)"},
 }
 
 // NormalizeLineEnds returns src with each carriage return that does not

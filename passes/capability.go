@@ -233,6 +233,9 @@ func posText(p ir.Pos) string {
 // [dropped] is not settable per flow in SDP: ...".
 func (e ReportEntry) String() string {
 	who := "dataset " + e.Dataset
+	if e.Flow == "" && e.Dataset == "" {
+		who = "pipeline" // a pipeline-wide conf (conf.go)
+	}
 	if e.Flow != "" {
 		who = "flow " + e.Flow + " into " + e.Dataset
 	}
@@ -253,6 +256,7 @@ func capability(u *Unit) {
 	for _, f := range u.Pipeline.Flows {
 		c.flow(f)
 	}
+	confReport(u) // session confs (conf.go)
 	u.Report.Entries = sortEntries(u.Report.Entries)
 }
 

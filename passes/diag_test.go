@@ -354,6 +354,12 @@ var diagCases = []diagCase{
 		f.CDC = &ir.CDC{Pos: at(), Keys: []string{"id"}, SequenceBy: c("seq"), SCDType: 1,
 			DeleteWhen: &ir.InSubquery{Pos: at(), X: c("op"), Query: sel(scan("changes"), "op")}}
 	}},
+	// session confs
+	{"unknown session zone", "", ir.CodeBadConf, `[INVALID_CONF_VALUE.TIME_ZONE] The value 'Mars/Olympus' in the config "spark.sql.session.timeZone" is invalid`, func(b *pb) {
+		bids(b)
+		_, f := b.mv("m", sel(scan("bids"), "price"))
+		f.Conf = []ir.KV{{Pos: at(), Key: "spark.sql.session.timeZone", Value: "Mars/Olympus"}}
+	}},
 }
 
 // changes is a change feed source.

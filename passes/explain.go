@@ -440,6 +440,9 @@ func (u *Unit) physical(f *ir.Flow) *ExplainPhysical {
 	}
 	ph := &ExplainPhysical{Lines: []string{}}
 	add := func(format string, args ...any) { ph.Lines = append(ph.Lines, fmt.Sprintf(format, args...)) }
+	if s := u.Sessions[f]; !s.UTC() {
+		add("session time zone %s (spark.sql.session.timeZone)", s.Zone) // session confs (conf.go)
+	}
 	walkAll(f.Query, func(r ir.Rel) {
 		switch n := r.(type) {
 		case *ir.Scan:

@@ -76,6 +76,9 @@ type Unit struct {
 	Calls       map[*ir.Call]*Func           // the catalogue entry each call resolved to
 	Datasets    map[*ir.Dataset]Schema       // each dataset's resolved schema
 
+	// resolve (session confs): each flow's session time zone and ANSI mode (conf.go)
+	Sessions map[*ir.Flow]Session
+
 	// resolve (Output), sanity (Inputs, Bounded, Emission) and fuse (Stages)
 	Flows map[*ir.Flow]*FlowInfo
 

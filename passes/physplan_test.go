@@ -225,6 +225,12 @@ sink out format stdout
 flow f into out = from stream s | window session(t, 10s) | group by window_start, k aggregate count(*) as n
   output mode update`,
 		`output mode update of session windows into sink out is not supported yet (sessions that merge delete rows a sink cannot take back): write a streaming table, or emit on window close`},
+	// session confs
+	{"ansi mode off", `source u from csv "u.csv" { k int64 }
+materialized view m
+  set "spark.sql.ansi.enabled" = "false"
+  = from u | select k / 0 as q`,
+		`p.thund:3:7: native backend: spark.sql.ansi.enabled = false (Spark's legacy results: NULL instead of an error for overflow, invalid casts and division by zero, and its legacy casts) is not supported yet: remove the SET to run with ANSI semantics, or target spark-4.1`},
 }
 
 // preempted are the refusals of the plan pass that an earlier pass always

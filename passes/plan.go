@@ -199,6 +199,12 @@ func plan(u *Unit) {
 			Defer: map[*ir.Aggregate]bool{}}, fi: fi}
 		u.Plan.Flows[f] = p.fp
 		p.flow()
+		if native {
+			p.session() // session confs (conf.go)
+		}
+	}
+	if native {
+		confWarnings(u) // session confs (conf.go)
 	}
 	if native {
 		for _, d := range u.Pipeline.Datasets {
@@ -223,6 +229,13 @@ type planner struct {
 func (p *planner) refuse(pos ir.Pos, format string, args ...any) {
 	p.refused = true
 	p.u.Diags.Add(pos, ir.CodeCapability, nativeBackend+": "+format, args...)
+}
+
+// session refuses a flow conf the native backend does not honour.
+func (p *planner) session() {
+	if s := p.u.Sessions[p.fp.Flow]; s.NonANSI {
+		p.refuse(s.ANSIPos, "spark.sql.ansi.enabled = false (Spark's legacy results: NULL instead of an error for overflow, invalid casts and division by zero, and its legacy casts) is not supported yet: remove the SET to run with ANSI semantics, or target spark-4.1")
+	}
 }
 
 // refuseStreaming refuses a stateful operator over a stream read.
@@ -348,7 +361,7 @@ func (p *planner) store() {
 		sc := StoreCol{Name: c.Name, Source: -1, To: c.Type, Pos: p.outputPos(src)}
 		if src >= 0 && src < len(out) {
 			sc.Source, sc.From = src, out[src].Type
-			sc.Cast = !SameType(sc.From, sc.To)
+			sc.Cast = !SameType(sc.From, sc.To) || p.u.Sessions[f].Shifts(sc.From, sc.To) // session confs: a zone shift is a cast
 		}
 		p.fp.Store = append(p.fp.Store, sc)
 	}

@@ -18,6 +18,7 @@ func resolve(u *Unit) {
 		u.Diags.Add(u.Pipeline.Pos, ir.CodeCycle, "%v", err)
 		return
 	}
+	checkConf(u) // session confs (conf.go)
 	r := &resolver{u: u, p: u.Pipeline, empty: map[*ir.Dataset]bool{}, lenient: map[*ir.Dataset]bool{}}
 	for _, d := range order {
 		r.dataset(d)

@@ -61,6 +61,9 @@ var laneCases = []laneCase{
 	{name: "nexmark_sql", dir: "examples/nexmark", path: ".", prepare: nexmarkData, skip: nexmarkSkip},
 	{name: "subqueries_sql", dir: "testdata/spark/subqueries", path: "."},
 	{name: "subqueries_thund", dir: "testdata/spark/subqueries", path: "pipeline.thund"},
+	// session confs: the session time zone
+	{name: "session_zone_sql", dir: "testdata/spark/session_zone", path: "."},
+	{name: "session_zone_thund", dir: "testdata/spark/session_zone", path: "pipeline.thund"},
 }
 
 // nexmarkSkip: Spark refuses q7 as written (its stream read of q7_max

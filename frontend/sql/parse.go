@@ -128,7 +128,7 @@ type fileState struct {
 func (fs *fileState) setConf(kv ir.KV) {
 	for i := range fs.conf {
 		if fs.conf[i].Key == kv.Key {
-			fs.conf[i].Value = kv.Value
+			fs.conf[i].Value, fs.conf[i].Pos = kv.Value, kv.Pos // the SET in force, for positioned conf errors
 			return
 		}
 	}

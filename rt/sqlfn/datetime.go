@@ -561,7 +561,11 @@ func CastStringToTimestamp(s string) (int64, *Error) {
 	return us, nil
 }
 
-func parseTimestamp(s string) (int64, bool) {
+func parseTimestamp(s string) (int64, bool) { return parseTimestampIn(s, nil) }
+
+// parseTimestampIn is parseTimestamp with session zone z (nil: UTC) for a
+// text without a zone.
+func parseTimestampIn(s string, z *Zone) (int64, bool) {
 	t := trimAll(s)
 	if len(t) == 0 {
 		return 0, false
@@ -690,6 +694,8 @@ func parseTimestamp(s string) (int64, bool) {
 		if offset, loc, ok = parseZone(javaTrim(zone)); !ok {
 			return 0, false
 		}
+	} else if z != nil {
+		offset, loc = z.off, z.loc
 	}
 	h, mi, sec := seg[3], seg[4], seg[5]
 	if h > 23 || mi > 59 || sec > 59 {
