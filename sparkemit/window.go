@@ -111,7 +111,9 @@ func (l *lowerer) streamWindows(p *ir.Project) bool {
 // hasQualify reports whether SQL text holds the keyword QUALIFY outside
 // string literals, back-quoted names and comments.
 func hasQualify(sql string) bool {
-	word := func(c byte) bool { return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+	word := func(c byte) bool {
+		return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+	}
 	for i := 0; i < len(sql); {
 		switch c := sql[i]; {
 		case c == '\'' || c == '"' || c == '`':
