@@ -29,6 +29,15 @@ import (
 // rankingFuncs need ORDER BY and take only the frame Spark gives them.
 var rankingFuncs = map[string]bool{"row_number": true, "rank": true, "dense_rank": true, "percent_rank": true, "cume_dist": true, "ntile": true}
 
+// rankingFrame is the kind of a ranking function's frame: RANGE for
+// cume_dist (its peers count), ROWS for the others.
+func rankingFrame(name string) ir.FrameKind {
+	if name == "cume_dist" {
+		return ir.FrameRange
+	}
+	return ir.FrameRows
+}
+
 // offsetFuncs need ORDER BY and take no frame.
 var offsetFuncs = map[string]bool{"lag": true, "lead": true}
 
@@ -47,7 +56,7 @@ func (r *resolver) over(e *ir.Over, sc *scope, c ectx) (ir.Type, bool) {
 	case c.inAgg != "":
 		r.errorf(e.Pos, ir.CodeBadWindow, "window function %s inside aggregate %s: compute the window in a select after the aggregate", exprString(e.Func), c.inAgg)
 	case c.clause != "select":
-		r.errorf(e.Pos, ir.CodeBadWindow, "window function %s is not allowed in %s: window functions are computed in a select (filter on one with qualify, or in a where after the select)", exprString(e.Func), c.clause)
+		r.errorf(e.Pos, ir.CodeBadWindow, "window function %s is not allowed in %s: window functions are computed in a select: filter on one in a where after it (QUALIFY in SQL)", exprString(e.Func), c.clause)
 	}
 	kc := ectx{clause: "a window's partition or order", inWindow: name}
 	for _, p := range e.Partition {
@@ -88,8 +97,8 @@ func (r *resolver) over(e *ir.Over, sc *scope, c ectx) (ir.Type, bool) {
 		switch {
 		case offsetFuncs[name]:
 			r.errorf(fr.Pos, ir.CodeBadWindow, "window function %s takes no frame: its rows are at its offset (Spark: the frame must match the required frame)", name)
-		case rankingFuncs[name] && !(fr.Kind == ir.FrameRows && fr.Start.Kind == ir.UnboundedPreceding && fr.End.Kind == ir.CurrentRow):
-			r.errorf(fr.Pos, ir.CodeBadWindow, "window function %s takes no frame but rows between unbounded preceding and current row (Spark: the frame must match the required frame)", name)
+		case rankingFuncs[name] && !(fr.Kind == rankingFrame(name) && fr.Start.Kind == ir.UnboundedPreceding && fr.End.Kind == ir.CurrentRow):
+			r.errorf(fr.Pos, ir.CodeBadWindow, "window function %s takes no frame but %s between unbounded preceding and current row (Spark: the frame must match the required frame)", name, rankingFrame(name))
 		default:
 			r.frame(fr, e.Order, orderTypes, sc)
 		}
