@@ -82,7 +82,7 @@ func (r *resolver) over(e *ir.Over, sc *scope, c ectx) (ir.Type, bool) {
 		return invalid, true
 	}
 	if e.Func.IgnoreNulls && !(name == "lag" || name == "lead" || name == "nth_value") {
-		r.errorf(e.Func.Pos, ir.CodeBadWindow, "ignore nulls applies to lag, lead, nth_value, first_value and last_value, not %s", name)
+		r.errorf(e.Func.Pos, ir.CodeBadWindow, "ignore nulls applies to lag, lead and nth_value, not %s%s", strings.ToLower(e.Func.Name), ignoreNullsHint(name, e.Func.Name))
 	}
 	if e.Func.Distinct && f.agg {
 		r.errorf(e.Func.Pos, ir.CodeBadWindow, "distinct aggregates are not supported as window functions (Spark: DISTINCT_WINDOW_FUNCTION_UNSUPPORTED): %s", exprString(e.Func))
@@ -196,4 +196,14 @@ func boundText(b ir.FrameBound) string {
 		return exprString(b.Offset) + " " + b.Kind.String()
 	}
 	return b.Kind.String()
+}
+
+// ignoreNullsHint says how first and last (first_value, last_value) skip
+// nulls: with their second argument, as Spark spells it.
+func ignoreNullsHint(name, written string) string {
+	switch name {
+	case "first", "last", "any_value":
+		return ": its second argument skips nulls, " + strings.ToLower(written) + "(x, true)"
+	}
+	return ""
 }

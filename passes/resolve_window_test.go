@@ -137,7 +137,13 @@ func TestWindowErrors(t *testing.T) {
 		{"select ntile(0) over (order by v) as x",
 			"p.thund:3:45: ntile's bucket count must be a positive integer constant, got 0 [bad-window]"},
 		{"select sum(v) ignore nulls over (order by v) as x",
-			"p.thund:3:39: ignore nulls applies to lag, lead, nth_value, first_value and last_value, not sum [bad-window]"},
+			"p.thund:3:39: ignore nulls applies to lag, lead and nth_value, not sum [bad-window]"},
+		{"select first_value(v) ignore nulls over (order by v) as x",
+			"p.thund:3:39: ignore nulls applies to lag, lead and nth_value, not first_value: its second argument skips nulls, first_value(x, true) [bad-window]"},
+		{"select upper(s) ignore nulls as x",
+			"p.thund:3:39: ignore nulls applies to lag, lead and nth_value over a window, not to upper here [bad-window]"},
+		{"group by k aggregate first(v) ignore nulls as x",
+			"p.thund:3:53: ignore nulls applies to lag, lead and nth_value over a window, not to first here: its second argument skips nulls, first(x, true) [bad-window]"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.query, func(t *testing.T) {
