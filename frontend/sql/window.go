@@ -86,9 +86,9 @@ func (c *conv) windowSpec(o *overAST, depth int) (*windowSpecAST, bool) {
 		}
 	}
 	if len(have) == 0 {
-		c.errorf(pos(name.Pos), ir.CodeSyntax, "window specification %s is not defined in the WINDOW clause: this SELECT has no WINDOW clause", name.Name)
+		c.errorf(pos(name.Pos), ir.CodeSyntax, "window specification %s is not defined in the WINDOW clause (Spark: MISSING_WINDOW_SPECIFICATION): this SELECT has none", name.Name)
 	} else {
-		c.errorf(pos(name.Pos), ir.CodeSyntax, "window specification %s is not defined in the WINDOW clause (it defines %s)", name.Name, strings.Join(have, ", "))
+		c.errorf(pos(name.Pos), ir.CodeSyntax, "window specification %s is not defined in the WINDOW clause (Spark: MISSING_WINDOW_SPECIFICATION): it defines %s", name.Name, strings.Join(have, ", "))
 	}
 	return nil, false
 }
