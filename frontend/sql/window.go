@@ -261,3 +261,16 @@ func writeOverKey(b *strings.Builder, e *ir.Over, k func(ir.Expr)) {
 	}
 	b.WriteString(")")
 }
+
+// nameWindows names each unaliased select item that computes a window
+// function as Spark names its column (ir.SparkName: RANK() OVER (ORDER BY
+// v ASC NULLS FIRST ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)), as
+// aggregates are named: the name is the one a reader of the table sees on
+// Spark, so it is the pipeline's on every target.
+func nameWindows(items []selItem) {
+	for i, it := range items {
+		if it.alias == "" && ir.HasOver(it.expr) {
+			items[i].alias = autoName(it.expr)
+		}
+	}
+}
