@@ -9,9 +9,9 @@ import (
 
 // Window functions: the typing of an ir.Over and Spark's rules for one
 // (Spark's CheckAnalysis and ResolveWindowFrame / ResolveWindowOrder):
-//   - an Over stands only in a select's items (Spark's
-//     WINDOW_FUNCTION_AND_FRAME_MISMATCH aside, a window in WHERE, GROUP BY,
-//     an aggregate or another window's arguments is an error);
+//   - an Over stands only in a select's items: a window in WHERE, GROUP
+//     BY or an aggregate is an error (one in another window's arguments,
+//     which Spark computes first, is refused);
 //   - its function is a window function (ranking, offset, nth_value) or an
 //     aggregate of the catalogue; anything else is UNSUPPORTED_EXPR_FOR_WINDOW;
 //   - a window function without OVER is WINDOW_FUNCTION_WITHOUT_OVER_CLAUSE
@@ -20,12 +20,14 @@ import (
 //     their own (ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW for the
 //     ranks; lag and lead none a query can spell);
 //   - a RANGE frame with an offset needs exactly one order key, numeric
-//     with a numeric offset, or a date or timestamp with an interval one;
+//     with a numeric offset, a date with a whole number of days or an
+//     interval, a timestamp with an interval;
 //   - a frame's start may not be unbounded following, nor its end unbounded
 //     preceding, nor an offset start after an offset end.
 //
 // The types: a ranking function's INT or DOUBLE, an offset or value
-// function's argument type (nullable: no row may be at the offset), an
+// function's argument type (nullable: no row may be at the offset, but
+// for lag and lead with a default when neither it nor the input is), an
 // aggregate's own type, nullable but for count (a frame may be empty).
 
 // rankingFuncs need ORDER BY and take only the frame Spark gives them.
@@ -105,8 +107,19 @@ func (r *resolver) over(e *ir.Over, sc *scope, c ectx) (ir.Type, bool) {
 			r.frame(fr, e.Order, orderTypes, sc)
 		}
 	}
-	if f.agg {
+	switch {
+	case f.agg:
 		n = name != "count"
+	case offsetFuncs[name]:
+		// Spark: nullable unless a default stands in where no row is
+		a := e.Func.Args
+		n = len(a) < 3 || r.u.Nullable[a[0]] || r.u.Nullable[a[2]]
+		if len(a) == 3 {
+			t0, t2 := r.u.Types[a[0]], r.u.Types[a[2]]
+			if _, ok := commonType(t0, t2); !ok && !isUnknown(t0) && !isUnknown(t2) {
+				r.errorf(a[2].Position(), ir.CodeTypeMismatch, "%s's default is %s, which does not fit %s's %s: cast it", name, t2, exprString(a[0]), t0)
+			}
+		}
 	}
 	return t, n
 }

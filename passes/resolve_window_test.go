@@ -15,7 +15,8 @@ source u from csv "u.csv" { k int64, v int32 not null, d decimal(10,2), s string
 // TestWindowTypes checks the types and nullability resolve gives window
 // functions: Spark's, as its analyzer reports them (checked on Spark 4.1.4
 // and 4.2.1: RANK() int not null, PERCENT_RANK() double not null, lag(v)
-// int nullable, sum(v) over a window bigint nullable, count(1) not null).
+// int nullable, lead(v, 1, -1) of a non-null v not null, sum(v) over a
+// window bigint nullable, count(1) not null).
 func TestWindowTypes(t *testing.T) {
 	cases := []struct {
 		expr, typ string
@@ -29,6 +30,8 @@ func TestWindowTypes(t *testing.T) {
 		{"ntile(4) over (order by v)", "int32", false},
 		{"lag(v) over (order by v)", "int32", true},
 		{"lead(s, 2, 'x') over (order by v)", "string", true},
+		{"lead(v, 1, -1) over (order by v)", "int32", false},
+		{"lag(v, 1, null) over (order by v)", "int32", true},
 		{"lag(v) ignore nulls over (order by v)", "int32", true},
 		{"nth_value(d, 2) over (order by v)", "decimal(10,2)", true},
 		{"first_value(v) over (order by v)", "int32", true},
@@ -139,6 +142,8 @@ func TestWindowErrors(t *testing.T) {
 			"p.thund:3:43: window function rank() inside window sum: nested windows are not supported; compute it in a select before [bad-window]"},
 		{"select upper(s) over (order by v) as x",
 			"p.thund:3:39: upper(s) is not a window function or an aggregate: upper over (...) is not supported (Spark's UNSUPPORTED_EXPR_FOR_WINDOW) [bad-window]"},
+		{"select lag(v, 1, 'x') over (order by v) as x",
+			"p.thund:3:49: lag's default is string, which does not fit v's int32: cast it [type-mismatch]"},
 		{"select ntile(0) over (order by v) as x",
 			"p.thund:3:45: ntile's bucket count must be a positive integer constant, got 0 [bad-window]"},
 		{"select sum(v) ignore nulls over (order by v) as x",
