@@ -77,6 +77,7 @@ type funcSig struct {
 	name    string
 	aliases []string
 	agg     bool
+	window  bool // a window function: only with OVER (resolve_window.go)
 	minArgs int
 	maxArgs int       // -1: variadic
 	args    []argRule // per position; the last one repeats
@@ -95,6 +96,9 @@ type funcSig struct {
 type Func struct {
 	Name string
 	Agg  bool
+	// Window is a window function (ranking, offset, nth_value), which only
+	// an ir.Over calls; an aggregate may be an Over's function too.
+	Window bool
 
 	notNative string // why the native backend does not run it (the plan refuses it)
 }
@@ -164,6 +168,23 @@ var functions = []funcSig{
 	{name: "timestamp_micros", minArgs: 1, maxArgs: 1, args: []argRule{argInteger}, ret: ir.Timestamp(ir.Micro, "UTC"), result: resFixed},
 }
 
+// windowFunctions are the functions only an ir.Over calls (resolve_window.go),
+// with Spark's types: INT for the ranks and ntile, DOUBLE for the
+// distributions, the input's for the offset and value functions (NULL where
+// no row is at the offset). They are not scalar functions: a table of their
+// own (the conformance matrix reads functions as the scalar ones).
+var windowFunctions = []funcSig{
+	{name: "row_number", window: true, minArgs: 0, maxArgs: 0, args: []argRule{argAny}, ret: ir.Int32, result: resFixed, nulls: nullNever},
+	{name: "rank", window: true, minArgs: 0, maxArgs: 0, args: []argRule{argAny}, ret: ir.Int32, result: resFixed, nulls: nullNever},
+	{name: "dense_rank", window: true, minArgs: 0, maxArgs: 0, args: []argRule{argAny}, ret: ir.Int32, result: resFixed, nulls: nullNever},
+	{name: "percent_rank", window: true, minArgs: 0, maxArgs: 0, args: []argRule{argAny}, ret: ir.Float64, result: resFixed, nulls: nullNever},
+	{name: "cume_dist", window: true, minArgs: 0, maxArgs: 0, args: []argRule{argAny}, ret: ir.Float64, result: resFixed, nulls: nullNever},
+	{name: "ntile", window: true, minArgs: 1, maxArgs: 1, args: []argRule{argInteger}, ret: ir.Int32, result: resFixed, nulls: nullNever},
+	{name: "lag", window: true, minArgs: 1, maxArgs: 3, args: []argRule{argAny, argInteger, argAny}, result: resArg0, nulls: nullAlways},
+	{name: "lead", window: true, minArgs: 1, maxArgs: 3, args: []argRule{argAny, argInteger, argAny}, result: resArg0, nulls: nullAlways},
+	{name: "nth_value", window: true, minArgs: 2, maxArgs: 2, args: []argRule{argAny, argInteger}, result: resArg0, nulls: nullAlways},
+}
+
 // sparkOnly are the functions the compiler types and the Spark targets run,
 // but the native runtime does not: resolve refuses a call of one on the
 // native target where it is written, saying why (notNative).
@@ -174,13 +195,13 @@ var sparkOnly = []funcSig{
 }
 
 // funcIndex maps every name and alias to its catalogue entry.
-var funcIndex = indexFunctions(append(append([]funcSig{}, functions...), sparkOnly...))
+var funcIndex = indexFunctions(append(append(append([]funcSig{}, functions...), windowFunctions...), sparkOnly...))
 
 func indexFunctions(list []funcSig) map[string]*funcSig {
 	m := map[string]*funcSig{}
 	for i := range list {
 		f := &list[i]
-		f.entry = &Func{Name: f.name, Agg: f.agg, notNative: f.notNative}
+		f.entry = &Func{Name: f.name, Agg: f.agg, Window: f.window, notNative: f.notNative}
 		m[f.name] = f
 		for _, a := range f.aliases {
 			m[a] = f
@@ -195,7 +216,7 @@ func lookupFunc(name string) *funcSig { return funcIndex[strings.ToLower(name)] 
 // funcNames lists every name and alias, for suggestions.
 func funcNames() []string {
 	var out []string
-	for _, list := range [][]funcSig{functions, sparkOnly} {
+	for _, list := range [][]funcSig{functions, windowFunctions, sparkOnly} {
 		for _, f := range list {
 			out = append(out, f.name)
 			out = append(out, f.aliases...)

@@ -231,6 +231,13 @@ materialized view m
   set "spark.sql.ansi.enabled" = "false"
   = from u | select k / 0 as q`,
 		`p.thund:3:7: native backend: spark.sql.ansi.enabled = false (Spark's legacy results: NULL instead of an error for overflow, invalid casts and division by zero, and its legacy casts) is not supported yet: remove the SET to run with ANSI semantics, or target spark-4.1`},
+	// window functions
+	{"window function", `source u from csv "u.csv" { k int64, v int64 }
+materialized view w = from u | select k, rank() over (partition by k order by v) as r`,
+		`p.thund:2:42: native backend: window functions are not supported yet`},
+	{"window function over a stream", `source s from csv "s/*.csv" { t timestamp(ms), k int64 watermark t delay 5s }
+streaming table w = from stream s | select k, row_number() over (partition by k order by t) as r`,
+		`p.thund:2:47: native backend: window functions over a stream are not supported (neither are they on Spark: non-time-based windows are not supported on streaming DataFrames): read the input as a snapshot`},
 }
 
 // preempted are the refusals of the plan pass that an earlier pass always
