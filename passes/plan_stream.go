@@ -332,8 +332,8 @@ func (p *planner) streamJoin(n *ir.Join, ops *int) {
 	case sp == nil:
 		p.refuseStreaming(n.Pos, "a join of two streams")
 		return
-	case n.Kind != ir.JoinInner:
-		p.refuse(n.Pos, "a %s join of two streams is not supported yet (inner joins are)", n.Kind)
+	case n.Kind != ir.JoinInner && n.Kind != ir.JoinLeft && n.Kind != ir.JoinRight && n.Kind != ir.JoinFull:
+		p.refuse(n.Pos, "a %s join of two streams is not supported yet (inner, left, right and full outer joins are)", n.Kind)
 		return
 	case len(n.Using) > 0:
 		p.refuse(n.Pos, "a join of two streams with USING is not supported yet: write the condition with ON")

@@ -61,6 +61,9 @@ var laneCases = []laneCase{
 	{name: "nexmark_sql", dir: "examples/nexmark", path: ".", prepare: nexmarkData, skip: nexmarkSkip},
 	{name: "subqueries_sql", dir: "testdata/spark/subqueries", path: "."},
 	{name: "subqueries_thund", dir: "testdata/spark/subqueries", path: "pipeline.thund"},
+	// streaming: outer joins of two streams
+	{name: "streamjoin_thund", dir: "testdata/spark/streamjoin", path: "pipeline.thund"},
+	{name: "streamjoin_sql", dir: "testdata/spark/streamjoin", path: "."},
 }
 
 // nexmarkSkip: Spark refuses q7 as written (its stream read of q7_max
