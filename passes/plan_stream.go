@@ -286,8 +286,10 @@ func (p *planner) accum(call *ir.Call, stream, session bool) bool {
 	if stream {
 		why := ""
 		switch {
-		case call.Distinct:
+		case call.Distinct && name != "count":
 			why = name + "(distinct ...)"
+		case call.Distinct && len(call.Args) != 1:
+			why = "count(distinct ...) of several columns"
 		case resT.Kind == ir.TDecimal || argT.Kind == ir.TDecimal:
 			why = name + " of a decimal"
 		case session && (name == "first" || name == "last" || name == "any_value"):

@@ -231,6 +231,10 @@ func (l *lowerer) rel(r ir.Rel) *pb.Relation {
 	case *ir.Project:
 		return project(l.rel(n.Input), l.projection(n))
 	case *ir.Aggregate:
+		// stream: distinct aggregates over a stream (sparkemit/stream.go)
+		if !l.streamDistinctAgg(n) {
+			return nil
+		}
 		if r := l.windowedAggregate(n); r != nil {
 			return r
 		}
