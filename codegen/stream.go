@@ -233,8 +233,12 @@ func (g *flowGen) genStreamAggregate(n *ir.Aggregate, c consumer) {
 	if sf == nil || g.plan.Stream.Aggregate != n {
 		g.unplanned(n.Pos, "a stream aggregate the stream plan does not hold")
 	}
-	sf.ops++
 	w := g.plan.Stream.Window
+	if w == nil {
+		g.genStreamGroups(n, c) // streamgroups.go
+		return
+	}
+	sf.ops++
 	sf.win = w
 	session := w.Kind == ir.WindowSession
 

@@ -531,6 +531,10 @@ func (u *Unit) physical(f *ir.Flow) *ExplainPhysical {
 		if sp.Join != nil && sp.Join.Kind != ir.JoinInner {
 			op = fmt.Sprintf("a %s outer join of two streams (a row nothing matched is emitted NULL-padded when the watermark passes its time bound)", sp.Join.Kind)
 		}
+		// stream: unwindowed aggregates
+		if sp.Aggregate != nil && sp.Window == nil {
+			op = "an aggregate without a window (one accumulator per group key, kept while the flow runs)"
+		}
 		if sp.Window != nil {
 			op = fmt.Sprintf("a windowed aggregate (%s window at %s)", sp.Window.Kind, posText(sp.Window.Pos))
 		}

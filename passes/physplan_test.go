@@ -118,10 +118,18 @@ streaming table d = from stream s | select k, t | distinct`,
 streaming table l = from stream s | group by k aggregate count(*) as n | order by n desc | limit 5
   output mode complete`,
 		`p.thund:2:92: native backend: limit over a stream is not supported yet (streaming state): compute it in a materialized view over a snapshot read, or target spark-4.1`},
-	{"unwindowed aggregate in update mode", `source s from csv "s/*.csv" { t timestamp(ms), k int64 watermark t delay 5s }
-streaming table a = from stream s | group by k aggregate count(*) as n
+	{"unwindowed aggregate in append mode", `source s from csv "s/*.csv" { t timestamp(ms), k int64 watermark t delay 5s }
+streaming table a = from stream s | group by t aggregate count(*) as n`,
+		`p.thund:2:37: native backend: an aggregate over a stream in append mode needs an event-time window under it (window tumble|hop|session(...) | group by window_start, ... aggregate ...); unwindowed streaming aggregates run in output mode update or complete`},
+	{"unwindowed global aggregate in update mode", `source s from csv "s/*.csv" { t timestamp(ms), k int64 }
+streaming table a = from stream s | aggregate count(*) as n
   output mode update`,
-		`p.thund:2:37: native backend: an aggregate over a stream needs an event-time window under it (window tumble|hop|session(...) | group by window_start, ... aggregate ...); unwindowed streaming aggregates are not supported yet`},
+		`p.thund:2:37: native backend: output mode update of an aggregate without group keys into a is not supported yet (its one row has no key to be upserted by): use output mode complete`},
+	{"late table of an unwindowed aggregate", `source s from csv "s/*.csv" { t timestamp(ms), k int64 watermark t delay 5s }
+streaming table a = from stream s | group by k aggregate count(*) as n
+  output mode update
+  late table lt`,
+		`p.thund:2:19: native backend: a late table of an aggregate without a window is not supported (no row of it is ever late)`},
 	{"session windows over bounded input", `source s from csv "s.csv" { t timestamp(ms), k int64 }
 materialized view w = from s | window session(t, 10s) | group by window_start aggregate count(*) as n`,
 		`p.thund:2:32: native backend: session windows over bounded input are not supported yet (over a stream they are)`},

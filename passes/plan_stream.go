@@ -56,7 +56,7 @@ func (p *planner) stream() bool {
 		sp.Lateness = max(sp.Lateness, int64(w.AllowedLateness)/sp.Per)
 		sp.Idle = max(sp.Idle, w.IdleTimeout)
 	}
-	if len(sp.Inputs) == 0 {
+	if len(sp.Inputs) == 0 && !unwindowedAggregateOnly(f.Query) {
 		p.refuse(f.Pos, "flow %q keeps streaming state but none of its stream reads has a watermark: declare one on the source or the read", f.Name)
 		return false
 	}
@@ -183,7 +183,7 @@ func (p *planner) streamAggregate(n *ir.Aggregate, ops *int) {
 		p.refuseStreaming(n.Pos, "an aggregate")
 		return
 	case w == nil || !Streaming(w):
-		p.refuse(n.Pos, "an aggregate over a stream needs an event-time window under it (window tumble|hop|session(...) | group by window_start, ... aggregate ...); unwindowed streaming aggregates are not supported yet")
+		p.unwindowedAggregate(n, ops) // plan_stream_groups.go
 		return
 	case *ops > 0:
 		p.refuse(n.Pos, "a flow with more than one stateful streaming operator is not supported yet: split it through a streaming table")

@@ -92,6 +92,16 @@ streaming table session_distinct =
   | window session(t, 4s)
   | group by k, window_start, window_end aggregate count(distinct v % 5) as d
   emit on window close
+
+streaming table keys_update =
+  from stream ev
+  | group by k aggregate count(*) as n, sum(v) as s, min(v) as lo, count(distinct v % 3) as d
+  output mode update
+
+streaming table keys_complete =
+  from stream ev
+  | group by k, v % 2 = 0 as even aggregate count(*) as n, max(v) as hi
+  output mode complete
 `
 
 // Event times are whole seconds; the windows and rules below are in seconds.
@@ -215,7 +225,7 @@ func equivRun(t *testing.T, work, bin string, batches [][]eqRow) {
 
 func equivCheck(t *testing.T, work, bin string, want map[string][]string) {
 	for _, table := range []string{"tumble_append", "tumble_late", "tumble_complete", "hop_update", "hop_append", "session_append", "session_update",
-		"tumble_distinct", "hop_distinct_update", "session_distinct"} {
+		"tumble_distinct", "hop_distinct_update", "session_distinct", "keys_update", "keys_complete"} {
 		got := strings.Split(strings.TrimSpace(etlRun(t, work, bin, "read", table)), "\n")[1:]
 		slices.Sort(got)
 		w := want[table]
@@ -358,6 +368,37 @@ func equivOracle(batches [][]eqRow) map[string][]string {
 			out["tumble_append"] = append(out["tumble_append"], fmt.Sprintf("%s,%s,%s,%d,%d,%d,%d", w.k, stamp(w.start), stamp(w.start+eqSize), a.n, a.s, a.lo, a.hi))
 		}
 		out["tumble_complete"] = append(out["tumble_complete"], fmt.Sprintf("%s,%s,%d,%d", w.k, stamp(w.start), a.n, a.s))
+	}
+	// the unwindowed aggregates: every row counts (no window closes)
+	type kacc struct {
+		n, s, lo, hi int64
+		d3           map[int64]bool
+	}
+	keys := map[string]*kacc{}
+	keysEven := map[string]*kacc{}
+	for _, b := range batches {
+		for _, r := range b {
+			for _, m := range []struct {
+				m map[string]*kacc
+				k string
+			}{{keys, r.k}, {keysEven, fmt.Sprintf("%s,%v", r.k, r.v%2 == 0)}} {
+				a := m.m[m.k]
+				if a == nil {
+					a = &kacc{lo: r.v, hi: r.v, d3: map[int64]bool{}}
+					m.m[m.k] = a
+				}
+				a.n++
+				a.s += r.v
+				a.lo, a.hi = min(a.lo, r.v), max(a.hi, r.v)
+				a.d3[r.v%3] = true
+			}
+		}
+	}
+	for k, a := range keys {
+		out["keys_update"] = append(out["keys_update"], fmt.Sprintf("%s,%d,%d,%d,%d", k, a.n, a.s, a.lo, len(a.d3)))
+	}
+	for k, a := range keysEven {
+		out["keys_complete"] = append(out["keys_complete"], fmt.Sprintf("%s,%d,%d", k, a.n, a.hi))
 	}
 	for w, a := range tumble {
 		if closedBy(w.start + eqSize) {
