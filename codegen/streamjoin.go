@@ -192,18 +192,6 @@ func (g *flowGen) genStreamJoin(n *ir.Join, c consumer) {
 				}
 				return append(g.sub(func() { c(padded(r, left)) }), g.skipStmt())
 			}
-			kvals := g.keyValues(keys, left, r, e, n.Pos)
-			kd := jen.Dict{}
-			for i, x := range kvals {
-				if x.null {
-					g.emit(drop()...)
-					return
-				}
-				if x.nullable() {
-					g.emit(jen.If(jen.Op("!").Add(OK(x))).Block(drop()...)) // NULL keys never match
-				}
-				kd[jen.Id(fmt.Sprintf("K%d", i))] = cloneValue(x.t, V(x))
-			}
 			t := g.genExpr(s.tcol, e)
 			if t.null {
 				g.emit(drop()...)
@@ -211,6 +199,26 @@ func (g *flowGen) genStreamJoin(n *ir.Join, c consumer) {
 			}
 			if t.nullable() {
 				g.emit(jen.If(jen.Op("!").Add(OK(t))).Block(drop()...))
+			}
+			// a NULL key: a late row is dropped and counted, as any late row
+			dropKey := func() []jen.Code {
+				if !preserved[left] {
+					return drop()
+				}
+				return append([]jen.Code{jen.If(jen.Id(ij).Dot("Late").Call(jen.Int64().Call(V(nonNull(t))))).Block(
+					jen.Id(sf.nlate).Op("++"), g.skipStmt())}, drop()...)
+			}
+			kvals := g.keyValues(keys, left, r, e, n.Pos)
+			kd := jen.Dict{}
+			for i, x := range kvals {
+				if x.null {
+					g.emit(dropKey()...)
+					return
+				}
+				if x.nullable() {
+					g.emit(jen.If(jen.Op("!").Add(OK(x))).Block(dropKey()...)) // NULL keys never match
+				}
+				kd[jen.Id(fmt.Sprintf("K%d", i))] = cloneValue(x.t, V(x))
 			}
 			rd := jen.Dict{}
 			for j := range g.u.Schemas[s.rel] {

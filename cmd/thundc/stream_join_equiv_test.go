@@ -23,6 +23,8 @@ import (
 // where lateness (t < WM - allowed lateness, WM the minimum over both inputs
 // of the greatest event time seen in earlier batches less the delay) is
 // computed here, from the generated arrival order, not read from the engine.
+// Keys are sometimes NULL (an empty CSV field): such a row matches nothing
+// and, on a preserved side, is emitted NULL-padded at once (unless late).
 // The join's residual condition (a.v <> bb.w) is one the state cannot test,
 // so a pair in the time bound may still not match. The last batches move
 // event time far ahead, so that every held row is evicted (and its
@@ -156,7 +158,7 @@ func joinEquivGenerate(rng *rand.Rand) ([][]jeRow, map[string][]string, int) {
 				if rng.IntN(4) == 0 {
 					ts -= int64(rng.IntN(12)) // out of order: some rows late
 				}
-				batch = append(batch, jeRow{right: rng.IntN(2) == 0, k: []string{"x", "y", "z"}[rng.IntN(3)], v: int64(rng.IntN(4)), t: ts})
+				batch = append(batch, jeRow{right: rng.IntN(2) == 0, k: []string{"x", "y", "z", "x", "y", "z", ""}[rng.IntN(7)], v: int64(rng.IntN(4)), t: ts})
 			}
 			batches = append(batches, batch)
 		}
@@ -188,7 +190,7 @@ func joinEquivOracle(batches [][]jeRow) (map[string][]string, int, int, int, int
 				late++
 				continue
 			}
-			if i == len(batches)-1 {
+			if i == len(batches)-1 && r.k != "" { // a NULL key is padded at once
 				held[len(onTime)] = true
 			}
 			onTime = append(onTime, r)
@@ -211,7 +213,7 @@ func joinEquivOracle(batches [][]jeRow) (map[string][]string, int, int, int, int
 	pairs := 0
 	for i, l := range onTime {
 		for j, r := range onTime {
-			if l.right || !r.right || l.k != r.k || r.t < l.t+jeLower || r.t > l.t+jeUpper || l.v == r.v {
+			if l.right || !r.right || l.k != r.k || l.k == "" || r.t < l.t+jeLower || r.t > l.t+jeUpper || l.v == r.v {
 				continue
 			}
 			pairs++
