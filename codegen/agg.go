@@ -58,6 +58,7 @@ type accum struct {
 	resT        ir.Type
 	distinct    *keyType // count(distinct ...)
 	ignoreNulls bool
+	stream      bool // kept in window state: count(distinct x) is an rt/stream.Distinct
 }
 
 // genAggregate generates hash aggregation: the input's pipeline ends in
@@ -428,6 +429,15 @@ func (g *flowGen) planAccum(st *structDecl, a *accum) bool {
 				types[i] = g.typeOf(x)
 			}
 			a.distinct = g.newKeyType("countDistinct", types, false)
+			if a.stream {
+				// window state: a set a snapshot can store (one column)
+				if len(types) != 1 {
+					g.unplanned(a.call.Pos, "count(distinct ...) of several columns over a stream is not supported yet")
+					return false
+				}
+				st.add(f, jen.Qual(streamPkg, "Distinct").Types(a.distinct.goType()))
+				return true
+			}
 			st.add(f, jen.Map(a.distinct.goType()).Struct())
 			return true
 		}
@@ -513,6 +523,15 @@ func (g *flowGen) accumulate(a *accum, gs *jen.Statement, args []*value) {
 				return
 			}
 			key, ok := a.distinct.buildOK(g, args, make([]bool, len(args)))
+			if a.stream {
+				ins := g.sub(func() { g.emit(f("").Dot("Add").Call(a.distinct.cloned(g, key))) })
+				if ok != nil {
+					g.emit(jen.If(ok).Block(ins...))
+				} else {
+					g.emit(ins...)
+				}
+				return
+			}
 			ins := g.sub(func() {
 				g.emit(jen.If(f("").Op("==").Nil()).Block(f("").Op("=").Map(a.distinct.goType()).Struct().Values()))
 				add := g.sub(func() {
@@ -614,6 +633,9 @@ func (g *flowGen) genAccumResult(a *accum, gs *jen.Statement) *value {
 	t := a.resT
 	switch a.name {
 	case "count":
+		if a.distinct != nil && a.stream {
+			return plainValue(t, f("").Dot("Len").Call())
+		}
 		if a.distinct != nil {
 			return plainValue(t, jen.Int64().Call(jen.Len(f(""))))
 		}

@@ -213,8 +213,10 @@ func (g *flowGen) genStreamWindow(n *ir.Window, c consumer) {
 // ("" when it can).
 func streamAccum(a *accum, session bool) string {
 	switch {
-	case a.call.Distinct:
+	case a.call.Distinct && a.name != "count":
 		return a.name + "(distinct ...)"
+	case a.call.Distinct && len(a.call.Args) != 1:
+		return "count(distinct ...) of several columns"
 	case a.resT.Kind == ir.TDecimal || a.argT.Kind == ir.TDecimal:
 		return a.name + " of a decimal"
 	case session && (a.name == "first" || a.name == "last" || a.name == "any_value"):
@@ -231,8 +233,12 @@ func (g *flowGen) genStreamAggregate(n *ir.Aggregate, c consumer) {
 	if sf == nil || g.plan.Stream.Aggregate != n {
 		g.unplanned(n.Pos, "a stream aggregate the stream plan does not hold")
 	}
-	sf.ops++
 	w := g.plan.Stream.Window
+	if w == nil {
+		g.genStreamGroups(n, c) // streamgroups.go
+		return
+	}
+	sf.ops++
 	sf.win = w
 	session := w.Kind == ir.WindowSession
 
@@ -260,7 +266,7 @@ func (g *flowGen) genStreamAggregate(n *ir.Aggregate, c consumer) {
 	acc := g.newStruct("streamAcc", "holds the accumulators of one group in one window.")
 	var accs []*accum
 	for i, call := range g.u.AggCalls[n] {
-		a := &accum{call: call, name: g.fn(call).Name, field: fmt.Sprintf("A%d", i), resT: g.typeOf(call)}
+		a := &accum{call: call, name: g.fn(call).Name, field: fmt.Sprintf("A%d", i), resT: g.typeOf(call), stream: true}
 		if len(call.Args) > 0 {
 			a.argT = g.typeOf(call.Args[0])
 		}
@@ -473,6 +479,11 @@ func (g *flowGen) genStreamMerge(accType string, accs []*accum) string {
 		f := a.field
 		d, s := jen.Id("dst").Dot(f), jen.Id("src").Dot(f)
 		dok, sok := jen.Id("dst").Dot(f+"ok"), jen.Id("src").Dot(f+"ok")
+		switch {
+		case a.name == "count" && a.distinct != nil:
+			body = append(body, d.Clone().Dot("Merge").Call(jen.Op("&").Add(s)))
+			continue
+		}
 		switch a.name {
 		case "count":
 			body = append(body, d.Clone().Op("+=").Add(s))

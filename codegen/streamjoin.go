@@ -14,6 +14,13 @@ import (
 // row whose event time is below the watermark less the allowed lateness is
 // late: it is dropped and counted. Held rows are evicted when the watermark
 // passes the last time the other side could match them.
+//
+// A left, right or full outer join also emits each row of a preserved side
+// that no pair matched (through the whole ON condition), NULL-padded, once:
+// when it is evicted (rt/stream.IntervalJoin.AdvanceOuter), that is when the
+// watermark passes the last time the other side could match it. A row of a
+// preserved side whose key or event time is NULL can match nothing: it is
+// emitted NULL-padded at once.
 func (g *flowGen) genStreamJoin(n *ir.Join, c consumer) {
 	sf := g.st
 	tb := g.plan.Joins[n].Time
@@ -21,6 +28,8 @@ func (g *flowGen) genStreamJoin(n *ir.Join, c consumer) {
 		g.unplanned(n.Pos, "a join of two streams the stream plan does not hold")
 	}
 	sf.ops++
+	outer := n.Kind == ir.JoinLeft || n.Kind == ir.JoinRight || n.Kind == ir.JoinFull
+	preserved := map[bool]bool{true: n.Kind == ir.JoinLeft || n.Kind == ir.JoinFull, false: n.Kind == ir.JoinRight || n.Kind == ir.JoinFull}
 	keys, _ := g.joinKeys(n)
 	flow := g.flow.Name
 	kt := g.newStruct("streamJoinKey", "is the key of a join of two streams.")
@@ -68,9 +77,20 @@ func (g *flowGen) genStreamJoin(n *ir.Join, c consumer) {
 		}
 	}
 	pair := g.global("streamPair_", flow)
+	pairFields := []jen.Code{jen.Id("L").Id(L.st.name), jen.Id("R").Id(R.st.name)}
+	emitParams := []jen.Code{jen.Id("l").Id(L.st.name), jen.Id("r").Id(R.st.name)}
+	pairVals := []jen.Code{jen.Id("l"), jen.Id("r")}
+	addL, addR, snap, restore, snapType := "AddLeft", "AddRight", "Snapshot", "Restore", "JoinSnapshot"
+	if outer {
+		// the pair's matched flags, set when it passes the ON condition
+		pairFields = append(pairFields, jen.Id("M").Qual(streamPkg, "Match"))
+		emitParams = append(emitParams, jen.Id("m").Qual(streamPkg, "Match"))
+		pairVals = append(pairVals, jen.Id("m"))
+		addL, addR, snap, restore, snapType = "AddLeftM", "AddRightM", "SnapshotOuter", "RestoreOuter", "OuterJoinSnapshot"
+	}
 	g.typeDecls = append(g.typeDecls, func() jen.Code {
 		return jen.Commentf("%s is a pair of rows a join of two streams matched.", pair).Line().
-			Type().Id(pair).Struct(jen.Id("L").Id(L.st.name), jen.Id("R").Id(R.st.name))
+			Type().Id(pair).Struct(pairFields...)
 	})
 
 	ij, pairs, emitFn := g.name("ij"), g.name("pairs"), g.name("match")
@@ -80,17 +100,20 @@ func (g *flowGen) genStreamJoin(n *ir.Join, c consumer) {
 			jen.Lit(tb.Lower), jen.Lit(tb.Upper), jen.Lit(sf.lateness)),
 		jen.If(jen.Id(ij+"Err").Op("!=").Nil()).Block(jen.Return(jen.Id(ij+"Err"))),
 		jen.Var().Id(pairs).Index().Id(pair),
-		jen.Id(emitFn).Op(":=").Func().Params(jen.Id("l").Id(L.st.name), jen.Id("r").Id(R.st.name)).Block(
-			jen.Id(pairs).Op("=").Append(jen.Id(pairs), jen.Id(pair).Values(jen.Id("l"), jen.Id("r")))))
+		jen.Id(emitFn).Op(":=").Func().Params(emitParams...).Block(
+			jen.Id(pairs).Op("=").Append(jen.Id(pairs), jen.Id(pair).Values(pairVals...))))
 	field := fmt.Sprintf("J%d", sf.ops-1)
-	sf.fields = append(sf.fields, jen.Id(field).Qual(streamPkg, "JoinSnapshot").Types(jen.Id(kt.name), jen.Id(L.st.name), jen.Id(R.st.name)))
-	sf.restore = append(sf.restore, jen.If(jen.Err().Op(":=").Id(ij).Dot("Restore").Call(jen.Id("st").Dot(field)), jen.Err().Op("!=").Nil()).Block(
+	sf.fields = append(sf.fields, jen.Id(field).Qual(streamPkg, snapType).Types(jen.Id(kt.name), jen.Id(L.st.name), jen.Id(R.st.name)))
+	sf.restore = append(sf.restore, jen.If(jen.Err().Op(":=").Id(ij).Dot(restore).Call(jen.Id("st").Dot(field)), jen.Err().Op("!=").Nil()).Block(
 		jen.Return(jen.Qual(fmtPkg, "Errorf").Call(jen.Lit("restoring its join state: %w"), jen.Err()))))
 	if sf.save == nil {
 		sf.save = jen.Dict{}
 	}
-	sf.save[jen.Id(field)] = jen.Id(ij).Dot("Snapshot").Call()
+	sf.save[jen.Id(field)] = jen.Id(ij).Dot(snap).Call()
 	shape := fmt.Sprintf("%s: interval join [%d, %d]; key", field, tb.Lower, tb.Upper)
+	if outer {
+		shape = fmt.Sprintf("%s: %s outer interval join [%d, %d]; key", field, n.Kind, tb.Lower, tb.Upper)
+	}
 	for _, k := range keys {
 		shape += " " + k.Type.String()
 	}
@@ -140,31 +163,62 @@ func (g *flowGen) genStreamJoin(n *ir.Join, c consumer) {
 		}
 		return out
 	}
+	// the missing side of a NULL-padded row
+	nullRow := func(s *side) *row {
+		sch := g.u.Schemas[s.rel]
+		out := &row{cols: make([]*column, len(sch)), allNull: true}
+		for j, f := range sch {
+			out.cols[j] = constColumn(nullValue(f.Type))
+		}
+		return out
+	}
+	padded := func(r *row, left bool) *row {
+		if left {
+			return joined(r, nullRow(R))
+		}
+		return joined(nullRow(L), r)
+	}
 	mem := g.newMemHold(fmt.Sprintf("join at %s (its held rows)", posText(n.Pos)))
 	// add is one side's pipeline: key, time, held row, then the probe
 	add := func(s *side, left bool) {
 		g.emit(jen.Commentf("join of two streams at %s: the %s side", posText(n.Pos), map[bool]string{true: "left", false: "right"}[left]))
 		g.produce(s.rel, func(r *row) {
 			e := g.envOf(s.rel, r)
+			// a row that can match nothing: skipped, or NULL-padded at once
+			// on a preserved side
+			drop := func() []jen.Code {
+				if !preserved[left] {
+					return []jen.Code{g.skipStmt()}
+				}
+				return append(g.sub(func() { c(padded(r, left)) }), g.skipStmt())
+			}
+			t := g.genExpr(s.tcol, e)
+			if t.null {
+				g.emit(drop()...)
+				return
+			}
+			if t.nullable() {
+				g.emit(jen.If(jen.Op("!").Add(OK(t))).Block(drop()...))
+			}
+			// a NULL key: a late row is dropped and counted, as any late row
+			dropKey := func() []jen.Code {
+				if !preserved[left] {
+					return drop()
+				}
+				return append([]jen.Code{jen.If(jen.Id(ij).Dot("Late").Call(jen.Int64().Call(V(nonNull(t))))).Block(
+					jen.Id(sf.nlate).Op("++"), g.skipStmt())}, drop()...)
+			}
 			kvals := g.keyValues(keys, left, r, e, n.Pos)
 			kd := jen.Dict{}
 			for i, x := range kvals {
 				if x.null {
-					g.emit(g.skipStmt())
+					g.emit(dropKey()...)
 					return
 				}
 				if x.nullable() {
-					g.emit(jen.If(jen.Op("!").Add(OK(x))).Block(g.skipStmt())) // NULL keys never match
+					g.emit(jen.If(jen.Op("!").Add(OK(x))).Block(dropKey()...)) // NULL keys never match
 				}
 				kd[jen.Id(fmt.Sprintf("K%d", i))] = cloneValue(x.t, V(x))
-			}
-			t := g.genExpr(s.tcol, e)
-			if t.null {
-				g.emit(g.skipStmt())
-				return
-			}
-			if t.nullable() {
-				g.emit(jen.If(jen.Op("!").Add(OK(t))).Block(g.skipStmt()))
 			}
 			rd := jen.Dict{}
 			for j := range g.u.Schemas[s.rel] {
@@ -178,9 +232,9 @@ func (g *flowGen) genStreamJoin(n *ir.Join, c consumer) {
 				rd[jen.Id(fmt.Sprintf("C%d", j))] = cloneValue(x.t, V0(x))
 				rd[jen.Id(fmt.Sprintf("C%dok", j))] = OK(x)
 			}
-			method := "AddRight"
+			method := addR
 			if left {
-				method = "AddLeft"
+				method = addL
 			}
 			g.emit(jen.Id(pairs).Op("=").Id(pairs).Index(jen.Empty(), jen.Lit(0)),
 				jen.If(jen.Op("!").Id(ij).Dot(method).Call(jen.Id(kt.name).Values(kd), jen.Int64().Call(V(nonNull(t))), jen.Id(s.st.name).Values(rd), jen.Id(emitFn))).Block(
@@ -201,6 +255,9 @@ func (g *flowGen) genStreamJoin(n *ir.Join, c consumer) {
 				if cond := truth(g.genExpr(n.On, en)); fmt.Sprintf("%#v", cond) != "true" {
 					g.emit(jen.If(jen.Op("!").Parens(cond)).Block(jen.Continue()))
 				}
+				if outer {
+					g.emit(jen.Id(p).Dot("M").Dot("Set").Call())
+				}
 				c(joined(lr, rr))
 			})
 			g.emit(jen.For(jen.List(jen.Id("_"), jen.Id(p)).Op(":=").Range().Id(pairs)).Block(body...))
@@ -208,7 +265,36 @@ func (g *flowGen) genStreamJoin(n *ir.Join, c consumer) {
 	}
 	add(L, true)
 	add(R, false)
-	g.emit(jen.Comment("the micro-batch ends: count late rows, advance the watermark, evict"),
-		jen.Id("fc").Dot("Late").Call(jen.Id(sf.nlate)),
-		jen.Id(ij).Dot("Advance").Call(jen.Id(sf.tracker).Dot("Advance").Call()))
+	if !outer {
+		g.emit(jen.Comment("the micro-batch ends: count late rows, advance the watermark, evict"),
+			jen.Id("fc").Dot("Late").Call(jen.Id(sf.nlate)),
+			jen.Id(ij).Dot("Advance").Call(jen.Id(sf.tracker).Dot("Advance").Call()))
+		return
+	}
+	g.emit(jen.Comment("the micro-batch ends: count late rows, advance the watermark, evict, and emit the"),
+		jen.Comment("evicted rows of a preserved side that nothing matched, NULL-padded"),
+		jen.Id("fc").Dot("Late").Call(jen.Id(sf.nlate)))
+	wm, wmOK := g.name("wm"), g.name("wmOK")
+	g.emit(jen.List(jen.Id(wm), jen.Id(wmOK)).Op(":=").Id(sf.tracker).Dot("Advance").Call())
+	adv := []jen.Code{jen.Id(wm), jen.Id(wmOK)}
+	if sf.bounded {
+		// every stream input is a bounded source: its end evicts every row
+		g.emit(jen.List(jen.Id("_"), jen.Id("_")).Op("=").List(jen.Id(wm), jen.Id(wmOK)))
+		adv = []jen.Code{jen.Qual(mathPkg, "MaxInt64"), jen.True()}
+	}
+	var loops []jen.Code
+	for _, s := range []*side{L, R} {
+		left := s == L
+		if !preserved[left] {
+			adv = append(adv, jen.Nil())
+			continue
+		}
+		un, u := g.name("unmatched"), g.name("u")
+		g.emit(jen.Var().Id(un).Index().Id(s.st.name))
+		adv = append(adv, jen.Func().Params(jen.Id("x").Id(s.st.name)).Block(jen.Id(un).Op("=").Append(jen.Id(un), jen.Id("x"))))
+		body := g.loop(func() { c(padded(heldRow(s, jen.Id(u)), left)) })
+		loops = append(loops, jen.For(jen.List(jen.Id("_"), jen.Id(u)).Op(":=").Range().Id(un)).Block(body...))
+	}
+	g.emit(jen.Id(ij).Dot("AdvanceOuter").Call(adv...))
+	g.emit(loops...)
 }

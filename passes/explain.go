@@ -545,6 +545,14 @@ func (u *Unit) physical(f *ir.Flow) *ExplainPhysical {
 			ins = append(ins, fmt.Sprintf("%s delay %s", in.Name, ir.Duration(in.Delay*sp.Per)))
 		}
 		op := "a join of two streams"
+		// stream outer joins
+		if sp.Join != nil && sp.Join.Kind != ir.JoinInner {
+			op = fmt.Sprintf("a %s outer join of two streams (a row nothing matched is emitted NULL-padded when the watermark passes its time bound)", sp.Join.Kind)
+		}
+		// stream: unwindowed aggregates
+		if sp.Aggregate != nil && sp.Window == nil {
+			op = "an aggregate without a window (one accumulator per group key, kept while the flow runs)"
+		}
 		if sp.Window != nil {
 			op = fmt.Sprintf("a windowed aggregate (%s window at %s)", sp.Window.Kind, posText(sp.Window.Pos))
 		}

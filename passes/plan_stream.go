@@ -56,7 +56,7 @@ func (p *planner) stream() bool {
 		sp.Lateness = max(sp.Lateness, int64(w.AllowedLateness)/sp.Per)
 		sp.Idle = max(sp.Idle, w.IdleTimeout)
 	}
-	if len(sp.Inputs) == 0 {
+	if len(sp.Inputs) == 0 && !unwindowedAggregateOnly(f.Query) {
 		p.refuse(f.Pos, "flow %q keeps streaming state but none of its stream reads has a watermark: declare one on the source or the read", f.Name)
 		return false
 	}
@@ -183,7 +183,7 @@ func (p *planner) streamAggregate(n *ir.Aggregate, ops *int) {
 		p.refuseStreaming(n.Pos, "an aggregate")
 		return
 	case w == nil || !Streaming(w):
-		p.refuse(n.Pos, "an aggregate over a stream needs an event-time window under it (window tumble|hop|session(...) | group by window_start, ... aggregate ...); unwindowed streaming aggregates are not supported yet")
+		p.unwindowedAggregate(n, ops) // plan_stream_groups.go
 		return
 	case *ops > 0:
 		p.refuse(n.Pos, "a flow with more than one stateful streaming operator is not supported yet: split it through a streaming table")
@@ -286,8 +286,10 @@ func (p *planner) accum(call *ir.Call, stream, session bool) bool {
 	if stream {
 		why := ""
 		switch {
-		case call.Distinct:
+		case call.Distinct && name != "count":
 			why = name + "(distinct ...)"
+		case call.Distinct && len(call.Args) != 1:
+			why = "count(distinct ...) of several columns"
 		case resT.Kind == ir.TDecimal || argT.Kind == ir.TDecimal:
 			why = name + " of a decimal"
 		case session && (name == "first" || name == "last" || name == "any_value"):
@@ -328,8 +330,8 @@ func (p *planner) streamJoin(n *ir.Join, ops *int) {
 	case sp == nil:
 		p.refuseStreaming(n.Pos, "a join of two streams")
 		return
-	case n.Kind != ir.JoinInner:
-		p.refuse(n.Pos, "a %s join of two streams is not supported yet (inner joins are)", n.Kind)
+	case n.Kind != ir.JoinInner && n.Kind != ir.JoinLeft && n.Kind != ir.JoinRight && n.Kind != ir.JoinFull:
+		p.refuse(n.Pos, "a %s join of two streams is not supported yet (inner, left, right and full outer joins are)", n.Kind)
 		return
 	case len(n.Using) > 0:
 		p.refuse(n.Pos, "a join of two streams with USING is not supported yet: write the condition with ON")

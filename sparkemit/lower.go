@@ -237,6 +237,10 @@ func (l *lowerer) rel(r ir.Rel) *pb.Relation {
 		}
 		return project(l.rel(n.Input), l.projection(n))
 	case *ir.Aggregate:
+		// stream: distinct aggregates over a stream (sparkemit/stream.go)
+		if !l.streamDistinctAgg(n) {
+			return nil
+		}
 		if n.Sets != nil { // setgroup: groupingsets.go
 			return l.groupingSetsAggregate(n)
 		}

@@ -28,6 +28,10 @@ source b from parquet "b/*.parquet" { k int64 }
 		{"streaming distinct", "pipeline p\nsource w stream from parquet \"w/*.parquet\" {\n  k int64, t timestamp(us, \"UTC\")\n  watermark t delay 5s\n}\n" +
 			"streaming table sd = from stream w | select k, t | distinct\n", passes.Spark41,
 			[]string{`spark-4.1 cannot lower flow "sd": distinct over a stream of a pipeline dataset`, "TABLE_OR_VIEW_NOT_FOUND"}},
+		// stream: Spark rejects distinct aggregates over a stream
+		{"distinct aggregate over a stream", "pipeline p\nsource w stream from parquet \"w/*.parquet\" {\n  k int64, t timestamp(us, \"UTC\")\n  watermark t delay 5s\n}\n" +
+			"streaming table cd = from stream w | window tumble(t, 10s) | group by window_start aggregate count(distinct k) as n\n", passes.Spark42,
+			[]string{`spark-4.2 cannot lower flow "cd": a distinct aggregate over a stream`, "Distinct aggregations are not supported on streaming DataFrames/Datasets"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			u := compileSrc(t, "p.thund", c.src, c.target)

@@ -64,6 +64,9 @@ var laneCases = []laneCase{
 	// session confs: the session time zone
 	{name: "session_zone_sql", dir: "testdata/spark/session_zone", path: "."},
 	{name: "session_zone_thund", dir: "testdata/spark/session_zone", path: "pipeline.thund"},
+	// streaming: outer joins of two streams
+	{name: "streamjoin_thund", dir: "testdata/spark/streamjoin", path: "pipeline.thund"},
+	{name: "streamjoin_sql", dir: "testdata/spark/streamjoin", path: "."},
 }
 
 // nexmarkSkip: Spark refuses q7 as written (its stream read of q7_max

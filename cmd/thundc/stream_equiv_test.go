@@ -73,6 +73,35 @@ streaming table session_update =
   | group by k, window_start, window_end aggregate count(*) as n
   output mode update
   emit on update
+
+streaming table tumble_distinct =
+  from stream ev
+  | window tumble(t, 10s)
+  | group by k, window_start aggregate count(distinct v % 7) as d, count(*) as n
+  emit on window close
+
+streaming table hop_distinct_update =
+  from stream ev
+  | window hop(t, 10s, 5s)
+  | group by window_start aggregate count(distinct k) as dk
+  output mode update
+  emit on update
+
+streaming table session_distinct =
+  from stream ev
+  | window session(t, 4s)
+  | group by k, window_start, window_end aggregate count(distinct v % 5) as d
+  emit on window close
+
+streaming table keys_update =
+  from stream ev
+  | group by k aggregate count(*) as n, sum(v) as s, min(v) as lo, count(distinct v % 3) as d
+  output mode update
+
+streaming table keys_complete =
+  from stream ev
+  | group by k, v % 2 = 0 as even aggregate count(*) as n, max(v) as hi
+  output mode complete
 `
 
 // Event times are whole seconds; the windows and rules below are in seconds.
@@ -195,7 +224,8 @@ func equivRun(t *testing.T, work, bin string, batches [][]eqRow) {
 }
 
 func equivCheck(t *testing.T, work, bin string, want map[string][]string) {
-	for _, table := range []string{"tumble_append", "tumble_late", "tumble_complete", "hop_update", "hop_append", "session_append", "session_update"} {
+	for _, table := range []string{"tumble_append", "tumble_late", "tumble_complete", "hop_update", "hop_append", "session_append", "session_update",
+		"tumble_distinct", "hop_distinct_update", "session_distinct", "keys_update", "keys_complete"} {
 		got := strings.Split(strings.TrimSpace(etlRun(t, work, bin, "read", table)), "\n")[1:]
 		slices.Sort(got)
 		w := want[table]
@@ -234,23 +264,27 @@ func equivOracle(batches [][]eqRow) map[string][]string {
 	}
 	type acc struct {
 		n, s, lo, hi int64
+		d7           map[int64]bool // v % 7 (count(distinct ...))
 	}
 	add := func(m map[win]*acc, w win, r eqRow) {
 		a := m[w]
 		if a == nil {
-			a = &acc{lo: r.v, hi: r.v}
+			a = &acc{lo: r.v, hi: r.v, d7: map[int64]bool{}}
 			m[w] = a
 		}
+		a.d7[r.v%7] = true
 		a.n++
 		a.s += r.v
 		a.lo, a.hi = min(a.lo, r.v), max(a.hi, r.v)
 	}
 	tumble, hop := map[win]*acc{}, map[win]*acc{}
+	hopKeys := map[int64]map[string]bool{} // window start: the keys of its on-time rows
 	var late []eqRow
 	// sessions: per key, open sessions and closed ones (emitted)
 	type sess struct {
 		start, end int64
 		n, s       int64
+		d5         map[int64]bool // v % 5
 	}
 	open := map[string][]*sess{}
 	var closed []struct {
@@ -274,6 +308,10 @@ func equivOracle(batches [][]eqRow) map[string][]string {
 			for st := r.t - ((r.t%eqSlide)+eqSlide)%eqSlide; st > r.t-eqSize; st -= eqSlide {
 				if !closedBy(st + eqSize) {
 					add(hop, win{r.k, st}, r)
+					if hopKeys[st] == nil {
+						hopKeys[st] = map[string]bool{}
+					}
+					hopKeys[st][r.k] = true
 				}
 			}
 			// session: late when its own window closed or it touches an
@@ -286,13 +324,16 @@ func equivOracle(batches [][]eqRow) map[string][]string {
 				}
 			}
 			if !isLate {
-				merged := &sess{start: lo, end: hi, n: 1, s: r.v}
+				merged := &sess{start: lo, end: hi, n: 1, s: r.v, d5: map[int64]bool{r.v % 5: true}}
 				var keep []*sess
 				for _, o := range open[r.k] {
 					if o.start < merged.end && merged.start < o.end {
 						merged.start, merged.end = min(merged.start, o.start), max(merged.end, o.end)
 						merged.n += o.n
 						merged.s += o.s
+						for v := range o.d5 {
+							merged.d5[v] = true
+						}
 					} else {
 						keep = append(keep, o)
 					}
@@ -328,6 +369,45 @@ func equivOracle(batches [][]eqRow) map[string][]string {
 		}
 		out["tumble_complete"] = append(out["tumble_complete"], fmt.Sprintf("%s,%s,%d,%d", w.k, stamp(w.start), a.n, a.s))
 	}
+	// the unwindowed aggregates: every row counts (no window closes)
+	type kacc struct {
+		n, s, lo, hi int64
+		d3           map[int64]bool
+	}
+	keys := map[string]*kacc{}
+	keysEven := map[string]*kacc{}
+	for _, b := range batches {
+		for _, r := range b {
+			for _, m := range []struct {
+				m map[string]*kacc
+				k string
+			}{{keys, r.k}, {keysEven, fmt.Sprintf("%s,%v", r.k, r.v%2 == 0)}} {
+				a := m.m[m.k]
+				if a == nil {
+					a = &kacc{lo: r.v, hi: r.v, d3: map[int64]bool{}}
+					m.m[m.k] = a
+				}
+				a.n++
+				a.s += r.v
+				a.lo, a.hi = min(a.lo, r.v), max(a.hi, r.v)
+				a.d3[r.v%3] = true
+			}
+		}
+	}
+	for k, a := range keys {
+		out["keys_update"] = append(out["keys_update"], fmt.Sprintf("%s,%d,%d,%d,%d", k, a.n, a.s, a.lo, len(a.d3)))
+	}
+	for k, a := range keysEven {
+		out["keys_complete"] = append(out["keys_complete"], fmt.Sprintf("%s,%d,%d", k, a.n, a.hi))
+	}
+	for w, a := range tumble {
+		if closedBy(w.start + eqSize) {
+			out["tumble_distinct"] = append(out["tumble_distinct"], fmt.Sprintf("%s,%s,%d,%d", w.k, stamp(w.start), len(a.d7), a.n))
+		}
+	}
+	for st, ks := range hopKeys {
+		out["hop_distinct_update"] = append(out["hop_distinct_update"], fmt.Sprintf("%s,%d", stamp(st), len(ks)))
+	}
 	for _, r := range late {
 		out["tumble_late"] = append(out["tumble_late"], fmt.Sprintf("%s,%d,%s", r.k, r.v, stamp(r.t)))
 	}
@@ -340,6 +420,7 @@ func equivOracle(batches [][]eqRow) map[string][]string {
 	for _, c := range closed {
 		out["session_append"] = append(out["session_append"], fmt.Sprintf("%s,%s,%s,%d,%d", c.k, stamp(c.x.start), stamp(c.x.end), c.x.n, c.x.s))
 		out["session_update"] = append(out["session_update"], fmt.Sprintf("%s,%s,%s,%d", c.k, stamp(c.x.start), stamp(c.x.end), c.x.n))
+		out["session_distinct"] = append(out["session_distinct"], fmt.Sprintf("%s,%s,%s,%d", c.k, stamp(c.x.start), stamp(c.x.end), len(c.x.d5)))
 	}
 	for k, list := range open {
 		for _, o := range list {

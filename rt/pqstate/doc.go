@@ -14,7 +14,9 @@
 // keep their bits), string, []byte, time.Time (UTC nanoseconds; the zero
 // time is null), pointers, slices and structs of these. Maps, arrays,
 // interfaces and unexported fields are refused with an error that names the
-// field's path.
+// field's path, except fields tagged `pqstate:"-"`, which are not stored
+// (an index the owner rebuilds from the stored fields, as
+// rt/stream.Distinct's): Unmarshal leaves them zero.
 //
 // It must not: know where snapshots are stored or under which commit
 // (rt/etl and rt/warehouse do), or import anything of the compiler or of

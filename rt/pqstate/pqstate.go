@@ -69,10 +69,23 @@ func arrowType(t reflect.Type, path string) (arrow.DataType, error) {
 	return nil, fmt.Errorf("state field %s: type %s cannot be stored in a snapshot", path, t)
 }
 
-// structFields is t's fields as Arrow fields, in declaration order.
+// stored is the indexes of t's fields a snapshot holds: all but those
+// tagged `pqstate:"-"` (an index derived from the stored fields, rebuilt
+// after Unmarshal by its owner).
+func stored(t reflect.Type) []int {
+	var idx []int
+	for i := range t.NumField() {
+		if t.Field(i).Tag.Get("pqstate") != "-" {
+			idx = append(idx, i)
+		}
+	}
+	return idx
+}
+
+// structFields is t's stored fields as Arrow fields, in declaration order.
 func structFields(t reflect.Type, path string) ([]arrow.Field, error) {
 	fs := make([]arrow.Field, 0, t.NumField())
-	for i := range t.NumField() {
+	for _, i := range stored(t) {
 		sf := t.Field(i)
 		p := path + "." + sf.Name
 		if !sf.IsExported() {
@@ -111,8 +124,8 @@ func Marshal(v any) ([]byte, error) {
 	schema := arrow.NewSchema(fs, nil)
 	b := array.NewRecordBuilder(mem, schema)
 	defer b.Release()
-	for i := range fs {
-		appendValue(b.Field(i), rv.Field(i))
+	for i, fi := range stored(rv.Type()) {
+		appendValue(b.Field(i), rv.Field(fi))
 	}
 	rec := b.NewRecordBatch()
 	defer rec.Release()
@@ -179,14 +192,15 @@ func appendValue(b array.Builder, v reflect.Value) {
 			appendValue(vb, v.Index(i))
 		}
 	case reflect.Struct:
-		if t.NumField() == 0 {
+		idx := stored(t)
+		if len(idx) == 0 {
 			b.AppendNull()
 			return
 		}
 		sb := b.(*array.StructBuilder)
 		sb.Append(true)
-		for i := range t.NumField() {
-			appendValue(sb.FieldBuilder(i), v.Field(i))
+		for i, fi := range idx {
+			appendValue(sb.FieldBuilder(i), v.Field(fi))
 		}
 	default:
 		panic("pqstate: appendValue of " + t.String()) // arrowType refused it
@@ -233,6 +247,7 @@ func Unmarshal(data []byte, v any) error {
 	if tbl.NumRows() != 1 {
 		return fmt.Errorf("pqstate: the snapshot has %d rows, want 1", tbl.NumRows())
 	}
+	idx := stored(rv.Type())
 	for i := range want {
 		col := tbl.Column(i).Data()
 		if len(col.Chunks()) != 1 {
@@ -241,13 +256,13 @@ func Unmarshal(data []byte, v any) error {
 				return fmt.Errorf("pqstate: %w", err)
 			}
 			defer c.Release()
-			err = decode(c, 0, rv.Field(i), want[i].Name)
+			err = decode(c, 0, rv.Field(idx[i]), want[i].Name)
 			if err != nil {
 				return err
 			}
 			continue
 		}
-		if err := decode(col.Chunk(0), 0, rv.Field(i), want[i].Name); err != nil {
+		if err := decode(col.Chunk(0), 0, rv.Field(idx[i]), want[i].Name); err != nil {
 			return err
 		}
 	}
@@ -309,12 +324,13 @@ func decode(a arrow.Array, i int, v reflect.Value, path string) error {
 		}
 		v.Set(s)
 	case reflect.Struct:
-		if t.NumField() == 0 {
+		idx := stored(t)
+		if len(idx) == 0 {
 			return nil
 		}
 		sa := a.(*array.Struct)
-		for k := range t.NumField() {
-			if err := decode(sa.Field(k), i, v.Field(k), path+"."+t.Field(k).Name); err != nil {
+		for k, fk := range idx {
+			if err := decode(sa.Field(k), i, v.Field(fk), path+"."+t.Field(fk).Name); err != nil {
 				return err
 			}
 		}

@@ -16,7 +16,14 @@
 //     Avg): tumbling, hopping and session windows per key, emitting in
 //     append, update or complete mode, classifying late rows; Snapshot and
 //     Restore for checkpoints.
-//   - IntervalJoin: the state of a two-stream join with a time bound.
+//   - Distinct: count(DISTINCT x)'s accumulator in window state.
+//   - IntervalJoin: the state of a two-stream join with a time bound; for
+//     outer joins (AddLeftM, AddRightM, Match, AdvanceOuter,
+//     OuterJoinSnapshot) the held rows' matched flags, and the rows evicted
+//     unmatched, to be emitted NULL-padded.
+//   - Groups: the state of an aggregate over a stream without a window
+//     (output mode update or complete): one accumulator per group key, the
+//     groups each micro-batch changed, GroupsSnapshot.
 //   - Edge: a queue bounded by rows and bytes, with occupancy counters.
 //   - Scheduler, Trigger, Clock, ManualClock: processing-time, available-now
 //     and once triggers over an injectable clock.

@@ -35,12 +35,13 @@ type JoinStats struct {
 }
 
 type timed[T any] struct {
-	t   int64
-	row T
+	t       int64
+	row     T
+	matched bool // some pair of it passed the join's whole condition (outer joins)
 }
 
 type joinSide[K comparable, T any] struct {
-	rows    map[K][]timed[T]
+	rows    map[K][]*timed[T]
 	expiry  []expiryEntry[K] // by at
 	held    int
 	evicted int64
@@ -64,8 +65,8 @@ func NewIntervalJoin[K comparable, L, R any](lower, upper, allowedLateness int64
 	}
 	return &IntervalJoin[K, L, R]{
 		lower: lower, upper: upper, lateness: allowedLateness,
-		left:  joinSide[K, L]{rows: map[K][]timed[L]{}},
-		right: joinSide[K, R]{rows: map[K][]timed[R]{}},
+		left:  joinSide[K, L]{rows: map[K][]*timed[L]{}},
+		right: joinSide[K, R]{rows: map[K][]*timed[R]{}},
 	}, nil
 }
 
@@ -78,50 +79,77 @@ func (j *IntervalJoin[K, L, R]) late(t int64) bool {
 // already held, and the row is kept. It returns false, calling nothing, when
 // the row is late.
 func (j *IntervalJoin[K, L, R]) AddLeft(key K, t int64, row L, emit func(L, R)) bool {
+	return j.AddLeftM(key, t, row, func(l L, r R, _ Match) { emit(l, r) })
+}
+
+// AddRight adds one right row; see AddLeft.
+func (j *IntervalJoin[K, L, R]) AddRight(key K, t int64, row R, emit func(L, R)) bool {
+	return j.AddRightM(key, t, row, func(l L, r R, _ Match) { emit(l, r) })
+}
+
+// Match is a pair a probe found, for an outer join: Set marks both of its
+// rows matched when the pair passes the join's whole condition (the key and
+// the time bound are only what the state can test). A held row evicted
+// unmatched is handed to Advance's unmatched callback, to be emitted
+// NULL-padded.
+type Match struct{ l, r *bool }
+
+// Set marks the pair's two rows matched.
+func (m Match) Set() { *m.l, *m.r = true, true }
+
+// AddLeftM is AddLeft for outer joins: emit also gets the pair's Match.
+func (j *IntervalJoin[K, L, R]) AddLeftM(key K, t int64, row L, emit func(L, R, Match)) bool {
 	j.stats.LeftRows++
 	if j.late(t) {
 		j.stats.LateLeft++
 		return false
 	}
 	lo, hi := satAdd(t, j.lower), satAdd(t, j.upper)
+	me := &timed[L]{t: t, row: row}
 	for _, r := range j.right.rows[key] {
 		if lo <= r.t && r.t <= hi {
 			j.stats.Pairs++
-			emit(row, r.row)
+			emit(row, r.row, Match{&me.matched, &r.matched})
 		}
 	}
-	addRow(&j.left, key, t, row, satAdd(t, j.upper))
+	addRow(&j.left, key, me, satAdd(t, j.upper))
 	return true
 }
 
-// AddRight adds one right row; see AddLeft.
-func (j *IntervalJoin[K, L, R]) AddRight(key K, t int64, row R, emit func(L, R)) bool {
+// AddRightM is AddRight for outer joins; see AddLeftM.
+func (j *IntervalJoin[K, L, R]) AddRightM(key K, t int64, row R, emit func(L, R, Match)) bool {
 	j.stats.RightRows++
 	if j.late(t) {
 		j.stats.LateRight++
 		return false
 	}
 	lo, hi := satSub(t, j.upper), satSub(t, j.lower)
+	me := &timed[R]{t: t, row: row}
 	for _, l := range j.left.rows[key] {
 		if lo <= l.t && l.t <= hi {
 			j.stats.Pairs++
-			emit(l.row, row)
+			emit(l.row, row, Match{&l.matched, &me.matched})
 		}
 	}
-	addRow(&j.right, key, t, row, satSub(t, j.lower))
+	addRow(&j.right, key, me, satSub(t, j.lower))
 	return true
 }
 
+// Late reports whether event time t is late under the current watermark
+// (t < WM - allowed lateness).
+func (j *IntervalJoin[K, L, R]) Late(t int64) bool { return j.late(t) }
+
 // addRow keeps a row; last is the greatest event time of the other side it
 // can still match, after which it expires.
-func addRow[K comparable, T any](s *joinSide[K, T], key K, t int64, row T, last int64) {
-	s.rows[key] = append(s.rows[key], timed[T]{t, row})
+func addRow[K comparable, T any](s *joinSide[K, T], key K, r *timed[T], last int64) {
+	s.rows[key] = append(s.rows[key], r)
 	s.held++
 	heapPush(&s.expiry, expiryEntry[K]{at: last, key: key}, expiryLess[K])
 }
 
-// evict drops the rows whose last matchable time is before horizon.
-func evict[K comparable, T any](s *joinSide[K, T], horizon int64, last func(t int64) int64) {
+// evict drops the rows whose last matchable time is before horizon,
+// handing those never matched to unmatched when it is not nil.
+func evict[K comparable, T any](s *joinSide[K, T], horizon int64, last func(t int64) int64, unmatched func(T)) {
 	for len(s.expiry) > 0 && s.expiry[0].at < horizon {
 		e := heapPop(&s.expiry, expiryLess[K])
 		rows, ok := s.rows[e.key]
@@ -133,6 +161,9 @@ func evict[K comparable, T any](s *joinSide[K, T], horizon int64, last func(t in
 			if last(r.t) < horizon {
 				s.held--
 				s.evicted++
+				if unmatched != nil && !r.matched {
+					unmatched(r.row)
+				}
 				continue
 			}
 			keep = append(keep, r)
@@ -149,6 +180,15 @@ func evict[K comparable, T any](s *joinSide[K, T], horizon int64, last func(t in
 // Advance ends a micro-batch with the flow's watermark and evicts the rows no
 // future on-time row can match. The watermark never decreases.
 func (j *IntervalJoin[K, L, R]) Advance(wm int64, ok bool) {
+	j.AdvanceOuter(wm, ok, nil, nil)
+}
+
+// AdvanceOuter is Advance for outer joins: each evicted row that no pair
+// matched goes to its side's callback (nil for a side that is not
+// preserved), in the order of the time after which it could match no more,
+// so that it is emitted NULL-padded once, when the watermark passes its time
+// bound.
+func (j *IntervalJoin[K, L, R]) AdvanceOuter(wm int64, ok bool, unmatchedLeft func(L), unmatchedRight func(R)) {
 	if ok && (!j.hasWM || wm > j.wm) {
 		j.wm, j.hasWM = wm, true
 	}
@@ -156,8 +196,8 @@ func (j *IntervalJoin[K, L, R]) Advance(wm int64, ok bool) {
 		return
 	}
 	h := satSub(j.wm, j.lateness)
-	evict(&j.left, h, func(t int64) int64 { return satAdd(t, j.upper) })
-	evict(&j.right, h, func(t int64) int64 { return satSub(t, j.lower) })
+	evict(&j.left, h, func(t int64) int64 { return satAdd(t, j.upper) }, unmatchedLeft)
+	evict(&j.right, h, func(t int64) int64 { return satSub(t, j.lower) }, unmatchedRight)
 }
 
 // Stats returns the counters.
@@ -216,10 +256,10 @@ func (j *IntervalJoin[K, L, R]) Restore(s JoinSnapshot[K, L, R]) error {
 	j.stats.Held, j.stats.Evicted = 0, 0
 	j.left.evicted = s.Stats.Evicted // the sides' split is not kept; the sum is
 	for _, r := range s.Left {
-		addRow(&j.left, r.Key, r.T, r.Row, satAdd(r.T, j.upper))
+		addRow(&j.left, r.Key, &timed[L]{t: r.T, row: r.Row}, satAdd(r.T, j.upper))
 	}
 	for _, r := range s.Right {
-		addRow(&j.right, r.Key, r.T, r.Row, satSub(r.T, j.lower))
+		addRow(&j.right, r.Key, &timed[R]{t: r.T, row: r.Row}, satSub(r.T, j.lower))
 	}
 	return nil
 }
