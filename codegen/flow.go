@@ -37,6 +37,7 @@ type flowGen struct {
 
 	subq    map[ir.Expr]*value // uncorrelated subqueries, computed up front
 	inSets  map[ir.Expr]*inSet
+	corr    map[ir.Expr]*corrBuild // correlated subqueries' build sides (decorrelate.go)
 	skips   []*skipTarget      // where "skip this row" goes: nil = continue
 	recs    []string           // record batches open in the current pipeline
 	prelude []jen.Code         // statements at the top of the flow function
@@ -68,7 +69,7 @@ func (g *generator) genFlow(file *jen.File, f *ir.Flow, target *ir.Dataset) {
 	}
 	fg := &flowGen{generator: g, file: file, flow: f, fi: fi, plan: fp, target: target, fname: g.flowFunc[f],
 		blk: &block{}, stageTop: map[ir.Rel]*passes.Stage{}, details: map[*passes.Stage][]string{},
-		subq: map[ir.Expr]*value{}, inSets: map[ir.Expr]*inSet{}}
+		subq: map[ir.Expr]*value{}, inSets: map[ir.Expr]*inSet{}, corr: map[ir.Expr]*corrBuild{}}
 	fg.cdc = fg.cdcShape()
 	fg.genStreamPrelude()
 	fg.indexStages()

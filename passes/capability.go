@@ -564,7 +564,7 @@ func firstSubquery(e ir.Expr) ir.Expr {
 	var found ir.Expr
 	ir.WalkExpr(e, func(x ir.Expr) bool {
 		switch x.(type) {
-		case *ir.ScalarSubquery, *ir.InSubquery:
+		case *ir.ScalarSubquery, *ir.InSubquery, *ir.Exists:
 			if found == nil {
 				found = x
 			}

@@ -691,6 +691,8 @@ func (l *lowerer) expr(x ir.Expr) *pb.Expression {
 			return l.inSubquery(n, n.Not)
 		}
 		return l.inSubqueryValue(n)
+	case *ir.Exists: // correlated subqueries: Spark's EXISTS is never NULL
+		return not(n.Not, l.subquery(n.Query, pb.SubqueryExpression_SUBQUERY_TYPE_EXISTS))
 	}
 	l.refuse(x.Position(), fmt.Sprintf("expression %T", x), "sparkemit has no lowering for it")
 	return nil
