@@ -37,15 +37,16 @@ type flowGen struct {
 
 	subq    map[ir.Expr]*value // uncorrelated subqueries, computed up front
 	inSets  map[ir.Expr]*inSet
-	corr    map[ir.Expr]*corrBuild // correlated subqueries' build sides (decorrelate.go)
-	skips   []*skipTarget          // where "skip this row" goes: nil = continue
-	recs    []string               // record batches open in the current pipeline
-	prelude []jen.Code             // statements at the top of the flow function
-	par     *parPipe               // a pipeline asked to run on the workers, for the scan that produces it
-	memos   map[memoKey]string     // an aggregate's memo of one build side's groups (memoGroup)
-	rowEnd  *rowLoop               // the batch row loop being generated, if the current code is in one (genScan)
+	skips   []*skipTarget      // where "skip this row" goes: nil = continue
+	recs    []string           // record batches open in the current pipeline
+	prelude []jen.Code         // statements at the top of the flow function
+	par     *parPipe           // a pipeline asked to run on the workers, for the scan that produces it
+	memos   map[memoKey]string // an aggregate's memo of one build side's groups (memoGroup)
+	rowEnd  *rowLoop           // the batch row loop being generated, if the current code is in one (genScan)
 
 	typeDecls []func() jen.Code // package-level types and functions of the flow, declared last
+
+	corr map[ir.Expr]*corrBuild // correlated subqueries' build sides (decorrelate.go)
 }
 
 // skipTarget is a label a consumer jumps to to drop the current row.
