@@ -39,7 +39,14 @@ type SubqueryPlan struct {
 func (p *planner) decorrelate() bool {
 	ok := true
 	main := map[ir.Rel]bool{}
-	ir.WalkRel(p.fp.Flow.Query, func(r ir.Rel) bool { main[r] = true; return true })
+	var mainRels func(r ir.Rel)
+	mainRels = func(r ir.Rel) { // the operators outside subquery expressions
+		main[r] = true
+		for _, in := range ir.RelInputs(r) {
+			mainRels(in)
+		}
+	}
+	mainRels(p.fp.Flow.Query)
 	// which operators of the main query hold each subquery expression
 	ir.WalkRel(p.fp.Flow.Query, func(r ir.Rel) bool {
 		for _, e := range ir.RelExprs(r) {
