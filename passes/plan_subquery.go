@@ -2,6 +2,8 @@ package passes
 
 import (
 	"fmt"
+	"sort"
+	"strings"
 
 	"github.com/nordisk/thund/ir"
 )
@@ -24,7 +26,7 @@ import (
 // expression (FlowPlan.Subqueries, keyed by the *ir.Exists, *ir.InSubquery
 // or *ir.ScalarSubquery).
 type SubqueryPlan struct {
-	Join     string       // "semi", "anti", "null-aware anti", "left outer, one row" or "left outer, aggregate"
+	Join     string       // "semi", "anti", "null-aware anti" or "left outer" (scalar)
 	Input    ir.Rel       // the uncorrelated input: the build side
 	Filters  []*ir.Filter // the filters over Input holding the correlation, outermost first
 	Local    []ir.Expr    // their conjuncts that read only Input: tested while building
@@ -230,10 +232,7 @@ func (p *planner) subqueryPlan(at ir.Rel, x ir.Expr, q ir.Rel, outer map[*ir.Col
 		}
 		sp.Join = map[string]string{"in": "semi", "not in": "null-aware anti"}[kind]
 	default:
-		sp.Join = "left outer, one row"
-		if sp.Agg != nil {
-			sp.Join = "left outer, aggregate"
-		}
+		sp.Join = "left outer"
 	}
 	// where the outer references may be: the filters, the select, not the
 	// aggregate's calls (Spark: AGGREGATE_FUNCTION_MIXED_OUTER_LOCAL_REFERENCES)
@@ -302,4 +301,68 @@ func opName(r ir.Rel) string {
 		return "a read"
 	}
 	return fmt.Sprintf("a %T", r)
+}
+
+// subqueryLines are explain's lines of the flow's decorrelated subqueries,
+// in source order: the join they run as, its hash keys and residual, and
+// the aggregate of a scalar subquery.
+func subqueryLines(fp *FlowPlan) []string {
+	var xs []ir.Expr
+	for x := range fp.Subqueries {
+		xs = append(xs, x)
+	}
+	sort.Slice(xs, func(i, j int) bool {
+		a, b := xs[i].Position(), xs[j].Position()
+		if a.File != b.File {
+			return a.File < b.File
+		}
+		return a.Offset < b.Offset
+	})
+	var out []string
+	for _, x := range xs {
+		sp := fp.Subqueries[x]
+		what := "exists"
+		switch s := x.(type) {
+		case *ir.Exists:
+			if s.Not {
+				what = "not exists"
+			}
+		case *ir.InSubquery:
+			what = "in"
+			if s.Not {
+				what = "not in"
+			}
+		case *ir.ScalarSubquery:
+			what = "scalar"
+		}
+		line := fmt.Sprintf("%s subquery at %s: %s join", what, posText(x.Position()), sp.Join)
+		if len(sp.Keys) == 0 {
+			line += ", nested loop"
+		} else {
+			keys := make([]string, len(sp.Keys))
+			for i, k := range sp.Keys {
+				op := "="
+				if k.NullSafe {
+					op = "<=>"
+				}
+				keys[i] = fmt.Sprintf("%s %s %s", exprString(k.L), op, exprString(k.R))
+			}
+			line += ", hash on " + strings.Join(keys, ", ")
+		}
+		if len(sp.Residual) > 0 {
+			parts := make([]string, len(sp.Residual))
+			for i, e := range sp.Residual {
+				parts[i] = exprString(e)
+			}
+			line += "; residual " + strings.Join(parts, " and ")
+		}
+		switch {
+		case sp.Agg != nil:
+			line += fmt.Sprintf("; the aggregate at %s over each outer row's matches (count over none is 0)", posText(sp.Agg.Pos))
+		case sp.Join == "left outer":
+			line += "; at most one match per outer row (SCALAR_SUBQUERY_TOO_MANY_ROWS)"
+		}
+		out = append(out, line)
+	}
+	return out
 }
