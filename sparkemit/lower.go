@@ -820,6 +820,7 @@ func (l *lowerer) subquery(q ir.Rel, typ pb.SubqueryExpression_SubqueryType, val
 // subqueryOf is subquery with the query's relation passed through wrap
 // (when not nil) first.
 func (l *lowerer) subqueryOf(q ir.Rel, typ pb.SubqueryExpression_SubqueryType, wrap func(*pb.Relation) *pb.Relation, values ...*pb.Expression) *pb.Expression {
+	l.checkCorrelated(q) // correlated subqueries Spark refuses
 	outer := l.refs
 	l.refs = nil
 	rel := l.rel(q)
