@@ -340,7 +340,7 @@ materialized view sess =
 
 materialized view corr =
   from u
-  | where v > (from s | where s.k = u.k | aggregate max(v) as m)
+  | where exists (from s | where s.k = u.k | limit 1)
 
 streaming table cdc_target (k int64, v int64)
 
@@ -389,7 +389,7 @@ materialized view sum_distinct =
 	want := []string{
 		"p.thund:7:5: native backend: an aggregate over a stream needs an event-time window under it (window tumble|hop|session(...) | group by window_start, ... aggregate ...); unwindowed streaming aggregates are not supported yet [capability]",
 		"p.thund:12:5: native backend: session windows over bounded input are not supported yet (over a stream they are) [capability]",
-		"p.thund:17:37: native backend: correlated subqueries are not supported yet (u.k reads a column of the enclosing query) [capability]",
+		"p.thund:17:40: native backend: a correlated reference (u.k) below the subquery's where is not supported yet: correlate the subquery in a where over its input [capability]",
 		"p.thund:31:5: native backend: a join whose right input (the build side) reads a stream is not supported yet (streaming state): compute it in a materialized view over a snapshot read, or target spark-4.1 [capability]",
 		"p.thund:36:5: native backend: a full join over a stream is not supported yet (streaming state): compute it in a materialized view over a snapshot read, or target spark-4.1 [capability]",
 		"p.thund:46:26: native backend: sum(distinct ...) is not supported yet [capability]",
