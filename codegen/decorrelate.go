@@ -39,9 +39,11 @@ func (g *flowGen) genCorrelatedBuild(x ir.Expr, sp *passes.SubqueryPlan) {
 	cb.stored = make([]bool, len(schema))
 	cb.nullOK = make([]bool, len(schema))
 	st := g.newStruct("corrRow", "is one row of a correlated subquery's input (its build side).")
-	cb.rows = g.name("corr")
-	g.emit(jen.Commentf("correlated subquery at %s: build its input (%s join)", posText(x.Position()), sp.Join),
-		jen.Id(cb.rows).Op(":=").Index().Id(st.name).Values())
+	g.emit(jen.Commentf("correlated subquery at %s: build its input (%s join)", posText(x.Position()), sp.Join))
+	if !sp.PerKey {
+		cb.rows = g.name("corr")
+		g.emit(jen.Id(cb.rows).Op(":=").Index().Id(st.name).Values())
+	}
 	nullSafe := make([]bool, len(sp.Keys))
 	if len(sp.Keys) > 0 {
 		types := make([]ir.Type, len(sp.Keys))
@@ -52,7 +54,11 @@ func (g *flowGen) genCorrelatedBuild(x ir.Expr, sp *passes.SubqueryPlan) {
 		}
 		cb.kt = g.newKeyType("corr", types, force)
 		cb.index = g.name("corrIndex")
-		g.emit(jen.Id(cb.index).Op(":=").Map(cb.kt.goType()).Index().Int32().Values())
+		if sp.PerKey {
+			g.emit(jen.Id(cb.index).Op(":=").Map(cb.kt.goType()).Int32().Values()) // key → its state
+		} else {
+			g.emit(jen.Id(cb.index).Op(":=").Map(cb.kt.goType()).Index().Int32().Values())
+		}
 	}
 	if in, ok := x.(*ir.InSubquery); ok {
 		qt := g.u.Schemas[in.Query].Visible()[0].Type
@@ -77,6 +83,11 @@ func (g *flowGen) genCorrelatedBuild(x ir.Expr, sp *passes.SubqueryPlan) {
 		}
 	}
 	mem := g.newMemAccount(fmt.Sprintf("correlated subquery at %s (its build side)", posText(x.Position())))
+	if sp.PerKey {
+		g.genCorrelatedAggBuild(x, cb, nullSafe, mem)
+		g.corr[x] = cb
+		return
+	}
 	g.produce(sp.Input, func(r *row) {
 		e := cb.env(nil, r)
 		for _, c := range sp.Local {
@@ -129,6 +140,55 @@ func (g *flowGen) genCorrelatedBuild(x ir.Expr, sp *passes.SubqueryPlan) {
 		}
 	})
 	g.corr[x] = cb
+}
+
+// genCorrelatedAggBuild computes a scalar subquery's aggregate per key
+// of its equality correlations while building (its plan's PerKey: no
+// residual, so the aggregate depends on the key alone), as Spark
+// aggregates below the join: a slice of states indexed by the key.
+func (g *flowGen) genCorrelatedAggBuild(x ir.Expr, cb *corrBuild, nullSafe []bool, mem *memAccount) {
+	sp := cb.sp
+	cb.rows = g.name("corrStates")
+	g.emit(jen.Id(cb.rows).Op(":=").Index().Id(cb.aggSt.name).Values())
+	if cb.kt == nil {
+		// no key: one state (its correlation is in the select over the aggregate)
+		g.emit(jen.Id(cb.rows).Op("=").Append(jen.Id(cb.rows), jen.Id(cb.aggSt.name).Values()))
+	}
+	g.produce(sp.Input, func(r *row) {
+		e := cb.env(nil, r)
+		for _, c := range sp.Local {
+			v := g.genExpr(c, e)
+			if v.k != nil && v.k.b && !v.null {
+				continue
+			}
+			g.emit(jen.If(jen.Op("!").Parens(truth(v))).Block(g.skipStmt()))
+		}
+		gi := g.name("gi")
+		if cb.kt == nil {
+			g.emit(jen.Id(gi).Op(":=").Lit(0))
+		} else {
+			var kvals []*value
+			for _, k := range sp.Keys {
+				kvals = append(kvals, g.coerce(g.genExpr(k.R, e), k.Type, x.Position()))
+			}
+			key, ok := cb.kt.buildOK(g, kvals, nullSafe)
+			if ok != nil {
+				g.emit(jen.If(jen.Op("!").Parens(ok)).Block(g.skipStmt())) // a NULL key matches no outer row
+			}
+			newKey := g.sub(func() {
+				g.emit(jen.Id(gi).Op("=").Int32().Call(jen.Len(jen.Id(cb.rows))),
+					jen.Id(cb.rows).Op("=").Append(jen.Id(cb.rows), jen.Id(cb.aggSt.name).Values()),
+					jen.Id(cb.index).Index(cb.kt.cloned(g, key)).Op("=").Id(gi))
+				mem.add(g, jen.Id(cb.aggSt.name).Values(), nil)
+			})
+			g.emit(jen.List(jen.Id(gi), jen.Id("found")).Op(":=").Id(cb.index).Index(key),
+				jen.If(jen.Op("!").Id("found")).Block(newKey...))
+		}
+		gs := g.declare([]string{g.name("gs")}, jen.Op("&").Id(cb.rows).Index(jen.Id(gi)))[0]
+		for _, a := range cb.accs {
+			g.genAccumulate(a, use(gs), e)
+		}
+	})
 }
 
 // env is the scope of the subquery's operators over one stored (or, while
@@ -294,13 +354,34 @@ func (g *flowGen) genCorrelatedScalar(s *ir.ScalarSubquery, cb *corrBuild, en *e
 	t := g.typeOf(s)
 	if sp.Agg != nil {
 		gs := g.declareVar(g.name("corrgs"), jen.Id(cb.aggSt.name))
-		forEach(func(e *env) []jen.Code {
-			return g.sub(func() {
-				for _, a := range cb.accs {
-					g.genAccumulate(a, use(gs), e)
-				}
+		switch {
+		case sp.PerKey && cb.kt == nil:
+			g.emit(use(gs).Op("=").Id(cb.rows).Index(jen.Lit(0)))
+		case sp.PerKey:
+			// the key's state, computed while building; none: no match
+			var kvals []*value
+			nullSafe := make([]bool, len(sp.Keys))
+			for i, k := range sp.Keys {
+				kvals = append(kvals, g.coerce(g.genExpr(k.L, en), k.Type, s.Pos))
+				nullSafe[i] = k.NullSafe
+			}
+			key, ok := cb.kt.buildOK(g, kvals, nullSafe)
+			lookup := jen.If(jen.List(jen.Id("gi"), jen.Id("found")).Op(":=").Id(cb.index).Index(key), jen.Id("found")).Block(
+				use(gs).Op("=").Id(cb.rows).Index(jen.Id("gi")))
+			if ok != nil {
+				g.emit(jen.If(ok).Block(lookup))
+			} else {
+				g.emit(lookup)
+			}
+		default:
+			forEach(func(e *env) []jen.Code {
+				return g.sub(func() {
+					for _, a := range cb.accs {
+						g.genAccumulate(a, use(gs), e)
+					}
+				})
 			})
-		})
+		}
 		schema := g.u.Schemas[sp.Agg]
 		o := &row{cols: make([]*column, len(schema))}
 		g.aggResults(sp.Agg, o, &aggEnv{calls: map[*ir.Call]*column{}}, cb.accs, func() *jen.Statement { return use(gs) })

@@ -34,6 +34,10 @@ type SubqueryPlan struct {
 	Residual []ir.Expr    // the other correlated conjuncts, tested per candidate
 	Agg      *ir.Aggregate
 	Project  *ir.Project
+	// PerKey: a scalar subquery's aggregate without residual depends only
+	// on the key, so it is computed per key while building (Spark's
+	// aggregate below the join); else per outer row over its matches.
+	PerKey bool
 }
 
 // decorrelate plans every correlated subquery expression of the flow and
@@ -279,6 +283,7 @@ func (p *planner) subqueryPlan(at ir.Rel, x ir.Expr, q ir.Rel, outer map[*ir.Col
 			sp.Residual = append(sp.Residual, c)
 		}
 	}
+	sp.PerKey = sp.Agg != nil && len(sp.Residual) == 0
 	return sp
 }
 
@@ -357,6 +362,8 @@ func subqueryLines(fp *FlowPlan) []string {
 			line += "; residual " + strings.Join(parts, " and ")
 		}
 		switch {
+		case sp.PerKey:
+			line += fmt.Sprintf("; the aggregate at %s computed per key while building (count over no match is 0)", posText(sp.Agg.Pos))
 		case sp.Agg != nil:
 			line += fmt.Sprintf("; the aggregate at %s over each outer row's matches (count over none is 0)", posText(sp.Agg.Pos))
 		case sp.Join == "left outer":
