@@ -298,7 +298,7 @@ func (g *flowGen) genCorrelated(x ir.Expr, en *env) *value {
 // in e: its select's item, else its input's one visible column.
 func (g *flowGen) subqueryValue(cb *corrBuild, e *env) *value {
 	if p := cb.sp.Project; p != nil {
-		return g.genExpr(p.Items[0].Expr, e)
+		return g.projectedValue(p, e)
 	}
 	schema := g.u.Schemas[cb.sp.Input]
 	for j, f := range schema {
@@ -307,6 +307,22 @@ func (g *flowGen) subqueryValue(cb *corrBuild, e *env) *value {
 		}
 	}
 	panic("codegen: a subquery without a column")
+}
+
+// projectedValue is the one visible column of a subquery's select: its
+// item's expression, or for a * item, the input's column.
+func (g *flowGen) projectedValue(p *ir.Project, e *env) *value {
+	for i, f := range g.u.Schemas[p] {
+		if f.Hidden {
+			continue
+		}
+		pc := g.u.Projections[p][i]
+		if pc.InputIndex >= 0 {
+			return g.col(e.rows[p.Input].cols[pc.InputIndex])
+		}
+		return g.genExpr(p.Items[pc.Item].Expr, e)
+	}
+	panic("codegen: a subquery's select without a column")
 }
 
 // genCorrelatedIn is x [NOT] IN (correlated query), Spark's three-valued
@@ -393,7 +409,7 @@ func (g *flowGen) genCorrelatedScalar(s *ir.ScalarSubquery, cb *corrBuild, en *e
 					e.rows[k] = r
 				}
 			}
-			v = g.genExpr(sp.Project.Items[0].Expr, e)
+			v = g.projectedValue(sp.Project, e)
 		} else {
 			for j, f := range schema {
 				if !f.Hidden {
