@@ -340,7 +340,7 @@ materialized view sess =
 
 materialized view corr =
   from u
-  | where v > (from s | where s.k = u.k | aggregate max(v) as m)
+  | where exists (from s | where s.k = u.k | limit 1)
 
 streaming table cdc_target (k int64, v int64)
 
@@ -385,7 +385,7 @@ streaming table stream_probe =
 	want := []string{
 		"p.thund:7:5: native backend: output mode update of an aggregate without group keys into agg is not supported yet (its one row has no key to be upserted by): use output mode complete [capability]",
 		"p.thund:12:5: native backend: session windows over bounded input are not supported yet (over a stream they are) [capability]",
-		"p.thund:17:37: native backend: correlated subqueries are not supported yet (u.k reads a column of the enclosing query) [capability]",
+		"p.thund:17:40: native backend: a correlated reference (u.k) below the subquery's where is not supported yet: correlate the subquery in a where over its input [capability]",
 		"p.thund:31:5: native backend: a join whose right input (the build side) reads a stream is not supported yet (streaming state): compute it in a materialized view over a snapshot read, or target spark-4.1 [capability]",
 		"p.thund:36:5: native backend: a full join over a stream is not supported yet (streaming state): compute it in a materialized view over a snapshot read, or target spark-4.1 [capability]",
 	}

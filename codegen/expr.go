@@ -122,6 +122,9 @@ func (g *flowGen) genExpr(e ir.Expr, en *env) *value {
 			}
 		}
 	}
+	if g.plan.Subqueries[e] != nil { // correlated subqueries (decorrelate.go)
+		return g.genCorrelated(e, en)
+	}
 	switch e := e.(type) {
 	case *ir.Literal:
 		return g.genLiteral(e, g.typeOf(e), false)

@@ -45,6 +45,8 @@ type flowGen struct {
 	rowEnd  *rowLoop           // the batch row loop being generated, if the current code is in one (genScan)
 
 	typeDecls []func() jen.Code // package-level types and functions of the flow, declared last
+
+	corr map[ir.Expr]*corrBuild // correlated subqueries' build sides (decorrelate.go)
 }
 
 // skipTarget is a label a consumer jumps to to drop the current row.
@@ -68,7 +70,7 @@ func (g *generator) genFlow(file *jen.File, f *ir.Flow, target *ir.Dataset) {
 	}
 	fg := &flowGen{generator: g, file: file, flow: f, fi: fi, plan: fp, target: target, fname: g.flowFunc[f],
 		blk: &block{}, stageTop: map[ir.Rel]*passes.Stage{}, details: map[*passes.Stage][]string{},
-		subq: map[ir.Expr]*value{}, inSets: map[ir.Expr]*inSet{}}
+		subq: map[ir.Expr]*value{}, inSets: map[ir.Expr]*inSet{}, corr: map[ir.Expr]*corrBuild{}}
 	fg.cdc = fg.cdcShape()
 	fg.genStreamPrelude()
 	fg.indexStages()

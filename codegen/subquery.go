@@ -25,6 +25,12 @@ func (g *flowGen) genSubqueries() {
 	walk = func(r ir.Rel) {
 		for _, e := range ir.RelExprs(r) {
 			ir.WalkExpr(e, func(x ir.Expr) bool {
+				if g.plan.Subqueries[x] != nil {
+					// correlated: its build side, then probes (decorrelate.go)
+					walk(ir.SubqueryQuery(x))
+					list = append(list, x)
+					return true
+				}
 				switch s := x.(type) {
 				case *ir.ScalarSubquery:
 					walk(s.Query)
@@ -42,6 +48,10 @@ func (g *flowGen) genSubqueries() {
 	}
 	walk(g.flow.Query)
 	for _, e := range list {
+		if sp := g.plan.Subqueries[e]; sp != nil {
+			g.genCorrelatedBuild(e, sp)
+			continue
+		}
 		switch s := e.(type) {
 		case *ir.ScalarSubquery:
 			g.genScalarSubquery(s)

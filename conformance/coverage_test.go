@@ -62,6 +62,7 @@ var (
 		"op =", "op <>", "op <", "op <=", "op >", "op >=", "op <=>", "op and", "op or", "op not",
 		"is null", "is not null", "in", "not in", "in with NULL", "between", "not between", "like", "not like",
 		"case (searched)", "case (simple)", "cast", "try_cast", "scalar subquery", "in subquery", "not in subquery",
+		"exists subquery", "not exists subquery", "correlated scalar subquery", "correlated in subquery", // correlated subqueries
 		"literal null", "literal bool", "literal int", "literal decimal", "literal float", "literal string",
 		"literal interval", "literal timestamp", "literal date",
 	}
@@ -520,11 +521,23 @@ func (cv *coverer) expr(view string, e ir.Expr) {
 		}
 	case *ir.ScalarSubquery:
 		add("scalar subquery")
+		if cv.correlated(e.Query) {
+			add("correlated scalar subquery")
+		}
 	case *ir.InSubquery:
 		if e.Not {
 			add("not in subquery")
 		} else {
 			add("in subquery")
+		}
+		if cv.correlated(e.Query) {
+			add("correlated in subquery")
+		}
+	case *ir.Exists: // correlated subqueries
+		if e.Not {
+			add("not exists subquery")
+		} else {
+			add("exists subquery")
 		}
 	}
 }
@@ -593,4 +606,22 @@ func catalogue(path string) (*funcCatalogue, error) {
 	}
 	sort.Strings(c.names)
 	return c, nil
+}
+
+// correlated reports whether a subquery's query reads a column of an
+// enclosing query (correlated subqueries).
+func (cv *coverer) correlated(q ir.Rel) bool {
+	found := false
+	ir.WalkRel(q, func(r ir.Rel) bool {
+		for _, e := range ir.RelExprs(r) {
+			ir.WalkExpr(e, func(x ir.Expr) bool {
+				if c, ok := x.(*ir.ColumnRef); ok && cv.u.Refs[c].Depth > 0 {
+					found = true
+				}
+				return !found
+			})
+		}
+		return !found
+	})
+	return found
 }

@@ -12,9 +12,6 @@ func init() {
 		knownFailures["TestConformance/"+view] = why
 		knownFailures["TestThreadsIdentical/"+view] = why
 	}
-	// not built: codegen refuses correlated subqueries (a documented gap)
-	both("expr_subquery_correlated", "codegen: correlated subqueries are refused (not supported yet)")
-	both("expr_subquery_correlated_in", "codegen: correlated subqueries are refused (not supported yet)")
 	// not built: codegen refuses sum(distinct x) and avg(distinct x) with a
 	// capability diagnostic (not supported yet)
 	both("agg_sum_distinct", "codegen: sum(distinct) is refused (not supported yet)")

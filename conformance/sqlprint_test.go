@@ -520,6 +520,13 @@ func (p *printer) expr(e ir.Expr) string {
 			op = " NOT IN "
 		}
 		return fmt.Sprintf("(%s%s(SELECT %s.c0 FROM %s))", p.expr(e.X), op, a, sub)
+	case *ir.Exists: // correlated subqueries
+		sub, _ := p.from(e.Query)
+		s := fmt.Sprintf("(EXISTS (SELECT 1 FROM %s))", sub)
+		if e.Not {
+			s = "(NOT " + s + ")"
+		}
+		return s
 	}
 	p.fail(e.Position(), "expression %T", e)
 	return ""

@@ -48,6 +48,7 @@ var nodeKinds = []struct {
 	{"call", reflect.TypeFor[Call]()},
 	{"scalar_subquery", reflect.TypeFor[ScalarSubquery]()},
 	{"in_subquery", reflect.TypeFor[InSubquery]()},
+	{"exists", reflect.TypeFor[Exists]()}, // correlated subqueries
 	{"over", reflect.TypeFor[Over]()},
 }
 

@@ -851,6 +851,10 @@ func exprPrec(e Expr) int {
 		return precNeg
 	case *IsNull, *In, *InSubquery, *Between, *Like:
 		return precCmp
+	case *Exists: // correlated subqueries
+		if e.Not {
+			return precNot
+		}
 	}
 	return precPrimary
 }
@@ -1078,6 +1082,12 @@ func (p exprPrinter) text(e Expr) string {
 			return "scalarsubquery()"
 		}
 		return "(" + p.query(e.Query) + ")"
+	case *Exists: // correlated subqueries
+		if spark {
+			// Spark's name of an EXISTS (toPrettySQL of Exists)
+			return p.negated(e.Not, "exists()")
+		}
+		return p.not(e.Not) + p.kw("exists") + " (" + p.query(e.Query) + ")"
 	}
 	if p.style == DSL {
 		return "()"

@@ -164,6 +164,9 @@ func TestPrintExprParens(t *testing.T) {
 		{&Literal{Kind: LitBool, Text: "TRUE"}, "true"},
 		{&ScalarSubquery{Query: &Limit{Input: &Scan{Name: "t"}, N: 1}}, "(from t | limit 1)"},
 		{&InSubquery{X: a, Query: &Scan{Name: "t"}}, "a in (from t)"},
+		{&Exists{Query: &Scan{Name: "t"}}, "exists (from t)"},
+		{&Binary{Op: OpAnd, L: &Exists{Query: &Scan{Name: "t"}, Not: true}, R: a}, "not exists (from t) and a"},
+		{&IsNull{X: &Exists{Query: &Scan{Name: "t"}, Not: true}}, "(not exists (from t)) is null"},
 	}
 	for _, c := range cases {
 		if got := printExpr(c.e, 0); got != c.want {
@@ -204,6 +207,7 @@ func TestFormatExprStyles(t *testing.T) {
 		{&Literal{Kind: LitDate, Text: "2024-01-01"}, "date '2024-01-01'", "date '2024-01-01'", "DATE '2024-01-01'"},
 		{&ScalarSubquery{Query: &Scan{Name: "t"}}, "(from t)", "(subquery)", "scalarsubquery()"},
 		{&InSubquery{X: a, Query: &Scan{Name: "t"}, Not: true}, "a not in (from t)", "a not in (subquery)", "(a IN (listquery()))"},
+		{&Exists{Query: &Scan{Name: "t"}, Not: true}, "not exists (from t)", "not exists (subquery)", "(NOT exists())"},
 		{nil, "()", "?", "?"},
 	}
 	for _, c := range cases {

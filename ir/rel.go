@@ -282,6 +282,8 @@ func WalkRel(r Rel, fn func(Rel) bool) {
 				WalkRel(e.Query, fn)
 			case *InSubquery:
 				WalkRel(e.Query, fn)
+			case *Exists: // correlated subqueries
+				WalkRel(e.Query, fn)
 			}
 			return true
 		})

@@ -546,6 +546,9 @@ func (c *capChecker) flow(f *ir.Flow) {
 					if in, ok := e.(*ir.InSubquery); ok {
 						c.note(c.caps.SortSubqueries, at(in.Pos, "order by subquery", "an IN subquery in an order by key", ""))
 					}
+					if ex, ok := e.(*ir.Exists); ok { // correlated subqueries: Spark refuses EXISTS there too
+						c.note(c.caps.SortSubqueries, at(ex.Pos, "order by subquery", "an EXISTS subquery in an order by key", ""))
+					}
 					return true
 				})
 			}
@@ -568,7 +571,7 @@ func firstSubquery(e ir.Expr) ir.Expr {
 	var found ir.Expr
 	ir.WalkExpr(e, func(x ir.Expr) bool {
 		switch x.(type) {
-		case *ir.ScalarSubquery, *ir.InSubquery:
+		case *ir.ScalarSubquery, *ir.InSubquery, *ir.Exists:
 			if found == nil {
 				found = x
 			}

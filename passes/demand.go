@@ -29,6 +29,8 @@ func (p *planner) demandRoot(q ir.Rel) {
 					d.root(s.Query)
 				case *ir.InSubquery:
 					d.root(s.Query)
+				case *ir.Exists: // correlated subqueries
+					d.root(s.Query)
 				}
 				return true
 			})
@@ -62,6 +64,16 @@ func (d *demand) addRefs(n []bool, in ir.Rel, exprs ...ir.Expr) {
 				if b, ok := d.u.Refs[c]; ok && b.Depth == 0 && b.Rel == in && b.Index < len(n) {
 					n[b.Index] = true
 				}
+			}
+			if q := ir.SubqueryQuery(x); q != nil {
+				// a correlated subquery reads columns of in too
+				walkQueryExprs(q, func(x ir.Expr) {
+					if c, ok := x.(*ir.ColumnRef); ok {
+						if b, ok := d.u.Refs[c]; ok && b.Depth > 0 && b.Rel == in && b.Index < len(n) {
+							n[b.Index] = true
+						}
+					}
+				})
 			}
 			return true
 		})

@@ -347,6 +347,10 @@ var diagCases = []diagCase{
 		bids(b)
 		b.mv("m", orderBy(scan("bids"), &ir.InSubquery{Pos: at(), X: c("auction"), Query: sel(scan("bids"), "bidder")}))
 	}},
+	{"exists subquery in an order by on spark", Spark42, ir.CodeCapability, `spark-4.2 cannot run flow "m": an EXISTS subquery in an order by key is not allowed by Spark`, func(b *pb) { // correlated subqueries
+		bids(b)
+		b.mv("m", orderBy(scan("bids"), &ir.Exists{Pos: at(), Query: sel(scan("bids"), "bidder")}))
+	}},
 	{"stream read in a subquery on spark", Spark42, ir.CodeCapability, `spark-4.2 cannot run flow "s": the stream read of bids in a subquery is not allowed by Spark`, func(b *pb) {
 		bids(b)
 		b.st("s", where(stream("bids"), &ir.InSubquery{Pos: at(), X: c("auction"), Query: sel(stream("bids"), "bidder")}))

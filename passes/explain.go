@@ -504,6 +504,7 @@ func (u *Unit) physical(f *ir.Flow) *ExplainPhysical {
 			add("%s", s)
 		}
 	})
+	ph.Lines = append(ph.Lines, subqueryLines(fp)...) // correlated subqueries
 	walkAll(f.Query, func(r ir.Rel) {
 		switch n := r.(type) {
 		case *ir.Aggregate:

@@ -118,6 +118,8 @@ func (b *stageBuilder) build(r ir.Rel) int {
 				subs = append(subs, b.build(e.Query))
 			case *ir.InSubquery:
 				subs = append(subs, b.build(e.Query))
+			case *ir.Exists: // correlated subqueries
+				subs = append(subs, b.build(e.Query))
 			}
 			return true
 		})

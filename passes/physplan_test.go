@@ -133,10 +133,42 @@ streaming table a = from stream s | group by k aggregate count(*) as n
 	{"session windows over bounded input", `source s from csv "s.csv" { t timestamp(ms), k int64 }
 materialized view w = from s | window session(t, 10s) | group by window_start aggregate count(*) as n`,
 		`p.thund:2:32: native backend: session windows over bounded input are not supported yet (over a stream they are)`},
-	{"correlated subquery", `source u from csv "u.csv" { k int64, v int64 }
+	// correlated subqueries: the shapes the plan does not decorrelate
+	{"exists subquery over a stream", `source s from csv "s/*.csv" { t timestamp(ms), k int64 watermark t delay 5s }
+streaming table q = from stream s | where exists (from stream s | where k = 1)`,
+		`an exists subquery over a stream is not supported (neither is it on Spark): read the input as a snapshot in the subquery`},
+	{"subquery correlated with an enclosing subquery", `source u from csv "u.csv" { k int64, v int64 }
 source s from csv "s.csv" { k int64, v int64 }
-materialized view c = from u | where v > (from s | where s.k = u.k | aggregate max(v) as m)`,
-		`p.thund:3:64: native backend: correlated subqueries are not supported yet (u.k reads a column of the enclosing query)`},
+materialized view c = from u | where exists (from s | where exists (from u as t | where t.k = s.k))`,
+		`p.thund:3:95: native backend: a subquery correlated with an enclosing subquery (s.k) is not supported yet: correlate it with the flow's query`},
+	{"correlated subquery in a join", `source u from csv "u.csv" { k int64, v int64 }
+source s from csv "s.csv" { k int64, v int64 }
+materialized view c = from u | join s on u.k = s.k and exists (from s as t | where t.v = u.v) | select u.k`,
+		`p.thund:3:56: native backend: a correlated exists subquery in a join is not supported yet: use it in a where or a select`},
+	{"correlated subquery over a stream read", `source s from csv "s/*.csv" { t timestamp(ms), k int64 watermark t delay 5s }
+source u from csv "u.csv" { k int64 }
+streaming table q = from stream s | where exists (from u | where u.k = s.k)`,
+		`p.thund:3:43: native backend: a correlated exists subquery over a stream read is not supported yet: compute it in a materialized view over a snapshot read, or target spark-4.1`},
+	{"correlated select without a where", `source u from csv "u.csv" { k int64, v int64 }
+source s from csv "s.csv" { k int64, v int64 }
+materialized view c = from u | select (from s | select s.v + u.v) as x`,
+		`p.thund:3:39: native backend: a correlated scalar subquery is supported when its correlation is in a where over its input, not in a select`},
+	{"exists over a global aggregate", `source u from csv "u.csv" { k int64, v int64 }
+source s from csv "s.csv" { k int64, v int64 }
+materialized view c = from u | where exists (from s | where s.k = u.k | aggregate count(*) as n)`,
+		`p.thund:3:73: native backend: an exists subquery over an aggregate without group by is always TRUE: not supported yet`},
+	{"correlated in over an aggregate", `source u from csv "u.csv" { k int64, v int64 }
+source s from csv "s.csv" { k int64, v int64 }
+materialized view c = from u | where v in (from s | where s.k = u.k | aggregate max(s.v) as m)`,
+		`p.thund:3:71: native backend: a correlated in subquery over an aggregate is not supported yet`},
+	{"correlated reference under a limit", `source u from csv "u.csv" { k int64, v int64 }
+source s from csv "s.csv" { k int64, v int64 }
+materialized view c = from u | where exists (from s | where s.k = u.k | limit 1)`,
+		`p.thund:3:67: native backend: a correlated reference (u.k) below the subquery's where is not supported yet: correlate the subquery in a where over its input`},
+	{"correlated reference in an aggregate", `source u from csv "u.csv" { k int64, v int64 }
+source s from csv "s.csv" { k int64, v int64 }
+materialized view c = from u | select (from s | where s.k = u.k | aggregate max(s.v + u.v) as m) as m`,
+		`p.thund:3:87: native backend: a correlated reference (u.v) in an aggregate (Spark refuses it too: AGGREGATE_FUNCTION_MIXED_OUTER_LOCAL_REFERENCES) is not supported yet: correlate the subquery in a where over its input`},
 	{"build side reads a stream", `source s from csv "s/*.csv" { t timestamp(ms), k int64 watermark t delay 5s }
 source u from csv "u.csv" { k int64 }
 streaming table b = from u | join (from stream s) as w on u.k = w.k | select u.k`,

@@ -74,6 +74,10 @@ type FlowPlan struct {
 	// first, accumulators after (deferAccum).
 	Defer map[*ir.Aggregate]bool
 
+	// Subqueries holds the decorrelated plan of each correlated subquery
+	// expression (plan_subquery.go).
+	Subqueries map[ir.Expr]*SubqueryPlan
+
 	Stream *StreamPlan // a flow keeping streaming state; nil otherwise
 	CDC    *CDCPlan    // a change flow, or an update-mode windowed aggregate into a table; nil otherwise
 }
@@ -194,7 +198,7 @@ func plan(u *Unit) {
 			continue
 		}
 		p := &planner{u: u, native: native, fp: &FlowPlan{Flow: f, Target: fi.Target, Need: map[ir.Rel][]bool{},
-			Bounds: map[*ir.Scan][]ScanBound{}, Joins: map[*ir.Join]*JoinPlan{}, Parallel: map[ir.Rel]bool{},
+			Bounds: map[*ir.Scan][]ScanBound{}, Joins: map[*ir.Join]*JoinPlan{}, Subqueries: map[ir.Expr]*SubqueryPlan{}, Parallel: map[ir.Rel]bool{},
 			TopN: map[*ir.Sort]int64{}, TopNBar: map[*ir.Sort]bool{}, Memo: map[*ir.Aggregate][]*ir.Join{},
 			Defer: map[*ir.Aggregate]bool{}}, fi: fi}
 		u.Plan.Flows[f] = p.fp
@@ -265,7 +269,7 @@ func (p *planner) flow() {
 	if f.CDC != nil && !p.cdc() {
 		return
 	}
-	if !p.checkInputs() || !p.checkCorrelated() || !p.stream() || !p.update() {
+	if !p.checkInputs() || !p.decorrelate() || !p.stream() || !p.update() {
 		return
 	}
 	p.operators()
@@ -300,6 +304,8 @@ func walkAll(q ir.Rel, fn func(ir.Rel)) {
 				case *ir.ScalarSubquery:
 					walkAll(s.Query, fn)
 				case *ir.InSubquery:
+					walkAll(s.Query, fn)
+				case *ir.Exists: // correlated subqueries
 					walkAll(s.Query, fn)
 				}
 				return true
@@ -430,26 +436,6 @@ func (p *planner) checkInputs() bool {
 		}
 	}
 	return true
-}
-
-// checkCorrelated refuses column references that read an enclosing query.
-func (p *planner) checkCorrelated() bool {
-	ok := true
-	ir.WalkRel(p.fp.Flow.Query, func(r ir.Rel) bool {
-		for _, e := range ir.RelExprs(r) {
-			ir.WalkExpr(e, func(x ir.Expr) bool {
-				if c, isRef := x.(*ir.ColumnRef); isRef {
-					if b, found := p.u.Refs[c]; found && b.Depth > 0 {
-						p.refuse(c.Pos, "correlated subqueries are not supported yet (%s reads a column of the enclosing query)", RefText(c))
-						ok = false
-					}
-				}
-				return true
-			})
-		}
-		return true
-	})
-	return ok
 }
 
 // RefText is a column reference as written.
@@ -593,6 +579,11 @@ func (p *planner) operators() {
 				case *ir.InSubquery:
 					if Streaming(s.Query) {
 						p.refuse(s.Pos, "an in subquery over a stream is not supported (neither is it on Spark): read the input as a snapshot in the subquery")
+					}
+					ir.WalkRel(s.Query, func(r ir.Rel) bool { visit(r); return true })
+				case *ir.Exists: // correlated subqueries
+					if Streaming(s.Query) {
+						p.refuse(s.Pos, "an exists subquery over a stream is not supported (neither is it on Spark): read the input as a snapshot in the subquery")
 					}
 					ir.WalkRel(s.Query, func(r ir.Rel) bool { visit(r); return true })
 				}
@@ -761,7 +752,7 @@ func notIncremental(u *Unit, d *ir.Dataset) string {
 			for _, e := range ir.RelExprs(r) {
 				ir.WalkExpr(e, func(x ir.Expr) bool {
 					switch x.(type) {
-					case *ir.ScalarSubquery, *ir.InSubquery:
+					case *ir.ScalarSubquery, *ir.InSubquery, *ir.Exists:
 						why = "a subquery"
 					}
 					return why == ""

@@ -139,6 +139,9 @@ func (r *resolver) expr1(e ir.Expr, sc *scope, c ectx) (ir.Type, bool) {
 		}
 		r.compare(e.Pos, "in", xt, s[0].Type, e.X, nil)
 		return ir.Bool, xn || s[0].Nullable
+	case *ir.Exists: // correlated subqueries: TRUE or FALSE, never NULL
+		r.rel(e.Query, sc)
+		return ir.Bool, false
 	}
 	panic(fmt.Sprintf("resolve: unknown expression %T", e))
 }

@@ -224,6 +224,8 @@ func (s *sanitizer) inputs(f *ir.Flow) []Input {
 					walk(e.Query, true)
 				case *ir.InSubquery:
 					walk(e.Query, true)
+				case *ir.Exists: // correlated subqueries
+					walk(e.Query, true)
 				}
 				return true
 			})
@@ -708,7 +710,7 @@ func isConstant(e ir.Expr) bool {
 	ok := true
 	ir.WalkExpr(e, func(e ir.Expr) bool {
 		switch e.(type) {
-		case *ir.ColumnRef, *ir.ScalarSubquery, *ir.InSubquery, *ir.Star:
+		case *ir.ColumnRef, *ir.ScalarSubquery, *ir.InSubquery, *ir.Exists, *ir.Star:
 			ok = false
 		}
 		return ok

@@ -229,6 +229,8 @@ func (c *irChecker) expr(e ir.Expr, optional bool) {
 		c.rel(n.Query)
 	case *ir.InSubquery:
 		c.rel(n.Query)
+	case *ir.Exists: // correlated subqueries
+		c.rel(n.Query)
 	}
 	for _, ch := range ir.ExprChildren(e) {
 		c.expr(ch, false)

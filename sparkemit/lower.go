@@ -721,6 +721,8 @@ func (l *lowerer) expr(x ir.Expr) *pb.Expression {
 			return l.inSubquery(n, n.Not)
 		}
 		return l.inSubqueryValue(n)
+	case *ir.Exists: // correlated subqueries: Spark's EXISTS is never NULL
+		return not(n.Not, l.subquery(n.Query, pb.SubqueryExpression_SUBQUERY_TYPE_EXISTS))
 	}
 	l.refuse(x.Position(), fmt.Sprintf("expression %T", x), "sparkemit has no lowering for it")
 	return nil
@@ -848,6 +850,7 @@ func (l *lowerer) subquery(q ir.Rel, typ pb.SubqueryExpression_SubqueryType, val
 // subqueryOf is subquery with the query's relation passed through wrap
 // (when not nil) first.
 func (l *lowerer) subqueryOf(q ir.Rel, typ pb.SubqueryExpression_SubqueryType, wrap func(*pb.Relation) *pb.Relation, values ...*pb.Expression) *pb.Expression {
+	l.checkCorrelated(q) // correlated subqueries Spark refuses
 	outer := l.refs
 	l.refs = nil
 	rel := l.rel(q)

@@ -32,6 +32,9 @@ source b from parquet "b/*.parquet" { k int64 }
 		{"distinct aggregate over a stream", "pipeline p\nsource w stream from parquet \"w/*.parquet\" {\n  k int64, t timestamp(us, \"UTC\")\n  watermark t delay 5s\n}\n" +
 			"streaming table cd = from stream w | window tumble(t, 10s) | group by window_start aggregate count(distinct k) as n\n", passes.Spark42,
 			[]string{`spark-4.2 cannot lower flow "cd": a distinct aggregate over a stream`, "Distinct aggregations are not supported on streaming DataFrames/Datasets"}},
+		// correlated subqueries: Spark's analyzer refuses an aggregate over outer and local columns
+		{"aggregate mixing outer and local columns", head + "materialized view m = from b | select (from b as i | where i.k = b.k | aggregate max(i.k + b.k) as m) as m\n", passes.Spark42,
+			[]string{`spark-4.2 cannot lower flow "m": an aggregate over both a correlated subquery's columns and the enclosing query's`, "AGGREGATE_FUNCTION_MIXED_OUTER_LOCAL_REFERENCES"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			u := compileSrc(t, "p.thund", c.src, c.target)

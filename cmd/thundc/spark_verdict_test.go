@@ -78,6 +78,19 @@ type verdictCase struct {
 }
 
 var verdictCases = []verdictCase{
+	// correlated subqueries: EXISTS / NOT EXISTS and correlated scalar and IN
+	// subqueries pass; an aggregate over outer and local columns is Spark's refusal
+	{name: "correlated_subqueries", spark: accepted, files: []string{"a.sql", `
+CREATE MATERIALIZED VIEW corr AS SELECT id, (SELECT count(*) FROM ext_b b WHERE b.id = a.id) AS n,
+  a.id NOT IN (SELECT b.id FROM ext_b b WHERE b.id > a.id) AS nin
+FROM ext_a a WHERE EXISTS (SELECT 1 FROM ext_b b WHERE b.id = a.id) AND NOT EXISTS (SELECT 1 FROM ext_b b WHERE b.id > a.id + 5);
+`}},
+	{name: "correlated_mixed_aggregate", spark: refusedWith("Flows with errors: spark_catalog.lane_verdicts.mixed"),
+		thund: refusedWith("AGGREGATE_FUNCTION_MIXED_OUTER_LOCAL_REFERENCES"),
+		why:   "the dry run's answer names only the flow (the class, AGGREGATE_FUNCTION_MIXED_OUTER_LOCAL_REFERENCES, is in its failure event, and is what spark.sql raises); check names the class",
+		files: []string{"a.sql", `
+CREATE MATERIALIZED VIEW mixed AS SELECT (SELECT max(b.id + a.id) FROM ext_b b WHERE b.id = a.id) AS m FROM ext_a a;
+`}},
 	// registration
 	{name: "registration", spark: accepted, files: []string{"a.sql", `
 CREATE MATERIALIZED VIEW totals AS SELECT 7 AS n;

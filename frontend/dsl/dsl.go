@@ -116,6 +116,8 @@ func irTooDeep(p *ir.Pipeline) (ir.Pos, bool) {
 			if rel(e.Query, d+1) {
 				return true
 			}
+		case *ir.Exists: // correlated subqueries
+			return rel(e.Query, d+1)
 		}
 		for _, c := range ir.ExprChildren(e) {
 			if exp(c, d+1) {

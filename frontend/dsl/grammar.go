@@ -483,6 +483,7 @@ type primary struct {
 	Subquery *query      `parser:"  '(' ( @@"`
 	Paren    *expr       `parser:"    | @@ ) ')'"`
 	Case     *caseExpr   `parser:"| 'case' @@"`
+	Exists   *query      `parser:"| 'exists' '(' @@ ')'"` // correlated subqueries
 	Cast     *castExpr   `parser:"| @@"`
 	Literal  *literal    `parser:"| @@"`
 	Call     *callExpr   `parser:"| @@"`

@@ -677,6 +677,11 @@ func (l *lowerer) andExpr(e *andExpr) ir.Expr {
 func (l *lowerer) notExpr(e *notExpr) ir.Expr {
 	x := l.cmpExpr(e.X)
 	for i := len(e.Nots) - 1; i >= 0; i-- {
+		if ex, ok := x.(*ir.Exists); ok {
+			// not exists (...) is one node (correlated subqueries)
+			ex.Pos, ex.Not = l.pos(e.Nots[i].Pos), !ex.Not
+			continue
+		}
 		x = &ir.Unary{Pos: l.pos(e.Nots[i].Pos), Op: ir.OpNot, X: x}
 	}
 	return x
@@ -752,6 +757,8 @@ func (l *lowerer) primary(p *primary) ir.Expr {
 	switch {
 	case p.Subquery != nil:
 		return &ir.ScalarSubquery{Pos: pos, Query: l.query(p.Subquery)}
+	case p.Exists != nil: // correlated subqueries
+		return &ir.Exists{Pos: pos, Query: l.query(p.Exists)}
 	case p.Paren != nil:
 		return l.expr(p.Paren)
 	case p.Case != nil:

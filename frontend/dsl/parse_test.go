@@ -383,6 +383,19 @@ var constructCases = []constructCase{
 				t.Error("second is in")
 			}
 		}},
+	// correlated subqueries
+	{name: "exists subquery", src: mv("from s as o\n  | where exists (from t | where t.k = o.k) and not exists (from u)\n  | select a, not exists (from t | where t.k = o.k and t.v > o.v) as none"),
+		want: mv("from s as o\n  | where exists (from t | where t.k = o.k) and not exists (from u)\n  | select a, not exists (from t | where t.k = o.k and t.v > o.v) as none"),
+		check: func(t *testing.T, p *ir.Pipeline) {
+			and := p.Flows[0].Query.(*ir.Project).Input.(*ir.Filter).Cond.(*ir.Binary)
+			if ex := and.L.(*ir.Exists); ex.Not {
+				t.Error("first is not exists")
+			}
+			if ex := and.R.(*ir.Exists); !ex.Not {
+				t.Error("second is exists")
+			}
+		}},
+	{name: "not not exists folds", src: mv("from s\n  | where not (not exists (from t))"), want: mv("from s\n  | where exists (from t)")},
 	{name: "in list holding a scalar subquery", src: mv("from s\n  | where a in ((from t | select a), 2)")},
 	{name: "scalar subquery", src: mv("from s\n  | select (from t | aggregate max(x)) as m, a + (from u | aggregate min(y))")},
 	{name: "case", src: mv("from s\n  | select case when a then 1 when b then 2 else 3 end, case x when 1 then 'a' end")},

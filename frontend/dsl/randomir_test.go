@@ -55,7 +55,7 @@ func (g *irGen) expr() ir.Expr {
 		}
 		return &ir.ColumnRef{Name: g.name()}
 	}
-	switch g.pick(17) {
+	switch g.pick(18) {
 	case 0:
 		return g.literal()
 	case 1:
@@ -65,7 +65,13 @@ func (g *irGen) expr() ir.Expr {
 		}
 		return &ir.ColumnRef{Qualifier: q, Name: g.name()}
 	case 2:
-		return &ir.Unary{Op: ir.UnaryOp(g.pick(2)), X: g.expr()}
+		u := &ir.Unary{Op: ir.UnaryOp(g.pick(2)), X: g.expr()}
+		if ex, ok := u.X.(*ir.Exists); ok && u.Op == ir.OpNot {
+			// the parsers make not exists one node (correlated subqueries)
+			ex.Not = !ex.Not
+			return ex
+		}
+		return u
 	case 3, 4, 5:
 		return &ir.Binary{Op: ir.BinaryOp(g.pick(len(ir.BinaryOps()))), L: g.expr(), R: g.expr()}
 	case 6:
@@ -108,6 +114,10 @@ func (g *irGen) expr() ir.Expr {
 	case 14:
 		if g.depth < 3 {
 			return &ir.InSubquery{X: g.expr(), Query: g.rel(), Not: g.pick(2) == 0}
+		}
+	case 17: // correlated subqueries
+		if g.depth < 3 {
+			return &ir.Exists{Query: g.rel(), Not: g.pick(2) == 0}
 		}
 	}
 	return &ir.ColumnRef{Name: g.name()}

@@ -175,6 +175,11 @@ var equivCases = []struct {
 		sql:   `CREATE MATERIALIZED VIEW m AS SELECT a, (SELECT max(x) FROM u) AS mx FROM (SELECT a FROM t) AS s WHERE a IN (SELECT a FROM u) AND a NOT IN (SELECT b FROM v)`,
 		thund: `materialized view m = from (from t | select a) as s | where a in (from u | select a) and a not in (from v | select b) | select a, (from u | aggregate max(x)) as mx`,
 	},
+	{ // correlated subqueries
+		name:  "exists and correlated subqueries",
+		sql:   `CREATE MATERIALIZED VIEW m AS SELECT a, NOT EXISTS (SELECT 1 FROM u WHERE u.k = o.k AND u.v > o.a) AS none, (SELECT count(*) FROM u WHERE u.k = o.k) AS c FROM t AS o WHERE EXISTS (SELECT 1 FROM u WHERE u.k = o.k) AND o.a NOT IN (SELECT u.v FROM u WHERE u.k = o.k)`,
+		thund: `materialized view m = from t as o | where exists (from u | where u.k = o.k | select 1) and o.a not in (from u | where u.k = o.k | select u.v) | select a, not exists (from u | where u.k = o.k and u.v > o.a | select 1) as none, (from u | where u.k = o.k | aggregate count(*)) as c`,
+	},
 	{
 		name:  "range",
 		sql:   `CREATE MATERIALIZED VIEW m AS SELECT id FROM range(0, 10, 2); CREATE MATERIALIZED VIEW m2 AS SELECT r.id FROM range(5) AS r`,

@@ -93,6 +93,11 @@ func (c *conv) not(n *notAST) ir.Expr {
 		if x == nil {
 			return nil
 		}
+		if ex, ok := x.(*ir.Exists); ok {
+			// NOT EXISTS (...) is one node, as in the DSL (correlated subqueries)
+			ex.Pos, ex.Not = pos(n.Pos), !ex.Not
+			return ex
+		}
 		return &ir.Unary{Pos: pos(n.Pos), Op: ir.OpNot, X: x}
 	}
 	return c.predicate(n.Pred)
@@ -344,9 +349,12 @@ func (c *conv) primary(p *primaryAST) ir.Expr {
 			return nil
 		}
 		return &ir.Cast{Pos: pp, X: x, To: to, Try: strings.EqualFold(p.Cast.Kind, "TRY_CAST")}
-	case p.Exists != nil:
-		c.errorf(pp, ir.CodeSyntax, "EXISTS (subquery) is not supported in pipeline SQL: use IN (SELECT ...) or a LEFT SEMI JOIN")
-		return nil
+	case p.Exists != nil: // correlated subqueries
+		q := c.query(p.Exists)
+		if q == nil {
+			return nil
+		}
+		return &ir.Exists{Pos: pp, Query: q}
 	case p.Interval != nil:
 		d, ok := c.interval(p.Interval)
 		if !ok {

@@ -466,7 +466,7 @@ func refsOutput(e ir.Expr, items []selItem) bool {
 			if isAggName(x.Name) {
 				ok = false
 			}
-		case *ir.ScalarSubquery, *ir.InSubquery:
+		case *ir.ScalarSubquery, *ir.InSubquery, *ir.Exists:
 			// Subqueries read their own inputs.
 		}
 		return ok

@@ -194,7 +194,6 @@ var constructs = []struct {
 	{[]string{"MAP", "<"}, "the type MAP<...>", ""},
 	{[]string{"STRUCT", "<"}, "the type STRUCT<...>", ""},
 	{[]string{"RECURSIVE"}, "WITH RECURSIVE", ""},
-	{[]string{"EXISTS"}, "EXISTS (subquery)", ""},
 	{[]string{"|", ">"}, "the pipe operator |>", ""},
 	{[]string{"SYSTEM", "SEQUENCE"}, "SYSTEM SEQUENCE BY", ""},
 	{[]string{"CONSTRAINT"}, "a column constraint", "write CONSTRAINT name EXPECT (condition) as a table element"},
