@@ -24,6 +24,9 @@ const opExpect = "expect"
 
 // stateless reports the operators that fuse into chains.
 func stateless(r ir.Rel) bool {
+	if WindowProject(r) {
+		return false // window functions (wnative): a window operator
+	}
 	switch r.(type) {
 	case *ir.Scan, *ir.Range, *ir.Filter, *ir.Project, *ir.SubqueryRel:
 		return true

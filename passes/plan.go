@@ -73,6 +73,9 @@ type FlowPlan struct {
 	// only columns of the scan's batch splits its row loop in two: groups
 	// first, accumulators after (deferAccum).
 	Defer map[*ir.Aggregate]bool
+	// Windows: the selects holding window functions, each a window
+	// operator (plan_window.go).
+	Windows map[*ir.Project]*WindowPlan
 
 	Stream *StreamPlan // a flow keeping streaming state; nil otherwise
 	CDC    *CDCPlan    // a change flow, or an update-mode windowed aggregate into a table; nil otherwise
@@ -552,6 +555,11 @@ func (p *planner) operators() {
 			}
 		case *ir.Window:
 			p.window(n)
+		case *ir.Project:
+			// window functions (wnative)
+			if WindowProject(n) {
+				p.windowProject(n)
+			}
 		case *ir.Aggregate:
 			if Streaming(n) {
 				p.streamAggregate(n, &ops)
@@ -715,7 +723,12 @@ func notIncremental(u *Unit, d *ir.Dataset) string {
 				return false
 			}
 			switch n := r.(type) {
-			case *ir.Scan, *ir.Filter, *ir.Project, *ir.SubqueryRel:
+			case *ir.Scan, *ir.Filter, *ir.SubqueryRel:
+			case *ir.Project:
+				// window functions (wnative)
+				if WindowProject(n) {
+					why = "a window function"
+				}
 			case *ir.Union:
 				if !n.All {
 					why = "union (distinct)"

@@ -85,6 +85,10 @@ type Buf struct {
 	nn     []int32
 	deque  []int32
 	Frames Frames
+	i32    [][]int32
+	i64    [][]int64
+	f64    [][]float64
+	bs     [][]bool
 }
 
 // Peers returns the peer groups of the partition [lo, hi) of the sorted
@@ -135,6 +139,26 @@ func (b *Buf) nonNull(ok []bool) (nn, cnt []int32) {
 func grow32(s []int32, m int) []int32 {
 	if cap(s) < m {
 		return make([]int32, m, max(m, 2*cap(s)))
+	}
+	return s[:m]
+}
+
+// Int32s, Int64s, Float64s and Bools are scratch slices of m elements
+// (their contents left over), one per slot, reused across partitions: the
+// generated code gathers a partition's values and keys into them.
+func (b *Buf) Int32s(slot, m int) []int32     { return scratch(&b.i32, slot, m) }
+func (b *Buf) Int64s(slot, m int) []int64     { return scratch(&b.i64, slot, m) }
+func (b *Buf) Float64s(slot, m int) []float64 { return scratch(&b.f64, slot, m) }
+func (b *Buf) Bools(slot, m int) []bool       { return scratch(&b.bs, slot, m) }
+
+func scratch[T any](slots *[][]T, slot, m int) []T {
+	for len(*slots) <= slot {
+		*slots = append(*slots, nil)
+	}
+	s := (*slots)[slot]
+	if cap(s) < m {
+		s = make([]T, m, max(m, 2*cap(s)))
+		(*slots)[slot] = s
 	}
 	return s[:m]
 }
