@@ -513,6 +513,34 @@ type callExpr struct {
 	Star     bool    `parser:"( @'*'"`
 	Distinct bool    `parser:"| @'distinct'?"`
 	Args     []*expr `parser:"  @@ ( ',' @@ )* )? ')'"`
+	// window functions: f(...) [ignore nulls] over (spec)
+	IgnoreNulls bool        `parser:"@( 'ignore' 'nulls' )?"`
+	Over        *windowSpec `parser:"( 'over' '(' @@ ')' )?"`
+}
+
+// windowSpec is what a window function's over (...) holds: every part
+// optional, as in SQL.
+type windowSpec struct {
+	Pos       lexer.Position
+	Partition []*expr      `parser:"( 'partition' 'by' @@ ( ',' @@ )* )?"`
+	Order     []*sortKey   `parser:"( 'order' 'by' @@ ( ',' @@ )* )?"`
+	Frame     *windowFrame `parser:"@@?"`
+}
+
+// windowFrame is rows | range between start and end.
+type windowFrame struct {
+	Pos   lexer.Position
+	Kind  string      `parser:"@( 'rows' | 'range' ) 'between'"`
+	Start *frameBound `parser:"@@ 'and'"`
+	End   *frameBound `parser:"@@"`
+}
+
+type frameBound struct {
+	Pos       lexer.Position
+	Unbounded string   `parser:"(   'unbounded' @( 'preceding' | 'following' )"`
+	Current   bool     `parser:"  | @( 'current' 'row' )"`
+	Offset    *literal `parser:"  | @@"`
+	Dir       string   `parser:"    @( 'preceding' | 'following' ) )"`
 }
 
 type columnExpr struct {

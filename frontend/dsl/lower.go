@@ -515,19 +515,7 @@ func (l *lowerer) query(q *query) ir.Rel {
 		case st.Distinct:
 			rel = &ir.Distinct{Pos: pos, Input: rel}
 		case st.Order != nil:
-			s := &ir.Sort{Pos: pos, Input: rel}
-			for _, k := range st.Order {
-				key := &ir.SortKey{Pos: l.pos(k.Pos), Expr: l.scalar(k.Expr)}
-				if k.Dir != nil && strings.EqualFold(*k.Dir, "desc") {
-					key.Desc = true
-				}
-				if k.Nulls != nil {
-					first := strings.EqualFold(*k.Nulls, "first")
-					key.NullsFirst = &first
-				}
-				s.Keys = append(s.Keys, key)
-			}
-			rel = s
+			rel = &ir.Sort{Pos: pos, Input: rel, Keys: l.sortKeys(st.Order)}
 		case st.Limit != nil:
 			lim := &ir.Limit{Pos: pos, Input: rel}
 			lim.N, _ = strconv.ParseInt(st.Limit.N, 10, 64)
@@ -777,6 +765,10 @@ func (l *lowerer) primary(p *primary) ir.Expr {
 		for _, a := range p.Call.Args {
 			c.Args = append(c.Args, l.expr(a))
 		}
+		c.IgnoreNulls = p.Call.IgnoreNulls
+		if p.Call.Over != nil { // window functions
+			return l.over(c, p.Call.Over)
+		}
 		return c
 	case p.Column != nil:
 		parts := names(p.Column.Parts)
@@ -969,4 +961,54 @@ func quoteName(s string) string {
 		return s
 	}
 	return "`" + strings.ReplaceAll(s, "`", "``") + "`"
+}
+
+func (l *lowerer) sortKeys(ks []*sortKey) []*ir.SortKey {
+	var out []*ir.SortKey
+	for _, k := range ks {
+		key := &ir.SortKey{Pos: l.pos(k.Pos), Expr: l.scalar(k.Expr)}
+		if k.Dir != nil && strings.EqualFold(*k.Dir, "desc") {
+			key.Desc = true
+		}
+		if k.Nulls != nil {
+			first := strings.EqualFold(*k.Nulls, "first")
+			key.NullsFirst = &first
+		}
+		out = append(out, key)
+	}
+	return out
+}
+
+// over lowers a window function: call over (spec).
+func (l *lowerer) over(call *ir.Call, w *windowSpec) ir.Expr {
+	ov := &ir.Over{Pos: call.Pos, Func: call}
+	for _, p := range w.Partition {
+		ov.Partition = append(ov.Partition, l.scalar(p))
+	}
+	ov.Order = l.sortKeys(w.Order)
+	if f := w.Frame; f != nil {
+		fr := &ir.Frame{Pos: l.pos(f.Pos), Kind: ir.FrameRows}
+		if strings.EqualFold(f.Kind, "range") {
+			fr.Kind = ir.FrameRange
+		}
+		fr.Start, fr.End = l.frameBound(f.Start), l.frameBound(f.End)
+		ov.Frame = fr
+	}
+	return ov
+}
+
+func (l *lowerer) frameBound(b *frameBound) ir.FrameBound {
+	switch {
+	case strings.EqualFold(b.Unbounded, "preceding"):
+		return ir.FrameBound{Kind: ir.UnboundedPreceding}
+	case b.Unbounded != "":
+		return ir.FrameBound{Kind: ir.UnboundedFollowing}
+	case b.Current:
+		return ir.FrameBound{Kind: ir.CurrentRow}
+	}
+	k := ir.Preceding
+	if strings.EqualFold(b.Dir, "following") {
+		k = ir.Following
+	}
+	return ir.FrameBound{Kind: k, Offset: l.literal(b.Offset)}
 }

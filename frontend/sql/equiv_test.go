@@ -30,6 +30,36 @@ var equivCases = []struct {
 			comment "doc" format parquet partitioned by (a) properties ("k" = "v", "x.y" = "3")
 			= from t | select a, b`,
 	},
+	// window functions
+	{
+		name: "window functions, named windows, frames, ignore nulls",
+		sql: `CREATE MATERIALIZED VIEW mv AS SELECT k, row_number() OVER (PARTITION BY k ORDER BY v DESC) AS rn,
+				sum(v) OVER (PARTITION BY k ORDER BY v ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) AS s,
+				lag(v, 2) IGNORE NULLS OVER w AS p, first_value(v) IGNORE NULLS OVER (w) AS f,
+				count(*) OVER (ORDER BY d RANGE BETWEEN INTERVAL '1' DAY PRECEDING AND CURRENT ROW) AS c,
+				avg(v) OVER (ROWS UNBOUNDED PRECEDING) AS a, max(v) OVER () AS m
+			FROM t WINDOW w AS (PARTITION BY k ORDER BY v)`,
+		thund: `materialized view mv = from t | select k, row_number() over (partition by k order by v desc) as rn,
+				sum(v) over (partition by k order by v rows between 1 preceding and current row) as s,
+				lag(v, 2) ignore nulls over (partition by k order by v) as p, first_value(v, true) over (partition by k order by v) as f,
+				count(*) over (order by d range between 1d preceding and current row) as c,
+				avg(v) over (rows between unbounded preceding and current row) as a, max(v) over () as m`,
+	},
+	{
+		name:  "a window over aggregates is a Project above the Aggregate",
+		sql:   `CREATE MATERIALIZED VIEW mv AS SELECT k, sum(v) AS s, rank() OVER (ORDER BY sum(v) DESC) AS r FROM t GROUP BY k`,
+		thund: `materialized view mv = from t | group by k aggregate sum(v) as s | select k, s, rank() over (order by s desc) as r`,
+	},
+	{
+		name:  "qualify: a hidden column, a filter, a project dropping it",
+		sql:   `CREATE MATERIALIZED VIEW mv AS SELECT k, v FROM t QUALIFY row_number() OVER (PARTITION BY k ORDER BY v) = 1`,
+		thund: `materialized view mv = from t | select k, v, row_number() over (partition by k order by v) as __qualify_0 | where __qualify_0 = 1 | select * except (__qualify_0)`,
+	},
+	{
+		name:  "qualify on a select item's alias",
+		sql:   `CREATE MATERIALIZED VIEW mv AS SELECT k, rank() OVER (ORDER BY v) AS r FROM t QUALIFY r <= 2 ORDER BY k`,
+		thund: `materialized view mv = from t | select k, rank() over (order by v) as r | where r <= 2 | order by k`,
+	},
 	{
 		name:  "cluster by",
 		sql:   `CREATE MATERIALIZED VIEW mv CLUSTER BY (a, b) AS SELECT a, b FROM t`,

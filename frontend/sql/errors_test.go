@@ -82,9 +82,9 @@ var errorCases = []struct {
 		},
 	},
 	{
-		sql: "CREATE MATERIALIZED VIEW a AS SELECT x, row_number() OVER (PARTITION BY k ORDER BY t) AS rn FROM t",
+		sql: "CREATE MATERIALIZED VIEW a AS SELECT x, row_number() OVER w2 AS rn FROM t WINDOW w1 AS (ORDER BY t)",
 		want: []string{
-			"e.sql:1:54: a window function (OVER ...) is not supported in pipeline SQL [syntax]",
+			"e.sql:1:59: window specification w2 is not defined in the WINDOW clause (it defines w1) [syntax]",
 		},
 	},
 	{
@@ -160,9 +160,9 @@ var errorCases = []struct {
 		},
 	},
 	{
-		sql: "CREATE MATERIALIZED VIEW m AS SELECT a FROM t QUALIFY a > 1",
+		sql: "CREATE MATERIALIZED VIEW m AS SELECT a, rank() IGNORE NULLS OVER (ORDER BY a) FROM t",
 		want: []string{
-			"e.sql:1:47: QUALIFY is not supported in pipeline SQL [syntax]",
+			"e.sql:1:41: IGNORE NULLS is not supported for rank(...) in pipeline SQL [syntax]",
 		},
 	},
 	{
@@ -452,19 +452,19 @@ var errorCases = []struct {
 	// it stands, even when an implicit alias took it (FORM, GRUOP, JION).
 	{
 		sql:  "CREATE MATERIALIZED VIEW a AS SELECT * FORM trips",
-		want: []string{"e.sql:1:40: unexpected \"FORM\" (did you mean FROM?): expected an operator, AS, \",\", FROM, WHERE, GROUP BY, HAVING, UNION, EXCEPT, ORDER BY, LIMIT, OFFSET or the end of the statement [syntax]"},
+		want: []string{"e.sql:1:40: unexpected \"FORM\" (did you mean FROM?): expected an operator, AS, \",\", FROM, WHERE, GROUP BY, HAVING, QUALIFY, UNION, EXCEPT, ORDER BY, LIMIT, OFFSET or the end of the statement [syntax]"},
 	},
 	{
 		sql:  "CREATE MATERIALIZED VIEW b AS SELECT city, count(*) AS n FROM trips GRUOP BY city",
-		want: []string{"e.sql:1:69: unexpected \"GRUOP\" (did you mean GROUP BY?): expected WATERMARK, AS, \",\", JOIN, WHERE, GROUP BY, HAVING, UNION, ORDER BY, LIMIT, OFFSET or the end of the statement [syntax]"},
+		want: []string{"e.sql:1:69: unexpected \"GRUOP\" (did you mean GROUP BY?): expected WATERMARK, AS, \",\", JOIN, WHERE, GROUP BY, HAVING, QUALIFY, UNION, ORDER BY, LIMIT, OFFSET or the end of the statement [syntax]"},
 	},
 	{
 		sql:  "CREATE MATERIALIZED VIEW c AS SELECT city FROM trips JION hubs USING (city)",
-		want: []string{"e.sql:1:54: unexpected \"JION\" (did you mean JOIN?): expected WATERMARK, AS, \",\", JOIN, WHERE, GROUP BY, HAVING, UNION, ORDER BY, LIMIT, OFFSET or the end of the statement [syntax]"},
+		want: []string{"e.sql:1:54: unexpected \"JION\" (did you mean JOIN?): expected WATERMARK, AS, \",\", JOIN, WHERE, GROUP BY, HAVING, QUALIFY, UNION, ORDER BY, LIMIT, OFFSET or the end of the statement [syntax]"},
 	},
 	{
 		sql:  "CREATE MATERIALIZED VIEW d AS SELECT city FROM trips WHERE id > 1 ORDR BY city",
-		want: []string{"e.sql:1:67: unexpected \"ORDR\" (did you mean ORDER BY?): expected an operator, GROUP BY, HAVING, UNION, ORDER BY, LIMIT, OFFSET or the end of the statement [syntax]"},
+		want: []string{"e.sql:1:67: unexpected \"ORDR\" (did you mean ORDER BY?): expected an operator, GROUP BY, HAVING, WINDOW, QUALIFY, UNION, ORDER BY, LIMIT, OFFSET or the end of the statement [syntax]"},
 	},
 	{
 		sql:  "CREATE MATERIALIZED VIEW e AS SELCT city FROM trips",
@@ -515,7 +515,7 @@ var errorCases = []struct {
 	{
 		// a real alias before a mistake is left alone
 		sql:  "CREATE MATERIALIZED VIEW j AS SELECT a FROM t AS form trips",
-		want: []string{"e.sql:1:55: unexpected \"trips\": expected \"(\", \",\", JOIN, WHERE, GROUP BY, HAVING, UNION, ORDER BY, LIMIT, OFFSET or the end of the statement [syntax]"},
+		want: []string{"e.sql:1:55: unexpected \"trips\": expected \"(\", \",\", JOIN, WHERE, GROUP BY, HAVING, WINDOW, QUALIFY, UNION, ORDER BY, LIMIT, OFFSET or the end of the statement [syntax]"},
 	},
 }
 
@@ -546,7 +546,7 @@ CREATE MATERIALIZED VIEW ok1 AS SELECT a FROM t;
 
 CREATE MATERIALIZED VIEW bad1 AS
   SELECT a,
-         count(*) OVER (ORDER BY a) AS c
+         count(*) OVER (ORDER BY a ROWS 1) AS c
   FROM t;
 CREATE FUNCTION f AS 'com.example.F';
 CREATE MATERIALIZED VIEW ok2 AS SELECT a FROM t
@@ -555,7 +555,7 @@ CREATE MATERIALIZED VIEW ok2 AS SELECT a FROM t
 `
 	_, diags := sql.Parse([]sql.File{{Name: "dir/p.sql", Src: []byte(src)}})
 	want := []string{
-		"dir/p.sql:6:19: a window function (OVER ...) is not supported in pipeline SQL [syntax]",
+		"dir/p.sql:6:42: unexpected \")\": expected \"-\", \"+\", \"::\", \"[\", \"*\", \"/\", \"%\", DIV or \"||\" [syntax]",
 		"dir/p.sql:8:1: CREATE FUNCTION is not supported in pipeline SQL [syntax]",
 		"dir/p.sql:12:1: unexpected end of statement: expected an expression after > [syntax]",
 	}
@@ -566,11 +566,11 @@ CREATE MATERIALIZED VIEW ok2 AS SELECT a FROM t
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("got:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	if diags[0].Source != "         count(*) OVER (ORDER BY a) AS c" {
+	if diags[0].Source != "         count(*) OVER (ORDER BY a ROWS 1) AS c" {
 		t.Errorf("source line %q", diags[0].Source)
 	}
-	if diags[0].Pos.Offset != strings.Index(src, "OVER") {
-		t.Errorf("offset %d, want %d", diags[0].Pos.Offset, strings.Index(src, "OVER"))
+	if diags[0].Pos.Offset != strings.Index(src, "1)")+1 {
+		t.Errorf("offset %d, want %d", diags[0].Pos.Offset, strings.Index(src, "1)")+1)
 	}
 }
 

@@ -299,7 +299,7 @@ var phrases = map[string]string{
 // clauseOrder is the order of the clauses a message lists: as a query
 // writes them. Other words and operators come before them, in grammar
 // order, and the end of the statement last.
-var clauseOrder = []string{"WATERMARK", "AS", `","`, "JOIN", "FROM", "WHERE", "GROUP BY", "HAVING", "UNION",
+var clauseOrder = []string{"WATERMARK", "AS", `","`, "JOIN", "FROM", "WHERE", "GROUP BY", "HAVING", "WINDOW", "QUALIFY", "UNION",
 	"EXCEPT", "ORDER BY", "LIMIT", "OFFSET", descEnd}
 
 // describeExpected names the viable probes in a few words: the classes

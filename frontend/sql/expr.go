@@ -504,16 +504,23 @@ func (c *conv) call(a *callAST) ir.Expr {
 	}
 	switch strings.ToUpper(a.Nulls) {
 	case "IGNORE":
-		if !nullsArg[name] || len(call.Args) != 1 {
+		switch {
+		case nullsArg[name] && len(call.Args) == 1:
+			call.Args = append(call.Args, &ir.Literal{Pos: p, Kind: ir.LitBool, Text: "true"})
+		case a.Over != nil && windowIgnoreNulls[name]:
+			call.IgnoreNulls = true
+		default:
 			c.errorf(p, ir.CodeSyntax, "IGNORE NULLS is not supported for %s(...) in pipeline SQL", name)
 			return nil
 		}
-		call.Args = append(call.Args, &ir.Literal{Pos: p, Kind: ir.LitBool, Text: "true"})
 	case "RESPECT":
-		if !nullsArg[name] {
+		if !nullsArg[name] && (a.Over == nil || !windowIgnoreNulls[name]) {
 			c.errorf(p, ir.CodeSyntax, "RESPECT NULLS is not supported for %s(...) in pipeline SQL", name)
 			return nil
 		}
+	}
+	if a.Over != nil {
+		return c.over(call, a.Over)
 	}
 	return call
 }

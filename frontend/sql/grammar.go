@@ -385,6 +385,9 @@ type selectAST struct {
 	GroupAll bool           `parser:"( 'GROUP' 'BY' ( @'ALL'"`
 	GroupBy  []*exprAST     `parser:"| @@ ( ',' @@ )* ) )?"`
 	Having   *exprAST       `parser:"( 'HAVING' @@ )?"`
+	// window functions: the WINDOW clause and QUALIFY (window.go)
+	Windows []*namedWindowAST `parser:"( 'WINDOW' @@ ( ',' @@ )* )?"`
+	Qualify *exprAST          `parser:"( 'QUALIFY' @@ )?"`
 }
 
 type selItemAST struct {
@@ -706,6 +709,7 @@ type callAST struct {
 	Args   []*argAST    `parser:"| @@ ( ',' @@ )* )? ')'"`
 	Filter *exprAST     `parser:"( 'FILTER' '(' 'WHERE' @@ ')' )?"`
 	Nulls  string       `parser:"( @( 'IGNORE' | 'RESPECT' ) 'NULLS' )?"`
+	Over   *overAST     `parser:"( 'OVER' @@ )?"`
 }
 
 // funcNameAST is a function name: an identifier, or LEFT / RIGHT (string
@@ -731,4 +735,46 @@ type argAST struct {
 	Pos   lexer.Position
 	Named *namedArgAST `parser:"  @@"`
 	Expr  *exprAST     `parser:"| @@"`
+}
+
+// Window functions (window.go): f(...) OVER w | OVER (spec), and the WINDOW
+// clause's named specs. Spark's windowSpec: a name, a parenthesized name, or
+// [PARTITION | DISTRIBUTE BY ...] [ORDER | SORT BY ...] [frame].
+type overAST struct {
+	Pos   lexer.Position
+	Name  *ident         `parser:"(   @@"`
+	Paren *ident         `parser:"  | '(' @@ ')'"`
+	Spec  *windowSpecAST `parser:"  | '(' @@ ')' )"`
+}
+
+type windowSpecAST struct {
+	Pos       lexer.Position
+	Partition []*exprAST      `parser:"( ( 'PARTITION' | 'DISTRIBUTE' ) 'BY' @@ ( ',' @@ )* )?"`
+	Order     []*orderItemAST `parser:"( ( 'ORDER' | 'SORT' ) 'BY' @@ ( ',' @@ )* )?"`
+	Frame     *frameAST       `parser:"@@?"`
+}
+
+// frameAST is ROWS | RANGE BETWEEN start AND end, or the short form ROWS
+// start (BETWEEN start AND CURRENT ROW).
+type frameAST struct {
+	Pos    lexer.Position
+	Kind   string         `parser:"@( 'ROWS' | 'RANGE' )"`
+	Start  *frameBoundAST `parser:"( 'BETWEEN' @@"`
+	End    *frameBoundAST `parser:"  'AND' @@"`
+	Single *frameBoundAST `parser:"| @@ )"`
+}
+
+type frameBoundAST struct {
+	Pos       lexer.Position
+	Unbounded string  `parser:"(   'UNBOUNDED' @( 'PRECEDING' | 'FOLLOWING' )"`
+	Current   bool    `parser:"  | @( 'CURRENT' 'ROW' )"`
+	Offset    *addAST `parser:"  | @@"`
+	Dir       string  `parser:"    @( 'PRECEDING' | 'FOLLOWING' ) )"`
+}
+
+// namedWindowAST is one definition of the WINDOW clause: name AS spec.
+type namedWindowAST struct {
+	Pos  lexer.Position
+	Name *ident   `parser:"@@ 'AS'"`
+	Spec *overAST `parser:"@@"`
 }

@@ -20,10 +20,23 @@ var aggNames = wordSet(`any any_value approx_count_distinct approx_percentile ar
 func isAggName(name string) bool { return aggNames[strings.ToLower(name)] }
 
 // containsAgg reports whether e calls an aggregate function (outside
-// subqueries).
+// subqueries). The function of a window (sum(x) OVER ...) is the window's,
+// not an aggregate of the query; its arguments and keys may hold some.
 func containsAgg(e ir.Expr) bool {
 	found := false
 	ir.WalkExpr(e, func(x ir.Expr) bool {
+		if ov, ok := x.(*ir.Over); ok && ov.Func != nil {
+			for _, a := range ov.Func.Args {
+				found = found || containsAgg(a)
+			}
+			for _, p := range ov.Partition {
+				found = found || containsAgg(p)
+			}
+			for _, k := range ov.Order {
+				found = found || containsAgg(k.Expr)
+			}
+			return false
+		}
 		if call, ok := x.(*ir.Call); ok && isAggName(call.Name) {
 			found = true
 		}
@@ -97,6 +110,8 @@ func mapExpr(e ir.Expr, f func(ir.Expr) (ir.Expr, bool)) ir.Expr {
 		c := *e
 		c.X = m(e.X)
 		return &c
+	case *ir.Over: // window functions (window.go)
+		return mapOver(e, m)
 	}
 	return e
 }
@@ -185,6 +200,8 @@ func writeKey(b *strings.Builder, e ir.Expr, noQual bool) {
 			k(x)
 		}
 		b.WriteString(")")
+	case *ir.Over: // window functions (window.go)
+		writeOverKey(b, e, k)
 	default:
 		// Subqueries are only ever equal to themselves.
 		fmt.Fprintf(b, "node(%p)", e)

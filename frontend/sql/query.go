@@ -154,6 +154,8 @@ func (c *conv) selectBlock(sel *selectAST, order []*orderItemAST) ir.Rel {
 	if in == nil {
 		return nil
 	}
+	c.windows = append(c.windows, sel.Windows) // window functions (window.go)
+	defer func() { c.windows = c.windows[:len(c.windows)-1] }()
 	if sel.Where != nil {
 		cond := c.expr(sel.Where)
 		if cond == nil {
@@ -262,6 +264,14 @@ func (c *conv) selectBlock(sel *selectAST, order []*orderItemAST) ir.Rel {
 		if containsAgg(it.expr) {
 			agg = true
 		}
+	}
+	if sel.Qualify != nil { // window functions (window.go)
+		return c.qualifyBlock(sel, func(all []selItem) ir.Rel {
+			if !agg {
+				return c.projectBlock(sel, in, all, false, nil)
+			}
+			return c.aggregateBlock(sel, in, all, keys, win, winSlot, having, false, nil)
+		}, items, distinct, order)
 	}
 	if !agg {
 		return c.projectBlock(sel, in, items, distinct, order)
@@ -641,7 +651,7 @@ func (c *conv) aggregateBlock(sel *selectAST, in ir.Rel, items []selItem, keys [
 		case keyOf[i] >= 0:
 			kinds[i] = kindKey
 			keyHits[keyOf[i]]++
-		case containsAgg(it.expr):
+		case containsAgg(it.expr) && !ir.HasOver(it.expr): // a window over aggregates is computed above them
 			kinds[i] = kindAgg
 		default:
 			kinds[i] = kindOther

@@ -24,6 +24,9 @@ type conv struct {
 	relAliases []map[string]bool
 	// doc are the comment lines before the statement.
 	doc ir.Comments
+	// windows is the stack of WINDOW clauses in scope, innermost last
+	// (window.go).
+	windows [][]*namedWindowAST
 }
 
 func (c *conv) errorf(p ir.Pos, code ir.Code, format string, args ...any) {

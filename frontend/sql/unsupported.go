@@ -150,9 +150,6 @@ var constructs = []struct {
 }{
 	{[]string{"LATERAL", "VIEW"}, "LATERAL VIEW", ""},
 	{[]string{"LATERAL"}, "a LATERAL subquery", ""},
-	{[]string{"OVER"}, "a window function (OVER ...)", ""},
-	{[]string{"WINDOW"}, "the WINDOW clause (named windows)", ""},
-	{[]string{"QUALIFY"}, "QUALIFY", ""},
 	{[]string{"PIVOT"}, "PIVOT", ""},
 	{[]string{"UNPIVOT"}, "UNPIVOT", ""},
 	{[]string{"TABLESAMPLE"}, "TABLESAMPLE", ""},
