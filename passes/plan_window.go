@@ -175,7 +175,7 @@ func (p *planner) windowFunc(o *ir.Over) *WindowFunc {
 		return nil
 	}
 	args := c.Args
-	if (name == "first" || name == "last" || name == "any_value") && len(args) == 2 {
+	if (known.name == "first_value" || known.name == "last_value") && len(args) == 2 {
 		// Spark's first(x, ignoreNulls) and last(x, ignoreNulls)
 		l, ok := args[1].(*ir.Literal)
 		if !ok || l.Kind != ir.LitBool {
