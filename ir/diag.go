@@ -172,6 +172,7 @@ const (
 	CodeTypeMismatch   Code = "type-mismatch"    // operand types that do not fit
 	CodeBadAggregate   Code = "bad-aggregate"    // aggregate misuse (nesting, outside aggregate, non-grouped column)
 	CodeBadCast        Code = "bad-cast"         // a cast Spark refuses
+	CodeBadWindow      Code = "bad-window"       // window function misuse (no OVER, no ORDER BY, a frame it cannot take, a misplaced window)
 	CodeSchemaMismatch Code = "schema-mismatch"  // a flow's output does not fit its target's declared schema
 	CodeUnboundedAgg   Code = "unbounded-aggregate"
 	CodeUnboundedSort  Code = "unbounded-sort"
@@ -203,6 +204,7 @@ var Codes = []CodeInfo{
 	{CodeTypeMismatch, "resolve", "operand or argument types that do not fit (sum(string), timestamp = string)"},
 	{CodeBadAggregate, "resolve", "an aggregate where none is allowed, nested aggregates, or a non-grouped column"},
 	{CodeBadCast, "resolve", "a cast that Spark's ANSI rules refuse"},
+	{CodeBadWindow, "resolve", "a window function without OVER, without the ORDER BY it needs, with a frame it cannot take, or outside a select"},
 	{CodeSchemaMismatch, "resolve", "a flow's output that does not fit its target's schema"},
 	{CodeUnboundedAgg, "sanity", "an unwindowed aggregate over unbounded input in append mode"},
 	{CodeUnboundedSort, "sanity", "a sort or limit over unbounded input"},

@@ -141,6 +141,10 @@ var diagCases = []diagCase{
 		bids(b)
 		b.mv("m", groupBy(scan("bids"), items("auction"), bin(ir.OpAdd, c("bidder"), call("max", c("price")))))
 	}},
+	{"window function without over", "", ir.CodeBadWindow, "window function row_number() requires an OVER clause", func(b *pb) {
+		bids(b)
+		b.mv("m", sel(scan("bids"), call("row_number")))
+	}},
 	{"distinct scalar", "", ir.CodeBadAggregate, "distinct applies to aggregate functions; lower is a scalar function", func(b *pb) {
 		bids(b)
 		b.mv("m", sel(scan("bids"), &ir.Call{Pos: at(), Name: "lower", Distinct: true, Args: []ir.Expr{c("channel")}}))

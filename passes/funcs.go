@@ -77,6 +77,7 @@ type funcSig struct {
 	name    string
 	aliases []string
 	agg     bool
+	window  bool // a window function: only with OVER (resolve_window.go)
 	minArgs int
 	maxArgs int       // -1: variadic
 	args    []argRule // per position; the last one repeats
@@ -95,6 +96,9 @@ type funcSig struct {
 type Func struct {
 	Name string
 	Agg  bool
+	// Window is a window function (ranking, offset, nth_value), which only
+	// an ir.Over calls; an aggregate may be an Over's function too.
+	Window bool
 
 	notNative string // why the native backend does not run it (the plan refuses it)
 }
@@ -110,6 +114,19 @@ var functions = []funcSig{
 	{name: "first", aliases: []string{"first_value"}, agg: true, minArgs: 1, maxArgs: 2, args: []argRule{argAny, argBool}, result: resArg0, nulls: nullAgg},
 	{name: "last", aliases: []string{"last_value"}, agg: true, minArgs: 1, maxArgs: 2, args: []argRule{argAny, argBool}, result: resArg0, nulls: nullAgg},
 	{name: "any_value", agg: true, minArgs: 1, maxArgs: 2, args: []argRule{argAny, argBool}, result: resArg0, nulls: nullAgg},
+
+	// window functions (resolve_window.go): Spark's types, INT for the
+	// ranks and ntile, DOUBLE for the distributions, the input's for the
+	// offset and value functions (NULL where no row is at the offset)
+	{name: "row_number", window: true, minArgs: 0, maxArgs: 0, args: []argRule{argAny}, ret: ir.Int32, result: resFixed, nulls: nullNever},
+	{name: "rank", window: true, minArgs: 0, maxArgs: 0, args: []argRule{argAny}, ret: ir.Int32, result: resFixed, nulls: nullNever},
+	{name: "dense_rank", window: true, minArgs: 0, maxArgs: 0, args: []argRule{argAny}, ret: ir.Int32, result: resFixed, nulls: nullNever},
+	{name: "percent_rank", window: true, minArgs: 0, maxArgs: 0, args: []argRule{argAny}, ret: ir.Float64, result: resFixed, nulls: nullNever},
+	{name: "cume_dist", window: true, minArgs: 0, maxArgs: 0, args: []argRule{argAny}, ret: ir.Float64, result: resFixed, nulls: nullNever},
+	{name: "ntile", window: true, minArgs: 1, maxArgs: 1, args: []argRule{argInteger}, ret: ir.Int32, result: resFixed, nulls: nullNever},
+	{name: "lag", window: true, minArgs: 1, maxArgs: 3, args: []argRule{argAny, argInteger, argAny}, result: resArg0, nulls: nullAlways},
+	{name: "lead", window: true, minArgs: 1, maxArgs: 3, args: []argRule{argAny, argInteger, argAny}, result: resArg0, nulls: nullAlways},
+	{name: "nth_value", window: true, minArgs: 2, maxArgs: 2, args: []argRule{argAny, argInteger}, result: resArg0, nulls: nullAlways},
 
 	// math
 	{name: "abs", minArgs: 1, maxArgs: 1, args: []argRule{argNumericOrDuration}, result: resArg0},
@@ -176,7 +193,7 @@ func indexFunctions(list []funcSig) map[string]*funcSig {
 	m := map[string]*funcSig{}
 	for i := range list {
 		f := &list[i]
-		f.entry = &Func{Name: f.name, Agg: f.agg, notNative: f.notNative}
+		f.entry = &Func{Name: f.name, Agg: f.agg, Window: f.window, notNative: f.notNative}
 		m[f.name] = f
 		for _, a := range f.aliases {
 			m[a] = f

@@ -225,6 +225,13 @@ sink out format stdout
 flow f into out = from stream s | window session(t, 10s) | group by window_start, k aggregate count(*) as n
   output mode update`,
 		`output mode update of session windows into sink out is not supported yet (sessions that merge delete rows a sink cannot take back): write a streaming table, or emit on window close`},
+	// window functions
+	{"window function", `source u from csv "u.csv" { k int64, v int64 }
+materialized view w = from u | select k, rank() over (partition by k order by v) as r`,
+		`p.thund:2:42: native backend: window functions are not supported yet`},
+	{"window function over a stream", `source s from csv "s/*.csv" { t timestamp(ms), k int64 watermark t delay 5s }
+streaming table w = from stream s | select k, row_number() over (partition by k order by t) as r`,
+		`p.thund:2:47: native backend: window functions over a stream are not supported (neither are they on Spark: non-time-based windows are not supported on streaming DataFrames): read the input as a snapshot`},
 }
 
 // preempted are the refusals of the plan pass that an earlier pass always

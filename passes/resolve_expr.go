@@ -34,6 +34,9 @@ type ectx struct {
 	global bool        // in a global aggregate (no keys): aggregates of empty input are NULL
 	inAgg  string      // the aggregate call being typed, for nesting errors
 	calls  *[]*ir.Call // collects the aggregate calls of an aggregate stage
+	// window functions (resolve_window.go)
+	overFunc *ir.Call // the function of the Over being typed: a window function may stand here
+	inWindow string   // the window function being typed, for nesting errors
 }
 
 // expr types an expression, records its type and nullability, and returns them.
@@ -109,6 +112,8 @@ func (r *resolver) expr1(e ir.Expr, sc *scope, c ectx) (ir.Type, bool) {
 		return e.To, xn || e.Try
 	case *ir.Call:
 		return r.call(e, sc, c)
+	case *ir.Over: // window functions (resolve_window.go)
+		return r.over(e, sc, c)
 	case *ir.ScalarSubquery:
 		s := r.rel(e.Query, sc).Visible()
 		switch {
@@ -368,6 +373,10 @@ func (r *resolver) call(e *ir.Call, sc *scope, c ectx) (ir.Type, bool) {
 	}
 	r.u.Calls[e] = f.entry
 	ac := c
+	ac.overFunc = nil
+	if f.window && c.overFunc != e { // window functions (resolve_window.go)
+		r.errorf(e.Pos, ir.CodeBadWindow, "window function %s requires an OVER clause: %s over (order by ...)", exprString(e), exprString(e))
+	}
 	switch {
 	case f.agg && c.inAgg != "":
 		r.errorf(e.Pos, ir.CodeBadAggregate, "aggregate %s inside aggregate %s: aggregates do not nest; aggregate in two stages", exprString(e), c.inAgg)

@@ -1,0 +1,190 @@
+package passes
+
+import (
+	"strings"
+
+	"github.com/nordisk/thund/ir"
+)
+
+// Window functions: the typing of an ir.Over and Spark's rules for one
+// (Spark's CheckAnalysis and ResolveWindowFrame / ResolveWindowOrder):
+//   - an Over stands only in a select's items (Spark's
+//     WINDOW_FUNCTION_AND_FRAME_MISMATCH aside, a window in WHERE, GROUP BY,
+//     an aggregate or another window's arguments is an error);
+//   - its function is a window function (ranking, offset, nth_value) or an
+//     aggregate of the catalogue; anything else is UNSUPPORTED_EXPR_FOR_WINDOW;
+//   - a window function without OVER is WINDOW_FUNCTION_WITHOUT_OVER_CLAUSE
+//     (call, in resolve_expr.go);
+//   - ranking functions, lag and lead need ORDER BY, and take no frame but
+//     their own (ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW for the
+//     ranks; lag and lead none a query can spell);
+//   - a RANGE frame with an offset needs exactly one order key, numeric
+//     with a numeric offset, or a date or timestamp with an interval one;
+//   - the frame's start may not be after its end.
+//
+// The types: a ranking function's INT or DOUBLE, an offset or value
+// function's argument type (nullable: no row may be at the offset), an
+// aggregate's own type, nullable but for count (a frame may be empty).
+
+// rankingFuncs need ORDER BY and take only the frame Spark gives them.
+var rankingFuncs = map[string]bool{"row_number": true, "rank": true, "dense_rank": true, "percent_rank": true, "cume_dist": true, "ntile": true}
+
+// offsetFuncs need ORDER BY and take no frame.
+var offsetFuncs = map[string]bool{"lag": true, "lead": true}
+
+// over types a window function.
+func (r *resolver) over(e *ir.Over, sc *scope, c ectx) (ir.Type, bool) {
+	if e.Func == nil {
+		return invalid, true
+	}
+	name := strings.ToLower(e.Func.Name)
+	if f := lookupFunc(name); f != nil {
+		name = f.name
+	}
+	switch {
+	case c.inWindow != "":
+		r.errorf(e.Pos, ir.CodeBadWindow, "window function %s inside window %s: windows do not nest; compute it in a select before", exprString(e.Func), c.inWindow)
+	case c.inAgg != "":
+		r.errorf(e.Pos, ir.CodeBadWindow, "window function %s inside aggregate %s: compute the window in a select after the aggregate", exprString(e.Func), c.inAgg)
+	case c.clause != "select":
+		r.errorf(e.Pos, ir.CodeBadWindow, "window function %s is not allowed in %s: window functions are computed in a select (filter on one with qualify, or in a where after the select)", exprString(e.Func), c.clause)
+	}
+	kc := ectx{clause: "a window's partition or order", inWindow: name}
+	for _, p := range e.Partition {
+		r.expr(p, sc, kc)
+	}
+	var orderTypes []ir.Type
+	for _, k := range e.Order {
+		t, _ := r.expr(k.Expr, sc, kc)
+		orderTypes = append(orderTypes, t)
+	}
+
+	f := lookupFunc(name)
+	fc := ectx{clause: c.clause, agg: true, global: true, overFunc: e.Func, inWindow: name}
+	if f != nil && !f.agg && !f.window {
+		r.errorf(e.Func.Pos, ir.CodeBadWindow, "%s is not a window function or an aggregate: %s over (...) is not supported (Spark's UNSUPPORTED_EXPR_FOR_WINDOW)", exprString(e.Func), name)
+		for _, a := range e.Func.Args {
+			r.expr(a, sc, kc)
+		}
+		return invalid, true
+	}
+	t, n := r.expr(e.Func, sc, fc)
+	if f == nil {
+		return invalid, true
+	}
+	if e.Func.IgnoreNulls && !(name == "lag" || name == "lead" || name == "nth_value") {
+		r.errorf(e.Func.Pos, ir.CodeBadWindow, "ignore nulls applies to lag, lead, nth_value, first_value and last_value, not %s", name)
+	}
+	if e.Func.Distinct && f.agg {
+		r.errorf(e.Func.Pos, ir.CodeBadWindow, "distinct aggregates are not supported as window functions (Spark: DISTINCT_WINDOW_FUNCTION_UNSUPPORTED): %s", exprString(e.Func))
+	}
+	if (rankingFuncs[name] || offsetFuncs[name]) && len(e.Order) == 0 {
+		r.errorf(e.Pos, ir.CodeBadWindow, "window function %s requires the window to be ordered: add order by, as in %s over (partition by ... order by ...)", name, exprString(e.Func))
+	}
+	if name == "ntile" || name == "nth_value" {
+		r.positiveConstant(e.Func, name)
+	}
+	if fr := e.Frame; fr != nil {
+		switch {
+		case offsetFuncs[name]:
+			r.errorf(fr.Pos, ir.CodeBadWindow, "window function %s takes no frame: its rows are at its offset (Spark: the frame must match the required frame)", name)
+		case rankingFuncs[name] && !(fr.Kind == ir.FrameRows && fr.Start.Kind == ir.UnboundedPreceding && fr.End.Kind == ir.CurrentRow):
+			r.errorf(fr.Pos, ir.CodeBadWindow, "window function %s takes no frame but rows between unbounded preceding and current row (Spark: the frame must match the required frame)", name)
+		default:
+			r.frame(fr, e.Order, orderTypes, sc)
+		}
+	}
+	if f.agg {
+		n = name != "count"
+	}
+	return t, n
+}
+
+// positiveConstant checks ntile's and nth_value's count: a positive integer
+// constant (Spark: the buckets / offset must be a foldable positive int).
+func (r *resolver) positiveConstant(call *ir.Call, name string) {
+	i := 0
+	if name == "nth_value" {
+		i = 1
+	}
+	if i >= len(call.Args) {
+		return
+	}
+	if l, ok := call.Args[i].(*ir.Literal); ok && l.Kind == ir.LitInt && strings.Trim(l.Text, "0") != "" {
+		return
+	}
+	r.errorf(call.Args[i].Position(), ir.CodeBadWindow, "%s's %s must be a positive integer constant, got %s", name, map[string]string{"ntile": "bucket count", "nth_value": "offset"}[name], exprString(call.Args[i]))
+}
+
+// boundRank orders bound kinds for the start-after-end check.
+var boundRank = map[ir.BoundKind]int{ir.UnboundedPreceding: 0, ir.Preceding: 1, ir.CurrentRow: 2, ir.Following: 3, ir.UnboundedFollowing: 4}
+
+// frame checks a frame's bounds against its kind and the order keys.
+func (r *resolver) frame(fr *ir.Frame, order []*ir.SortKey, orderTypes []ir.Type, sc *scope) {
+	if fr.Start.Kind == ir.UnboundedFollowing {
+		r.errorf(fr.Pos, ir.CodeBadWindow, "a frame cannot start at unbounded following")
+		return
+	}
+	if fr.End.Kind == ir.UnboundedPreceding {
+		r.errorf(fr.Pos, ir.CodeBadWindow, "a frame cannot end at unbounded preceding")
+		return
+	}
+	if boundRank[fr.Start.Kind] > boundRank[fr.End.Kind] {
+		r.errorf(fr.Pos, ir.CodeBadWindow, "the frame's start (%s) is after its end (%s)", boundText(fr.Start), boundText(fr.End))
+		return
+	}
+	hasOffset := false
+	for _, b := range []ir.FrameBound{fr.Start, fr.End} {
+		if b.Offset == nil {
+			continue
+		}
+		hasOffset = true
+		t, _ := r.expr(b.Offset, sc, ectx{clause: "a frame bound"})
+		l, lit := b.Offset.(*ir.Literal)
+		switch {
+		case !lit:
+			r.errorf(b.Offset.Position(), ir.CodeBadWindow, "a frame offset must be a constant: a non-negative number (rows or a numeric range) or an interval (a date or timestamp range), got %s", exprString(b.Offset))
+			return
+		case fr.Kind == ir.FrameRows && l.Kind != ir.LitInt:
+			r.errorf(b.Offset.Position(), ir.CodeBadWindow, "a rows frame's offset is a row count, a non-negative integer; got %s (%s)", exprString(b.Offset), t)
+			return
+		}
+	}
+	if fr.Kind != ir.FrameRange || !hasOffset {
+		return
+	}
+	if len(order) != 1 {
+		r.errorf(fr.Pos, ir.CodeBadWindow, "a range frame with an offset needs exactly one order by key, got %d (Spark: RANGE_FRAME_MULTI_ORDER / RANGE_FRAME_WITHOUT_ORDER)", len(order))
+		return
+	}
+	kt := orderTypes[0]
+	if isUnknown(kt) {
+		return
+	}
+	for _, b := range []ir.FrameBound{fr.Start, fr.End} {
+		if b.Offset == nil {
+			continue
+		}
+		l := b.Offset.(*ir.Literal)
+		switch {
+		case kt.IsNumeric():
+			if l.Kind != ir.LitInt && l.Kind != ir.LitDecimal && l.Kind != ir.LitFloat {
+				r.errorf(b.Offset.Position(), ir.CodeBadWindow, "a range frame over %s order key %s needs a numeric offset, got %s", kt, exprString(order[0].Expr), exprString(b.Offset))
+			}
+		case isTime(kt):
+			if l.Kind != ir.LitInterval {
+				r.errorf(b.Offset.Position(), ir.CodeBadWindow, "a range frame over %s order key %s needs an interval offset (interval '1' day preceding), got %s", kt, exprString(order[0].Expr), exprString(b.Offset))
+			}
+		default:
+			r.errorf(order[0].Expr.Position(), ir.CodeBadWindow, "a range frame with an offset needs a numeric, date or timestamp order key; %s is %s (Spark: RANGE_FRAME_INVALID_TYPE)", exprString(order[0].Expr), kt)
+			return
+		}
+	}
+}
+
+func boundText(b ir.FrameBound) string {
+	if b.Offset != nil {
+		return exprString(b.Offset) + " " + b.Kind.String()
+	}
+	return b.Kind.String()
+}
