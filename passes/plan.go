@@ -572,11 +572,9 @@ func (p *planner) operators() {
 		for _, e := range ir.RelExprs(r) {
 			ir.WalkExpr(e, func(x ir.Expr) bool {
 				switch s := x.(type) {
-				case *ir.Over: // window functions (wnative replaces the second refusal with their plan)
+				case *ir.Over: // window functions: planned by windowProject (plan_window.go)
 					if Streaming(r) {
 						p.refuse(s.Pos, "window functions over a stream are not supported (neither are they on Spark: non-time-based windows are not supported on streaming DataFrames): read the input as a snapshot")
-					} else {
-						p.refuse(s.Pos, "window functions are not supported yet")
 					}
 				case *ir.ScalarSubquery:
 					if Streaming(s.Query) {

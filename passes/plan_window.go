@@ -100,8 +100,7 @@ var windowFuncNames = map[string]struct {
 // windowProject plans a select holding window functions.
 func (p *planner) windowProject(n *ir.Project) {
 	if Streaming(n) {
-		p.refuseStreaming(n.Pos, "a window function")
-		return
+		return // refused at each Over (operators)
 	}
 	wp := &WindowPlan{Parallel: true}
 	for _, it := range n.Items {
@@ -155,9 +154,13 @@ func (p *planner) sameSpec(s *WindowSpec, o *ir.Over) bool {
 
 // windowFunc plans one window function, or refuses it (nil).
 func (p *planner) windowFunc(o *ir.Over) *WindowFunc {
+	// resolve has checked the function (a window function or an
+	// aggregate of the catalogue, each of which is in windowFuncNames), its
+	// arity, ntile's and nth_value's constants, no distinct, and the frame's
+	// shape and offsets' kinds; what is left is what the native backend
+	// computes of them
 	c := o.Func
 	if c == nil {
-		p.refuse(o.Pos, "a window without a function is not supported")
 		return nil
 	}
 	name := strings.ToLower(c.Name)
@@ -165,15 +168,10 @@ func (p *planner) windowFunc(o *ir.Over) *WindowFunc {
 		name = f.Name
 	}
 	known, ok := windowFuncNames[name]
-	if !ok {
-		p.refuse(c.Pos, "%s over a window is not supported yet: the native backend computes row_number, rank, dense_rank, percent_rank, cume_dist, ntile, lag, lead, first_value, last_value, nth_value, count, sum, avg, min and max over windows", c.Name)
+	if !ok || c.Distinct {
 		return nil
 	}
 	wf := &WindowFunc{Over: o, Name: known.name, IgnoreNulls: c.IgnoreNulls}
-	if c.Distinct {
-		p.refuse(c.Pos, "%s(distinct ...) over a window is not supported yet", c.Name)
-		return nil
-	}
 	args := c.Args
 	if (known.name == "first_value" || known.name == "last_value") && len(args) == 2 {
 		// Spark's first(x, ignoreNulls) and last(x, ignoreNulls)
@@ -185,30 +183,23 @@ func (p *planner) windowFunc(o *ir.Over) *WindowFunc {
 		wf.IgnoreNulls = wf.IgnoreNulls || strings.EqualFold(l.Text, "true")
 		args = args[:1]
 	}
-	constArg := func(i int, what string, min int64) (int64, bool) {
+	// constArg is ntile's and nth_value's count, a positive constant
+	constArg := func(i int) (int64, bool) {
 		if i >= len(args) {
 			return 0, false
 		}
 		v, ok := IntConstant(args[i])
-		if !ok || int64(v) < min {
-			p.refuse(args[i].Position(), "%s of %s over a window must be an integer constant of at least %d natively", what, c.Name, min)
-			return 0, false
-		}
-		return int64(v), true
+		return int64(v), ok && v >= 1
 	}
 	switch wf.Name {
 	case "ntile":
-		n, ok := constArg(0, "the bucket count", 1)
+		n, ok := constArg(0)
 		if !ok {
-			if len(args) == 0 {
-				p.refuse(c.Pos, "ntile needs its bucket count")
-			}
 			return nil
 		}
 		wf.N = n
 	case "lag", "lead":
 		if len(args) == 0 {
-			p.refuse(c.Pos, "%s needs an argument", c.Name)
 			return nil
 		}
 		wf.Arg, wf.N = args[0], 1
@@ -227,12 +218,8 @@ func (p *planner) windowFunc(o *ir.Over) *WindowFunc {
 			wf.Default = args[2]
 		}
 	case "nth_value":
-		if len(args) < 2 {
-			p.refuse(c.Pos, "nth_value needs an argument and n")
-			return nil
-		}
-		n, ok := constArg(1, "n", 1)
-		if !ok {
+		n, ok := constArg(1)
+		if len(args) < 2 || !ok {
 			return nil
 		}
 		wf.Arg, wf.N = args[0], n
@@ -287,8 +274,7 @@ func (p *planner) frame(o *ir.Over, wf *WindowFunc) *WindowFunc {
 			}
 			v, ok := IntConstant(b.Offset)
 			if !ok || v < 0 {
-				p.refuse(boundPos(b, fr), "a ROWS frame's offset must be a non-negative integer constant natively")
-				return nil
+				return nil // resolve: a ROWS offset is a non-negative integer literal
 			}
 			if i == 0 {
 				wf.StartOff = int64(v)
@@ -302,8 +288,7 @@ func (p *planner) frame(o *ir.Over, wf *WindowFunc) *WindowFunc {
 		return wf
 	}
 	if len(o.Order) != 1 {
-		p.refuse(fr.Pos, "a RANGE frame with offsets needs exactly one order key")
-		return nil
+		return nil // resolve: one order key
 	}
 	kt := p.u.Types[o.Order[0].Expr]
 	switch {
