@@ -103,37 +103,49 @@ func (g *flowGen) genWindowProject(n *ir.Project, c consumer) {
 		g.emit(jen.Id(rows).Op("=").Qual(kernelPkg, "AppendZero").Call(jen.Id(rows)))
 		rw := g.declare([]string{g.name("rw")}, jen.Op("&").Id(rows).Index(jen.Len(jen.Id(rows)).Op("-").Lit(1)))[0]
 		var strs []jen.Code
-		put := func(f *winField, x ir.Expr) {
-			v := g.coerce(g.genExpr(x, e), f.t, x.Position())
-			store(rw, f, v)
-			if isStr(f.t) {
-				strs = append(strs, use(rw).Dot(f.name))
-			}
-		}
-		for si, s := range wp.Specs {
-			for ki, k := range s.Partition {
-				put(specs[si].part[ki], k)
-			}
-			for ki, k := range s.Order {
-				put(specs[si].order[ki], k.Expr)
-			}
-		}
-		for _, ff := range funcs {
-			if ff.arg != nil {
-				put(ff.arg, ff.f.Arg)
-			}
-			if ff.def != nil {
-				put(ff.def, ff.f.Default)
-			}
-		}
 		for j, f := range schema {
 			if j >= len(need) || !need[j] || r.cols[j] == nil {
 				continue
 			}
-			cols[j] = &winField{name: fmt.Sprintf("c%d", j), t: f.Type}
+			if cols[j] == nil {
+				cols[j] = &winField{name: fmt.Sprintf("c%d", j), t: f.Type}
+			}
 			store(rw, cols[j], g.col(r.cols[j]))
 			if isStr(f.Type) {
 				strs = append(strs, use(rw).Dot(cols[j].name))
+			}
+		}
+		// put stores a key, argument or default; one that is an input
+		// column stored already (of its type) is that column's field
+		put := func(f **winField, x ir.Expr) {
+			if ref, ok := x.(*ir.ColumnRef); ok {
+				if b, ok := g.u.Refs[ref]; ok && b.Depth == 0 && b.Rel == n.Input && b.Index < len(cols) && cols[b.Index] != nil {
+					if c := cols[b.Index]; *f == c || passes.SameType(c.t, (*f).t) {
+						*f = c
+						return
+					}
+				}
+			}
+			v := g.coerce(g.genExpr(x, e), (*f).t, x.Position())
+			store(rw, *f, v)
+			if isStr((*f).t) {
+				strs = append(strs, use(rw).Dot((*f).name))
+			}
+		}
+		for si, s := range wp.Specs {
+			for ki, k := range s.Partition {
+				put(&specs[si].part[ki], k)
+			}
+			for ki, k := range s.Order {
+				put(&specs[si].order[ki], k.Expr)
+			}
+		}
+		for _, ff := range funcs {
+			if ff.arg != nil {
+				put(&ff.arg, ff.f.Arg)
+			}
+			if ff.def != nil {
+				put(&ff.def, ff.f.Default)
 			}
 		}
 		mem.add(g, jen.Id(st.name).Values(), strs)
