@@ -22,9 +22,11 @@ type winField struct {
 // plan's WindowPlan says (passes/plan_window.go): the input's pipeline
 // stores each row's partition and order keys, the functions' arguments
 // and defaults, and the input columns the items read in a slice of
-// generated structs; then per window spec a stable sort of an index by a
-// generated comparator (partition keys, NULLS FIRST, then the order keys
-// as written), rt/window's Split into partitions and Walk over them on
+// generated structs; then per window spec rt/window's Sort of an index
+// (rows spread over hash buckets by a generated hash of the partition keys,
+// each bucket sorted by a generated comparator: partition keys, NULLS
+// FIRST, then the order keys as written; ties in input order), its Split
+// into partitions and Walk over them on
 // fc.Threads workers, each function computed by rt/window over the
 // partition's gathered values and scattered into one result slot per row;
 // then a new pipeline replays the rows in the first spec's order with the
@@ -171,11 +173,17 @@ func (g *flowGen) genWindowProject(n *ir.Project, c consumer) {
 	for si, s := range wp.Specs {
 		sf := specs[si]
 		cmpFn := g.global("winCompare_", g.flow.Name)
+		hashFn := jen.Code(jen.Nil())
+		if len(s.Partition) > 0 {
+			name := g.global("winHash_", g.flow.Name)
+			hashFn = jen.Id(name)
+			g.typeDecls = append(g.typeDecls, func() jen.Code { return winHashFunc(st.name, name, sf.part) })
+		}
 		samePart := g.global("winSamePartition_", g.flow.Name)
 		samePeer := g.global("winSamePeer_", g.flow.Name)
 		order, parts := g.name("winOrder"), g.name("winParts")
 		orders[si] = order
-		g.emit(jen.Id(order).Op(":=").Qual(kernelPkg, "SortIndex").Call(jen.Id(rows), jen.Id(cmpFn)),
+		g.emit(jen.Id(order).Op(":=").Qual(windowPkg, "Sort").Call(jen.Id(rows), hashFn, jen.Id(cmpFn), jen.Id("fc").Dot("Workers").Call()),
 			jen.Id(parts).Op(":=").Qual(windowPkg, "Split").Call(jen.Id(nRows), jen.Func().Params(jen.Id("i").Int()).Bool().Block(
 				jen.Return(jen.Id(samePart).Call(jen.Op("&").Id(rows).Index(jen.Id(order).Index(jen.Id("i").Op("-").Lit(1))), jen.Op("&").Id(rows).Index(jen.Id(order).Index(jen.Id("i"))))))))
 		// the code of one partition [lo, hi): ord is its slice of order,
@@ -530,4 +538,41 @@ func (g *flowGen) winCompareFuncs(st, cmpFn, samePart, samePeer string, s *passe
 		Func().Id(samePart).Params(jen.List(jen.Id("a"), jen.Id("b")).Op("*").Id(st)).Bool().Block(eq(part)...).Line().Line().
 		Commentf("%s reports peers: rows with equal order keys.", samePeer).Line().
 		Func().Id(samePeer).Params(jen.List(jen.Id("a"), jen.Id("b")).Op("*").Id(st)).Bool().Block(eq(order)...)
+}
+
+// winHashFunc declares the hash of a window spec's partition keys, which
+// spreads its partitions over window.Sort's buckets: equal keys hash
+// equally (a DOUBLE's -0.0 and NaNs as Spark groups them).
+func winHashFunc(st, name string, part []*winField) jen.Code {
+	h := jen.Id("h")
+	var stmts []jen.Code
+	stmts = append(stmts, jen.Var().Id("h").Uint64())
+	for _, f := range part {
+		v := jen.Id("a").Dot(f.name)
+		var mix jen.Code
+		switch t := f.t; {
+		case t.IsFloat():
+			mix = jen.Qual(windowPkg, "MixFloat64").Call(h, jen.Float64().Call(v))
+		case t.Kind == ir.TString:
+			mix = jen.Qual(windowPkg, "MixString").Call(h, v)
+		case t.Kind == ir.TBinary:
+			mix = jen.Qual(windowPkg, "MixBytes").Call(h, v)
+		case t.Kind == ir.TBool:
+			mix = jen.Qual(windowPkg, "MixBool").Call(h, v)
+		case t.Kind == ir.TDecimal:
+			mix = jen.Qual(windowPkg, "Mix").Call(jen.Qual(windowPkg, "Mix").Call(h, jen.Add(v).Dot("LowBits").Call()), jen.Uint64().Call(jen.Add(v).Dot("HighBits").Call()))
+		default:
+			mix = jen.Qual(windowPkg, "Mix").Call(h, jen.Uint64().Call(v))
+		}
+		set := jen.Id("h").Op("=").Add(mix)
+		if f.nullable {
+			stmts = append(stmts, jen.If(jen.Id("a").Dot(f.name+"ok")).Block(set).Else().Block(
+				jen.Id("h").Op("=").Qual(windowPkg, "MixNull").Call(h)))
+		} else {
+			stmts = append(stmts, set)
+		}
+	}
+	stmts = append(stmts, jen.Return(h))
+	return jen.Commentf("%s hashes a window row's partition keys (window.Sort's buckets).", name).Line().
+		Func().Id(name).Params(jen.Id("a").Op("*").Id(st)).Uint64().Block(stmts...)
 }

@@ -10,10 +10,14 @@
 // stores every input row (its partition keys, order keys, the functions'
 // arguments and the columns read above the window) in a slice of generated
 // structs, sorts an index of it by (partition keys, order keys) with
-// Spark's null ordering (kernel.SortIndex, stable), and hands this package
+// Spark's null ordering, and hands this package
 // the sorted positions through two predicates: whether a row has the same
 // partition keys as the one before it, and whether it has the same order
-// keys (is its peer). Split turns them into partition and peer-group
+// keys (is its peer). The sort is Sort: a counting sort of the rows into a
+// fixed number of buckets by a hash of their partition keys (so a
+// partition lies in one bucket), then a pdqsort of each bucket by
+// (partition keys, order keys, input position), the buckets on the
+// workers; the result does not depend on the thread count. Split turns them into partition and peer-group
 // boundaries; Walk runs the partitions on fc.Threads workers, contiguous
 // runs of whole partitions balanced by row count, so every row's result is
 // the same at any thread count; each worker reuses its own buffers.
@@ -47,7 +51,7 @@
 // # Memory and spilling
 //
 // Today the operator holds its whole input: the sort is in memory
-// (kernel.SortIndex over the row slice, accounted with fc.Grow under
+// (Sort over the row slice, accounted with fc.Grow under
 // --memory-limit), and this package adds, per function, one result slot per
 // row and per worker buffers of the largest partition's size. Nothing here
 // needs more than one partition at a time: once the sort spills (sorted

@@ -489,3 +489,55 @@ func TestSumOverflow(t *testing.T) {
 		t.Fatal("a running sum past BIGINT gave no error")
 	}
 }
+
+// TestSortBuckets: Sort orders each partition's rows by the comparator,
+// ties in input order, keeps every partition within one bucket, and gives
+// the same order at any thread count.
+func TestSortBuckets(t *testing.T) {
+	type row struct{ p, o int64 }
+	r := rand.New(rand.NewSource(4))
+	rows := make([]row, 100000)
+	for i := range rows {
+		rows[i] = row{int64(r.Intn(5000)), int64(r.Intn(20))}
+	}
+	hash := func(x *row) uint64 { return Mix(0, uint64(x.p)) }
+	less := func(a, b *row) int {
+		if c := cmp.Compare(a.p, b.p); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.o, b.o)
+	}
+	want := Sort(rows, hash, less, 1)
+	for _, th := range []int{2, 3, 8} {
+		if got := Sort(rows, hash, less, th); !slices.Equal(got, want) {
+			t.Fatalf("threads %d: a different order", th)
+		}
+	}
+	bounds := Split(len(want), func(i int) bool { return rows[want[i]].p == rows[want[i-1]].p })
+	seen := map[int64]bool{}
+	for k := 0; k+1 < len(bounds); k++ {
+		lo, hi := bounds[k], bounds[k+1]
+		p := rows[want[lo]].p
+		if seen[p] {
+			t.Fatalf("partition %d is split", p)
+		}
+		seen[p] = true
+		for i := lo + 1; i < hi; i++ {
+			a, b := want[i-1], want[i]
+			if c := less(&rows[a], &rows[b]); c > 0 || c == 0 && a > b {
+				t.Fatalf("rows %d, %d out of order", a, b)
+			}
+		}
+	}
+	if len(seen) != 5000 {
+		t.Fatalf("%d partitions, want 5000", len(seen))
+	}
+	if got := Sort(rows, nil, less, 2); !slices.IsSortedFunc(got, func(a, b int32) int {
+		if c := less(&rows[a], &rows[b]); c != 0 {
+			return c
+		}
+		return cmp.Compare(a, b)
+	}) {
+		t.Fatal("one bucket: not sorted")
+	}
+}
