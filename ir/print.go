@@ -1101,6 +1101,9 @@ func (p exprPrinter) literal(l *Literal) string {
 // over spells a window function: f(args) over (partition by ... order by
 // ... frame), in the style's case.
 func (p exprPrinter) over(e *Over) string {
+	if p.style == SparkName {
+		return p.sparkOver(e) // over_print.go
+	}
 	var spec []string
 	if len(e.Partition) > 0 {
 		spec = append(spec, p.kw("partition by ")+p.list(e.Partition))

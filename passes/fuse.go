@@ -7,8 +7,9 @@ import (
 // Stage is one step of a flow's plan. A fused stage is a maximal chain of
 // stateless operators (scan, filter, project, subquery alias, and the
 // target's expectations) that codegen compiles into one typed loop; every
-// stateful operator (aggregate, join, window, distinct, sort, limit, union)
-// is a stage of its own, a boundary between chains.
+// stateful operator (aggregate, join, window, distinct, sort, limit, union,
+// and a project computing window functions) is a stage of its own, a
+// boundary between chains.
 type Stage struct {
 	ID         int      `json:"id"`
 	Ops        []string `json:"ops"`                  // operator kind names, in execution order ("scan", "filter", ..., "expect")
@@ -24,11 +25,17 @@ const opExpect = "expect"
 
 // stateless reports the operators that fuse into chains.
 func stateless(r ir.Rel) bool {
-	if WindowProject(r) {
-		return false // window functions (wnative): a window operator
-	}
-	switch r.(type) {
-	case *ir.Scan, *ir.Range, *ir.Filter, *ir.Project, *ir.SubqueryRel:
+	switch r := r.(type) {
+	case *ir.Project:
+		// window functions: a select computing one sees its whole
+		// partition, a stage of its own
+		for _, it := range r.Items {
+			if ir.HasOver(it.Expr) {
+				return false
+			}
+		}
+		return true
+	case *ir.Scan, *ir.Range, *ir.Filter, *ir.SubqueryRel:
 		return true
 	}
 	return false

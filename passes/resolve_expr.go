@@ -377,6 +377,9 @@ func (r *resolver) call(e *ir.Call, sc *scope, c ectx) (ir.Type, bool) {
 	if f.window && c.overFunc != e { // window functions (resolve_window.go)
 		r.errorf(e.Pos, ir.CodeBadWindow, "window function %s requires an OVER clause: %s over (order by ...)", exprString(e), exprString(e))
 	}
+	if e.IgnoreNulls && c.overFunc != e {
+		r.errorf(e.Pos, ir.CodeBadWindow, "ignore nulls applies to lag, lead and nth_value over a window, not to %s here%s", strings.ToLower(e.Name), ignoreNullsHint(f.name, e.Name))
+	}
 	switch {
 	case f.agg && c.inAgg != "":
 		r.errorf(e.Pos, ir.CodeBadAggregate, "aggregate %s inside aggregate %s: aggregates do not nest; aggregate in two stages", exprString(e), c.inAgg)

@@ -29,6 +29,15 @@ import (
 // rankingFuncs need ORDER BY and take only the frame Spark gives them.
 var rankingFuncs = map[string]bool{"row_number": true, "rank": true, "dense_rank": true, "percent_rank": true, "cume_dist": true, "ntile": true}
 
+// rankingFrame is the kind of a ranking function's frame: RANGE for
+// cume_dist (its peers count), ROWS for the others.
+func rankingFrame(name string) ir.FrameKind {
+	if name == "cume_dist" {
+		return ir.FrameRange
+	}
+	return ir.FrameRows
+}
+
 // offsetFuncs need ORDER BY and take no frame.
 var offsetFuncs = map[string]bool{"lag": true, "lead": true}
 
@@ -47,7 +56,7 @@ func (r *resolver) over(e *ir.Over, sc *scope, c ectx) (ir.Type, bool) {
 	case c.inAgg != "":
 		r.errorf(e.Pos, ir.CodeBadWindow, "window function %s inside aggregate %s: compute the window in a select after the aggregate", exprString(e.Func), c.inAgg)
 	case c.clause != "select":
-		r.errorf(e.Pos, ir.CodeBadWindow, "window function %s is not allowed in %s: window functions are computed in a select (filter on one with qualify, or in a where after the select)", exprString(e.Func), c.clause)
+		r.errorf(e.Pos, ir.CodeBadWindow, "window function %s is not allowed in %s: window functions are computed in a select: filter on one in a where after it (QUALIFY in SQL)", exprString(e.Func), c.clause)
 	}
 	kc := ectx{clause: "a window's partition or order", inWindow: name}
 	for _, p := range e.Partition {
@@ -73,7 +82,7 @@ func (r *resolver) over(e *ir.Over, sc *scope, c ectx) (ir.Type, bool) {
 		return invalid, true
 	}
 	if e.Func.IgnoreNulls && !(name == "lag" || name == "lead" || name == "nth_value") {
-		r.errorf(e.Func.Pos, ir.CodeBadWindow, "ignore nulls applies to lag, lead, nth_value, first_value and last_value, not %s", name)
+		r.errorf(e.Func.Pos, ir.CodeBadWindow, "ignore nulls applies to lag, lead and nth_value, not %s%s", strings.ToLower(e.Func.Name), ignoreNullsHint(name, e.Func.Name))
 	}
 	if e.Func.Distinct && f.agg {
 		r.errorf(e.Func.Pos, ir.CodeBadWindow, "distinct aggregates are not supported as window functions (Spark: DISTINCT_WINDOW_FUNCTION_UNSUPPORTED): %s", exprString(e.Func))
@@ -88,8 +97,8 @@ func (r *resolver) over(e *ir.Over, sc *scope, c ectx) (ir.Type, bool) {
 		switch {
 		case offsetFuncs[name]:
 			r.errorf(fr.Pos, ir.CodeBadWindow, "window function %s takes no frame: its rows are at its offset (Spark: the frame must match the required frame)", name)
-		case rankingFuncs[name] && !(fr.Kind == ir.FrameRows && fr.Start.Kind == ir.UnboundedPreceding && fr.End.Kind == ir.CurrentRow):
-			r.errorf(fr.Pos, ir.CodeBadWindow, "window function %s takes no frame but rows between unbounded preceding and current row (Spark: the frame must match the required frame)", name)
+		case rankingFuncs[name] && !(fr.Kind == rankingFrame(name) && fr.Start.Kind == ir.UnboundedPreceding && fr.End.Kind == ir.CurrentRow):
+			r.errorf(fr.Pos, ir.CodeBadWindow, "window function %s takes no frame but %s between unbounded preceding and current row (Spark: the frame must match the required frame)", name, rankingFrame(name))
 		default:
 			r.frame(fr, e.Order, orderTypes, sc)
 		}
@@ -187,4 +196,14 @@ func boundText(b ir.FrameBound) string {
 		return exprString(b.Offset) + " " + b.Kind.String()
 	}
 	return b.Kind.String()
+}
+
+// ignoreNullsHint says how first and last (first_value, last_value) skip
+// nulls: with their second argument, as Spark spells it.
+func ignoreNullsHint(name, written string) string {
+	switch name {
+	case "first", "last", "any_value":
+		return ": its second argument skips nulls, " + strings.ToLower(written) + "(x, true)"
+	}
+	return ""
 }

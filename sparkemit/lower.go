@@ -229,6 +229,9 @@ func (l *lowerer) rel(r ir.Rel) *pb.Relation {
 	case *ir.Filter:
 		return &pb.Relation{RelType: &pb.Relation_Filter{Filter: &pb.Filter{Input: l.rel(n.Input), Condition: l.cond(n.Cond)}}}
 	case *ir.Project:
+		if l.streamWindows(n) { // window functions (window.go)
+			return nil
+		}
 		return project(l.rel(n.Input), l.projection(n))
 	case *ir.Aggregate:
 		if r := l.windowedAggregate(n); r != nil {
@@ -271,14 +274,7 @@ func (l *lowerer) rel(r ir.Rel) *pb.Relation {
 	case *ir.Sort:
 		s := &pb.Sort{Input: l.rel(n.Input), IsGlobal: proto.Bool(true)}
 		for _, k := range n.Keys {
-			so := &pb.Expression_SortOrder{Child: l.expr(k.Expr), Direction: pb.Expression_SortOrder_SORT_DIRECTION_ASCENDING, NullOrdering: pb.Expression_SortOrder_SORT_NULLS_LAST}
-			if k.Desc {
-				so.Direction = pb.Expression_SortOrder_SORT_DIRECTION_DESCENDING
-			}
-			if k.EffectiveNullsFirst() {
-				so.NullOrdering = pb.Expression_SortOrder_SORT_NULLS_FIRST
-			}
-			s.Order = append(s.Order, so)
+			s.Order = append(s.Order, l.sortOrder(k))
 		}
 		return &pb.Relation{RelType: &pb.Relation_Sort{Sort: s}}
 	case *ir.Limit:
@@ -686,6 +682,8 @@ func (l *lowerer) expr(x ir.Expr) *pb.Expression {
 		return f
 	case *ir.ScalarSubquery:
 		return l.subquery(n.Query, pb.SubqueryExpression_SUBQUERY_TYPE_SCALAR)
+	case *ir.Over: // window functions (window.go)
+		return l.over(n)
 	case *ir.InSubquery:
 		if l.safe[n] || !l.e.u.Nullable[n] {
 			return l.inSubquery(n, n.Not)

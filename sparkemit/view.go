@@ -33,6 +33,10 @@ func (e *emitter) persistedView(d *ir.Dataset) {
 		return
 	}
 	f := fs[0]
+	if e.target == passes.Spark41 && hasQualify(f.SQL.Query) { // window functions (window.go)
+		e.refuse(d.Pos, "", d.Name, "QUALIFY in a persisted view", "a persisted view is sent as its SQL text, and Spark 4.1's parser has no QUALIFY (PARSE_SYNTAX_ERROR; 4.2 has it): filter on the window's column in an outer query, or target spark-4.2")
+		return
+	}
 	text := viewSQL(d, f, e.catalog, e.database)
 	file := d.Pos.File
 	if file == "" {

@@ -100,7 +100,11 @@ var wire = map[string]map[protowire.Number]wireField{
 
 	"Expression": {1: m("literal", "Literal"), 2: m("unresolved_attribute", "UnresolvedAttribute"), 3: m("unresolved_function", "UnresolvedFunction"),
 		4: m("expression_string", "ExpressionString"), 5: m("unresolved_star", "UnresolvedStar"), 6: m("alias", "Alias"), 7: m("cast", "Cast"),
-		9: m("sort_order", "SortOrder"), 21: m("subquery_expression", "SubqueryExpression")},
+		9: m("sort_order", "SortOrder"), 11: m("window", "Window"), 21: m("subquery_expression", "SubqueryExpression")},
+	// window functions
+	"Window":              {1: ex("window_function"), 2: ex("partition_spec"), 3: m("order_spec", "SortOrder"), 4: m("frame_spec", "WindowFrame")},
+	"WindowFrame":         {1: f("frame_type", varint), 2: m("lower", "FrameBoundary"), 3: m("upper", "FrameBoundary")},
+	"FrameBoundary":       {1: f("current_row", varint), 2: f("unbounded", varint), 3: ex("value")},
 	"SubqueryExpression":  {1: f("plan_id", varint), 2: f("subquery_type", varint), 4: ex("in_subquery_values")},
 	"SortOrder":           {1: ex("child"), 2: f("direction", varint), 3: f("null_ordering", varint)},
 	"UnresolvedAttribute": {1: f("unparsed_identifier", lenT), 2: f("plan_id", varint)},

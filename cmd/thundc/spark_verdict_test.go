@@ -209,6 +209,35 @@ CREATE MATERIALIZED VIEW reader AS SELECT * FROM table;
 		"a.sql", "CREATE STREAMING TABLE sink_st;\nCREATE FLOW feed AS INSERT INTO sink_st BY NAME SELECT * FROM STREAM ext_a;\n",
 		"b.sql", "CREATE FLOW feed AS INSERT INTO sink_st BY NAME SELECT * FROM STREAM ext_b;\n"}},
 
+	// window functions: QUALIFY is parsed by 4.2 only; thund desugars it
+	// to a filter over the projection, which both releases run, except in
+	// a persisted view, which is sent as its text
+	{name: "window_functions", spark: accepted, files: []string{"a.sql", `
+CREATE MATERIALIZED VIEW nums AS SELECT id, id % 3 AS g FROM range(9);
+CREATE MATERIALIZED VIEW ranked AS SELECT id, rank() OVER w AS r, lag(id) IGNORE NULLS OVER w AS p,
+  sum(id) OVER (ORDER BY id RANGE BETWEEN 2 PRECEDING AND CURRENT ROW) AS s FROM nums WINDOW w AS (PARTITION BY g ORDER BY id);
+CREATE MATERIALIZED VIEW grouped AS SELECT g, sum(id) AS t, dense_rank() OVER (ORDER BY sum(id) DESC) AS r FROM nums GROUP BY g;
+`}},
+	{name: "qualify", spark: verdict{"spark-4.1": "PARSE_SYNTAX_ERROR", "spark-4.2": ""}, thund: accepted, lowered: accepted,
+		why: "thund desugars QUALIFY to a filter over the projection, a relation both releases run", files: []string{"a.sql", `
+CREATE MATERIALIZED VIEW nums AS SELECT id, id % 3 AS g FROM range(9);
+CREATE MATERIALIZED VIEW firsts AS SELECT id, g FROM nums QUALIFY row_number() OVER (PARTITION BY g ORDER BY id) = 1;
+`}},
+	{name: "qualify_in_persisted_view", spark: verdict{"spark-4.1": "PARSE_SYNTAX_ERROR", "spark-4.2": ""},
+		thund: verdict{"spark-4.1": "QUALIFY in a persisted view", "spark-4.2": ""}, files: []string{"a.sql", `
+CREATE MATERIALIZED VIEW nums AS SELECT id, id % 3 AS g FROM range(9);
+CREATE VIEW firsts AS SELECT id, g FROM nums QUALIFY row_number() OVER (PARTITION BY g ORDER BY id) = 1;
+`}},
+	{name: "window_without_order", spark: refusedWith("Failed to resolve flows"), thund: refusedWith("requires the window to be ordered"),
+		why: "the server's dry run names only the flow; thund names the rule (Spark's analyzer: requires window to be ordered)", files: []string{"a.sql", `
+CREATE MATERIALIZED VIEW nums AS SELECT id FROM range(3);
+CREATE MATERIALIZED VIEW ranked AS SELECT id, rank() OVER (PARTITION BY id) AS r FROM nums;
+`}},
+	{name: "window_over_stream", spark: accepted, thund: refusedWith("NON_TIME_WINDOW_NOT_SUPPORTED_IN_STREAMING"),
+		why: "a dry run does not start the stream; starting it fails with NON_TIME_WINDOW_NOT_SUPPORTED_IN_STREAMING (checked on 4.1.4 with a rate stream), which thund says at check time", files: []string{"a.sql", `
+CREATE STREAMING TABLE numbered AS SELECT id, row_number() OVER (ORDER BY id) AS n FROM STREAM ext_a;
+`}},
+
 	// LOCATION
 	{name: "location", spark: refusedWith("Specifying location is not supported"), files: []string{"a.sql", `
 CREATE STREAMING TABLE placed LOCATION '/tmp/somewhere' AS SELECT * FROM STREAM ext_a;

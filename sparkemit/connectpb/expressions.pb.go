@@ -24,6 +24,55 @@ const (
 	_ = protoimpl.EnforceVersion(protoimpl.MaxVersion - 20)
 )
 
+type Expression_Window_WindowFrame_FrameType int32
+
+const (
+	Expression_Window_WindowFrame_FRAME_TYPE_UNDEFINED Expression_Window_WindowFrame_FrameType = 0
+	Expression_Window_WindowFrame_FRAME_TYPE_ROW       Expression_Window_WindowFrame_FrameType = 1
+	Expression_Window_WindowFrame_FRAME_TYPE_RANGE     Expression_Window_WindowFrame_FrameType = 2
+)
+
+// Enum value maps for Expression_Window_WindowFrame_FrameType.
+var (
+	Expression_Window_WindowFrame_FrameType_name = map[int32]string{
+		0: "FRAME_TYPE_UNDEFINED",
+		1: "FRAME_TYPE_ROW",
+		2: "FRAME_TYPE_RANGE",
+	}
+	Expression_Window_WindowFrame_FrameType_value = map[string]int32{
+		"FRAME_TYPE_UNDEFINED": 0,
+		"FRAME_TYPE_ROW":       1,
+		"FRAME_TYPE_RANGE":     2,
+	}
+)
+
+func (x Expression_Window_WindowFrame_FrameType) Enum() *Expression_Window_WindowFrame_FrameType {
+	p := new(Expression_Window_WindowFrame_FrameType)
+	*p = x
+	return p
+}
+
+func (x Expression_Window_WindowFrame_FrameType) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (Expression_Window_WindowFrame_FrameType) Descriptor() protoreflect.EnumDescriptor {
+	return file_spark_connect_expressions_proto_enumTypes[0].Descriptor()
+}
+
+func (Expression_Window_WindowFrame_FrameType) Type() protoreflect.EnumType {
+	return &file_spark_connect_expressions_proto_enumTypes[0]
+}
+
+func (x Expression_Window_WindowFrame_FrameType) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use Expression_Window_WindowFrame_FrameType.Descriptor instead.
+func (Expression_Window_WindowFrame_FrameType) EnumDescriptor() ([]byte, []int) {
+	return file_spark_connect_expressions_proto_rawDescGZIP(), []int{0, 0, 0, 0}
+}
+
 type Expression_SortOrder_SortDirection int32
 
 const (
@@ -57,11 +106,11 @@ func (x Expression_SortOrder_SortDirection) String() string {
 }
 
 func (Expression_SortOrder_SortDirection) Descriptor() protoreflect.EnumDescriptor {
-	return file_spark_connect_expressions_proto_enumTypes[0].Descriptor()
+	return file_spark_connect_expressions_proto_enumTypes[1].Descriptor()
 }
 
 func (Expression_SortOrder_SortDirection) Type() protoreflect.EnumType {
-	return &file_spark_connect_expressions_proto_enumTypes[0]
+	return &file_spark_connect_expressions_proto_enumTypes[1]
 }
 
 func (x Expression_SortOrder_SortDirection) Number() protoreflect.EnumNumber {
@@ -70,7 +119,7 @@ func (x Expression_SortOrder_SortDirection) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use Expression_SortOrder_SortDirection.Descriptor instead.
 func (Expression_SortOrder_SortDirection) EnumDescriptor() ([]byte, []int) {
-	return file_spark_connect_expressions_proto_rawDescGZIP(), []int{0, 0, 0}
+	return file_spark_connect_expressions_proto_rawDescGZIP(), []int{0, 1, 0}
 }
 
 type Expression_SortOrder_NullOrdering int32
@@ -106,11 +155,11 @@ func (x Expression_SortOrder_NullOrdering) String() string {
 }
 
 func (Expression_SortOrder_NullOrdering) Descriptor() protoreflect.EnumDescriptor {
-	return file_spark_connect_expressions_proto_enumTypes[1].Descriptor()
+	return file_spark_connect_expressions_proto_enumTypes[2].Descriptor()
 }
 
 func (Expression_SortOrder_NullOrdering) Type() protoreflect.EnumType {
-	return &file_spark_connect_expressions_proto_enumTypes[1]
+	return &file_spark_connect_expressions_proto_enumTypes[2]
 }
 
 func (x Expression_SortOrder_NullOrdering) Number() protoreflect.EnumNumber {
@@ -119,7 +168,7 @@ func (x Expression_SortOrder_NullOrdering) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use Expression_SortOrder_NullOrdering.Descriptor instead.
 func (Expression_SortOrder_NullOrdering) EnumDescriptor() ([]byte, []int) {
-	return file_spark_connect_expressions_proto_rawDescGZIP(), []int{0, 0, 1}
+	return file_spark_connect_expressions_proto_rawDescGZIP(), []int{0, 1, 1}
 }
 
 type Expression_Cast_EvalMode int32
@@ -158,11 +207,11 @@ func (x Expression_Cast_EvalMode) String() string {
 }
 
 func (Expression_Cast_EvalMode) Descriptor() protoreflect.EnumDescriptor {
-	return file_spark_connect_expressions_proto_enumTypes[2].Descriptor()
+	return file_spark_connect_expressions_proto_enumTypes[3].Descriptor()
 }
 
 func (Expression_Cast_EvalMode) Type() protoreflect.EnumType {
-	return &file_spark_connect_expressions_proto_enumTypes[2]
+	return &file_spark_connect_expressions_proto_enumTypes[3]
 }
 
 func (x Expression_Cast_EvalMode) Number() protoreflect.EnumNumber {
@@ -171,7 +220,7 @@ func (x Expression_Cast_EvalMode) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use Expression_Cast_EvalMode.Descriptor instead.
 func (Expression_Cast_EvalMode) EnumDescriptor() ([]byte, []int) {
-	return file_spark_connect_expressions_proto_rawDescGZIP(), []int{0, 1, 0}
+	return file_spark_connect_expressions_proto_rawDescGZIP(), []int{0, 2, 0}
 }
 
 type SubqueryExpression_SubqueryType int32
@@ -213,11 +262,11 @@ func (x SubqueryExpression_SubqueryType) String() string {
 }
 
 func (SubqueryExpression_SubqueryType) Descriptor() protoreflect.EnumDescriptor {
-	return file_spark_connect_expressions_proto_enumTypes[3].Descriptor()
+	return file_spark_connect_expressions_proto_enumTypes[4].Descriptor()
 }
 
 func (SubqueryExpression_SubqueryType) Type() protoreflect.EnumType {
-	return &file_spark_connect_expressions_proto_enumTypes[3]
+	return &file_spark_connect_expressions_proto_enumTypes[4]
 }
 
 func (x SubqueryExpression_SubqueryType) Number() protoreflect.EnumNumber {
@@ -242,6 +291,7 @@ type Expression struct {
 	//	*Expression_Alias_
 	//	*Expression_Cast_
 	//	*Expression_SortOrder_
+	//	*Expression_Window_
 	//	*Expression_SubqueryExpression
 	ExprType      isExpression_ExprType `protobuf_oneof:"expr_type"`
 	unknownFields protoimpl.UnknownFields
@@ -357,6 +407,15 @@ func (x *Expression) GetSortOrder() *Expression_SortOrder {
 	return nil
 }
 
+func (x *Expression) GetWindow() *Expression_Window {
+	if x != nil {
+		if x, ok := x.ExprType.(*Expression_Window_); ok {
+			return x.Window
+		}
+	}
+	return nil
+}
+
 func (x *Expression) GetSubqueryExpression() *SubqueryExpression {
 	if x != nil {
 		if x, ok := x.ExprType.(*Expression_SubqueryExpression); ok {
@@ -402,6 +461,10 @@ type Expression_SortOrder_ struct {
 	SortOrder *Expression_SortOrder `protobuf:"bytes,9,opt,name=sort_order,json=sortOrder,proto3,oneof"`
 }
 
+type Expression_Window_ struct {
+	Window *Expression_Window `protobuf:"bytes,11,opt,name=window,proto3,oneof"`
+}
+
 type Expression_SubqueryExpression struct {
 	SubqueryExpression *SubqueryExpression `protobuf:"bytes,21,opt,name=subquery_expression,json=subqueryExpression,proto3,oneof"`
 }
@@ -421,6 +484,8 @@ func (*Expression_Alias_) isExpression_ExprType() {}
 func (*Expression_Cast_) isExpression_ExprType() {}
 
 func (*Expression_SortOrder_) isExpression_ExprType() {}
+
+func (*Expression_Window_) isExpression_ExprType() {}
 
 func (*Expression_SubqueryExpression) isExpression_ExprType() {}
 
@@ -488,6 +553,76 @@ func (x *SubqueryExpression) GetInSubqueryValues() []*Expression {
 	return nil
 }
 
+// A window function: OVER (PARTITION BY ... ORDER BY ... frame).
+type Expression_Window struct {
+	state          protoimpl.MessageState  `protogen:"open.v1"`
+	WindowFunction *Expression             `protobuf:"bytes,1,opt,name=window_function,json=windowFunction,proto3" json:"window_function,omitempty"`
+	PartitionSpec  []*Expression           `protobuf:"bytes,2,rep,name=partition_spec,json=partitionSpec,proto3" json:"partition_spec,omitempty"`
+	OrderSpec      []*Expression_SortOrder `protobuf:"bytes,3,rep,name=order_spec,json=orderSpec,proto3" json:"order_spec,omitempty"`
+	// Unset: Spark's default frame for the function and the order.
+	FrameSpec     *Expression_Window_WindowFrame `protobuf:"bytes,4,opt,name=frame_spec,json=frameSpec,proto3" json:"frame_spec,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Expression_Window) Reset() {
+	*x = Expression_Window{}
+	mi := &file_spark_connect_expressions_proto_msgTypes[2]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Expression_Window) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Expression_Window) ProtoMessage() {}
+
+func (x *Expression_Window) ProtoReflect() protoreflect.Message {
+	mi := &file_spark_connect_expressions_proto_msgTypes[2]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Expression_Window.ProtoReflect.Descriptor instead.
+func (*Expression_Window) Descriptor() ([]byte, []int) {
+	return file_spark_connect_expressions_proto_rawDescGZIP(), []int{0, 0}
+}
+
+func (x *Expression_Window) GetWindowFunction() *Expression {
+	if x != nil {
+		return x.WindowFunction
+	}
+	return nil
+}
+
+func (x *Expression_Window) GetPartitionSpec() []*Expression {
+	if x != nil {
+		return x.PartitionSpec
+	}
+	return nil
+}
+
+func (x *Expression_Window) GetOrderSpec() []*Expression_SortOrder {
+	if x != nil {
+		return x.OrderSpec
+	}
+	return nil
+}
+
+func (x *Expression_Window) GetFrameSpec() *Expression_Window_WindowFrame {
+	if x != nil {
+		return x.FrameSpec
+	}
+	return nil
+}
+
 // One ordering key of a Sort.
 type Expression_SortOrder struct {
 	state         protoimpl.MessageState             `protogen:"open.v1"`
@@ -500,7 +635,7 @@ type Expression_SortOrder struct {
 
 func (x *Expression_SortOrder) Reset() {
 	*x = Expression_SortOrder{}
-	mi := &file_spark_connect_expressions_proto_msgTypes[2]
+	mi := &file_spark_connect_expressions_proto_msgTypes[3]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -512,7 +647,7 @@ func (x *Expression_SortOrder) String() string {
 func (*Expression_SortOrder) ProtoMessage() {}
 
 func (x *Expression_SortOrder) ProtoReflect() protoreflect.Message {
-	mi := &file_spark_connect_expressions_proto_msgTypes[2]
+	mi := &file_spark_connect_expressions_proto_msgTypes[3]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -525,7 +660,7 @@ func (x *Expression_SortOrder) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Expression_SortOrder.ProtoReflect.Descriptor instead.
 func (*Expression_SortOrder) Descriptor() ([]byte, []int) {
-	return file_spark_connect_expressions_proto_rawDescGZIP(), []int{0, 0}
+	return file_spark_connect_expressions_proto_rawDescGZIP(), []int{0, 1}
 }
 
 func (x *Expression_SortOrder) GetChild() *Expression {
@@ -565,7 +700,7 @@ type Expression_Cast struct {
 
 func (x *Expression_Cast) Reset() {
 	*x = Expression_Cast{}
-	mi := &file_spark_connect_expressions_proto_msgTypes[3]
+	mi := &file_spark_connect_expressions_proto_msgTypes[4]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -577,7 +712,7 @@ func (x *Expression_Cast) String() string {
 func (*Expression_Cast) ProtoMessage() {}
 
 func (x *Expression_Cast) ProtoReflect() protoreflect.Message {
-	mi := &file_spark_connect_expressions_proto_msgTypes[3]
+	mi := &file_spark_connect_expressions_proto_msgTypes[4]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -590,7 +725,7 @@ func (x *Expression_Cast) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Expression_Cast.ProtoReflect.Descriptor instead.
 func (*Expression_Cast) Descriptor() ([]byte, []int) {
-	return file_spark_connect_expressions_proto_rawDescGZIP(), []int{0, 1}
+	return file_spark_connect_expressions_proto_rawDescGZIP(), []int{0, 2}
 }
 
 func (x *Expression_Cast) GetExpr() *Expression {
@@ -678,7 +813,7 @@ type Expression_Literal struct {
 
 func (x *Expression_Literal) Reset() {
 	*x = Expression_Literal{}
-	mi := &file_spark_connect_expressions_proto_msgTypes[4]
+	mi := &file_spark_connect_expressions_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -690,7 +825,7 @@ func (x *Expression_Literal) String() string {
 func (*Expression_Literal) ProtoMessage() {}
 
 func (x *Expression_Literal) ProtoReflect() protoreflect.Message {
-	mi := &file_spark_connect_expressions_proto_msgTypes[4]
+	mi := &file_spark_connect_expressions_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -703,7 +838,7 @@ func (x *Expression_Literal) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Expression_Literal.ProtoReflect.Descriptor instead.
 func (*Expression_Literal) Descriptor() ([]byte, []int) {
-	return file_spark_connect_expressions_proto_rawDescGZIP(), []int{0, 2}
+	return file_spark_connect_expressions_proto_rawDescGZIP(), []int{0, 3}
 }
 
 func (x *Expression_Literal) GetLiteralType() isExpression_Literal_LiteralType {
@@ -988,7 +1123,7 @@ type Expression_UnresolvedAttribute struct {
 
 func (x *Expression_UnresolvedAttribute) Reset() {
 	*x = Expression_UnresolvedAttribute{}
-	mi := &file_spark_connect_expressions_proto_msgTypes[5]
+	mi := &file_spark_connect_expressions_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1000,7 +1135,7 @@ func (x *Expression_UnresolvedAttribute) String() string {
 func (*Expression_UnresolvedAttribute) ProtoMessage() {}
 
 func (x *Expression_UnresolvedAttribute) ProtoReflect() protoreflect.Message {
-	mi := &file_spark_connect_expressions_proto_msgTypes[5]
+	mi := &file_spark_connect_expressions_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1013,7 +1148,7 @@ func (x *Expression_UnresolvedAttribute) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Expression_UnresolvedAttribute.ProtoReflect.Descriptor instead.
 func (*Expression_UnresolvedAttribute) Descriptor() ([]byte, []int) {
-	return file_spark_connect_expressions_proto_rawDescGZIP(), []int{0, 3}
+	return file_spark_connect_expressions_proto_rawDescGZIP(), []int{0, 4}
 }
 
 func (x *Expression_UnresolvedAttribute) GetUnparsedIdentifier() string {
@@ -1051,7 +1186,7 @@ type Expression_UnresolvedFunction struct {
 
 func (x *Expression_UnresolvedFunction) Reset() {
 	*x = Expression_UnresolvedFunction{}
-	mi := &file_spark_connect_expressions_proto_msgTypes[6]
+	mi := &file_spark_connect_expressions_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1063,7 +1198,7 @@ func (x *Expression_UnresolvedFunction) String() string {
 func (*Expression_UnresolvedFunction) ProtoMessage() {}
 
 func (x *Expression_UnresolvedFunction) ProtoReflect() protoreflect.Message {
-	mi := &file_spark_connect_expressions_proto_msgTypes[6]
+	mi := &file_spark_connect_expressions_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1076,7 +1211,7 @@ func (x *Expression_UnresolvedFunction) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Expression_UnresolvedFunction.ProtoReflect.Descriptor instead.
 func (*Expression_UnresolvedFunction) Descriptor() ([]byte, []int) {
-	return file_spark_connect_expressions_proto_rawDescGZIP(), []int{0, 4}
+	return file_spark_connect_expressions_proto_rawDescGZIP(), []int{0, 5}
 }
 
 func (x *Expression_UnresolvedFunction) GetFunctionName() string {
@@ -1117,7 +1252,7 @@ type Expression_ExpressionString struct {
 
 func (x *Expression_ExpressionString) Reset() {
 	*x = Expression_ExpressionString{}
-	mi := &file_spark_connect_expressions_proto_msgTypes[7]
+	mi := &file_spark_connect_expressions_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1129,7 +1264,7 @@ func (x *Expression_ExpressionString) String() string {
 func (*Expression_ExpressionString) ProtoMessage() {}
 
 func (x *Expression_ExpressionString) ProtoReflect() protoreflect.Message {
-	mi := &file_spark_connect_expressions_proto_msgTypes[7]
+	mi := &file_spark_connect_expressions_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1142,7 +1277,7 @@ func (x *Expression_ExpressionString) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Expression_ExpressionString.ProtoReflect.Descriptor instead.
 func (*Expression_ExpressionString) Descriptor() ([]byte, []int) {
-	return file_spark_connect_expressions_proto_rawDescGZIP(), []int{0, 5}
+	return file_spark_connect_expressions_proto_rawDescGZIP(), []int{0, 6}
 }
 
 func (x *Expression_ExpressionString) GetExpression() string {
@@ -1163,7 +1298,7 @@ type Expression_UnresolvedStar struct {
 
 func (x *Expression_UnresolvedStar) Reset() {
 	*x = Expression_UnresolvedStar{}
-	mi := &file_spark_connect_expressions_proto_msgTypes[8]
+	mi := &file_spark_connect_expressions_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1175,7 +1310,7 @@ func (x *Expression_UnresolvedStar) String() string {
 func (*Expression_UnresolvedStar) ProtoMessage() {}
 
 func (x *Expression_UnresolvedStar) ProtoReflect() protoreflect.Message {
-	mi := &file_spark_connect_expressions_proto_msgTypes[8]
+	mi := &file_spark_connect_expressions_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1188,7 +1323,7 @@ func (x *Expression_UnresolvedStar) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Expression_UnresolvedStar.ProtoReflect.Descriptor instead.
 func (*Expression_UnresolvedStar) Descriptor() ([]byte, []int) {
-	return file_spark_connect_expressions_proto_rawDescGZIP(), []int{0, 6}
+	return file_spark_connect_expressions_proto_rawDescGZIP(), []int{0, 7}
 }
 
 func (x *Expression_UnresolvedStar) GetUnparsedTarget() string {
@@ -1217,7 +1352,7 @@ type Expression_Alias struct {
 
 func (x *Expression_Alias) Reset() {
 	*x = Expression_Alias{}
-	mi := &file_spark_connect_expressions_proto_msgTypes[9]
+	mi := &file_spark_connect_expressions_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1229,7 +1364,7 @@ func (x *Expression_Alias) String() string {
 func (*Expression_Alias) ProtoMessage() {}
 
 func (x *Expression_Alias) ProtoReflect() protoreflect.Message {
-	mi := &file_spark_connect_expressions_proto_msgTypes[9]
+	mi := &file_spark_connect_expressions_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1242,7 +1377,7 @@ func (x *Expression_Alias) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Expression_Alias.ProtoReflect.Descriptor instead.
 func (*Expression_Alias) Descriptor() ([]byte, []int) {
-	return file_spark_connect_expressions_proto_rawDescGZIP(), []int{0, 7}
+	return file_spark_connect_expressions_proto_rawDescGZIP(), []int{0, 8}
 }
 
 func (x *Expression_Alias) GetExpr() *Expression {
@@ -1266,6 +1401,170 @@ func (x *Expression_Alias) GetMetadata() string {
 	return ""
 }
 
+type Expression_Window_WindowFrame struct {
+	state         protoimpl.MessageState                       `protogen:"open.v1"`
+	FrameType     Expression_Window_WindowFrame_FrameType      `protobuf:"varint,1,opt,name=frame_type,json=frameType,proto3,enum=spark.connect.Expression_Window_WindowFrame_FrameType" json:"frame_type,omitempty"`
+	Lower         *Expression_Window_WindowFrame_FrameBoundary `protobuf:"bytes,2,opt,name=lower,proto3" json:"lower,omitempty"`
+	Upper         *Expression_Window_WindowFrame_FrameBoundary `protobuf:"bytes,3,opt,name=upper,proto3" json:"upper,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Expression_Window_WindowFrame) Reset() {
+	*x = Expression_Window_WindowFrame{}
+	mi := &file_spark_connect_expressions_proto_msgTypes[11]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Expression_Window_WindowFrame) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Expression_Window_WindowFrame) ProtoMessage() {}
+
+func (x *Expression_Window_WindowFrame) ProtoReflect() protoreflect.Message {
+	mi := &file_spark_connect_expressions_proto_msgTypes[11]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Expression_Window_WindowFrame.ProtoReflect.Descriptor instead.
+func (*Expression_Window_WindowFrame) Descriptor() ([]byte, []int) {
+	return file_spark_connect_expressions_proto_rawDescGZIP(), []int{0, 0, 0}
+}
+
+func (x *Expression_Window_WindowFrame) GetFrameType() Expression_Window_WindowFrame_FrameType {
+	if x != nil {
+		return x.FrameType
+	}
+	return Expression_Window_WindowFrame_FRAME_TYPE_UNDEFINED
+}
+
+func (x *Expression_Window_WindowFrame) GetLower() *Expression_Window_WindowFrame_FrameBoundary {
+	if x != nil {
+		return x.Lower
+	}
+	return nil
+}
+
+func (x *Expression_Window_WindowFrame) GetUpper() *Expression_Window_WindowFrame_FrameBoundary {
+	if x != nil {
+		return x.Upper
+	}
+	return nil
+}
+
+type Expression_Window_WindowFrame_FrameBoundary struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Types that are valid to be assigned to Boundary:
+	//
+	//	*Expression_Window_WindowFrame_FrameBoundary_CurrentRow
+	//	*Expression_Window_WindowFrame_FrameBoundary_Unbounded
+	//	*Expression_Window_WindowFrame_FrameBoundary_Value
+	Boundary      isExpression_Window_WindowFrame_FrameBoundary_Boundary `protobuf_oneof:"boundary"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Expression_Window_WindowFrame_FrameBoundary) Reset() {
+	*x = Expression_Window_WindowFrame_FrameBoundary{}
+	mi := &file_spark_connect_expressions_proto_msgTypes[12]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Expression_Window_WindowFrame_FrameBoundary) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Expression_Window_WindowFrame_FrameBoundary) ProtoMessage() {}
+
+func (x *Expression_Window_WindowFrame_FrameBoundary) ProtoReflect() protoreflect.Message {
+	mi := &file_spark_connect_expressions_proto_msgTypes[12]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Expression_Window_WindowFrame_FrameBoundary.ProtoReflect.Descriptor instead.
+func (*Expression_Window_WindowFrame_FrameBoundary) Descriptor() ([]byte, []int) {
+	return file_spark_connect_expressions_proto_rawDescGZIP(), []int{0, 0, 0, 0}
+}
+
+func (x *Expression_Window_WindowFrame_FrameBoundary) GetBoundary() isExpression_Window_WindowFrame_FrameBoundary_Boundary {
+	if x != nil {
+		return x.Boundary
+	}
+	return nil
+}
+
+func (x *Expression_Window_WindowFrame_FrameBoundary) GetCurrentRow() bool {
+	if x != nil {
+		if x, ok := x.Boundary.(*Expression_Window_WindowFrame_FrameBoundary_CurrentRow); ok {
+			return x.CurrentRow
+		}
+	}
+	return false
+}
+
+func (x *Expression_Window_WindowFrame_FrameBoundary) GetUnbounded() bool {
+	if x != nil {
+		if x, ok := x.Boundary.(*Expression_Window_WindowFrame_FrameBoundary_Unbounded); ok {
+			return x.Unbounded
+		}
+	}
+	return false
+}
+
+func (x *Expression_Window_WindowFrame_FrameBoundary) GetValue() *Expression {
+	if x != nil {
+		if x, ok := x.Boundary.(*Expression_Window_WindowFrame_FrameBoundary_Value); ok {
+			return x.Value
+		}
+	}
+	return nil
+}
+
+type isExpression_Window_WindowFrame_FrameBoundary_Boundary interface {
+	isExpression_Window_WindowFrame_FrameBoundary_Boundary()
+}
+
+type Expression_Window_WindowFrame_FrameBoundary_CurrentRow struct {
+	CurrentRow bool `protobuf:"varint,1,opt,name=current_row,json=currentRow,proto3,oneof"`
+}
+
+type Expression_Window_WindowFrame_FrameBoundary_Unbounded struct {
+	// UNBOUNDED PRECEDING as the lower bound, UNBOUNDED FOLLOWING as
+	// the upper one.
+	Unbounded bool `protobuf:"varint,2,opt,name=unbounded,proto3,oneof"`
+}
+
+type Expression_Window_WindowFrame_FrameBoundary_Value struct {
+	// A literal offset: negative for PRECEDING.
+	Value *Expression `protobuf:"bytes,3,opt,name=value,proto3,oneof"`
+}
+
+func (*Expression_Window_WindowFrame_FrameBoundary_CurrentRow) isExpression_Window_WindowFrame_FrameBoundary_Boundary() {
+}
+
+func (*Expression_Window_WindowFrame_FrameBoundary_Unbounded) isExpression_Window_WindowFrame_FrameBoundary_Boundary() {
+}
+
+func (*Expression_Window_WindowFrame_FrameBoundary_Value) isExpression_Window_WindowFrame_FrameBoundary_Boundary() {
+}
+
 type Expression_Literal_Decimal struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Value         string                 `protobuf:"bytes,1,opt,name=value,proto3" json:"value,omitempty"`
@@ -1277,7 +1576,7 @@ type Expression_Literal_Decimal struct {
 
 func (x *Expression_Literal_Decimal) Reset() {
 	*x = Expression_Literal_Decimal{}
-	mi := &file_spark_connect_expressions_proto_msgTypes[10]
+	mi := &file_spark_connect_expressions_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1289,7 +1588,7 @@ func (x *Expression_Literal_Decimal) String() string {
 func (*Expression_Literal_Decimal) ProtoMessage() {}
 
 func (x *Expression_Literal_Decimal) ProtoReflect() protoreflect.Message {
-	mi := &file_spark_connect_expressions_proto_msgTypes[10]
+	mi := &file_spark_connect_expressions_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1302,7 +1601,7 @@ func (x *Expression_Literal_Decimal) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Expression_Literal_Decimal.ProtoReflect.Descriptor instead.
 func (*Expression_Literal_Decimal) Descriptor() ([]byte, []int) {
-	return file_spark_connect_expressions_proto_rawDescGZIP(), []int{0, 2, 0}
+	return file_spark_connect_expressions_proto_rawDescGZIP(), []int{0, 3, 0}
 }
 
 func (x *Expression_Literal_Decimal) GetValue() string {
@@ -1337,7 +1636,7 @@ type Expression_Literal_CalendarInterval struct {
 
 func (x *Expression_Literal_CalendarInterval) Reset() {
 	*x = Expression_Literal_CalendarInterval{}
-	mi := &file_spark_connect_expressions_proto_msgTypes[11]
+	mi := &file_spark_connect_expressions_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1349,7 +1648,7 @@ func (x *Expression_Literal_CalendarInterval) String() string {
 func (*Expression_Literal_CalendarInterval) ProtoMessage() {}
 
 func (x *Expression_Literal_CalendarInterval) ProtoReflect() protoreflect.Message {
-	mi := &file_spark_connect_expressions_proto_msgTypes[11]
+	mi := &file_spark_connect_expressions_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1362,7 +1661,7 @@ func (x *Expression_Literal_CalendarInterval) ProtoReflect() protoreflect.Messag
 
 // Deprecated: Use Expression_Literal_CalendarInterval.ProtoReflect.Descriptor instead.
 func (*Expression_Literal_CalendarInterval) Descriptor() ([]byte, []int) {
-	return file_spark_connect_expressions_proto_rawDescGZIP(), []int{0, 2, 1}
+	return file_spark_connect_expressions_proto_rawDescGZIP(), []int{0, 3, 1}
 }
 
 func (x *Expression_Literal_CalendarInterval) GetMonths() int32 {
@@ -1390,7 +1689,7 @@ var File_spark_connect_expressions_proto protoreflect.FileDescriptor
 
 const file_spark_connect_expressions_proto_rawDesc = "" +
 	"\n" +
-	"\x1fspark/connect/expressions.proto\x12\rspark.connect\x1a\x19spark/connect/types.proto\"\xe9\x17\n" +
+	"\x1fspark/connect/expressions.proto\x12\rspark.connect\x1a\x19spark/connect/types.proto\"\xb7\x1e\n" +
 	"\n" +
 	"Expression\x12=\n" +
 	"\aliteral\x18\x01 \x01(\v2!.spark.connect.Expression.LiteralH\x00R\aliteral\x12b\n" +
@@ -1401,8 +1700,32 @@ const file_spark_connect_expressions_proto_rawDesc = "" +
 	"\x05alias\x18\x06 \x01(\v2\x1f.spark.connect.Expression.AliasH\x00R\x05alias\x124\n" +
 	"\x04cast\x18\a \x01(\v2\x1e.spark.connect.Expression.CastH\x00R\x04cast\x12D\n" +
 	"\n" +
-	"sort_order\x18\t \x01(\v2#.spark.connect.Expression.SortOrderH\x00R\tsortOrder\x12T\n" +
-	"\x13subquery_expression\x18\x15 \x01(\v2!.spark.connect.SubqueryExpressionH\x00R\x12subqueryExpression\x1a\xa9\x03\n" +
+	"sort_order\x18\t \x01(\v2#.spark.connect.Expression.SortOrderH\x00R\tsortOrder\x12:\n" +
+	"\x06window\x18\v \x01(\v2 .spark.connect.Expression.WindowH\x00R\x06window\x12T\n" +
+	"\x13subquery_expression\x18\x15 \x01(\v2!.spark.connect.SubqueryExpressionH\x00R\x12subqueryExpression\x1a\x8f\x06\n" +
+	"\x06Window\x12B\n" +
+	"\x0fwindow_function\x18\x01 \x01(\v2\x19.spark.connect.ExpressionR\x0ewindowFunction\x12@\n" +
+	"\x0epartition_spec\x18\x02 \x03(\v2\x19.spark.connect.ExpressionR\rpartitionSpec\x12B\n" +
+	"\n" +
+	"order_spec\x18\x03 \x03(\v2#.spark.connect.Expression.SortOrderR\torderSpec\x12K\n" +
+	"\n" +
+	"frame_spec\x18\x04 \x01(\v2,.spark.connect.Expression.Window.WindowFrameR\tframeSpec\x1a\xed\x03\n" +
+	"\vWindowFrame\x12U\n" +
+	"\n" +
+	"frame_type\x18\x01 \x01(\x0e26.spark.connect.Expression.Window.WindowFrame.FrameTypeR\tframeType\x12P\n" +
+	"\x05lower\x18\x02 \x01(\v2:.spark.connect.Expression.Window.WindowFrame.FrameBoundaryR\x05lower\x12P\n" +
+	"\x05upper\x18\x03 \x01(\v2:.spark.connect.Expression.Window.WindowFrame.FrameBoundaryR\x05upper\x1a\x91\x01\n" +
+	"\rFrameBoundary\x12!\n" +
+	"\vcurrent_row\x18\x01 \x01(\bH\x00R\n" +
+	"currentRow\x12\x1e\n" +
+	"\tunbounded\x18\x02 \x01(\bH\x00R\tunbounded\x121\n" +
+	"\x05value\x18\x03 \x01(\v2\x19.spark.connect.ExpressionH\x00R\x05valueB\n" +
+	"\n" +
+	"\bboundary\"O\n" +
+	"\tFrameType\x12\x18\n" +
+	"\x14FRAME_TYPE_UNDEFINED\x10\x00\x12\x12\n" +
+	"\x0eFRAME_TYPE_ROW\x10\x01\x12\x14\n" +
+	"\x10FRAME_TYPE_RANGE\x10\x02\x1a\xa9\x03\n" +
 	"\tSortOrder\x12/\n" +
 	"\x05child\x18\x01 \x01(\v2\x19.spark.connect.ExpressionR\x05child\x12O\n" +
 	"\tdirection\x18\x02 \x01(\x0e21.spark.connect.Expression.SortOrder.SortDirectionR\tdirection\x12U\n" +
@@ -1509,55 +1832,68 @@ func file_spark_connect_expressions_proto_rawDescGZIP() []byte {
 	return file_spark_connect_expressions_proto_rawDescData
 }
 
-var file_spark_connect_expressions_proto_enumTypes = make([]protoimpl.EnumInfo, 4)
-var file_spark_connect_expressions_proto_msgTypes = make([]protoimpl.MessageInfo, 12)
+var file_spark_connect_expressions_proto_enumTypes = make([]protoimpl.EnumInfo, 5)
+var file_spark_connect_expressions_proto_msgTypes = make([]protoimpl.MessageInfo, 15)
 var file_spark_connect_expressions_proto_goTypes = []any{
-	(Expression_SortOrder_SortDirection)(0),     // 0: spark.connect.Expression.SortOrder.SortDirection
-	(Expression_SortOrder_NullOrdering)(0),      // 1: spark.connect.Expression.SortOrder.NullOrdering
-	(Expression_Cast_EvalMode)(0),               // 2: spark.connect.Expression.Cast.EvalMode
-	(SubqueryExpression_SubqueryType)(0),        // 3: spark.connect.SubqueryExpression.SubqueryType
-	(*Expression)(nil),                          // 4: spark.connect.Expression
-	(*SubqueryExpression)(nil),                  // 5: spark.connect.SubqueryExpression
-	(*Expression_SortOrder)(nil),                // 6: spark.connect.Expression.SortOrder
-	(*Expression_Cast)(nil),                     // 7: spark.connect.Expression.Cast
-	(*Expression_Literal)(nil),                  // 8: spark.connect.Expression.Literal
-	(*Expression_UnresolvedAttribute)(nil),      // 9: spark.connect.Expression.UnresolvedAttribute
-	(*Expression_UnresolvedFunction)(nil),       // 10: spark.connect.Expression.UnresolvedFunction
-	(*Expression_ExpressionString)(nil),         // 11: spark.connect.Expression.ExpressionString
-	(*Expression_UnresolvedStar)(nil),           // 12: spark.connect.Expression.UnresolvedStar
-	(*Expression_Alias)(nil),                    // 13: spark.connect.Expression.Alias
-	(*Expression_Literal_Decimal)(nil),          // 14: spark.connect.Expression.Literal.Decimal
-	(*Expression_Literal_CalendarInterval)(nil), // 15: spark.connect.Expression.Literal.CalendarInterval
-	(*DataType)(nil),                            // 16: spark.connect.DataType
+	(Expression_Window_WindowFrame_FrameType)(0),        // 0: spark.connect.Expression.Window.WindowFrame.FrameType
+	(Expression_SortOrder_SortDirection)(0),             // 1: spark.connect.Expression.SortOrder.SortDirection
+	(Expression_SortOrder_NullOrdering)(0),              // 2: spark.connect.Expression.SortOrder.NullOrdering
+	(Expression_Cast_EvalMode)(0),                       // 3: spark.connect.Expression.Cast.EvalMode
+	(SubqueryExpression_SubqueryType)(0),                // 4: spark.connect.SubqueryExpression.SubqueryType
+	(*Expression)(nil),                                  // 5: spark.connect.Expression
+	(*SubqueryExpression)(nil),                          // 6: spark.connect.SubqueryExpression
+	(*Expression_Window)(nil),                           // 7: spark.connect.Expression.Window
+	(*Expression_SortOrder)(nil),                        // 8: spark.connect.Expression.SortOrder
+	(*Expression_Cast)(nil),                             // 9: spark.connect.Expression.Cast
+	(*Expression_Literal)(nil),                          // 10: spark.connect.Expression.Literal
+	(*Expression_UnresolvedAttribute)(nil),              // 11: spark.connect.Expression.UnresolvedAttribute
+	(*Expression_UnresolvedFunction)(nil),               // 12: spark.connect.Expression.UnresolvedFunction
+	(*Expression_ExpressionString)(nil),                 // 13: spark.connect.Expression.ExpressionString
+	(*Expression_UnresolvedStar)(nil),                   // 14: spark.connect.Expression.UnresolvedStar
+	(*Expression_Alias)(nil),                            // 15: spark.connect.Expression.Alias
+	(*Expression_Window_WindowFrame)(nil),               // 16: spark.connect.Expression.Window.WindowFrame
+	(*Expression_Window_WindowFrame_FrameBoundary)(nil), // 17: spark.connect.Expression.Window.WindowFrame.FrameBoundary
+	(*Expression_Literal_Decimal)(nil),                  // 18: spark.connect.Expression.Literal.Decimal
+	(*Expression_Literal_CalendarInterval)(nil),         // 19: spark.connect.Expression.Literal.CalendarInterval
+	(*DataType)(nil),                                    // 20: spark.connect.DataType
 }
 var file_spark_connect_expressions_proto_depIdxs = []int32{
-	8,  // 0: spark.connect.Expression.literal:type_name -> spark.connect.Expression.Literal
-	9,  // 1: spark.connect.Expression.unresolved_attribute:type_name -> spark.connect.Expression.UnresolvedAttribute
-	10, // 2: spark.connect.Expression.unresolved_function:type_name -> spark.connect.Expression.UnresolvedFunction
-	11, // 3: spark.connect.Expression.expression_string:type_name -> spark.connect.Expression.ExpressionString
-	12, // 4: spark.connect.Expression.unresolved_star:type_name -> spark.connect.Expression.UnresolvedStar
-	13, // 5: spark.connect.Expression.alias:type_name -> spark.connect.Expression.Alias
-	7,  // 6: spark.connect.Expression.cast:type_name -> spark.connect.Expression.Cast
-	6,  // 7: spark.connect.Expression.sort_order:type_name -> spark.connect.Expression.SortOrder
-	5,  // 8: spark.connect.Expression.subquery_expression:type_name -> spark.connect.SubqueryExpression
-	3,  // 9: spark.connect.SubqueryExpression.subquery_type:type_name -> spark.connect.SubqueryExpression.SubqueryType
-	4,  // 10: spark.connect.SubqueryExpression.in_subquery_values:type_name -> spark.connect.Expression
-	4,  // 11: spark.connect.Expression.SortOrder.child:type_name -> spark.connect.Expression
-	0,  // 12: spark.connect.Expression.SortOrder.direction:type_name -> spark.connect.Expression.SortOrder.SortDirection
-	1,  // 13: spark.connect.Expression.SortOrder.null_ordering:type_name -> spark.connect.Expression.SortOrder.NullOrdering
-	4,  // 14: spark.connect.Expression.Cast.expr:type_name -> spark.connect.Expression
-	16, // 15: spark.connect.Expression.Cast.type:type_name -> spark.connect.DataType
-	2,  // 16: spark.connect.Expression.Cast.eval_mode:type_name -> spark.connect.Expression.Cast.EvalMode
-	16, // 17: spark.connect.Expression.Literal.null:type_name -> spark.connect.DataType
-	14, // 18: spark.connect.Expression.Literal.decimal:type_name -> spark.connect.Expression.Literal.Decimal
-	15, // 19: spark.connect.Expression.Literal.calendar_interval:type_name -> spark.connect.Expression.Literal.CalendarInterval
-	4,  // 20: spark.connect.Expression.UnresolvedFunction.arguments:type_name -> spark.connect.Expression
-	4,  // 21: spark.connect.Expression.Alias.expr:type_name -> spark.connect.Expression
-	22, // [22:22] is the sub-list for method output_type
-	22, // [22:22] is the sub-list for method input_type
-	22, // [22:22] is the sub-list for extension type_name
-	22, // [22:22] is the sub-list for extension extendee
-	0,  // [0:22] is the sub-list for field type_name
+	10, // 0: spark.connect.Expression.literal:type_name -> spark.connect.Expression.Literal
+	11, // 1: spark.connect.Expression.unresolved_attribute:type_name -> spark.connect.Expression.UnresolvedAttribute
+	12, // 2: spark.connect.Expression.unresolved_function:type_name -> spark.connect.Expression.UnresolvedFunction
+	13, // 3: spark.connect.Expression.expression_string:type_name -> spark.connect.Expression.ExpressionString
+	14, // 4: spark.connect.Expression.unresolved_star:type_name -> spark.connect.Expression.UnresolvedStar
+	15, // 5: spark.connect.Expression.alias:type_name -> spark.connect.Expression.Alias
+	9,  // 6: spark.connect.Expression.cast:type_name -> spark.connect.Expression.Cast
+	8,  // 7: spark.connect.Expression.sort_order:type_name -> spark.connect.Expression.SortOrder
+	7,  // 8: spark.connect.Expression.window:type_name -> spark.connect.Expression.Window
+	6,  // 9: spark.connect.Expression.subquery_expression:type_name -> spark.connect.SubqueryExpression
+	4,  // 10: spark.connect.SubqueryExpression.subquery_type:type_name -> spark.connect.SubqueryExpression.SubqueryType
+	5,  // 11: spark.connect.SubqueryExpression.in_subquery_values:type_name -> spark.connect.Expression
+	5,  // 12: spark.connect.Expression.Window.window_function:type_name -> spark.connect.Expression
+	5,  // 13: spark.connect.Expression.Window.partition_spec:type_name -> spark.connect.Expression
+	8,  // 14: spark.connect.Expression.Window.order_spec:type_name -> spark.connect.Expression.SortOrder
+	16, // 15: spark.connect.Expression.Window.frame_spec:type_name -> spark.connect.Expression.Window.WindowFrame
+	5,  // 16: spark.connect.Expression.SortOrder.child:type_name -> spark.connect.Expression
+	1,  // 17: spark.connect.Expression.SortOrder.direction:type_name -> spark.connect.Expression.SortOrder.SortDirection
+	2,  // 18: spark.connect.Expression.SortOrder.null_ordering:type_name -> spark.connect.Expression.SortOrder.NullOrdering
+	5,  // 19: spark.connect.Expression.Cast.expr:type_name -> spark.connect.Expression
+	20, // 20: spark.connect.Expression.Cast.type:type_name -> spark.connect.DataType
+	3,  // 21: spark.connect.Expression.Cast.eval_mode:type_name -> spark.connect.Expression.Cast.EvalMode
+	20, // 22: spark.connect.Expression.Literal.null:type_name -> spark.connect.DataType
+	18, // 23: spark.connect.Expression.Literal.decimal:type_name -> spark.connect.Expression.Literal.Decimal
+	19, // 24: spark.connect.Expression.Literal.calendar_interval:type_name -> spark.connect.Expression.Literal.CalendarInterval
+	5,  // 25: spark.connect.Expression.UnresolvedFunction.arguments:type_name -> spark.connect.Expression
+	5,  // 26: spark.connect.Expression.Alias.expr:type_name -> spark.connect.Expression
+	0,  // 27: spark.connect.Expression.Window.WindowFrame.frame_type:type_name -> spark.connect.Expression.Window.WindowFrame.FrameType
+	17, // 28: spark.connect.Expression.Window.WindowFrame.lower:type_name -> spark.connect.Expression.Window.WindowFrame.FrameBoundary
+	17, // 29: spark.connect.Expression.Window.WindowFrame.upper:type_name -> spark.connect.Expression.Window.WindowFrame.FrameBoundary
+	5,  // 30: spark.connect.Expression.Window.WindowFrame.FrameBoundary.value:type_name -> spark.connect.Expression
+	31, // [31:31] is the sub-list for method output_type
+	31, // [31:31] is the sub-list for method input_type
+	31, // [31:31] is the sub-list for extension type_name
+	31, // [31:31] is the sub-list for extension extendee
+	0,  // [0:31] is the sub-list for field type_name
 }
 
 func init() { file_spark_connect_expressions_proto_init() }
@@ -1575,13 +1911,14 @@ func file_spark_connect_expressions_proto_init() {
 		(*Expression_Alias_)(nil),
 		(*Expression_Cast_)(nil),
 		(*Expression_SortOrder_)(nil),
+		(*Expression_Window_)(nil),
 		(*Expression_SubqueryExpression)(nil),
 	}
-	file_spark_connect_expressions_proto_msgTypes[3].OneofWrappers = []any{
+	file_spark_connect_expressions_proto_msgTypes[4].OneofWrappers = []any{
 		(*Expression_Cast_Type)(nil),
 		(*Expression_Cast_TypeStr)(nil),
 	}
-	file_spark_connect_expressions_proto_msgTypes[4].OneofWrappers = []any{
+	file_spark_connect_expressions_proto_msgTypes[5].OneofWrappers = []any{
 		(*Expression_Literal_Null)(nil),
 		(*Expression_Literal_Binary)(nil),
 		(*Expression_Literal_Boolean)(nil),
@@ -1600,17 +1937,22 @@ func file_spark_connect_expressions_proto_init() {
 		(*Expression_Literal_YearMonthInterval)(nil),
 		(*Expression_Literal_DayTimeInterval)(nil),
 	}
-	file_spark_connect_expressions_proto_msgTypes[5].OneofWrappers = []any{}
-	file_spark_connect_expressions_proto_msgTypes[8].OneofWrappers = []any{}
+	file_spark_connect_expressions_proto_msgTypes[6].OneofWrappers = []any{}
 	file_spark_connect_expressions_proto_msgTypes[9].OneofWrappers = []any{}
 	file_spark_connect_expressions_proto_msgTypes[10].OneofWrappers = []any{}
+	file_spark_connect_expressions_proto_msgTypes[12].OneofWrappers = []any{
+		(*Expression_Window_WindowFrame_FrameBoundary_CurrentRow)(nil),
+		(*Expression_Window_WindowFrame_FrameBoundary_Unbounded)(nil),
+		(*Expression_Window_WindowFrame_FrameBoundary_Value)(nil),
+	}
+	file_spark_connect_expressions_proto_msgTypes[13].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_spark_connect_expressions_proto_rawDesc), len(file_spark_connect_expressions_proto_rawDesc)),
-			NumEnums:      4,
-			NumMessages:   12,
+			NumEnums:      5,
+			NumMessages:   15,
 			NumExtensions: 0,
 			NumServices:   0,
 		},
