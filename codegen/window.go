@@ -167,6 +167,12 @@ func (g *flowGen) genWindowProject(n *ir.Project, c consumer) {
 			g.emit(jen.Id(resOK[i]).Op(":=").Make(jen.Index().Bool(), jen.Id(nRows)))
 		}
 	}
+	// the --memory-limit account of what the operator adds to its rows:
+	// per row, each result slot (8 bytes and a validity byte at most), and
+	// per spec its sort index (4 bytes) and bucket (1 byte)
+	perRow := 9*len(funcs) + 5*len(wp.Specs)
+	g.emit(jen.If(jen.Err().Op(":=").Id("fc").Dot("Grow").Call(jen.Lit(fmt.Sprintf("window at %s", posText(n.Pos))), jen.Int64().Call(jen.Id(nRows)).Op("*").Lit(perRow)), jen.Err().Op("!=").Nil()).Block(
+		jen.Return(jen.Err())))
 	bufs := g.name("winBufs")
 	g.emit(jen.Id(bufs).Op(":=").Make(jen.Index().Qual(windowPkg, "Buf"), jen.Id("fc").Dot("Workers").Call()))
 	orders := make([]string, len(wp.Specs))
