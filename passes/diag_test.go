@@ -141,7 +141,7 @@ var diagCases = []diagCase{
 		bids(b)
 		b.mv("m", groupBy(scan("bids"), items("auction"), bin(ir.OpAdd, c("bidder"), call("max", c("price")))))
 	}},
-	{"window function without over", "", ir.CodeBadWindow, "window function row_number() requires an OVER clause", func(b *pb) {
+	{"window function without over", "", ir.CodeBadWindow, "window function row_number() requires an OVER clause (Spark: WINDOW_FUNCTION_WITHOUT_OVER_CLAUSE)", func(b *pb) {
 		bids(b)
 		b.mv("m", sel(scan("bids"), call("row_number")))
 	}},

@@ -115,19 +115,6 @@ var functions = []funcSig{
 	{name: "last", aliases: []string{"last_value"}, agg: true, minArgs: 1, maxArgs: 2, args: []argRule{argAny, argBool}, result: resArg0, nulls: nullAgg},
 	{name: "any_value", agg: true, minArgs: 1, maxArgs: 2, args: []argRule{argAny, argBool}, result: resArg0, nulls: nullAgg},
 
-	// window functions (resolve_window.go): Spark's types, INT for the
-	// ranks and ntile, DOUBLE for the distributions, the input's for the
-	// offset and value functions (NULL where no row is at the offset)
-	{name: "row_number", window: true, minArgs: 0, maxArgs: 0, args: []argRule{argAny}, ret: ir.Int32, result: resFixed, nulls: nullNever},
-	{name: "rank", window: true, minArgs: 0, maxArgs: 0, args: []argRule{argAny}, ret: ir.Int32, result: resFixed, nulls: nullNever},
-	{name: "dense_rank", window: true, minArgs: 0, maxArgs: 0, args: []argRule{argAny}, ret: ir.Int32, result: resFixed, nulls: nullNever},
-	{name: "percent_rank", window: true, minArgs: 0, maxArgs: 0, args: []argRule{argAny}, ret: ir.Float64, result: resFixed, nulls: nullNever},
-	{name: "cume_dist", window: true, minArgs: 0, maxArgs: 0, args: []argRule{argAny}, ret: ir.Float64, result: resFixed, nulls: nullNever},
-	{name: "ntile", window: true, minArgs: 1, maxArgs: 1, args: []argRule{argInteger}, ret: ir.Int32, result: resFixed, nulls: nullNever},
-	{name: "lag", window: true, minArgs: 1, maxArgs: 3, args: []argRule{argAny, argInteger, argAny}, result: resArg0, nulls: nullAlways},
-	{name: "lead", window: true, minArgs: 1, maxArgs: 3, args: []argRule{argAny, argInteger, argAny}, result: resArg0, nulls: nullAlways},
-	{name: "nth_value", window: true, minArgs: 2, maxArgs: 2, args: []argRule{argAny, argInteger}, result: resArg0, nulls: nullAlways},
-
 	// math
 	{name: "abs", minArgs: 1, maxArgs: 1, args: []argRule{argNumericOrDuration}, result: resArg0},
 	{name: "round", minArgs: 1, maxArgs: 2, args: []argRule{argNumeric, argInteger}, result: resRound},
@@ -177,6 +164,23 @@ var functions = []funcSig{
 	{name: "timestamp_micros", minArgs: 1, maxArgs: 1, args: []argRule{argInteger}, ret: ir.Timestamp(ir.Micro, "UTC"), result: resFixed},
 }
 
+// windowFunctions are the functions only an ir.Over calls (resolve_window.go),
+// with Spark's types: INT for the ranks and ntile, DOUBLE for the
+// distributions, the input's for the offset and value functions (NULL where
+// no row is at the offset). They are not scalar functions: a table of their
+// own (the conformance matrix reads functions as the scalar ones).
+var windowFunctions = []funcSig{
+	{name: "row_number", window: true, minArgs: 0, maxArgs: 0, args: []argRule{argAny}, ret: ir.Int32, result: resFixed, nulls: nullNever},
+	{name: "rank", window: true, minArgs: 0, maxArgs: 0, args: []argRule{argAny}, ret: ir.Int32, result: resFixed, nulls: nullNever},
+	{name: "dense_rank", window: true, minArgs: 0, maxArgs: 0, args: []argRule{argAny}, ret: ir.Int32, result: resFixed, nulls: nullNever},
+	{name: "percent_rank", window: true, minArgs: 0, maxArgs: 0, args: []argRule{argAny}, ret: ir.Float64, result: resFixed, nulls: nullNever},
+	{name: "cume_dist", window: true, minArgs: 0, maxArgs: 0, args: []argRule{argAny}, ret: ir.Float64, result: resFixed, nulls: nullNever},
+	{name: "ntile", window: true, minArgs: 1, maxArgs: 1, args: []argRule{argInteger}, ret: ir.Int32, result: resFixed, nulls: nullNever},
+	{name: "lag", window: true, minArgs: 1, maxArgs: 3, args: []argRule{argAny, argInteger, argAny}, result: resArg0, nulls: nullAlways},
+	{name: "lead", window: true, minArgs: 1, maxArgs: 3, args: []argRule{argAny, argInteger, argAny}, result: resArg0, nulls: nullAlways},
+	{name: "nth_value", window: true, minArgs: 2, maxArgs: 2, args: []argRule{argAny, argInteger}, result: resArg0, nulls: nullAlways},
+}
+
 // sparkOnly are the functions the compiler types and the Spark targets run,
 // but the native runtime does not: resolve refuses a call of one on the
 // native target where it is written, saying why (notNative).
@@ -187,7 +191,7 @@ var sparkOnly = []funcSig{
 }
 
 // funcIndex maps every name and alias to its catalogue entry.
-var funcIndex = indexFunctions(append(append([]funcSig{}, functions...), sparkOnly...))
+var funcIndex = indexFunctions(append(append(append([]funcSig{}, functions...), windowFunctions...), sparkOnly...))
 
 func indexFunctions(list []funcSig) map[string]*funcSig {
 	m := map[string]*funcSig{}
@@ -208,7 +212,7 @@ func lookupFunc(name string) *funcSig { return funcIndex[strings.ToLower(name)] 
 // funcNames lists every name and alias, for suggestions.
 func funcNames() []string {
 	var out []string
-	for _, list := range [][]funcSig{functions, sparkOnly} {
+	for _, list := range [][]funcSig{functions, windowFunctions, sparkOnly} {
 		for _, f := range list {
 			out = append(out, f.name)
 			out = append(out, f.aliases...)

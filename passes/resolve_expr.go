@@ -375,7 +375,7 @@ func (r *resolver) call(e *ir.Call, sc *scope, c ectx) (ir.Type, bool) {
 	ac := c
 	ac.overFunc = nil
 	if f.window && c.overFunc != e { // window functions (resolve_window.go)
-		r.errorf(e.Pos, ir.CodeBadWindow, "window function %s requires an OVER clause: %s over (order by ...)", exprString(e), exprString(e))
+		r.errorf(e.Pos, ir.CodeBadWindow, "window function %s requires an OVER clause (Spark: WINDOW_FUNCTION_WITHOUT_OVER_CLAUSE): %s over (order by ...)", exprString(e), exprString(e))
 	}
 	if e.IgnoreNulls && c.overFunc != e {
 		r.errorf(e.Pos, ir.CodeBadWindow, "ignore nulls applies to lag, lead and nth_value over a window, not to %s here%s", strings.ToLower(e.Name), ignoreNullsHint(f.name, e.Name))

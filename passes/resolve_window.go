@@ -1,6 +1,7 @@
 package passes
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/nordisk/thund/ir"
@@ -8,9 +9,9 @@ import (
 
 // Window functions: the typing of an ir.Over and Spark's rules for one
 // (Spark's CheckAnalysis and ResolveWindowFrame / ResolveWindowOrder):
-//   - an Over stands only in a select's items (Spark's
-//     WINDOW_FUNCTION_AND_FRAME_MISMATCH aside, a window in WHERE, GROUP BY,
-//     an aggregate or another window's arguments is an error);
+//   - an Over stands only in a select's items: a window in WHERE, GROUP
+//     BY or an aggregate is an error (one in another window's arguments,
+//     which Spark computes first, is refused);
 //   - its function is a window function (ranking, offset, nth_value) or an
 //     aggregate of the catalogue; anything else is UNSUPPORTED_EXPR_FOR_WINDOW;
 //   - a window function without OVER is WINDOW_FUNCTION_WITHOUT_OVER_CLAUSE
@@ -19,11 +20,14 @@ import (
 //     their own (ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW for the
 //     ranks; lag and lead none a query can spell);
 //   - a RANGE frame with an offset needs exactly one order key, numeric
-//     with a numeric offset, or a date or timestamp with an interval one;
-//   - the frame's start may not be after its end.
+//     with a numeric offset, a date with a whole number of days or an
+//     interval, a timestamp with an interval;
+//   - a frame's start may not be unbounded following, nor its end unbounded
+//     preceding, nor an offset start after an offset end.
 //
 // The types: a ranking function's INT or DOUBLE, an offset or value
-// function's argument type (nullable: no row may be at the offset), an
+// function's argument type (nullable: no row may be at the offset, but
+// for lag and lead with a default when neither it nor the input is), an
 // aggregate's own type, nullable but for count (a frame may be empty).
 
 // rankingFuncs need ORDER BY and take only the frame Spark gives them.
@@ -52,7 +56,7 @@ func (r *resolver) over(e *ir.Over, sc *scope, c ectx) (ir.Type, bool) {
 	}
 	switch {
 	case c.inWindow != "":
-		r.errorf(e.Pos, ir.CodeBadWindow, "window function %s inside window %s: windows do not nest; compute it in a select before", exprString(e.Func), c.inWindow)
+		r.errorf(e.Pos, ir.CodeBadWindow, "window function %s inside window %s: nested windows are not supported; compute it in a select before", exprString(e.Func), c.inWindow)
 	case c.inAgg != "":
 		r.errorf(e.Pos, ir.CodeBadWindow, "window function %s inside aggregate %s: compute the window in a select after the aggregate", exprString(e.Func), c.inAgg)
 	case c.clause != "select":
@@ -88,7 +92,7 @@ func (r *resolver) over(e *ir.Over, sc *scope, c ectx) (ir.Type, bool) {
 		r.errorf(e.Func.Pos, ir.CodeBadWindow, "distinct aggregates are not supported as window functions (Spark: DISTINCT_WINDOW_FUNCTION_UNSUPPORTED): %s", exprString(e.Func))
 	}
 	if (rankingFuncs[name] || offsetFuncs[name]) && len(e.Order) == 0 {
-		r.errorf(e.Pos, ir.CodeBadWindow, "window function %s requires the window to be ordered: add order by, as in %s over (partition by ... order by ...)", name, exprString(e.Func))
+		r.errorf(e.Pos, ir.CodeBadWindow, "window function %s requires window to be ordered: add order by, as in %s over (partition by ... order by ...)", name, exprString(e.Func))
 	}
 	if name == "ntile" || name == "nth_value" {
 		r.positiveConstant(e.Func, name)
@@ -103,8 +107,19 @@ func (r *resolver) over(e *ir.Over, sc *scope, c ectx) (ir.Type, bool) {
 			r.frame(fr, e.Order, orderTypes, sc)
 		}
 	}
-	if f.agg {
+	switch {
+	case f.agg:
 		n = name != "count"
+	case offsetFuncs[name]:
+		// Spark: nullable unless a default stands in where no row is
+		a := e.Func.Args
+		n = len(a) < 3 || r.u.Nullable[a[0]] || r.u.Nullable[a[2]]
+		if len(a) == 3 {
+			t0, t2 := r.u.Types[a[0]], r.u.Types[a[2]]
+			if _, ok := commonType(t0, t2); !ok && !isUnknown(t0) && !isUnknown(t2) {
+				r.errorf(a[2].Position(), ir.CodeTypeMismatch, "%s's default is %s, which does not fit %s's %s: cast it", name, t2, exprString(a[0]), t0)
+			}
+		}
 	}
 	return t, n
 }
@@ -125,8 +140,22 @@ func (r *resolver) positiveConstant(call *ir.Call, name string) {
 	r.errorf(call.Args[i].Position(), ir.CodeBadWindow, "%s's %s must be a positive integer constant, got %s", name, map[string]string{"ntile": "bucket count", "nth_value": "offset"}[name], exprString(call.Args[i]))
 }
 
-// boundRank orders bound kinds for the start-after-end check.
-var boundRank = map[ir.BoundKind]int{ir.UnboundedPreceding: 0, ir.Preceding: 1, ir.CurrentRow: 2, ir.Following: 3, ir.UnboundedFollowing: 4}
+// boundValue is the signed row or value offset of an N PRECEDING or N
+// FOLLOWING bound with an integer literal N.
+func boundValue(b ir.FrameBound) (int64, bool) {
+	l, ok := b.Offset.(*ir.Literal)
+	if !ok || l.Kind != ir.LitInt || (b.Kind != ir.Preceding && b.Kind != ir.Following) {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(l.Text, 10, 64)
+	if err != nil {
+		return 0, false
+	}
+	if b.Kind == ir.Preceding {
+		n = -n
+	}
+	return n, true
+}
 
 // frame checks a frame's bounds against its kind and the order keys.
 func (r *resolver) frame(fr *ir.Frame, order []*ir.SortKey, orderTypes []ir.Type, sc *scope) {
@@ -138,9 +167,13 @@ func (r *resolver) frame(fr *ir.Frame, order []*ir.SortKey, orderTypes []ir.Type
 		r.errorf(fr.Pos, ir.CodeBadWindow, "a frame cannot end at unbounded preceding")
 		return
 	}
-	if boundRank[fr.Start.Kind] > boundRank[fr.End.Kind] {
-		r.errorf(fr.Pos, ir.CodeBadWindow, "the frame's start (%s) is after its end (%s)", boundText(fr.Start), boundText(fr.End))
-		return
+	if lo, ok1 := boundValue(fr.Start); ok1 {
+		if hi, ok2 := boundValue(fr.End); ok2 && lo > hi {
+			// Spark compares only two offsets; a frame from the current row
+			// to a preceding one is empty, not an error
+			r.errorf(fr.Pos, ir.CodeBadWindow, "the frame's start (%s) is after its end (%s) (Spark: the lower bound of a window frame must be less than or equal to the upper bound)", boundText(fr.Start), boundText(fr.End))
+			return
+		}
 	}
 	hasOffset := false
 	for _, b := range []ir.FrameBound{fr.Start, fr.End} {
@@ -180,12 +213,18 @@ func (r *resolver) frame(fr *ir.Frame, order []*ir.SortKey, orderTypes []ir.Type
 			if l.Kind != ir.LitInt && l.Kind != ir.LitDecimal && l.Kind != ir.LitFloat {
 				r.errorf(b.Offset.Position(), ir.CodeBadWindow, "a range frame over %s order key %s needs a numeric offset, got %s", kt, exprString(order[0].Expr), exprString(b.Offset))
 			}
+		case kt.Kind == ir.TDate32 && l.Kind == ir.LitInt:
+			// days, as Spark takes them (date - n)
 		case isTime(kt):
 			if l.Kind != ir.LitInterval {
-				r.errorf(b.Offset.Position(), ir.CodeBadWindow, "a range frame over %s order key %s needs an interval offset (interval '1' day preceding), got %s", kt, exprString(order[0].Expr), exprString(b.Offset))
+				want := "an interval offset (interval '1' day preceding)"
+				if kt.Kind == ir.TDate32 {
+					want = "a whole number of days or an interval offset"
+				}
+				r.errorf(b.Offset.Position(), ir.CodeBadWindow, "a range frame over %s order key %s needs %s, got %s", kt, exprString(order[0].Expr), want, exprString(b.Offset))
 			}
 		default:
-			r.errorf(order[0].Expr.Position(), ir.CodeBadWindow, "a range frame with an offset needs a numeric, date or timestamp order key; %s is %s (Spark: RANGE_FRAME_INVALID_TYPE)", exprString(order[0].Expr), kt)
+			r.errorf(order[0].Expr.Position(), ir.CodeBadWindow, "a range frame with an offset needs a numeric, date or timestamp order key; %s is %s (Spark: SPECIFIED_WINDOW_FRAME_UNACCEPTED_TYPE)", exprString(order[0].Expr), kt)
 			return
 		}
 	}

@@ -228,7 +228,7 @@ CREATE MATERIALIZED VIEW firsts AS SELECT id, g FROM nums QUALIFY row_number() O
 CREATE MATERIALIZED VIEW nums AS SELECT id, id % 3 AS g FROM range(9);
 CREATE VIEW firsts AS SELECT id, g FROM nums QUALIFY row_number() OVER (PARTITION BY g ORDER BY id) = 1;
 `}},
-	{name: "window_without_order", spark: refusedWith("Failed to resolve flows"), thund: refusedWith("requires the window to be ordered"),
+	{name: "window_without_order", spark: refusedWith("Failed to resolve flows"), thund: refusedWith("requires window to be ordered"),
 		why: "the server's dry run names only the flow; thund names the rule (Spark's analyzer: requires window to be ordered)", files: []string{"a.sql", `
 CREATE MATERIALIZED VIEW nums AS SELECT id FROM range(3);
 CREATE MATERIALIZED VIEW ranked AS SELECT id, rank() OVER (PARTITION BY id) AS r FROM nums;

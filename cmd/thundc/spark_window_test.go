@@ -48,7 +48,7 @@ FROM base
 WINDOW pk AS (PARTITION BY k ORDER BY i);
 
 CREATE MATERIALIZED VIEW ranked AS
-SELECT k, max(v) AS top, rank() OVER (ORDER BY max(v) DESC) AS r FROM base GROUP BY k;
+SELECT k, max(v) AS top, rank() OVER (ORDER BY max(v) DESC) AS r, dense_rank() OVER (ORDER BY k DESC) FROM base GROUP BY k;
 
 CREATE MATERIALIZED VIEW latest AS
 SELECT i, k FROM base QUALIFY row_number() OVER (PARTITION BY k ORDER BY i DESC) = 1;
@@ -93,8 +93,10 @@ func TestSparkWindows(t *testing.T) {
 				"4|3|1|1|20|20|-1|60|60|2|40|40|2|0.8|0.5|20",
 				"5|3|4|2|NULL|10|-1|50|60|2|50|50|2|1|1|NULL",
 			}},
-		{"ranked", "k, top, r", "k", []string{"int64", "int64", "int32"},
-			[]string{"0|40|2", "1|50|1"}},
+		// the unaliased window is named as Spark names it
+		{"ranked", "k, top, r, `DENSE_RANK() OVER (ORDER BY k DESC NULLS LAST ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)`", "k",
+			[]string{"int64", "int64", "int32", "int32"},
+			[]string{"0|40|2|2", "1|50|1|1"}},
 		{"latest", "i, k", "i", []string{"int64", "int64"},
 			[]string{"4|0", "5|1"}},
 	} {

@@ -84,7 +84,7 @@ var errorCases = []struct {
 	{
 		sql: "CREATE MATERIALIZED VIEW a AS SELECT x, row_number() OVER w2 AS rn FROM t WINDOW w1 AS (ORDER BY t)",
 		want: []string{
-			"e.sql:1:59: window specification w2 is not defined in the WINDOW clause (it defines w1) [syntax]",
+			"e.sql:1:59: window specification w2 is not defined in the WINDOW clause (Spark: MISSING_WINDOW_SPECIFICATION): it defines w1 [syntax]",
 		},
 	},
 	{

@@ -180,6 +180,7 @@ func (c *conv) selectBlock(sel *selectAST, order []*orderItemAST) ir.Rel {
 	if !ok {
 		return nil
 	}
+	nameWindows(items) // window functions (window.go)
 	distinct := strings.EqualFold(sel.Quant, "DISTINCT")
 
 	// GROUP BY keys, with ordinals and select aliases resolved, and the

@@ -86,9 +86,9 @@ func (c *conv) windowSpec(o *overAST, depth int) (*windowSpecAST, bool) {
 		}
 	}
 	if len(have) == 0 {
-		c.errorf(pos(name.Pos), ir.CodeSyntax, "window specification %s is not defined in the WINDOW clause: this SELECT has no WINDOW clause", name.Name)
+		c.errorf(pos(name.Pos), ir.CodeSyntax, "window specification %s is not defined in the WINDOW clause (Spark: MISSING_WINDOW_SPECIFICATION): this SELECT has none", name.Name)
 	} else {
-		c.errorf(pos(name.Pos), ir.CodeSyntax, "window specification %s is not defined in the WINDOW clause (it defines %s)", name.Name, strings.Join(have, ", "))
+		c.errorf(pos(name.Pos), ir.CodeSyntax, "window specification %s is not defined in the WINDOW clause (Spark: MISSING_WINDOW_SPECIFICATION): it defines %s", name.Name, strings.Join(have, ", "))
 	}
 	return nil, false
 }
@@ -260,4 +260,17 @@ func writeOverKey(b *strings.Builder, e *ir.Over, k func(ir.Expr)) {
 		k(f.End.Offset)
 	}
 	b.WriteString(")")
+}
+
+// nameWindows names each unaliased select item that computes a window
+// function as Spark names its column (ir.SparkName: RANK() OVER (ORDER BY
+// v ASC NULLS FIRST ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)), as
+// aggregates are named: the name is the one a reader of the table sees on
+// Spark, so it is the pipeline's on every target.
+func nameWindows(items []selItem) {
+	for i, it := range items {
+		if it.alias == "" && ir.HasOver(it.expr) {
+			items[i].alias = autoName(it.expr)
+		}
+	}
 }

@@ -1,6 +1,7 @@
 package sql_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/nordisk/thund/frontend/sql"
@@ -36,5 +37,23 @@ func TestWindowSparkNames(t *testing.T) {
 		if got := ir.FormatExpr(item, ir.SparkName); got != c.want {
 			t.Errorf("%s:\n got %s\nwant %s", c.expr, got, c.want)
 		}
+	}
+}
+
+// TestWindowColumnNames: an unaliased window item is named as Spark names
+// it (as an aggregate is), on every target.
+func TestWindowColumnNames(t *testing.T) {
+	p, diags := sql.Parse([]sql.File{{Name: "w.sql", Src: []byte("CREATE MATERIALIZED VIEW w AS SELECT k, rank() OVER (ORDER BY v), lag(v) OVER (ORDER BY v) + 1 AS l FROM t")}})
+	if diags.HasErrors() {
+		t.Fatal(diags.Err())
+	}
+	items := p.Flows[0].Query.(*ir.Project).Items
+	var got []string
+	for _, it := range items {
+		got = append(got, it.Alias)
+	}
+	want := []string{"", "RANK() OVER (ORDER BY v ASC NULLS FIRST ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)", "l"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("aliases %q, want %q", got, want)
 	}
 }
