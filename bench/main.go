@@ -62,6 +62,15 @@ var workloads = []workload{
 	{name: "w6", about: "join whose build side exceeds --memory-limit", memLimit: true,
 		duck: `SELECT a.category, count(*) AS n, CAST(sum(b.price) AS BIGINT) AS total, max(a.item_name) AS top_item
 			FROM bids b JOIN auctions a ON b.auction = a.id GROUP BY a.category`},
+	// window functions (wnative)
+	{name: "w7", about: "dedup: row_number() per auction by date_time desc, rn = 1",
+		duck: `SELECT auction, bidder, price, date_time, CAST(rn AS INTEGER) AS rn FROM (
+			SELECT auction, bidder, price, date_time, row_number() OVER (PARTITION BY auction ORDER BY date_time DESC) AS rn FROM bids)
+			WHERE rn = 1`},
+	{name: "w8", about: "running sum(price) per auction by date_time",
+		duck: `SELECT auction, date_time, price,
+			CAST(sum(price) OVER (PARTITION BY auction ORDER BY date_time ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS BIGINT) AS running
+			FROM bids`},
 }
 
 // duckViews are the sources as DuckDB sees them: the same files.

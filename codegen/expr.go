@@ -16,6 +16,9 @@ import (
 type env struct {
 	rows map[ir.Rel]*row
 	agg  *aggEnv
+	// overs are the window functions' results of a window operator's
+	// row (window.go)
+	overs map[*ir.Over]*column
 }
 
 // aggEnv is the scope of an aggregate's output items.
@@ -126,6 +129,13 @@ func (g *flowGen) genExpr(e ir.Expr, en *env) *value {
 		return g.genCorrelated(e, en)
 	}
 	switch e := e.(type) {
+	case *ir.Over:
+		// window functions (wnative): computed by the window operator
+		if en != nil && en.overs[e] != nil {
+			return g.col(en.overs[e])
+		}
+		g.unplanned(e.Pos, "a window function outside a window operator")
+		return nullValue(g.typeOf(e))
 	case *ir.Literal:
 		return g.genLiteral(e, g.typeOf(e), false)
 	case *ir.ColumnRef:

@@ -5,6 +5,7 @@ import (
 
 	"github.com/dave/jennifer/jen"
 	"github.com/nordisk/thund/ir"
+	"github.com/nordisk/thund/passes"
 )
 
 // Parallel pipelines. A pipeline from a scan to the operator that consumes
@@ -46,6 +47,9 @@ type parPipe struct {
 
 // parTransparent reports the operators that pass g.par on to their input.
 func parTransparent(r ir.Rel) bool {
+	if passes.WindowProject(r) {
+		return false // window functions (wnative): a pipeline breaker
+	}
 	switch r.(type) {
 	case *ir.Scan, *ir.Filter, *ir.Project, *ir.SubqueryRel, *ir.Window, *ir.Join:
 		return true

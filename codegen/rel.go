@@ -49,6 +49,10 @@ func (g *flowGen) produceOp(r ir.Rel, c consumer) {
 	case *ir.Filter:
 		g.produce(n.Input, g.genFilter(n, c))
 	case *ir.Project:
+		if passes.WindowProject(n) {
+			g.genWindowProject(n, c) // window functions (wnative)
+			break
+		}
 		g.produce(n.Input, g.genProject(n, c))
 	case *ir.Aggregate:
 		g.genAggregate(n, c)

@@ -125,6 +125,7 @@ func TestCoverage(t *testing.T) {
 	for _, e := range requiredErrors {
 		required = append(required, "error "+e)
 	}
+	required = append(required, requiredWindowCells()...) // window functions (wnative)
 
 	var holes []string
 	isRequired := map[string]bool{}
@@ -232,6 +233,7 @@ func (cv *coverer) view(d *ir.Dataset) {
 		return true
 	})
 	cv.order(d, q)
+	cv.windows(name, q) // window functions (wnative)
 }
 
 func (cv *coverer) keyType(types []ir.Type) string {

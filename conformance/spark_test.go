@@ -52,6 +52,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -120,7 +121,9 @@ func TestSparkConformance(t *testing.T) {
 	defer conn.Close()
 	ctx, cancel := context.WithTimeout(t.Context(), 15*time.Minute)
 	defer cancel()
-	db := "conformance_" + strings.NewReplacer("-", "_", ".", "_").Replace(lane.Target)
+	// the process id keeps two runs against one server (two checkouts'
+	// lanes) from dropping each other's database
+	db := "conformance_" + strings.NewReplacer("-", "_", ".", "_").Replace(lane.Target) + "_" + strconv.Itoa(os.Getpid())
 	query := func(sql string) [][]byte {
 		t.Helper()
 		out, err := sparkemit.Query(ctx, conn, remote, sql)

@@ -510,6 +510,8 @@ func (p *printer) expr(e ir.Expr) string {
 		return p.castExpr(e)
 	case *ir.Call:
 		return p.call(e)
+	case *ir.Over:
+		return p.over(e) // window functions (wnative)
 	case *ir.ScalarSubquery:
 		sub, a := p.from(e.Query)
 		return p.cast(e, fmt.Sprintf("(SELECT %s.c0 FROM %s)", a, sub))

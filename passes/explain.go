@@ -524,6 +524,11 @@ func (u *Unit) physical(f *ir.Flow) *ExplainPhysical {
 			if len(how) > 0 {
 				add("aggregate at %s: %s", posText(n.Pos), strings.Join(how, "; "))
 			}
+		case *ir.Project:
+			// window functions (wnative)
+			if wp := fp.Windows[n]; wp != nil {
+				add("%s", wp.explain(n))
+			}
 		case *ir.Sort:
 			if k, ok := fp.TopN[n]; ok {
 				s := fmt.Sprintf("order by at %s: keeps the top %d rows as it collects", posText(n.Pos), k)

@@ -73,6 +73,9 @@ type FlowPlan struct {
 	// only columns of the scan's batch splits its row loop in two: groups
 	// first, accumulators after (deferAccum).
 	Defer map[*ir.Aggregate]bool
+	// Windows: the selects holding window functions, each a window
+	// operator (plan_window.go).
+	Windows map[*ir.Project]*WindowPlan
 
 	// Subqueries holds the decorrelated plan of each correlated subquery
 	// expression (plan_subquery.go).
@@ -551,6 +554,11 @@ func (p *planner) operators() {
 			}
 		case *ir.Window:
 			p.window(n)
+		case *ir.Project:
+			// window functions (wnative)
+			if WindowProject(n) {
+				p.windowProject(n)
+			}
 		case *ir.Aggregate:
 			if n.Sets != nil && Streaming(n) { // setgroup
 				p.refuse(n.Pos, "group by ... grouping sets (rollup, cube) over a stream is not supported (neither is it on Spark): read the input as a snapshot (from x)")
@@ -565,11 +573,9 @@ func (p *planner) operators() {
 		for _, e := range ir.RelExprs(r) {
 			ir.WalkExpr(e, func(x ir.Expr) bool {
 				switch s := x.(type) {
-				case *ir.Over: // window functions (wnative replaces the second refusal with their plan)
+				case *ir.Over: // window functions: planned by windowProject (plan_window.go)
 					if Streaming(r) {
 						p.refuse(s.Pos, "window functions over a stream are not supported (neither are they on Spark: non-time-based windows are not supported on streaming DataFrames): read the input as a snapshot")
-					} else {
-						p.refuse(s.Pos, "window functions are not supported yet")
 					}
 				case *ir.ScalarSubquery:
 					if Streaming(s.Query) {
@@ -727,7 +733,12 @@ func notIncremental(u *Unit, d *ir.Dataset) string {
 				return false
 			}
 			switch n := r.(type) {
-			case *ir.Scan, *ir.Filter, *ir.Project, *ir.SubqueryRel:
+			case *ir.Scan, *ir.Filter, *ir.SubqueryRel:
+			case *ir.Project:
+				// window functions (wnative)
+				if WindowProject(n) {
+					why = "a window function"
+				}
 			case *ir.Union:
 				if !n.All {
 					why = "union (distinct)"

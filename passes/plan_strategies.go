@@ -206,7 +206,7 @@ func parSource(r ir.Rel) bool {
 	case *ir.Filter:
 		return parSource(n.Input)
 	case *ir.Project:
-		return parSource(n.Input)
+		return !WindowProject(n) && parSource(n.Input) // window functions (wnative): a pipeline breaker
 	case *ir.SubqueryRel:
 		return parSource(n.Input)
 	case *ir.Window:

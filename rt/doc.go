@@ -30,6 +30,10 @@
 //     feed; its change log is committed as a state snapshot.
 //   - rt/kernel: the generic machinery of generated operator loops: output
 //     growth, row slices, stable sort and top-k, hash-join chains.
+//   - rt/window: the frame machinery of generated window operators:
+//     partitions and peer groups of sorted rows, ranking, lag/lead, value
+//     functions and aggregates over ROWS and RANGE frames, partitions
+//     walked in parallel.
 //   - rt/stream: the streaming runtime. Generated stateful streaming flows
 //     call its watermark Tracker, window State and IntervalJoin once per
 //     micro-batch; rt/etl uses its bounded Edge, its Clock and its rule for

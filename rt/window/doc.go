@@ -1,0 +1,66 @@
+// Package window evaluates window functions (Spark's WindowExpression) over
+// rows that generated code has already sorted: the frame machinery of
+// codegen's window operator (codegen/window.go), which keeps only the typed
+// parts (the row struct, its comparator, gathering the arguments and
+// emitting the results) in the generated program.
+//
+// # Design: sorted runs, one pass per partition
+//
+// The operator is sort-based, as Spark's WindowExec is. The generated code
+// stores every input row (its partition keys, order keys, the functions'
+// arguments and the columns read above the window) in a slice of generated
+// structs, sorts an index of it by (partition keys, order keys) with
+// Spark's null ordering, and hands this package
+// the sorted positions through two predicates: whether a row has the same
+// partition keys as the one before it, and whether it has the same order
+// keys (is its peer). The sort is Sort: a counting sort of the rows into a
+// fixed number of buckets by a hash of their partition keys (so a
+// partition lies in one bucket), then a pdqsort of each bucket by
+// (partition keys, order keys, input position), the buckets on the
+// workers; the result does not depend on the thread count. Split turns them into partition and peer-group
+// boundaries; Walk runs the partitions on fc.Threads workers, contiguous
+// runs of whole partitions balanced by row count, so every row's result is
+// the same at any thread count; each worker reuses its own buffers.
+//
+// Inside one partition of m rows (positions 0..m-1 relative to its start):
+//
+//   - Ranking (RowNumber, Rank, DenseRank, PercentRank, CumeDist, NTile)
+//     reads only the peer groups; NTile gives Spark's bucket sizes (the
+//     first m % n buckets hold one row more).
+//   - Offsets (Offset: lag and lead, IGNORE NULLS too) and values (First,
+//     Last, Nth: first_value, last_value, nth_value, IGNORE NULLS too)
+//     return the position of the row whose value is the result, or -1 for
+//     NULL (or lag/lead's default); the generated code fetches the typed
+//     value, so these are independent of types.
+//   - Frames: RowsFrames, PeerFrames (RANGE without offsets: UNBOUNDED and
+//     CURRENT ROW, which means the peers) and RangeFrames (RANGE with value
+//     offsets over a number, or a date or timestamp as days or
+//     microseconds) compute each row's frame [start, end). Both ends are
+//     non-decreasing along the partition, so every aggregate walks the
+//     partition once with two pointers: Count and the integer Sum add the
+//     rows that enter and subtract the ones that leave (O(m)); Min and Max
+//     keep a monotonic deque (O(m)); an unbounded frame is the degenerate
+//     case (all rows enter at the first row, none leave). A floating-point
+//     sum or avg is not invertible in IEEE arithmetic: it is added up
+//     forward from the frame's start, as Spark's frames do (so the answer
+//     is Spark's to the last bit), incrementally while the start does not
+//     move (growing and whole-partition frames, O(m)) and again when it
+//     does (sliding frames, O(m·w) for frames of w rows, as Spark's
+//     SlidingWindowFunctionFrame). An empty frame gives NULL (count 0).
+//
+// # Memory and spilling
+//
+// Today the operator holds its whole input: the sort is in memory
+// (Sort over the row slice, accounted with fc.Grow under
+// --memory-limit), and this package adds, per function, one result slot per
+// row and per worker buffers of the largest partition's size. Nothing here
+// needs more than one partition at a time: once the sort spills (sorted
+// runs written out and merged), the merge's output can be cut at partition
+// boundaries and fed to Walk a run of partitions at a time, and the
+// results emitted as each run finishes, so only the largest partition (and
+// the sliding frames' deques) must fit in memory. That sort does not exist
+// yet; the window operator is as memory-bound as order by.
+//
+// window imports only the standard library and rt/sqlfn (for Spark's
+// overflow errors), and holds no state between calls.
+package window
