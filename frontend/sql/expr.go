@@ -749,6 +749,14 @@ func (c *conv) typedLiteral(t *typedLitAST) ir.Expr {
 			c.errorf(p, ir.CodeBadLiteral, "TIMESTAMP %q: %v", v, err)
 			return nil
 		}
+		if timestampHasZone(v) {
+			// The suffix names the instant, whatever the session zone: as
+			// Spark reads it, and as CAST(string AS TIMESTAMP) keeps it on
+			// both engines. A literal without one is the session zone's
+			// local time (the Literal).
+			typ, _ := sparkTypeOf("TIMESTAMP", nil, false)
+			return &ir.Cast{Pos: p, X: &ir.Literal{Pos: p, Kind: ir.LitString, Text: v}, To: typ}
+		}
 		return &ir.Literal{Pos: p, Kind: ir.LitTimestamp, Text: ts}
 	case "TIMESTAMP_NTZ":
 		ts, err := parseTimestamp(v, false)
@@ -830,6 +838,17 @@ func parseTimestamp(s string, zoned bool) (string, error) {
 		return out, nil
 	}
 	return "", fmt.Errorf("want YYYY-MM-DD HH:MM:SS[.ffffff][zone]")
+}
+
+// timestampHasZone reports whether a valid TIMESTAMP literal's text ends in
+// a zone: Z, an offset, or a zone name after a space.
+func timestampHasZone(s string) bool {
+	s = strings.TrimSpace(s)
+	if _, err := parseTimestamp(s, false); err == nil {
+		return false
+	}
+	_, err := parseTimestamp(s, true)
+	return err == nil
 }
 
 // sparkType converts a Spark SQL type name (docs: doc.go).

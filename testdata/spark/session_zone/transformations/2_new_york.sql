@@ -13,5 +13,7 @@ SELECT id, ts, hour(ts) AS h, minute(ts) AS mi, second(ts) AS se, day(ts) AS d, 
        ts > TIMESTAMP '2024-03-10 01:00:00' AS after_one, ts - TIMESTAMP '2024-03-10 00:00:00' > INTERVAL 3 HOURS AS since_ntz,
        ts - CAST('2024-03-10 00:00:00' AS TIMESTAMP) > INTERVAL 3 HOURS AS since_ltz,
        ts - CAST('2024-03-10 00:00:00' AS TIMESTAMP) > INTERVAL 2 HOURS AS since_ltz2,
-       CAST(ts AS TIMESTAMP) = CAST(local AS TIMESTAMP) AS round_trips
+       CAST(ts AS TIMESTAMP) = CAST(local AS TIMESTAMP) AS round_trips,
+       hour(TIMESTAMP '2024-03-10 12:00:00Z') AS lit_z_h, CAST(TIMESTAMP '2024-11-03 05:30:00+01:00' AS STRING) AS lit_off_str,
+       ts > TIMESTAMP '2024-03-10 06:00:00Z' AS after_lit_z
 FROM ny_events;
