@@ -41,7 +41,7 @@ func (p exprPrinter) sparkOver(e *Over) string {
 		fn, frame = p.sparkWindowFunc(f, len(e.Order) > 0)
 	}
 	if f := e.Frame; f != nil {
-		frame = strings.ToUpper(f.Kind.String()) + " BETWEEN " + p.sparkBound(f.Start) + " AND " + p.sparkBound(f.End)
+		frame = strings.ToUpper(f.Kind.String()) + " BETWEEN " + p.bound(f.Start) + " AND " + p.bound(f.End)
 	}
 	spec = append(spec, frame)
 	return fn + " OVER (" + strings.Join(spec, " ") + ")"
@@ -97,16 +97,4 @@ func (p exprPrinter) sparkWindowFunc(f *Call, ordered bool) (string, string) {
 		return s, rangeToCurrent
 	}
 	return s, whole
-}
-
-func (p exprPrinter) sparkBound(b FrameBound) string {
-	switch b.Kind {
-	case Preceding, Following:
-		off := "()"
-		if b.Offset != nil {
-			off = p.sub(b.Offset, 0)
-		}
-		return off + " " + strings.ToUpper(b.Kind.String())
-	}
-	return strings.ToUpper(b.Kind.String())
 }
