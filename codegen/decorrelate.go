@@ -90,13 +90,7 @@ func (g *flowGen) genCorrelatedBuild(x ir.Expr, sp *passes.SubqueryPlan) {
 	}
 	g.produce(sp.Input, func(r *row) {
 		e := cb.env(nil, r)
-		for _, c := range sp.Local {
-			v := g.genExpr(c, e)
-			if v.k != nil && v.k.b && !v.null {
-				continue
-			}
-			g.emit(jen.If(jen.Op("!").Parens(truth(v))).Block(g.skipStmt()))
-		}
+		g.skipUnless(sp.Local, e)
 		var kvals []*value
 		for _, k := range sp.Keys {
 			kvals = append(kvals, g.coerce(g.genExpr(k.R, e), k.Type, x.Position()))
@@ -156,13 +150,7 @@ func (g *flowGen) genCorrelatedAggBuild(x ir.Expr, cb *corrBuild, nullSafe []boo
 	}
 	g.produce(sp.Input, func(r *row) {
 		e := cb.env(nil, r)
-		for _, c := range sp.Local {
-			v := g.genExpr(c, e)
-			if v.k != nil && v.k.b && !v.null {
-				continue
-			}
-			g.emit(jen.If(jen.Op("!").Parens(truth(v))).Block(g.skipStmt()))
-		}
+		g.skipUnless(sp.Local, e)
 		gi := g.name("gi")
 		if cb.kt == nil {
 			g.emit(jen.Id(gi).Op(":=").Lit(0))
@@ -437,4 +425,16 @@ func (g *flowGen) genCorrelatedScalar(s *ir.ScalarSubquery, cb *corrBuild, en *e
 		})
 	})
 	return x
+}
+
+// skipUnless skips the row unless every condition holds (a constant TRUE
+// is left out).
+func (g *flowGen) skipUnless(conds []ir.Expr, e *env) {
+	for _, c := range conds {
+		v := g.genExpr(c, e)
+		if v.k != nil && v.k.b && !v.null {
+			continue
+		}
+		g.emit(jen.If(jen.Op("!").Parens(truth(v))).Block(g.skipStmt()))
+	}
 }

@@ -220,19 +220,7 @@ func checkConf(u *Unit) {
 			}
 		}
 	}
-	for _, kv := range u.Pipeline.Conf {
-		check(kv)
-	}
-	for _, d := range u.Pipeline.Datasets {
-		for _, kv := range d.Conf {
-			check(kv)
-		}
-	}
-	for _, f := range u.Pipeline.Flows {
-		for _, kv := range f.Conf {
-			check(kv)
-		}
-	}
+	eachConf(u.Pipeline, check)
 	u.Sessions = map[*ir.Flow]Session{}
 	m := &confMerger{u: u, views: map[*ir.Dataset]map[string]confVal{}}
 	for _, f := range u.Pipeline.Flows {
@@ -365,19 +353,7 @@ func confWarnings(u *Unit) {
 		}
 		u.Diags.Warn(kv.Pos, ir.CodeCapability, "%s: conf %s is not one the native backend knows (docs/sql.md lists them): it runs as if it were unset, and Spark targets pass it through", nativeBackend, kv.Key)
 	}
-	for _, kv := range u.Pipeline.Conf {
-		warn(kv)
-	}
-	for _, d := range u.Pipeline.Datasets {
-		for _, kv := range d.Conf {
-			warn(kv)
-		}
-	}
-	for _, f := range u.Pipeline.Flows {
-		for _, kv := range f.Conf {
-			warn(kv)
-		}
-	}
+	eachConf(u.Pipeline, warn)
 }
 
 // Shifts reports whether a conversion between types from and to crosses
@@ -445,4 +421,22 @@ func ConfTableMarkdown() string {
 		b.WriteString("| `" + c.Key + "` | " + string(c.Use) + " | " + c.Note + " |\n")
 	}
 	return b.String()
+}
+
+// eachConf calls fn for every conf of p: the pipeline's, the datasets' and
+// the flows'.
+func eachConf(p *ir.Pipeline, fn func(ir.KV)) {
+	for _, kv := range p.Conf {
+		fn(kv)
+	}
+	for _, d := range p.Datasets {
+		for _, kv := range d.Conf {
+			fn(kv)
+		}
+	}
+	for _, f := range p.Flows {
+		for _, kv := range f.Conf {
+			fn(kv)
+		}
+	}
 }
