@@ -511,6 +511,12 @@ func (r *resolver) rel(rel ir.Rel, outer *scope) Schema {
 		s = r.setOp(n, outer)
 	case *ir.Distinct:
 		s = r.rel(n.Input, outer).Visible()
+		// dedup within the watermark: the keys are columns of the input
+		for _, k := range n.Keys {
+			if !s.IsOpen() && s.Lookup(k) < 0 {
+				r.errorf(n.Pos, ir.CodeUnknownColumn, "distinct on: column %q is not a column of the input (have %s)", k, strings.Join(s.Names(), ", "))
+			}
+		}
 	case *ir.Sort:
 		in := r.rel(n.Input, outer)
 		sc := single(n.Input, in, outer)
