@@ -15,7 +15,8 @@ import (
 // graph it fails (TABLE_OR_VIEW_NOT_FOUND, checked on 4.1.4). A stream read
 // of a source is lowered to a stream of the source's files with the
 // watermark declared on it (as a read's own watermark is), which needs no
-// dataset of the graph; a read of any other dataset is refused.
+// dataset of the graph; any other read of a table by name under it is
+// refused.
 func (l *lowerer) dedupWithinWatermark(n *ir.Distinct) *pb.Relation {
 	l.dedupDirect = true
 	in := l.rel(n.Input)
@@ -24,8 +25,8 @@ func (l *lowerer) dedupWithinWatermark(n *ir.Distinct) *pb.Relation {
 		return nil
 	}
 	if readsNamedTable(in.ProtoReflect()) {
-		l.refuse(n.Pos, "distinct within watermark over a read of a pipeline dataset other than a source",
-			`Spark Connect analyzes a Deduplicate's input when the flow is defined, before the graph's datasets exist: "[TABLE_OR_VIEW_NOT_FOUND] The table or view ... cannot be found" (4.1.4); read the source itself`)
+		l.refuse(n.Pos, "distinct within watermark over a read of a table by name (not a stream of a source)",
+			`Spark Connect analyzes a Deduplicate's input when the flow is defined, before the graph's datasets exist: "[TABLE_OR_VIEW_NOT_FOUND] The table or view `+"`ev`"+` cannot be found" (4.1.4, over a source's view); read only stream sources under it`)
 		return nil
 	}
 	d := &pb.Deduplicate{Input: in, WithinWatermark: proto.Bool(true)}
