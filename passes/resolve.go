@@ -514,7 +514,7 @@ func (r *resolver) rel(rel ir.Rel, outer *scope) Schema {
 		// dedup within the watermark: the keys are columns of the input
 		for _, k := range n.Keys {
 			if !s.IsOpen() && s.Lookup(k) < 0 {
-				r.errorf(n.Pos, ir.CodeUnknownColumn, "distinct on: column %q is not a column of the input (have %s)", k, strings.Join(s.Names(), ", "))
+				r.errorf(n.Pos, ir.CodeUnknownColumn, "distinct on (%s): its input has no column %q (have %s)", strings.Join(n.Keys, ", "), k, strings.Join(s.Names(), ", "))
 			}
 		}
 	case *ir.Sort:
