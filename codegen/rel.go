@@ -442,6 +442,10 @@ func (g *flowGen) genUnion(n *ir.Union, c consumer) {
 // genDistinct removes duplicate rows with a hash set of a generated row
 // struct; it streams (a row is passed on the first time it is seen).
 func (g *flowGen) genDistinct(n *ir.Distinct, c consumer) {
+	if n.WithinWatermark { // dedup within the watermark: the plan refuses it natively
+		g.unplanned(n.Pos, "distinct within watermark")
+		return
+	}
 	if passes.Streaming(n) {
 		g.refuseStreaming(n.Pos, "distinct")
 		return

@@ -653,7 +653,15 @@ func chain(r Rel) (string, []string) {
 		return from, append(st, kw+fromItem(r.Right))
 	case *Distinct:
 		from, st := chain(r.Input)
-		return from, append(st, "distinct")
+		kw := "distinct"
+		// dedup within the watermark
+		if len(r.Keys) > 0 {
+			kw += " on (" + identList(r.Keys) + ")"
+		}
+		if r.WithinWatermark {
+			kw += " within watermark"
+		}
+		return from, append(st, kw)
 	case *Sort:
 		from, st := chain(r.Input)
 		keys := make([]string, len(r.Keys))

@@ -145,9 +145,19 @@ type Union struct {
 }
 
 // Distinct removes duplicate rows.
+//
+// With WithinWatermark it is Spark's dropDuplicatesWithinWatermark (dedup
+// feature): over a watermarked stream, the first row of each key (Keys, or
+// every column when Keys is empty) is passed on, and later rows with the
+// same key are dropped until the watermark passes the key's first event
+// time plus the watermark delay; then the key's state is dropped and the key
+// may be emitted again. Keys are only allowed with WithinWatermark.
 type Distinct struct {
 	Pos   Pos
 	Input Rel
+	// dedup within the watermark
+	Keys            []string `json:",omitempty"`
+	WithinWatermark bool     `json:",omitempty"`
 }
 
 // SortKey is one ORDER BY key. NullsFirst nil means Spark's default: NULLS

@@ -96,6 +96,13 @@ func ValidateWith(p *Pipeline, opts ValidateOptions) Diagnostics {
 				diags.Add(s.Pos, CodeDanglingRef, "%q is not a dataset of this pipeline (declare it: natively an external table must be bound to files, while a Spark target reads it from its catalog)", s.Name)
 			}
 		}
+		// dedup within the watermark: keys only with within watermark
+		WalkRel(f.Query, func(r Rel) bool {
+			if d, ok := r.(*Distinct); ok && len(d.Keys) > 0 && !d.WithinWatermark {
+				diags.Add(d.Pos, CodeSyntax, "distinct on (%s) needs within watermark: a distinct on some columns is only Spark's dropDuplicatesWithinWatermark", strings.Join(d.Keys, ", "))
+			}
+			return true
+		})
 		if f.LateTable != "" {
 			if !ValidName(f.LateTable) {
 				diags.Add(f.Pos, CodeBadName, "late table name %q is not a valid warehouse name: want [a-z0-9][a-z0-9_-]*", f.LateTable)

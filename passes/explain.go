@@ -375,6 +375,14 @@ func describeOp(r ir.Rel, kind string) string {
 		}
 		return n.Kind.String()
 	case *ir.Distinct:
+		// dedup within the watermark: the state it keeps
+		if n.WithinWatermark {
+			keys := "every column"
+			if len(n.Keys) > 0 {
+				keys = strings.Join(n.Keys, ", ")
+			}
+			return "distinct within watermark on (" + keys + "); state: the first event time per key, dropped when the watermark passes it plus the delay"
+		}
 		return "distinct"
 	case *ir.Sort:
 		parts := make([]string, len(n.Keys))

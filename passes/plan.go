@@ -541,7 +541,10 @@ func (p *planner) operators() {
 				p.refuseStreaming(n.Pos, "union (distinct)")
 			}
 		case *ir.Distinct:
-			if Streaming(n) {
+			switch {
+			case n.WithinWatermark: // dedup within the watermark
+				p.refuse(n.Pos, "distinct within watermark (Spark's dropDuplicatesWithinWatermark) is not supported yet: its state per key (the first event time, kept until the watermark passes it plus the delay) has no native runtime; target spark-4.1 or spark-4.2")
+			case Streaming(n):
 				p.refuseStreaming(n.Pos, "distinct")
 			}
 		case *ir.Limit:

@@ -511,6 +511,12 @@ func (r *resolver) rel(rel ir.Rel, outer *scope) Schema {
 		s = r.setOp(n, outer)
 	case *ir.Distinct:
 		s = r.rel(n.Input, outer).Visible()
+		// dedup within the watermark: the keys are columns of the input
+		for _, k := range n.Keys {
+			if !s.IsOpen() && s.Lookup(k) < 0 {
+				r.errorf(n.Pos, ir.CodeUnknownColumn, "distinct on (%s): its input has no column %q (have %s)", strings.Join(n.Keys, ", "), k, strings.Join(s.Names(), ", "))
+			}
+		}
 	case *ir.Sort:
 		in := r.rel(n.Input, outer)
 		sc := single(n.Input, in, outer)

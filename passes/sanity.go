@@ -363,6 +363,16 @@ func (s *sanitizer) operator(f *ir.Flow, fi *FlowInfo, r ir.Rel, mode Emission) 
 			s.errorf(n.Pos, ir.CodeUnboundedAgg, "aggregate over unbounded input (%s) in append mode never emits a final row: add %s with a watermark and group by window_start, or use output mode update or output mode complete", s.streamsUnder(n.Input), s.windowSuggestion(n.Input))
 		}
 	case *ir.Distinct:
+		// dedup within the watermark: state per key until the watermark
+		// passes the key's first event time plus the delay
+		if n.WithinWatermark {
+			if !s.isUnbounded(n.Input) || !s.hasEventTime(n.Input) {
+				s.errorf(n.Pos, ir.CodeNoWatermark, "distinct within watermark needs a stream read with a watermark under it (from stream x, with a watermark declared on x or on the read), keeping its event-time column")
+				return
+			}
+			fi.Stateful = true
+			return
+		}
 		if s.isUnbounded(n.Input) {
 			fi.Stateful = true
 			if !s.hasEventTime(n.Input) {

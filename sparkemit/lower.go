@@ -31,6 +31,10 @@ type lowerer struct {
 	// groupingKeys lowers the arguments of grouping() and grouping_id()
 	// in an aggregate with grouping sets (groupingsets.go); nil elsewhere.
 	groupingKeys func(ir.Expr) *pb.Expression
+	// dedupDirect: a stream read of a source under a distinct within
+	// watermark reads the source's files directly, with the watermark
+	// (dedup.go)
+	dedupDirect bool
 }
 
 // refuse records a construct of the flow the lowering cannot express.
@@ -345,7 +349,7 @@ func (l *lowerer) scan(n *ir.Scan) *pb.Relation {
 	// A source's own watermark comes with its temporary view; one carried
 	// from upstream into a stateless flow does nothing there, and is left
 	// out. Any other the capability pass refused (GraphReadWatermarks).
-	if in, ok := l.inputs[n]; ok && in.Watermark != nil && n.Stream && in.WMOrigin == "read" {
+	if in, ok := l.inputs[n]; ok && in.Watermark != nil && n.Stream && (in.WMOrigin == "read" || l.dedupDirect && d != nil && d.Kind == ir.KindSource) {
 		if d == nil || d.Kind != ir.KindSource {
 			l.refuse(n.Pos, "a watermark on a read of "+n.Name, "Spark's Connect planner resolves withWatermark before the graph's datasets exist")
 			return nil
@@ -377,6 +381,9 @@ func (l *lowerer) scan(n *ir.Scan) *pb.Relation {
 // does not run in), which is refused when its input reads a dataset of the
 // graph by name.
 func (l *lowerer) distinct(n *ir.Distinct) *pb.Relation {
+	if n.WithinWatermark {
+		return l.dedupWithinWatermark(n)
+	}
 	in := l.rel(n.Input)
 	if in == nil {
 		return nil

@@ -259,17 +259,26 @@ type bound struct {
 
 type stage struct {
 	Pos       lexer.Position
-	Where     *expr        `parser:"  'where' @@"`
-	Select    []*namedExpr `parser:"| 'select' @@ ( ',' @@ )*"`
-	Group     *groupStage  `parser:"| 'group' 'by' @@"`
-	Aggregate []*namedExpr `parser:"| 'aggregate' @@ ( ',' @@ )*"`
-	Join      *joinStage   `parser:"| @@"`
-	Window    *windowStage `parser:"| 'window' @@"`
-	Union     *unionStage  `parser:"| 'union' @@"`
-	SetOp     *setOpStage  `parser:"| @@"` // except, intersect
-	Distinct  bool         `parser:"| @'distinct'"`
-	Order     []*sortKey   `parser:"| 'order' 'by' @@ ( ',' @@ )*"`
-	Limit     *limitStage  `parser:"| 'limit' @@"`
+	Where     *expr          `parser:"  'where' @@"`
+	Select    []*namedExpr   `parser:"| 'select' @@ ( ',' @@ )*"`
+	Group     *groupStage    `parser:"| 'group' 'by' @@"`
+	Aggregate []*namedExpr   `parser:"| 'aggregate' @@ ( ',' @@ )*"`
+	Join      *joinStage     `parser:"| @@"`
+	Window    *windowStage   `parser:"| 'window' @@"`
+	Union     *unionStage    `parser:"| 'union' @@"`
+	SetOp     *setOpStage    `parser:"| @@"` // except, intersect
+	Distinct  *distinctStage `parser:"| @@"`
+	Order     []*sortKey     `parser:"| 'order' 'by' @@ ( ',' @@ )*"`
+	Limit     *limitStage    `parser:"| 'limit' @@"`
+}
+
+// distinctStage is distinct, or (dedup feature) distinct [on (k, ...)]
+// within watermark: Spark's dropDuplicatesWithinWatermark.
+type distinctStage struct {
+	Pos    lexer.Position
+	Kw     string  `parser:"@'distinct'"`
+	On     []ident `parser:"( 'on' '(' @Ident ( ',' @Ident )* ')' )?"`
+	Within bool    `parser:"@( 'within' 'watermark' )?"`
 }
 
 type groupStage struct {

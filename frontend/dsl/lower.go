@@ -522,8 +522,12 @@ func (l *lowerer) query(q *query) ir.Rel {
 				so.Kind = ir.SetIntersect
 			}
 			rel = so
-		case st.Distinct:
-			rel = &ir.Distinct{Pos: pos, Input: rel}
+		case st.Distinct != nil:
+			d := &ir.Distinct{Pos: pos, Input: rel, WithinWatermark: st.Distinct.Within}
+			for _, k := range st.Distinct.On {
+				d.Keys = append(d.Keys, string(k))
+			}
+			rel = d
 		case st.Order != nil:
 			rel = &ir.Sort{Pos: pos, Input: rel, Keys: l.sortKeys(st.Order)}
 		case st.Limit != nil:

@@ -330,6 +330,20 @@ var constructCases = []constructCase{
 		}},
 	{name: "union of query items", src: mv("from a\n  | union all (from b | select x) as q\n  | union all range(0, 1)\n  | union all (from c | where y)")},
 	{name: "distinct", src: mv("from s\n  | distinct")},
+	// dedup within the watermark
+	{name: "distinct within watermark", src: "streaming table v =\n  from stream s\n  | distinct within watermark\n",
+		check: func(t *testing.T, p *ir.Pipeline) {
+			if d, ok := p.Flows[0].Query.(*ir.Distinct); !ok || !d.WithinWatermark || len(d.Keys) != 0 {
+				t.Errorf("distinct within watermark: %+v", p.Flows[0].Query)
+			}
+		}},
+	{name: "distinct on within watermark", src: "streaming table v =\n  from stream s\n  | distinct ON (k, `two words`) Within Watermark\n",
+		want: "streaming table v =\n  from stream s\n  | distinct on (k, `two words`) within watermark\n",
+		check: func(t *testing.T, p *ir.Pipeline) {
+			if d, ok := p.Flows[0].Query.(*ir.Distinct); !ok || !d.WithinWatermark || strings.Join(d.Keys, "|") != "k|two words" {
+				t.Errorf("distinct on within watermark: %+v", p.Flows[0].Query)
+			}
+		}},
 	{name: "order by", src: mv("from s\n  | order by a, b desc, c nulls first, d desc nulls last, e asc nulls last"),
 		want: mv("from s\n  | order by a, b desc, c nulls first, d desc nulls last, e nulls last"),
 		check: func(t *testing.T, p *ir.Pipeline) {

@@ -49,10 +49,15 @@
 //	thund.lateTable         a dataset name                                 Flow.LateTable (3)
 //	thund.boundRows         a row count                                    Scan.Bounds.Rows (4)
 //	thund.boundBytes        bytes, with an optional KB, MB or GB suffix    Scan.Bounds.Bytes (4)
+//	thund.dedupWithinWatermark  k1, k2, ... | *                            Distinct{Keys, WithinWatermark} (5)
 //
 // (1) of a source view's watermark, or of every WATERMARK clause in the
 // flows into the dataset; an error when there is none. (2) of every flow
 // into the dataset (its own and CREATE FLOW ones); an error when no flow
 // writes it. (3) of the dataset's one flow; an error when several write it.
-// (4) of every read in the flows into the dataset.
+// (4) of every read in the flows into the dataset. (5) dedup within the
+// watermark: the query of every flow into the dataset is wrapped in a
+// Distinct with WithinWatermark over those columns (* for all of them),
+// Spark's dropDuplicatesWithinWatermark; .thund spells it
+// distinct on (k1, k2) within watermark.
 package sql

@@ -144,7 +144,7 @@ var errorCases = []struct {
 	{
 		sql: "CREATE MATERIALIZED VIEW g TBLPROPERTIES ('thund.bogus' = '1') AS SELECT 1 AS one",
 		want: []string{
-			"e.sql:1:43: unknown table property \"thund.bogus\": the thund.* properties are thund.id, thund.materialize, thund.allowedLateness, thund.idleTimeout, thund.emit, thund.trigger, thund.outputMode, thund.lateTable, thund.boundRows, thund.boundBytes [syntax]",
+			"e.sql:1:43: unknown table property \"thund.bogus\": the thund.* properties are thund.id, thund.materialize, thund.allowedLateness, thund.idleTimeout, thund.emit, thund.trigger, thund.outputMode, thund.lateTable, thund.boundRows, thund.boundBytes, thund.dedupWithinWatermark [syntax]",
 		},
 	},
 	{

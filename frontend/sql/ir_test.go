@@ -331,7 +331,7 @@ func TestInferenceErrors(t *testing.T) {
 // TestKnobKeys: the documented keys are the checked ones.
 func TestKnobKeys(t *testing.T) {
 	keys := sql.KnobKeys()
-	if len(keys) != 10 || keys[0] != "thund.id" {
+	if len(keys) != 11 || keys[0] != "thund.id" {
 		t.Errorf("%v", keys)
 	}
 	doc, err := os.ReadFile("doc.go")

@@ -30,6 +30,8 @@ var knobTable = []struct {
 	{"lateTable", "a dataset name", scopeFlow, "Flow.LateTable of the dataset's one flow"},
 	{"boundRows", "a row count", scopeFlow, "EdgeBounds.Rows of every read in the flows into the dataset"},
 	{"boundBytes", "a byte count, with an optional KB, MB or GB suffix (powers of 1024)", scopeFlow, "EdgeBounds.Bytes of every read in the flows into the dataset"},
+	// dedup within the watermark
+	{"dedupWithinWatermark", "a comma-separated list of column names, or * for every column", scopeFlow, "a Distinct{Keys, WithinWatermark} over the query of every flow into the dataset: Spark's dropDuplicatesWithinWatermark, spelled distinct on (k, ...) within watermark in .thund"},
 }
 
 type knobScope int
@@ -62,6 +64,11 @@ type flowKnobs struct {
 
 	boundRows, boundBytes int64
 	boundsPos             ir.Pos
+
+	// dedup within the watermark: the keys (none: every column)
+	dedup    bool
+	dedupOn  []string
+	dedupPos ir.Pos
 
 	// The first flow knob and the first watermark knob, for errors that
 	// concern them all.
@@ -194,6 +201,23 @@ func (c *conv) knob(k *flowKnobs, d *ir.Dataset, key string, kv ir.KV) {
 		}
 		k.boundBytes, k.boundsPos = n, kv.Pos
 		k.flowKnob(kv)
+	case "dedupWithinWatermark": // dedup within the watermark
+		var keys []string
+		if v != "*" {
+			for _, part := range strings.Split(v, ",") {
+				name := strings.TrimSpace(part)
+				if len(name) >= 2 && name[0] == '`' && name[len(name)-1] == '`' {
+					name = strings.ReplaceAll(name[1:len(name)-1], "``", "`")
+				}
+				if name == "" {
+					bad("a comma-separated list of column names, or *")
+					return
+				}
+				keys = append(keys, name)
+			}
+		}
+		k.dedup, k.dedupOn, k.dedupPos = true, keys, kv.Pos
+		k.flowKnob(kv)
 	}
 }
 
@@ -262,6 +286,9 @@ func (b *builder) applyKnobs() {
 			}
 			if k.lateTable != "" && len(flows) == 1 {
 				f.LateTable = k.lateTable
+			}
+			if k.dedup && f.Query != nil { // dedup within the watermark
+				f.Query = &ir.Distinct{Pos: k.dedupPos, Input: f.Query, Keys: append([]string(nil), k.dedupOn...), WithinWatermark: true}
 			}
 			if k.boundRows != 0 || k.boundBytes != 0 {
 				for _, s := range ir.Scans(f.Query) {
