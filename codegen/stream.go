@@ -209,6 +209,32 @@ func (g *flowGen) genStreamWindow(n *ir.Window, c consumer) {
 	})
 }
 
+// streamAccums plans the accumulators of a stream aggregate's calls in one
+// state struct (doc is its comment); false when one cannot be kept in state
+// (an internal error: the plan pass refuses those).
+func (g *flowGen) streamAccums(n *ir.Aggregate, session bool, doc string) (*structDecl, []*accum, bool) {
+	acc := g.newStruct("streamAcc", doc)
+	var accs []*accum
+	for i, call := range g.u.AggCalls[n] {
+		a := &accum{call: call, name: g.fn(call).Name, field: fmt.Sprintf("A%d", i), resT: g.typeOf(call), stream: true}
+		if len(call.Args) > 0 {
+			a.argT = g.typeOf(call.Args[0])
+		}
+		if why := streamAccum(a, session); why != "" {
+			g.unplanned(call.Pos, "%s over a stream is not supported yet", why)
+			return nil, nil, false
+		}
+		if !g.planAccum(acc, a) {
+			return nil, nil, false
+		}
+		accs = append(accs, a)
+	}
+	if len(acc.fields) == 0 {
+		acc.add("None", jen.Bool()) // a snapshot stores no empty struct
+	}
+	return acc, accs, true
+}
+
 // streamAccum reports why an aggregate call cannot be kept in window state
 // ("" when it can).
 func streamAccum(a *accum, session bool) string {
@@ -263,24 +289,9 @@ func (g *flowGen) genStreamAggregate(n *ir.Aggregate, c consumer) {
 	}
 
 	// the accumulators and the group key (keys other than the window's)
-	acc := g.newStruct("streamAcc", "holds the accumulators of one group in one window.")
-	var accs []*accum
-	for i, call := range g.u.AggCalls[n] {
-		a := &accum{call: call, name: g.fn(call).Name, field: fmt.Sprintf("A%d", i), resT: g.typeOf(call), stream: true}
-		if len(call.Args) > 0 {
-			a.argT = g.typeOf(call.Args[0])
-		}
-		if why := streamAccum(a, session); why != "" {
-			g.unplanned(call.Pos, "%s over a stream is not supported yet", why)
-			return
-		}
-		if !g.planAccum(acc, a) {
-			return
-		}
-		accs = append(accs, a)
-	}
-	if len(acc.fields) == 0 {
-		acc.add("None", jen.Bool()) // gob encodes no empty struct
+	acc, accs, ok := g.streamAccums(n, session, "holds the accumulators of one group in one window.")
+	if !ok {
+		return
 	}
 	key := g.newStruct("streamKey", "is the group key of a windowed aggregate (the window aside).")
 	keyTypes := make([]ir.Type, len(n.Keys))

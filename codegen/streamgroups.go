@@ -27,24 +27,9 @@ func (g *flowGen) genStreamGroups(n *ir.Aggregate, c consumer) {
 	if complete {
 		g.extra(g.flow).complete = true
 	}
-	acc := g.newStruct("streamAcc", "holds the accumulators of one group.")
-	var accs []*accum
-	for i, call := range g.u.AggCalls[n] {
-		a := &accum{call: call, name: g.fn(call).Name, field: fmt.Sprintf("A%d", i), resT: g.typeOf(call), stream: true}
-		if len(call.Args) > 0 {
-			a.argT = g.typeOf(call.Args[0])
-		}
-		if why := streamAccum(a, false); why != "" {
-			g.unplanned(call.Pos, "%s over a stream is not supported yet", why)
-			return
-		}
-		if !g.planAccum(acc, a) {
-			return
-		}
-		accs = append(accs, a)
-	}
-	if len(acc.fields) == 0 {
-		acc.add("None", jen.Bool()) // a snapshot stores no empty struct
+	acc, accs, ok := g.streamAccums(n, false, "holds the accumulators of one group.")
+	if !ok {
+		return
 	}
 	key := g.newStruct("streamKey", "is the group key of an aggregate over a stream.")
 	keyTypes := make([]ir.Type, len(n.Keys))
