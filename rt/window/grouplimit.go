@@ -9,7 +9,8 @@ import "slices"
 // exactly as over all rows: the same rows, in the same order, with the same
 // row numbers.
 //
-// One pass finds each row's partition in a hash table (hash; same tells
+// One pass finds each row's partition in a hash table (open addressing
+// over hash; same tells
 // rows of one partition apart from others of the same hash) and keeps its
 // best row (k = 1) or its best k in a max-heap whose root is the worst kept
 // (k > 1): a later row replaces it only when it sorts strictly before it,
@@ -19,73 +20,93 @@ func GroupLimit[T any](rows []T, hash func(*T) uint64, same func(a, b *T) bool, 
 	if k <= 0 {
 		return rows[:0]
 	}
-	type group struct {
-		first int32   // a row of the partition, to test same against
-		next  int32   // the next group of the same hash (-1: none)
-		kept  []int32 // k > 1: the heap; k = 1: unused
-		best  int32   // k = 1: the best row
-	}
-	var groups []group
-	var heads map[uint64]int32
+	// the partitions: gh their hash, gbest (k = 1) the best row, gkept
+	// (k > 1) the heap; slots an open-addressing table of group index + 1
+	// by hash (linear probing, at most half full)
+	var gh []uint64
+	var gbest []int32
+	var gbestRow []T // k = 1: a copy of the best row, read in place of rows[gbest[g]] (one cache miss fewer)
+	var gkept [][]int32
+	var slots []int32
+	mask := uint64(0)
 	if hash != nil {
-		heads = map[uint64]int32{}
+		slots = make([]int32, 1024)
+		mask = 1023
 	}
 	// worse: row a sorts after row b (a tie goes by position)
 	worse := func(a, b int32) bool {
 		c := less(&rows[a], &rows[b])
 		return c > 0 || c == 0 && a > b
 	}
+	// member is a row of group g, to test same against
+	member := func(g int32) *T {
+		if k == 1 {
+			return &gbestRow[g]
+		}
+		return &rows[gkept[g][0]]
+	}
 	for i := range rows {
 		r := int32(i)
 		g := int32(-1)
 		var h uint64
+		var at uint64
 		if hash == nil {
-			if len(groups) > 0 {
+			if len(gbest)+len(gkept) > 0 {
 				g = 0
 			}
 		} else {
 			h = hash(&rows[i])
-			if x, ok := heads[h]; ok {
-				for g = x; g >= 0 && !same(&rows[groups[g].first], &rows[i]); g = groups[g].next {
+			for at = h & mask; slots[at] != 0; at = (at + 1) & mask {
+				if x := slots[at] - 1; (k == 1 || gh[x] == h) && same(member(x), &rows[i]) {
+					g = x
+					break
 				}
 			}
 		}
 		if g < 0 {
-			ng := group{first: r, next: -1, best: r}
+			ng := int32(len(gh))
+			gh = append(gh, h)
+			if k == 1 {
+				gbest = append(gbest, r)
+				gbestRow = append(gbestRow, rows[i])
+			} else {
+				gkept = append(gkept, append(make([]int32, 0, min(k, 4)), r))
+			}
 			if hash != nil {
-				if x, ok := heads[h]; ok {
-					ng.next = x
+				slots[at] = ng + 1
+				if 2*len(gh) > len(slots) { // grow: rehash every group
+					slots = make([]int32, 2*len(slots))
+					mask = uint64(len(slots) - 1)
+					for x, hx := range gh {
+						j := hx & mask
+						for slots[j] != 0 {
+							j = (j + 1) & mask
+						}
+						slots[j] = int32(x) + 1
+					}
 				}
-				heads[h] = int32(len(groups))
 			}
-			if k > 1 {
-				ng.kept = append(make([]int32, 0, min(k, 4)), r)
-			}
-			groups = append(groups, ng)
 			continue
 		}
-		gr := &groups[g]
 		if k == 1 {
-			if less(&rows[i], &rows[gr.best]) < 0 {
-				gr.best = r
+			if less(&rows[i], &gbestRow[g]) < 0 {
+				gbest[g], gbestRow[g] = r, rows[i]
 			}
 			continue
 		}
-		if len(gr.kept) < k {
-			gr.kept = append(gr.kept, r)
-			heapUp(gr.kept, len(gr.kept)-1, worse)
-		} else if less(&rows[i], &rows[gr.kept[0]]) < 0 {
-			gr.kept[0] = r
-			heapDown(gr.kept, 0, worse)
+		kept := gkept[g]
+		if len(kept) < k {
+			kept = append(kept, r)
+			heapUp(kept, len(kept)-1, worse)
+			gkept[g] = kept
+		} else if less(&rows[i], &rows[kept[0]]) < 0 {
+			kept[0] = r
+			heapDown(kept, 0, worse)
 		}
 	}
-	var keep []int32
-	for gi := range groups {
-		if k == 1 {
-			keep = append(keep, groups[gi].best)
-		} else {
-			keep = append(keep, groups[gi].kept...)
-		}
+	keep := gbest
+	for _, kept := range gkept {
+		keep = append(keep, kept...)
 	}
 	slices.Sort(keep)
 	for i, j := range keep {
