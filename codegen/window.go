@@ -153,6 +153,26 @@ func (g *flowGen) genWindowProject(n *ir.Project, c consumer) {
 		mem.add(g, jen.Id(st.name).Values(), strs)
 	})
 
+	// each spec's comparator, hash of its partition keys (nil: none) and
+	// test of same partition, declared after the loop below
+	cmpFns, hashFns, sameParts := make([]string, len(wp.Specs)), make([]jen.Code, len(wp.Specs)), make([]string, len(wp.Specs))
+	for si, s := range wp.Specs {
+		sf := specs[si]
+		cmpFns[si] = g.global("winCompare_", g.flow.Name)
+		hashFns[si] = jen.Nil()
+		if len(s.Partition) > 0 {
+			name := g.global("winHash_", g.flow.Name)
+			hashFns[si] = jen.Id(name)
+			g.typeDecls = append(g.typeDecls, func() jen.Code { return winHashFunc(st.name, name, sf.part) })
+		}
+		sameParts[si] = g.global("winSamePartition_", g.flow.Name)
+	}
+	// a row_number filter's group limit (wgl): only the first K rows of
+	// each partition go on
+	if lim, ok := g.plan.GroupLimits[n]; ok {
+		g.genGroupLimit(rows, hashFns[0], sameParts[0], cmpFns[0], lim)
+	}
+
 	// the results: one slot per row (by its index in rows)
 	nRows := g.name("nRows")
 	g.emit(jen.Id(nRows).Op(":=").Len(jen.Id(rows)))
@@ -178,14 +198,7 @@ func (g *flowGen) genWindowProject(n *ir.Project, c consumer) {
 	orders := make([]string, len(wp.Specs))
 	for si, s := range wp.Specs {
 		sf := specs[si]
-		cmpFn := g.global("winCompare_", g.flow.Name)
-		hashFn := jen.Code(jen.Nil())
-		if len(s.Partition) > 0 {
-			name := g.global("winHash_", g.flow.Name)
-			hashFn = jen.Id(name)
-			g.typeDecls = append(g.typeDecls, func() jen.Code { return winHashFunc(st.name, name, sf.part) })
-		}
-		samePart := g.global("winSamePartition_", g.flow.Name)
+		cmpFn, hashFn, samePart := cmpFns[si], hashFns[si], sameParts[si]
 		samePeer := g.global("winSamePeer_", g.flow.Name)
 		order, parts := g.name("winOrder"), g.name("winParts")
 		orders[si] = order

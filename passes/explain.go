@@ -535,7 +535,11 @@ func (u *Unit) physical(f *ir.Flow) *ExplainPhysical {
 		case *ir.Project:
 			// window functions (wnative)
 			if wp := fp.Windows[n]; wp != nil {
-				add("%s", wp.explain(n))
+				line := wp.explain(n)
+				if k, ok := fp.GroupLimits[n]; ok { // wgl
+					line = groupLimitExplain(line, k)
+				}
+				add("%s", line)
 			}
 		case *ir.Sort:
 			if k, ok := fp.TopN[n]; ok {

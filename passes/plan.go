@@ -76,6 +76,9 @@ type FlowPlan struct {
 	// Windows: the selects holding window functions, each a window
 	// operator (plan_window.go).
 	Windows map[*ir.Project]*WindowPlan
+	// GroupLimits: the window selects under a row_number filter that keep
+	// only the first K rows of each partition (plan_wgl.go).
+	GroupLimits map[*ir.Project]int64
 
 	// Subqueries holds the decorrelated plan of each correlated subquery
 	// expression (plan_subquery.go).
@@ -557,6 +560,9 @@ func (p *planner) operators() {
 			}
 		case *ir.Window:
 			p.window(n)
+		case *ir.Filter:
+			// a row_number filter's group limit (wgl)
+			p.groupLimit(n)
 		case *ir.Project:
 			// window functions (wnative)
 			if WindowProject(n) {

@@ -22,6 +22,15 @@
 // runs of whole partitions balanced by row count, so every row's result is
 // the same at any thread count; each worker reuses its own buffers.
 //
+// # Group limit
+//
+// Under a filter keeping rn <= K (rn a row_number, the select's only
+// window function: the plan's GroupLimits, Spark's WindowGroupLimit),
+// GroupLimit first keeps, in one hash pass over the stored rows, the first
+// K rows of each partition in Sort's order (ties in input order), and Sort
+// and Walk see only those: the same rows, order and row numbers as over all
+// rows, without sorting the rest.
+//
 // Inside one partition of m rows (positions 0..m-1 relative to its start):
 //
 //   - Ranking (RowNumber, Rank, DenseRank, PercentRank, CumeDist, NTile)
