@@ -209,6 +209,19 @@ func (g *flowGen) genStreamWindow(n *ir.Window, c consumer) {
 	})
 }
 
+// accShape appends the aggregates and the accumulator fields of a stream
+// aggregate's state to its shape line (recorded with the state).
+func accShape(shape *strings.Builder, accs []*accum, acc *structDecl) {
+	shape.WriteString("; aggregates")
+	for _, a := range accs {
+		fmt.Fprintf(shape, " %s(%s)", a.name, a.argT)
+	}
+	shape.WriteString("; acc")
+	for _, f := range acc.fields {
+		fmt.Fprintf(shape, " %s %#v", f.name, f.typ)
+	}
+}
+
 // streamAccums plans the accumulators of a stream aggregate's calls in one
 // state struct (doc is its comment); false when one cannot be kept in state
 // (an internal error: the plan pass refuses those).
@@ -348,14 +361,7 @@ func (g *flowGen) genStreamAggregate(n *ir.Aggregate, c consumer) {
 			fmt.Fprintf(&shape, " %s", t)
 		}
 	}
-	shape.WriteString("; aggregates")
-	for _, a := range accs {
-		fmt.Fprintf(&shape, " %s(%s)", a.name, a.argT)
-	}
-	shape.WriteString("; acc")
-	for _, f := range acc.fields {
-		fmt.Fprintf(&shape, " %s %#v", f.name, f.typ)
-	}
+	accShape(&shape, accs, acc)
 	sf.shape = append(sf.shape, shape.String())
 
 	late := g.genLateTable(w)

@@ -68,14 +68,7 @@ func (g *flowGen) genStreamGroups(n *ir.Aggregate, c consumer) {
 	for _, t := range keyTypes {
 		fmt.Fprintf(&shape, " %s", t)
 	}
-	shape.WriteString("; aggregates")
-	for _, a := range accs {
-		fmt.Fprintf(&shape, " %s(%s)", a.name, a.argT)
-	}
-	shape.WriteString("; acc")
-	for _, f := range acc.fields {
-		fmt.Fprintf(&shape, " %s %#v", f.name, f.typ)
-	}
+	accShape(&shape, accs, acc)
 	sf.shape = append(sf.shape, shape.String())
 
 	keyNullable := make([]bool, len(n.Keys))
