@@ -15,6 +15,7 @@ import (
 // blanks every token of the lexer out of src, and what is left on each line
 // is whitespace and at most one comment, which runs to the end of the line.
 func sourceComments(src []byte) []string {
+	src = ir.NormalizeLineEnds(src) // a lone CR ends a line, as Parse reads it
 	toks, _ := lex("c.thund", src)
 	b := []byte(string(src))
 	for _, t := range toks {
