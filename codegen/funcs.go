@@ -50,6 +50,11 @@ func (g *flowGen) genCall(e *ir.Call, en *env) *value {
 	case "greatest", "least":
 		return g.genGreatest(e, en, t, name == "greatest")
 	}
+	for _, gen := range lazyGens {
+		if v := gen(g, name, e, en, t); v != nil {
+			return v
+		}
+	}
 	args := make([]*value, len(e.Args))
 	for i, a := range e.Args {
 		args[i] = g.genExpr(a, en)
@@ -58,25 +63,9 @@ func (g *flowGen) genCall(e *ir.Call, en *env) *value {
 		return nullValue(t)
 	}
 	x := func() *value { return args[0] }
-	sq := func(mode callMode, fn string, vals ...*value) *value {
-		return g.strict(t, e.Pos, mode, false, vals, func() jen.Code {
-			cs := make([]jen.Code, len(vals))
-			for i, v := range vals {
-				cs[i] = V(v)
-			}
-			return jen.Qual(sqlfnPkg, fn).Call(cs...)
-		})
-	}
+	sq := func(mode callMode, fn string, vals ...*value) *value { return g.sqlfnCall(t, e.Pos, mode, fn, vals...) }
 	asF64 := func(v *value) *value { return g.coerce(v, ir.Float64, e.Pos) }
-	asI32 := func(v *value) *value {
-		if v.t.Kind == ir.TInt32 {
-			return v
-		}
-		if v.t.IsInteger() && widens(v.t, ir.Int32) {
-			return g.coerce(v, ir.Int32, e.Pos)
-		}
-		return g.genCast(v, ir.Int32, false, e.Pos)
-	}
+	asI32 := func(v *value) *value { return g.asInt32(v, e.Pos) }
 	switch name {
 	case "abs":
 		a := x()
@@ -283,8 +272,52 @@ func (g *flowGen) genCall(e *ir.Call, en *env) *value {
 			return jen.Qual(sqlfnPkg, "MulInt64").Call(V(a), typedNum("int64", fmt.Sprint(per)))
 		})
 	}
+	for _, gen := range familyGens {
+		if v := gen(g, name, e, args, t); v != nil {
+			return v
+		}
+	}
 	g.unplanned(e.Pos, "%s is not supported yet with these arguments", callText(e, g))
 	return nullValue(t)
+}
+
+// familyGens generate the calls of the catalogue's families
+// (passes/funcs_*.go, codegen/funcs_*.go) from their evaluated arguments,
+// none of them NULL: each returns nil for a call it does not generate.
+// (lazyGens take the calls that evaluate their arguments themselves.)
+var familyGens = []func(g *flowGen, name string, e *ir.Call, args []*value, t ir.Type) *value{
+	(*flowGen).genStringCall, (*flowGen).genHashCall, (*flowGen).genTimeCall, (*flowGen).genMathCall, (*flowGen).genCondCall,
+}
+
+// lazyGens generate the calls of the catalogue's families that evaluate
+// their own arguments (a conditional that skips one): each returns nil for
+// a call it does not generate.
+var lazyGens = []func(g *flowGen, name string, e *ir.Call, en *env, t ir.Type) *value{
+	(*flowGen).genLazyCondCall,
+}
+
+// sqlfnCall calls sqlfn's fn on vals: NULL when any is, and fn's error (by
+// mode) raised at pos.
+func (g *flowGen) sqlfnCall(t ir.Type, pos ir.Pos, mode callMode, fn string, vals ...*value) *value {
+	return g.strict(t, pos, mode, false, vals, func() jen.Code {
+		cs := make([]jen.Code, len(vals))
+		for i, v := range vals {
+			cs[i] = V(v)
+		}
+		return jen.Qual(sqlfnPkg, fn).Call(cs...)
+	})
+}
+
+// asInt32 is v as an int32: widened when that is exact, else cast (ANSI:
+// an error out of range).
+func (g *flowGen) asInt32(v *value, pos ir.Pos) *value {
+	if v.t.Kind == ir.TInt32 {
+		return v
+	}
+	if v.t.IsInteger() && widens(v.t, ir.Int32) {
+		return g.coerce(v, ir.Int32, pos)
+	}
+	return g.genCast(v, ir.Int32, false, pos)
 }
 
 // callText renders a call's name and argument types for messages.

@@ -58,6 +58,7 @@ const (
 	resMod                           // like the % operator
 	resTrunc                         // date_trunc: Spark's TIMESTAMP, in the unit of argument 2 (zonedTimestamp)
 	resToTimestamp                   // Spark's TIMESTAMP, in the unit of a timestamp argument (zonedTimestamp)
+	resCustom                        // funcSig.typeFn
 )
 
 // nullRule says when a call can be NULL.
@@ -86,8 +87,51 @@ type funcSig struct {
 	nulls   nullRule
 	// notNative says why the native runtime does not run it ("": it does)
 	notNative string
+	// typeFn types a call for resCustom: it reports its own errors (at the
+	// argument's position) and returns false after one.
+	typeFn func(r *resolver, e *ir.Call, types []ir.Type) (ir.Type, bool)
+	// resultDoc describes typeFn's result for docs/functions.md.
+	resultDoc string
+	// native, when set, says why the native backend cannot compute this
+	// call with these argument types ("" when it can), and where; the plan
+	// pass refuses it there (nativeCall).
+	native func(u *Unit, e *ir.Call, args []ir.Type) (ir.Pos, string)
+	// sparkSince is the first Spark target that has the function ("": every
+	// one); sparkemit refuses it on an older target.
+	sparkSince string
+
+	family family // the heading docs/functions.md lists it under
+	doc    string // one line for docs/functions.md: what it computes
 
 	entry *Func // what later phases see of the entry
+}
+
+// family is a heading of docs/functions.md.
+type family uint8
+
+const (
+	famAggregate family = iota
+	famWindow
+	famGrouping
+	famMath
+	famConditional
+	famString
+	famHash
+	famTime
+	famNested
+)
+
+// familyNames are the headings, in the order docs/functions.md gives them.
+var familyNames = [...]string{
+	famAggregate:   "Aggregate functions",
+	famWindow:      "Window functions",
+	famGrouping:    "Grouping sets",
+	famMath:        "Math",
+	famConditional: "Conditional and NULL handling",
+	famString:      "Strings",
+	famHash:        "Hashing and encoding",
+	famTime:        "Date and time",
+	famNested:      "Arrays, maps and structs",
 }
 
 // Func is the catalogue entry a call resolved to (Unit.Calls): its
@@ -99,6 +143,8 @@ type Func struct {
 	// Window is a window function (ranking, offset, nth_value), which only
 	// an ir.Over calls; an aggregate may be an Over's function too.
 	Window bool
+	// SparkSince is the first Spark target that has it ("": every one).
+	SparkSince string
 
 	notNative string // why the native backend does not run it (the plan refuses it)
 }
@@ -106,66 +152,66 @@ type Func struct {
 // functions is the one catalogue of functions the compiler types.
 var functions = []funcSig{
 	// aggregates
-	{name: "count", agg: true, minArgs: 1, maxArgs: -1, args: []argRule{argAny}, ret: ir.Int64, result: resFixed, nulls: nullNever},
-	{name: "sum", agg: true, minArgs: 1, maxArgs: 1, args: []argRule{argNumericOrDuration}, result: resSum, nulls: nullAgg},
-	{name: "avg", aliases: []string{"mean"}, agg: true, minArgs: 1, maxArgs: 1, args: []argRule{argNumericOrDuration}, result: resAvg, nulls: nullAgg},
-	{name: "min", agg: true, minArgs: 1, maxArgs: 1, args: []argRule{argAny}, result: resArg0, nulls: nullAgg},
-	{name: "max", agg: true, minArgs: 1, maxArgs: 1, args: []argRule{argAny}, result: resArg0, nulls: nullAgg},
-	{name: "first", aliases: []string{"first_value"}, agg: true, minArgs: 1, maxArgs: 2, args: []argRule{argAny, argBool}, result: resArg0, nulls: nullAgg},
-	{name: "last", aliases: []string{"last_value"}, agg: true, minArgs: 1, maxArgs: 2, args: []argRule{argAny, argBool}, result: resArg0, nulls: nullAgg},
+	{name: "count", agg: true, minArgs: 1, maxArgs: -1, args: []argRule{argAny}, ret: ir.Int64, result: resFixed, nulls: nullNever, family: famAggregate, doc: "the number of rows, or of rows whose arguments are all non-NULL"},
+	{name: "sum", agg: true, minArgs: 1, maxArgs: 1, args: []argRule{argNumericOrDuration}, result: resSum, nulls: nullAgg, family: famAggregate, doc: "the sum of the non-NULL values (ANSI: an integer overflow is an error)"},
+	{name: "avg", aliases: []string{"mean"}, agg: true, minArgs: 1, maxArgs: 1, args: []argRule{argNumericOrDuration}, result: resAvg, nulls: nullAgg, family: famAggregate, doc: "the mean of the non-NULL values"},
+	{name: "min", agg: true, minArgs: 1, maxArgs: 1, args: []argRule{argAny}, result: resArg0, nulls: nullAgg, family: famAggregate, doc: "the smallest non-NULL value"},
+	{name: "max", agg: true, minArgs: 1, maxArgs: 1, args: []argRule{argAny}, result: resArg0, nulls: nullAgg, family: famAggregate, doc: "the largest non-NULL value"},
+	{name: "first", aliases: []string{"first_value"}, agg: true, minArgs: 1, maxArgs: 2, args: []argRule{argAny, argBool}, result: resArg0, nulls: nullAgg, family: famAggregate, doc: "the first value in the input's order (with true: the first non-NULL)"},
+	{name: "last", aliases: []string{"last_value"}, agg: true, minArgs: 1, maxArgs: 2, args: []argRule{argAny, argBool}, result: resArg0, nulls: nullAgg, family: famAggregate, doc: "the last value in the input's order (with true: the last non-NULL)"},
 	// grouping sets (setgroup): evaluated from the row's grouping set, in an
 	// aggregate with grouping sets only (resolve's groupingCalls)
-	{name: "grouping", minArgs: 1, maxArgs: 1, args: []argRule{argAny}, ret: ir.Int8, result: resFixed, nulls: nullNever},
-	{name: "grouping_id", minArgs: 0, maxArgs: -1, args: []argRule{argAny}, ret: ir.Int64, result: resFixed, nulls: nullNever},
-	{name: "any_value", agg: true, minArgs: 1, maxArgs: 2, args: []argRule{argAny, argBool}, result: resArg0, nulls: nullAgg},
+	{name: "grouping", minArgs: 1, maxArgs: 1, args: []argRule{argAny}, ret: ir.Int8, result: resFixed, nulls: nullNever, family: famGrouping, doc: "1 when the argument's column is aggregated away in the row's grouping set, else 0"},
+	{name: "grouping_id", minArgs: 0, maxArgs: -1, args: []argRule{argAny}, ret: ir.Int64, result: resFixed, nulls: nullNever, family: famGrouping, doc: "the bits of grouping() of each key, the first key highest"},
+	{name: "any_value", agg: true, minArgs: 1, maxArgs: 2, args: []argRule{argAny, argBool}, result: resArg0, nulls: nullAgg, family: famGrouping, doc: "some value of the group (with true: some non-NULL value)"},
 
 	// math
-	{name: "abs", minArgs: 1, maxArgs: 1, args: []argRule{argNumericOrDuration}, result: resArg0},
-	{name: "round", minArgs: 1, maxArgs: 2, args: []argRule{argNumeric, argInteger}, result: resRound},
-	{name: "floor", minArgs: 1, maxArgs: 2, args: []argRule{argNumeric, argInteger}, result: resFloorCeil},
-	{name: "ceil", aliases: []string{"ceiling"}, minArgs: 1, maxArgs: 2, args: []argRule{argNumeric, argInteger}, result: resFloorCeil},
-	{name: "sqrt", minArgs: 1, maxArgs: 1, args: []argRule{argNumeric}, ret: ir.Float64, result: resFixed},
-	{name: "power", aliases: []string{"pow"}, minArgs: 2, maxArgs: 2, args: []argRule{argNumeric}, ret: ir.Float64, result: resFixed},
-	{name: "exp", minArgs: 1, maxArgs: 1, args: []argRule{argNumeric}, ret: ir.Float64, result: resFixed},
-	{name: "ln", minArgs: 1, maxArgs: 1, args: []argRule{argNumeric}, ret: ir.Float64, result: resFixed},
-	{name: "log10", minArgs: 1, maxArgs: 1, args: []argRule{argNumeric}, ret: ir.Float64, result: resFixed},
-	{name: "mod", minArgs: 2, maxArgs: 2, args: []argRule{argNumeric}, result: resMod},
-	{name: "greatest", minArgs: 2, maxArgs: -1, args: []argRule{argAny}, result: resCommon, nulls: nullAllArgs},
-	{name: "least", minArgs: 2, maxArgs: -1, args: []argRule{argAny}, result: resCommon, nulls: nullAllArgs},
+	{name: "abs", minArgs: 1, maxArgs: 1, args: []argRule{argNumericOrDuration}, result: resArg0, family: famMath, doc: "the absolute value (ANSI: the smallest integer is an overflow error)"},
+	{name: "round", minArgs: 1, maxArgs: 2, args: []argRule{argNumeric, argInteger}, result: resRound, family: famMath, doc: "rounds half up to the given scale (default 0)"},
+	{name: "floor", minArgs: 1, maxArgs: 2, args: []argRule{argNumeric, argInteger}, result: resFloorCeil, family: famMath, doc: "the largest integer (or value at the given scale) not above the argument"},
+	{name: "ceil", aliases: []string{"ceiling"}, minArgs: 1, maxArgs: 2, args: []argRule{argNumeric, argInteger}, result: resFloorCeil, family: famMath, doc: "the smallest integer (or value at the given scale) not below the argument"},
+	{name: "sqrt", minArgs: 1, maxArgs: 1, args: []argRule{argNumeric}, ret: ir.Float64, result: resFixed, family: famMath, doc: "the square root, as a double (NaN below zero)"},
+	{name: "power", aliases: []string{"pow"}, minArgs: 2, maxArgs: 2, args: []argRule{argNumeric}, ret: ir.Float64, result: resFixed, family: famMath, doc: "x raised to y, as a double"},
+	{name: "exp", minArgs: 1, maxArgs: 1, args: []argRule{argNumeric}, ret: ir.Float64, result: resFixed, family: famMath, doc: "e raised to x"},
+	{name: "ln", minArgs: 1, maxArgs: 1, args: []argRule{argNumeric}, ret: ir.Float64, result: resFixed, family: famMath, doc: "the natural logarithm (NULL at or below zero)"},
+	{name: "log10", minArgs: 1, maxArgs: 1, args: []argRule{argNumeric}, ret: ir.Float64, result: resFixed, family: famMath, doc: "the base-10 logarithm (NULL at or below zero)"},
+	{name: "mod", minArgs: 2, maxArgs: 2, args: []argRule{argNumeric}, result: resMod, family: famMath, doc: "the remainder of x / y, with the sign of x (ANSI: division by zero is an error)"},
+	{name: "greatest", minArgs: 2, maxArgs: -1, args: []argRule{argAny}, result: resCommon, nulls: nullAllArgs, family: famConditional, doc: "the largest non-NULL argument"},
+	{name: "least", minArgs: 2, maxArgs: -1, args: []argRule{argAny}, result: resCommon, nulls: nullAllArgs, family: famConditional, doc: "the smallest non-NULL argument"},
 
 	// conditional
-	{name: "coalesce", minArgs: 1, maxArgs: -1, args: []argRule{argAny}, result: resCommon, nulls: nullAllArgs},
-	{name: "nullif", minArgs: 2, maxArgs: 2, args: []argRule{argAny}, result: resArg0, nulls: nullAlways},
-	{name: "if", minArgs: 3, maxArgs: 3, args: []argRule{argBool, argAny}, result: resCommonTail, nulls: nullTail},
+	{name: "coalesce", minArgs: 1, maxArgs: -1, args: []argRule{argAny}, result: resCommon, nulls: nullAllArgs, family: famConditional, doc: "the first non-NULL argument"},
+	{name: "nullif", minArgs: 2, maxArgs: 2, args: []argRule{argAny}, result: resArg0, nulls: nullAlways, family: famConditional, doc: "NULL when a = b, else a"},
+	{name: "if", minArgs: 3, maxArgs: 3, args: []argRule{argBool, argAny}, result: resCommonTail, nulls: nullTail, family: famConditional, doc: "b when the condition is true, else c"},
 
 	// strings
-	{name: "lower", aliases: []string{"lcase"}, minArgs: 1, maxArgs: 1, args: []argRule{argString}, ret: ir.StringT, result: resFixed},
-	{name: "upper", aliases: []string{"ucase"}, minArgs: 1, maxArgs: 1, args: []argRule{argString}, ret: ir.StringT, result: resFixed},
-	{name: "length", aliases: []string{"char_length", "character_length"}, minArgs: 1, maxArgs: 1, args: []argRule{argStringOrBinary}, ret: ir.Int32, result: resFixed},
-	{name: "substring", aliases: []string{"substr"}, minArgs: 2, maxArgs: 3, args: []argRule{argString, argInteger}, ret: ir.StringT, result: resFixed},
-	{name: "concat", minArgs: 1, maxArgs: -1, args: []argRule{argString}, ret: ir.StringT, result: resFixed},
-	{name: "trim", minArgs: 1, maxArgs: 2, args: []argRule{argString}, ret: ir.StringT, result: resFixed},
-	{name: "ltrim", minArgs: 1, maxArgs: 2, args: []argRule{argString}, ret: ir.StringT, result: resFixed},
-	{name: "rtrim", minArgs: 1, maxArgs: 2, args: []argRule{argString}, ret: ir.StringT, result: resFixed},
-	{name: "replace", minArgs: 2, maxArgs: 3, args: []argRule{argString}, ret: ir.StringT, result: resFixed},
-	{name: "starts_with", aliases: []string{"startswith"}, minArgs: 2, maxArgs: 2, args: []argRule{argStringOrBinary}, ret: ir.Bool, result: resFixed},
-	{name: "ends_with", aliases: []string{"endswith"}, minArgs: 2, maxArgs: 2, args: []argRule{argStringOrBinary}, ret: ir.Bool, result: resFixed},
-	{name: "contains", minArgs: 2, maxArgs: 2, args: []argRule{argStringOrBinary}, ret: ir.Bool, result: resFixed},
+	{name: "lower", aliases: []string{"lcase"}, minArgs: 1, maxArgs: 1, args: []argRule{argString}, ret: ir.StringT, result: resFixed, family: famString, doc: "lower-cases the string"},
+	{name: "upper", aliases: []string{"ucase"}, minArgs: 1, maxArgs: 1, args: []argRule{argString}, ret: ir.StringT, result: resFixed, family: famString, doc: "upper-cases the string"},
+	{name: "length", aliases: []string{"char_length", "character_length"}, minArgs: 1, maxArgs: 1, args: []argRule{argStringOrBinary}, ret: ir.Int32, result: resFixed, family: famString, doc: "the number of characters of a string, or bytes of a binary"},
+	{name: "substring", aliases: []string{"substr"}, minArgs: 2, maxArgs: 3, args: []argRule{argString, argInteger}, ret: ir.StringT, result: resFixed, family: famString, doc: "the substring from a 1-based position (negative: from the end), of an optional length"},
+	{name: "concat", minArgs: 1, maxArgs: -1, args: []argRule{argString}, ret: ir.StringT, result: resFixed, family: famString, doc: "the arguments joined (NULL when any is)"},
+	{name: "trim", minArgs: 1, maxArgs: 2, args: []argRule{argString}, ret: ir.StringT, result: resFixed, family: famString, doc: "removes spaces (or the characters of the first argument) at both ends"},
+	{name: "ltrim", minArgs: 1, maxArgs: 2, args: []argRule{argString}, ret: ir.StringT, result: resFixed, family: famString, doc: "removes spaces (or the given characters) at the start"},
+	{name: "rtrim", minArgs: 1, maxArgs: 2, args: []argRule{argString}, ret: ir.StringT, result: resFixed, family: famString, doc: "removes spaces (or the given characters) at the end"},
+	{name: "replace", minArgs: 2, maxArgs: 3, args: []argRule{argString}, ret: ir.StringT, result: resFixed, family: famString, doc: "replaces every occurrence of search by replacement (default: removes it)"},
+	{name: "starts_with", aliases: []string{"startswith"}, minArgs: 2, maxArgs: 2, args: []argRule{argStringOrBinary}, ret: ir.Bool, result: resFixed, family: famString, doc: "whether the first argument starts with the second"},
+	{name: "ends_with", aliases: []string{"endswith"}, minArgs: 2, maxArgs: 2, args: []argRule{argStringOrBinary}, ret: ir.Bool, result: resFixed, family: famString, doc: "whether the first argument ends with the second"},
+	{name: "contains", minArgs: 2, maxArgs: 2, args: []argRule{argStringOrBinary}, ret: ir.Bool, result: resFixed, family: famString, doc: "whether the first argument contains the second"},
 
 	// date and time
-	{name: "date_trunc", minArgs: 2, maxArgs: 2, args: []argRule{argTruncUnit, argTime}, result: resTrunc},
-	{name: "to_date", minArgs: 1, maxArgs: 2, args: []argRule{argTimeOrString, argString}, ret: ir.Date32, result: resFixed},
-	{name: "to_timestamp", minArgs: 1, maxArgs: 2, args: []argRule{argTimeOrString, argString}, result: resToTimestamp},
-	{name: "year", minArgs: 1, maxArgs: 1, args: []argRule{argTime}, ret: ir.Int32, result: resFixed},
-	{name: "month", minArgs: 1, maxArgs: 1, args: []argRule{argTime}, ret: ir.Int32, result: resFixed},
-	{name: "day", aliases: []string{"dayofmonth"}, minArgs: 1, maxArgs: 1, args: []argRule{argTime}, ret: ir.Int32, result: resFixed},
-	{name: "hour", minArgs: 1, maxArgs: 1, args: []argRule{argTime}, ret: ir.Int32, result: resFixed},
-	{name: "minute", minArgs: 1, maxArgs: 1, args: []argRule{argTime}, ret: ir.Int32, result: resFixed},
-	{name: "second", minArgs: 1, maxArgs: 1, args: []argRule{argTime}, ret: ir.Int32, result: resFixed},
-	{name: "unix_timestamp", minArgs: 0, maxArgs: 2, args: []argRule{argTimeOrString, argString}, ret: ir.Int64, result: resFixed},
-	{name: "timestamp_seconds", minArgs: 1, maxArgs: 1, args: []argRule{argNumeric}, ret: ir.Timestamp(ir.Micro, "UTC"), result: resFixed},
-	{name: "timestamp_millis", minArgs: 1, maxArgs: 1, args: []argRule{argInteger}, ret: ir.Timestamp(ir.Micro, "UTC"), result: resFixed},
-	{name: "timestamp_micros", minArgs: 1, maxArgs: 1, args: []argRule{argInteger}, ret: ir.Timestamp(ir.Micro, "UTC"), result: resFixed},
+	{name: "date_trunc", minArgs: 2, maxArgs: 2, args: []argRule{argTruncUnit, argTime}, result: resTrunc, family: famTime, doc: "truncates a timestamp to the unit (year, quarter, month, week, day, hour, ...)"},
+	{name: "to_date", minArgs: 1, maxArgs: 2, args: []argRule{argTimeOrString, argString}, ret: ir.Date32, result: resFixed, family: famTime, doc: "casts to DATE"},
+	{name: "to_timestamp", minArgs: 1, maxArgs: 2, args: []argRule{argTimeOrString, argString}, result: resToTimestamp, family: famTime, doc: "casts to TIMESTAMP"},
+	{name: "year", minArgs: 1, maxArgs: 1, args: []argRule{argTime}, ret: ir.Int32, result: resFixed, family: famTime, doc: "the year"},
+	{name: "month", minArgs: 1, maxArgs: 1, args: []argRule{argTime}, ret: ir.Int32, result: resFixed, family: famTime, doc: "the month, 1 to 12"},
+	{name: "day", aliases: []string{"dayofmonth"}, minArgs: 1, maxArgs: 1, args: []argRule{argTime}, ret: ir.Int32, result: resFixed, family: famTime, doc: "the day of the month"},
+	{name: "hour", minArgs: 1, maxArgs: 1, args: []argRule{argTime}, ret: ir.Int32, result: resFixed, family: famTime, doc: "the hour, 0 to 23"},
+	{name: "minute", minArgs: 1, maxArgs: 1, args: []argRule{argTime}, ret: ir.Int32, result: resFixed, family: famTime, doc: "the minute"},
+	{name: "second", minArgs: 1, maxArgs: 1, args: []argRule{argTime}, ret: ir.Int32, result: resFixed, family: famTime, doc: "the second"},
+	{name: "unix_timestamp", minArgs: 0, maxArgs: 2, args: []argRule{argTimeOrString, argString}, ret: ir.Int64, result: resFixed, family: famTime, doc: "the seconds since 1970-01-01 UTC"},
+	{name: "timestamp_seconds", minArgs: 1, maxArgs: 1, args: []argRule{argNumeric}, ret: ir.Timestamp(ir.Micro, "UTC"), result: resFixed, family: famTime, doc: "the timestamp that many seconds after 1970-01-01 UTC"},
+	{name: "timestamp_millis", minArgs: 1, maxArgs: 1, args: []argRule{argInteger}, ret: ir.Timestamp(ir.Micro, "UTC"), result: resFixed, family: famTime, doc: "the timestamp that many milliseconds after 1970-01-01 UTC"},
+	{name: "timestamp_micros", minArgs: 1, maxArgs: 1, args: []argRule{argInteger}, ret: ir.Timestamp(ir.Micro, "UTC"), result: resFixed, family: famTime, doc: "the timestamp that many microseconds after 1970-01-01 UTC"},
 }
 
 // windowFunctions are the functions only an ir.Over calls (resolve_window.go),
@@ -174,15 +220,15 @@ var functions = []funcSig{
 // no row is at the offset). They are not scalar functions: a table of their
 // own (the conformance matrix reads functions as the scalar ones).
 var windowFunctions = []funcSig{
-	{name: "row_number", window: true, minArgs: 0, maxArgs: 0, args: []argRule{argAny}, ret: ir.Int32, result: resFixed, nulls: nullNever},
-	{name: "rank", window: true, minArgs: 0, maxArgs: 0, args: []argRule{argAny}, ret: ir.Int32, result: resFixed, nulls: nullNever},
-	{name: "dense_rank", window: true, minArgs: 0, maxArgs: 0, args: []argRule{argAny}, ret: ir.Int32, result: resFixed, nulls: nullNever},
-	{name: "percent_rank", window: true, minArgs: 0, maxArgs: 0, args: []argRule{argAny}, ret: ir.Float64, result: resFixed, nulls: nullNever},
-	{name: "cume_dist", window: true, minArgs: 0, maxArgs: 0, args: []argRule{argAny}, ret: ir.Float64, result: resFixed, nulls: nullNever},
-	{name: "ntile", window: true, minArgs: 1, maxArgs: 1, args: []argRule{argInteger}, ret: ir.Int32, result: resFixed, nulls: nullNever},
-	{name: "lag", window: true, minArgs: 1, maxArgs: 3, args: []argRule{argAny, argInteger, argAny}, result: resArg0, nulls: nullAlways},
-	{name: "lead", window: true, minArgs: 1, maxArgs: 3, args: []argRule{argAny, argInteger, argAny}, result: resArg0, nulls: nullAlways},
-	{name: "nth_value", window: true, minArgs: 2, maxArgs: 2, args: []argRule{argAny, argInteger}, result: resArg0, nulls: nullAlways},
+	{name: "row_number", window: true, minArgs: 0, maxArgs: 0, args: []argRule{argAny}, ret: ir.Int32, result: resFixed, nulls: nullNever, family: famWindow, doc: "1, 2, 3, ... in the window's order"},
+	{name: "rank", window: true, minArgs: 0, maxArgs: 0, args: []argRule{argAny}, ret: ir.Int32, result: resFixed, nulls: nullNever, family: famWindow, doc: "the rank, with gaps after ties"},
+	{name: "dense_rank", window: true, minArgs: 0, maxArgs: 0, args: []argRule{argAny}, ret: ir.Int32, result: resFixed, nulls: nullNever, family: famWindow, doc: "the rank, without gaps"},
+	{name: "percent_rank", window: true, minArgs: 0, maxArgs: 0, args: []argRule{argAny}, ret: ir.Float64, result: resFixed, nulls: nullNever, family: famWindow, doc: "(rank - 1) / (rows - 1)"},
+	{name: "cume_dist", window: true, minArgs: 0, maxArgs: 0, args: []argRule{argAny}, ret: ir.Float64, result: resFixed, nulls: nullNever, family: famWindow, doc: "the fraction of rows up to and including the row's peers"},
+	{name: "ntile", window: true, minArgs: 1, maxArgs: 1, args: []argRule{argInteger}, ret: ir.Int32, result: resFixed, nulls: nullNever, family: famWindow, doc: "the bucket number, 1 to n, of n nearly equal buckets"},
+	{name: "lag", window: true, minArgs: 1, maxArgs: 3, args: []argRule{argAny, argInteger, argAny}, result: resArg0, nulls: nullAlways, family: famWindow, doc: "the value that many rows before (default 1), or the default"},
+	{name: "lead", window: true, minArgs: 1, maxArgs: 3, args: []argRule{argAny, argInteger, argAny}, result: resArg0, nulls: nullAlways, family: famWindow, doc: "the value that many rows after (default 1), or the default"},
+	{name: "nth_value", window: true, minArgs: 2, maxArgs: 2, args: []argRule{argAny, argInteger}, result: resArg0, nulls: nullAlways, family: famWindow, doc: "the n-th value of the frame"},
 }
 
 // sparkOnly are the functions the compiler types and the Spark targets run,
@@ -191,20 +237,34 @@ var windowFunctions = []funcSig{
 var sparkOnly = []funcSig{
 	// Spark's RLike, with Java's regular expressions
 	{name: "rlike", aliases: []string{"regexp", "regexp_like"}, minArgs: 2, maxArgs: 2, args: []argRule{argString}, ret: ir.Bool, result: resFixed,
-		notNative: "is a regular-expression match (with Java's regular expressions, on Spark), which the native runtime does not run: target spark-4.1 or spark-4.2, or match with LIKE"},
+		notNative: "is a regular-expression match (with Java's regular expressions, on Spark), which the native runtime does not run: target spark-4.1 or spark-4.2, or match with LIKE", family: famString, doc: "whether the string matches the regular expression anywhere"},
 }
 
-// funcIndex maps every name and alias to its catalogue entry.
-var funcIndex = indexFunctions(append(append(append([]funcSig{}, functions...), windowFunctions...), sparkOnly...))
+// catalogueTables are every table of the catalogue: the scalar functions
+// the conformance corpus covers against DuckDB (functions, whose table the
+// conformance module reads), the window functions, the Spark-only ones, and
+// the families whose answers the Spark lane checks (funcs_*.go).
+var catalogueTables = [][]funcSig{functions, windowFunctions, sparkOnly, stringFunctions, hashFunctions, timeFunctions, mathFunctions, condFunctions, aggFunctions}
 
-func indexFunctions(list []funcSig) map[string]*funcSig {
+// funcIndex maps every name and alias to its catalogue entry.
+var funcIndex = indexFunctions(catalogueTables)
+
+func indexFunctions(tables [][]funcSig) map[string]*funcSig {
 	m := map[string]*funcSig{}
-	for i := range list {
-		f := &list[i]
-		f.entry = &Func{Name: f.name, Agg: f.agg, Window: f.window, notNative: f.notNative}
-		m[f.name] = f
-		for _, a := range f.aliases {
-			m[a] = f
+	for _, list := range tables {
+		for i := range list {
+			f := &list[i]
+			if m[f.name] != nil {
+				panic("passes: function " + f.name + " is in the catalogue twice")
+			}
+			f.entry = &Func{Name: f.name, Agg: f.agg, Window: f.window, SparkSince: f.sparkSince, notNative: f.notNative}
+			m[f.name] = f
+			for _, a := range f.aliases {
+				if m[a] != nil {
+					panic("passes: function name " + a + " is in the catalogue twice")
+				}
+				m[a] = f
+			}
 		}
 	}
 	return m
@@ -216,7 +276,7 @@ func lookupFunc(name string) *funcSig { return funcIndex[strings.ToLower(name)] 
 // funcNames lists every name and alias, for suggestions.
 func funcNames() []string {
 	var out []string
-	for _, list := range [][]funcSig{functions, windowFunctions, sparkOnly} {
+	for _, list := range catalogueTables {
 		for _, f := range list {
 			out = append(out, f.name)
 			out = append(out, f.aliases...)

@@ -115,6 +115,9 @@ func nativeCall(u *Unit, e *ir.Call, f *Func) (ir.Pos, string) {
 		}
 		return e.Pos, e.Name + "(" + strings.Join(ts, ", ") + ") is not supported yet with these arguments"
 	}
+	if sig := funcIndex[f.Name]; sig.native != nil {
+		return sig.native(u, e, args)
+	}
 	switch f.Name {
 	case "round":
 		if len(e.Args) == 2 {

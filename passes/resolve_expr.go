@@ -368,9 +368,9 @@ func (r *resolver) call(e *ir.Call, sc *scope, c ectx) (ir.Type, bool) {
 			r.expr(a, sc, c)
 		}
 		if s, ok := suggest.Closest(e.Name, funcNames()); ok {
-			r.errorf(e.Pos, ir.CodeUnknownFunc, "unknown function %q (did you mean %q?)", e.Name, s)
+			r.errorf(e.Pos, ir.CodeUnknownFunc, "unknown function %q (did you mean %q?); docs/functions.md lists the functions", e.Name, s)
 		} else {
-			r.errorf(e.Pos, ir.CodeUnknownFunc, "unknown function %q", e.Name)
+			r.errorf(e.Pos, ir.CodeUnknownFunc, "unknown function %q; docs/functions.md lists the functions", e.Name)
 		}
 		return invalid, true
 	}
@@ -520,6 +520,8 @@ func (r *resolver) callResult(e *ir.Call, f *funcSig, types []ir.Type) (ir.Type,
 		return zonedTimestamp(types[1]), true
 	case resToTimestamp:
 		return zonedTimestamp(types[0]), true
+	case resCustom:
+		return f.typeFn(r, e, types)
 	}
 	panic(fmt.Sprintf("resolve: function %s has no result rule", f.name))
 }

@@ -695,6 +695,10 @@ func (l *lowerer) expr(x ir.Expr) *pb.Expression {
 		}
 		return &pb.Expression{ExprType: &pb.Expression_Cast_{Cast: c}}
 	case *ir.Call:
+		if f := l.e.u.Calls[n]; f != nil && f.SparkSince != "" && string(l.e.target) < f.SparkSince {
+			l.refuse(n.Pos, "function "+n.Name, "it is new in "+f.SparkSince)
+			return nil
+		}
 		name := n.Name
 		if s, ok := funcNames[name]; ok {
 			name = s
