@@ -95,6 +95,10 @@ func TestSparkLane(t *testing.T) {
 	remote, conn := laneConn(t, lane)
 	for _, c := range laneCases {
 		t.Run(c.name, func(t *testing.T) {
+			// two at a time (GOMAXPROCS on CI): one case builds its
+			// executable while the other runs on the server; each case
+			// has a database of its own
+			t.Parallel()
 			runLaneCase(t, lane, thundc, conn, remote, c)
 		})
 	}
