@@ -578,6 +578,13 @@ func (u *Unit) physical(f *ir.Flow) *ExplainPhysical {
 		if sp.Bounded {
 			bounded = "bounded (every run ends its input and closes every window)"
 		}
+		// dedup within the watermark: the end of the input drops no key
+		if dp := sp.Dedup; dp != nil {
+			op = fmt.Sprintf("a distinct within watermark (per key, its first event time plus %s; late at or below the watermark, less the allowed lateness)", ir.Duration(dp.Delay*sp.Per))
+			if sp.Bounded {
+				bounded = "bounded"
+			}
+		}
 		add("stream state: %s; event time in %s, allowed lateness %s; watermarked inputs %s; input %s", op, sp.Unit, ir.Duration(sp.Lateness*sp.Per), strings.Join(ins, ", "), bounded)
 	}
 	if cp := fp.CDC; cp != nil {
