@@ -381,7 +381,7 @@ func describeOp(r ir.Rel, kind string) string {
 			if len(n.Keys) > 0 {
 				keys = strings.Join(n.Keys, ", ")
 			}
-			return "distinct within watermark on (" + keys + "); state: the first event time per key, dropped when the watermark passes it plus the delay"
+			return "distinct within watermark on (" + keys + "); state: the first event time per key, dropped when the watermark reaches it plus the delay"
 		}
 		return "distinct"
 	case *ir.Sort:

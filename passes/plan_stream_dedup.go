@@ -42,7 +42,7 @@ func (p *planner) streamDedup(n *ir.Distinct, ops *int) {
 		}
 	}
 	if dp.Time < 0 {
-		p.refuse(n.Pos, "distinct within watermark: its input does not keep the event-time column %s of %s", wmName, in.Name)
+		p.refuse(n.Pos, "distinct within watermark: its input does not keep the event-time column %s of %s", wmName, in.Scan.Name)
 		return
 	}
 	if len(n.Keys) == 0 {
