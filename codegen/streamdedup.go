@@ -12,7 +12,8 @@ import (
 // (the listed columns, or every column) and event time go to the state,
 // which passes on the first row of a key it does not hold and holds the key
 // until the watermark reaches its event time plus the delay; a duplicate is
-// dropped, a late row (at or below the watermark) dropped and counted. At
+// dropped, a late row (at or below the watermark) dropped, counted and
+// written to the flow's late table, if any. At
 // the end of the micro-batch the watermark advances and the keys it reached
 // are dropped. The held keys are the flow's state, restored from the last
 // commit and handed back with it.
@@ -53,6 +54,7 @@ func (g *flowGen) genStreamDedup(n *ir.Distinct, c consumer) {
 	}
 	sf.shape = append(sf.shape, shape)
 
+	late := g.genLateTable(n.Input, n.Pos)
 	mem := g.newMemHold(fmt.Sprintf("distinct within watermark at %s (its keys)", posText(n.Pos)))
 	g.produce(n.Input, func(r *row) {
 		k := g.name("dk")
@@ -71,8 +73,14 @@ func (g *flowGen) genStreamDedup(n *ir.Distinct, c consumer) {
 		}
 		t := g.col(r.cols[dp.Time])
 		seen := g.name("seen")
+		lateRow := g.sub(func() {
+			g.emit(jen.Id(sf.nlate).Op("++"))
+			if late != nil {
+				late(r)
+			}
+		})
 		g.emit(jen.If(jen.Id(seen).Op(":=").Id(dd).Dot("Add").Call(jen.Id(k), jen.Int64().Call(V0(t)), OK(t)), jen.Id(seen).Op("!=").Qual(streamPkg, "First")).Block(
-			jen.If(jen.Id(seen).Op("==").Qual(streamPkg, "Late")).Block(jen.Id(sf.nlate).Op("++")),
+			jen.If(jen.Id(seen).Op("==").Qual(streamPkg, "Late")).Block(lateRow...),
 			g.skipStmt()))
 		// a held key is in the map and in the expiry heap, with its expiry
 		mem.hold(g, jen.Id(dd).Dot("Len").Call(),

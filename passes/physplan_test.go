@@ -138,10 +138,6 @@ streaming table u = from stream s | union all (from stream r) as r2 | distinct o
 	{"distinct within watermark under a windowed aggregate", `source s from csv "s/*.csv" { t timestamp(ms), k int64 watermark t delay 5s }
 streaming table two = from stream s | distinct on (k) within watermark | window tumble(t, 1m) | group by window_start aggregate count(*) as n`,
 		`p.thund:2:39: native backend: a flow with more than one stateful streaming operator is not supported yet: split it through a streaming table`},
-	{"late table of a distinct within watermark", `source s from csv "s/*.csv" { t timestamp(ms), k int64 watermark t delay 5s }
-streaming table lt = from stream s | distinct on (k) within watermark
-  late table lt_late`,
-		`p.thund:2:20: native backend: a late table of a distinct within watermark is not supported yet (late rows are counted)`},
 	{"distinct within watermark on a decimal", `source s from csv "s/*.csv" { t timestamp(ms), k int64, d decimal(10, 2) watermark t delay 5s }
 streaming table dk = from stream s | distinct on (d) within watermark`,
 		`p.thund:2:38: native backend: distinct within watermark on a column of type decimal(10,2) (d) is not supported yet`},

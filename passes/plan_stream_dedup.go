@@ -23,9 +23,6 @@ func (p *planner) streamDedup(n *ir.Distinct, ops *int) {
 	case *ops > 0:
 		p.refuse(n.Pos, "a flow with more than one stateful streaming operator is not supported yet: split it through a streaming table")
 		return
-	case p.fp.Flow.LateTable != "":
-		p.refuse(p.fp.Flow.Pos, "a late table of a distinct within watermark is not supported yet (late rows are counted)")
-		return
 	}
 	*ops++
 	in := sp.Inputs[0]
