@@ -93,17 +93,13 @@ func (g *flowGen) genStreamDedup(n *ir.Distinct, c consumer) {
 }
 
 // dedupKeyField is how a distinct within watermark's key holds a value of
-// t: floats by their bits with NaN canonical and -0.0 apart from 0.0
-// (Spark compares the keys' binary form), binary as a string, strings
-// cloned out of the batch, others as they are.
+// t: as a hash key does (keyField: floats normalized, so that NaN is one key
+// and -0.0 is 0.0, as Spark 4.2 compares a dedup's keys, SPARK-56280;
+// binary as a string), strings cloned out of the batch.
 func dedupKeyField(t ir.Type) (jen.Code, func(jen.Code) jen.Code) {
-	switch t.Kind {
-	case ir.TFloat64:
-		return jen.Uint64(), func(v jen.Code) jen.Code { return jen.Qual(streamPkg, "Float64Key").Call(v) }
-	case ir.TFloat32:
-		return jen.Uint32(), func(v jen.Code) jen.Code { return jen.Qual(streamPkg, "Float32Key").Call(v) }
-	case ir.TBinary:
-		return jen.String(), func(v jen.Code) jen.Code { return jen.String().Call(v) }
+	typ, conv := keyField(t)
+	if t.Kind == ir.TString {
+		return typ, func(v jen.Code) jen.Code { return cloneValue(t, v) }
 	}
-	return goType(t), func(v jen.Code) jen.Code { return cloneValue(t, v) }
+	return typ, conv
 }

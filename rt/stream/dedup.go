@@ -1,9 +1,6 @@
 package stream
 
-import (
-	"fmt"
-	"math"
-)
+import "fmt"
 
 // Dedup is the state of a dedup within the watermark (Spark's
 // dropDuplicatesWithinWatermark): per key, the expiry of its first row,
@@ -159,22 +156,4 @@ func (d *Dedup[K]) Restore(s DedupSnapshot[K]) error {
 	}
 	d.stats.Held = 0
 	return nil
-}
-
-// Float64Key is a float64 as a dedup key holds it: its bits, every NaN as
-// one (Spark compares a dedup's keys by their binary form, in which NaN is
-// canonical and -0.0 is not 0.0).
-func Float64Key(v float64) uint64 {
-	if v != v {
-		v = math.NaN()
-	}
-	return math.Float64bits(v)
-}
-
-// Float32Key is Float64Key for a float32.
-func Float32Key(v float32) uint32 {
-	if v != v {
-		v = float32(math.NaN())
-	}
-	return math.Float32bits(v)
 }

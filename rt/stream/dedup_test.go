@@ -2,7 +2,6 @@ package stream
 
 import (
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -80,17 +79,6 @@ func TestDedupEpochAndLateness(t *testing.T) {
 	}
 	if _, err := NewDedup[string](-1, 0); err == nil {
 		t.Error("a negative delay was accepted")
-	}
-}
-
-// TestDedupKeyFloats: NaN is one key, -0.0 is not 0.0 (as on Spark).
-func TestDedupKeyFloats(t *testing.T) {
-	nan2 := math.Float64frombits(math.Float64bits(math.NaN()) | 1)
-	if Float64Key(math.NaN()) != Float64Key(nan2) || Float64Key(0) == Float64Key(math.Copysign(0, -1)) {
-		t.Error("Float64Key")
-	}
-	if Float32Key(float32(math.NaN())) != Float32Key(float32(nan2)) || Float32Key(0) == Float32Key(float32(math.Copysign(0, -1))) {
-		t.Error("Float32Key")
 	}
 }
 
