@@ -50,17 +50,20 @@ streaming table by_f =
 const dedupFloats = "f,v,t\n0.0,1,2026-01-01 00:00:00\n-0.0,2,2026-01-01 00:00:00\nNaN,3,2026-01-01 00:00:00\nNaN,4,2026-01-01 00:00:00\n" +
 	",5,2026-01-01 00:00:00\n,6,2026-01-01 00:00:00\n1.5,7,2026-01-01 00:00:00\n1.5,8,2026-01-01 00:00:00\n0.0,9,2026-01-01 00:00:00\n"
 
-// dedupFiles are the four updates' files, one each: the batches of
+// dedupFiles are the six updates' files, one each: the batches of
 // testdata/scripts/run_dedup_watermark.txtar, which works them by hand
 // (times are seconds after 2026-01-01 00:00:00 UTC): duplicates in a batch
 // and in later ones, keys emitted again once the watermark reached their
 // first time plus 10s (the boundary itself), rows late at the watermark
-// itself, a NULL time (never late, held as the epoch) and a NULL key.
+// itself, a NULL time (never late, held as the epoch), a NULL key, and a
+// watermark in whole milliseconds (Spark truncates the greatest time).
 var dedupFiles = []string{
 	"k,v,t\na,1,2026-01-01 00:01:40\nb,2,2026-01-01 00:01:40\na,1,2026-01-01 00:01:40\n",
 	"k,v,t\na,3,2026-01-01 00:01:45\nc,4,2026-01-01 00:02:00\ne,10,\n",
 	"k,v,t\na,5,2026-01-01 00:01:51\nb,6,2026-01-01 00:01:50\nc,7,2026-01-01 00:02:01\ne,11,2026-01-01 00:01:55\n,12,2026-01-01 00:01:53\nc,4,2026-01-01 00:02:00\n",
 	"k,v,t\nd,8,2026-01-01 00:01:51\nd,9,2026-01-01 00:01:52\n,13,2026-01-01 00:01:54\n",
+	"k,v,t\nf,14,2026-01-01 00:02:11.0005\n",
+	"k,v,t\ng,15,2026-01-01 00:02:01.0003\nh,16,2026-01-01 00:02:01\n",
 }
 
 // TestSparkDedupWithinWatermark runs dedupPipeline on both engines, one
@@ -123,13 +126,13 @@ func TestSparkDedupWithinWatermark(t *testing.T) {
 	for _, r := range firsts.rows {
 		rows = append(rows, strings.Join(r.cells, "|"))
 	}
-	want := []string{`"a"|1`, `"a"|5`, `"b"|2`, `"c"|4`, `"d"|9`, `"e"|10`, `"e"|11`, `NULL|12`}
+	want := []string{`"a"|1`, `"a"|5`, `"b"|2`, `"c"|4`, `"d"|9`, `"e"|10`, `"e"|11`, `"f"|14`, `"g"|15`, `NULL|12`}
 	slices.Sort(rows)
 	if strings.Join(rows, "\n") != strings.Join(want, "\n") {
 		t.Errorf("firsts on Spark:\n%s\nwant (by hand):\n%s", strings.Join(rows, "\n"), strings.Join(want, "\n"))
 	}
-	if n := len(spark["rows"].rows); n != 11 {
-		t.Errorf("rows on Spark: %d rows, want 11 (by hand)", n)
+	if n := len(spark["rows"].rows); n != 13 {
+		t.Errorf("rows on Spark: %d rows, want 13 (by hand)", n)
 	}
 	var fs []string
 	for _, r := range spark["by_f"].rows {

@@ -102,7 +102,7 @@ func BenchmarkStateMemory(b *testing.B) {
 // rows: the inner loop of a distinct within watermark without the Arrow
 // decoding.
 func BenchmarkDedup(b *testing.B) {
-	d, err := NewDedup[int64](1000, 0)
+	d, err := NewDedup[int64](1000, 0, 1)
 	if err != nil {
 		b.Fatal(err)
 	}

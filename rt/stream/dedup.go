@@ -24,9 +24,13 @@ import "fmt"
 // A flow's watermark (Tracker) is its inputs' greatest event time less the
 // delay; with an allowed lateness L, the Spark targets declare the delay
 // plus L on the read, so Dedup is given that delay (NewDedup's delay) and
-// the lateness, and takes the flow's watermark less L as Spark's.
+// the lateness, and takes the flow's watermark less L as Spark's. Spark
+// keeps its watermark in whole milliseconds (the greatest event time
+// truncated to a millisecond, less the delay), so Dedup floors it to a
+// multiple of the grain, the units in a millisecond.
 type Dedup[K comparable] struct {
 	delay, lateness int64
+	grain           int64 // units per millisecond (1 for ms and s)
 	wm              int64 // Spark's watermark, in units; 0 is the epoch
 	expires         map[K]int64
 	expiry          []expiryEntry[K] // one per held key, by at
@@ -58,12 +62,13 @@ const (
 
 // NewDedup returns empty dedup state; delay and allowedLateness are in
 // units of the event time (delay is the watermark's delay plus the allowed
-// lateness, as the Spark targets declare it).
-func NewDedup[K comparable](delay, allowedLateness int64) (*Dedup[K], error) {
-	if delay < 0 || allowedLateness < 0 {
-		return nil, fmt.Errorf("dedup within the watermark: delay %d or allowed lateness %d is negative", delay, allowedLateness)
+// lateness, as the Spark targets declare it), grain the units in a
+// millisecond (1 when a unit is a millisecond or more).
+func NewDedup[K comparable](delay, allowedLateness, grain int64) (*Dedup[K], error) {
+	if delay < 0 || allowedLateness < 0 || grain < 1 {
+		return nil, fmt.Errorf("dedup within the watermark: delay %d, allowed lateness %d or grain %d out of range", delay, allowedLateness, grain)
 	}
-	return &Dedup[K]{delay: delay, lateness: allowedLateness, expires: map[K]int64{}}, nil
+	return &Dedup[K]{delay: delay, lateness: allowedLateness, grain: grain, expires: map[K]int64{}}, nil
 }
 
 // Add classifies one row of key at event time t (ok false: t is NULL) and,
@@ -96,7 +101,14 @@ func (d *Dedup[K]) hold(key K, at int64) {
 // none yet) and drops the keys whose expiry it reached.
 func (d *Dedup[K]) Advance(wm int64, ok bool) {
 	if ok {
-		d.wm = max(d.wm, satSub(wm, d.lateness))
+		w := satSub(wm, d.lateness)
+		if r := w % d.grain; r != 0 { // floor to whole milliseconds
+			w -= r
+			if r < 0 {
+				w -= d.grain
+			}
+		}
+		d.wm = max(d.wm, w)
 	}
 	for len(d.expiry) > 0 && d.expiry[0].at <= d.wm {
 		e := heapPop(&d.expiry, expiryLess[K])

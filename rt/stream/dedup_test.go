@@ -35,7 +35,7 @@ func TestDedupBoundaries(t *testing.T) {
 			[]Seen{First, Late, Duplicate, First, First}, 111},
 		{[]in{{"d", 111, true}, {"d", 112, true}, {"", 114, true}}, []Seen{Late, First, Duplicate}, 104},
 	}
-	d, err := NewDedup[string](10, 0)
+	d, err := NewDedup[string](10, 0, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,7 +58,7 @@ func TestDedupBoundaries(t *testing.T) {
 // the Spark targets fold into the delay: the dedup's watermark is the
 // flow's less L, and a key lives for the delay given (delay plus L).
 func TestDedupEpochAndLateness(t *testing.T) {
-	d, _ := NewDedup[string](10, 0)
+	d, _ := NewDedup[string](10, 0, 1)
 	if d.Add("x", -10, true) != Late || d.Add("y", 0, true) != Late || d.Add("z", 1, true) != First {
 		t.Error("before any watermark, times at or before the epoch are late")
 	}
@@ -67,7 +67,7 @@ func TestDedupEpochAndLateness(t *testing.T) {
 		t.Error("the watermark went below the epoch")
 	}
 	// delay 2 + lateness 3: held for 5; the watermark is the flow's less 3
-	l, _ := NewDedup[string](5, 3)
+	l, _ := NewDedup[string](5, 3, 1)
 	l.Add("k", 100, true)
 	l.Advance(107, true) // Spark's 104 < 105: k held
 	if l.Add("k", 106, true) != Duplicate || l.Add("j", 105, true) != First || l.Add("i", 104, true) != Late {
@@ -77,8 +77,39 @@ func TestDedupEpochAndLateness(t *testing.T) {
 	if l.Add("k", 106, true) != First {
 		t.Error("lateness: k did not expire when the watermark less the lateness reached 105")
 	}
-	if _, err := NewDedup[string](-1, 0); err == nil {
+	if _, err := NewDedup[string](-1, 0, 1); err == nil {
 		t.Error("a negative delay was accepted")
+	}
+	if _, err := NewDedup[string](1, 0, 0); err == nil {
+		t.Error("a grain of 0 was accepted")
+	}
+}
+
+// TestDedupMilliseconds replays a stream run on Spark 4.1.4 with event
+// times in microseconds (a delay of 10s): Spark's watermark is whole
+// milliseconds, the greatest time truncated less the delay, so after
+// 100.0005s it is 90.000s, not 90.0005s: a row at 90.0003s is on time, one
+// at 90.000s late; a key held from 100.0005s expires when the watermark
+// reaches 110.0005s, that is at 110.001s.
+func TestDedupMilliseconds(t *testing.T) {
+	d, _ := NewDedup[string](10_000_000, 0, 1000) // microseconds
+	d.Add("a", 100_000_500, true)
+	d.Advance(100_000_500-10_000_000, true)
+	if d.Add("c", 90_000_300, true) != First || d.Add("d", 90_000_000, true) != Late {
+		t.Error("the watermark is not 90.000s")
+	}
+	d.Advance(120_000_999-10_000_000, true) // 110.000999s: 110.000s
+	if d.Add("a", 115_000_000, true) != Duplicate {
+		t.Error("a expired at 110.000s, before its expiry 110.0005s")
+	}
+	d.Advance(120_001_000-10_000_000, true)
+	if d.Add("a", 115_000_000, true) != First {
+		t.Error("a did not expire at 110.001s")
+	}
+	n, _ := NewDedup[string](0, 0, 1000)
+	n.Advance(-1500, true) // before the epoch: floored, and never below 0
+	if n.Add("x", 1, true) != First || n.Add("y", 0, true) != Late {
+		t.Error("a watermark before the epoch")
 	}
 }
 
@@ -93,7 +124,7 @@ func TestDedupProperty(t *testing.T) {
 	for c := 0; c < 100; c++ {
 		rng := rand.New(rand.NewPCG(uint64(c), 7))
 		delay, lateness := int64(rng.IntN(6)), int64(rng.IntN(3))
-		d, err := NewDedup[key](delay+lateness, lateness)
+		d, err := NewDedup[key](delay+lateness, lateness, 1)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -141,7 +172,7 @@ func TestDedupProperty(t *testing.T) {
 			}
 			if rng.IntN(3) == 0 {
 				s := d.Snapshot()
-				d, _ = NewDedup[key](delay+lateness, lateness)
+				d, _ = NewDedup[key](delay+lateness, lateness, 1)
 				if err := d.Restore(s); err != nil {
 					t.Fatal(err)
 				}
@@ -159,7 +190,7 @@ func TestDedupRestore(t *testing.T) {
 		K0   string
 		K0ok bool
 	}
-	d, _ := NewDedup[key](10, 0)
+	d, _ := NewDedup[key](10, 0, 1)
 	d.Add(key{"a", true}, 5, true)
 	d.Add(key{}, 30, true)
 	d.Add(key{"b", true}, 0, false)
@@ -172,7 +203,7 @@ func TestDedupRestore(t *testing.T) {
 	if err := pqstate.Unmarshal(data, &st); err != nil {
 		t.Fatal(err)
 	}
-	r, _ := NewDedup[key](10, 0)
+	r, _ := NewDedup[key](10, 0, 1)
 	if err := r.Restore(st.D0); err != nil {
 		t.Fatal(err)
 	}
@@ -189,7 +220,7 @@ func TestDedupRestore(t *testing.T) {
 	if err := r.Restore(DedupSnapshot[key]{}); err == nil {
 		t.Error("restored into state that is not empty")
 	}
-	e, _ := NewDedup[string](10, 0)
+	e, _ := NewDedup[string](10, 0, 1)
 	if err := e.Restore(DedupSnapshot[string]{Keys: []DedupKey[string]{{"a", 1}, {"a", 2}}}); err == nil {
 		t.Error("restored a key held twice")
 	}
