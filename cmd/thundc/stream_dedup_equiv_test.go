@@ -24,8 +24,8 @@ import (
 //
 //   - Spark's watermark S_b in force during batch b starts at the epoch and
 //     is max(S_{b-1}, greatest event time of batches before b less the
-//     delay less the allowed lateness) (the Spark targets declare the delay
-//     plus the lateness on the read);
+//     delay less the allowed lateness, truncated to whole milliseconds)
+//     (the Spark targets declare the delay plus the lateness on the read);
 //   - a row of batch b is late when its time is not NULL and <= S_b;
 //   - an on-time row is passed on unless an earlier passed row of its key
 //     is still held: it was passed in the same batch (keys are dropped at a
@@ -34,14 +34,15 @@ import (
 //
 // Keys and times are sometimes NULL (an empty CSV field), rows are often
 // exact copies of earlier ones (the only duplicates of every column), and
-// event times are out of order by up to 8s against a delay of 3s and a
+// event times (in microseconds, often a fraction of a millisecond off a
+// second) are out of order by up to 8s against a delay of 3s and a
 // lateness of 1s, so that rows are late, duplicates fall inside and beyond
 // a key's expiry, and keys come back after expiring.
 
 const dedupEquivPipeline = `pipeline dedupequiv
 
 source ev stream from csv "data/*.csv" options ("header" = "true") {
-  k string, v int64, t timestamp(ms, "UTC")
+  k string, v int64, t timestamp(us, "UTC")
   watermark t delay 3s allowed lateness 1s
 }
 
@@ -58,13 +59,13 @@ streaming table every =
   | distinct within watermark
 `
 
-// deDelay is the delay plus the allowed lateness, in seconds.
-const deDelay = 3 + 1
+// deDelay is the delay plus the allowed lateness, in microseconds.
+const deDelay = (3 + 1) * 1_000_000
 
 type deRow struct {
 	k      string
 	v      int64
-	t      int64 // seconds
+	t      int64 // microseconds
 	hasT   bool
 	nullK  bool
 	copied bool // an exact copy of an earlier row
@@ -84,7 +85,7 @@ func (r deRow) csv() string {
 		k = ""
 	}
 	if r.hasT {
-		t = stamp(r.t)
+		t = time.UnixMicro(r.t).UTC().Format("2006-01-02 15:04:05.999999")
 	}
 	return fmt.Sprintf("%s,%d,%s", k, r.v, t)
 }
@@ -173,7 +174,8 @@ func dedupEquivGenerate(rng *rand.Rand) ([][]deRow, map[string][]string, string)
 					continue
 				}
 				clock += int64(rng.IntN(2))
-				r := deRow{k: []string{"x", "y", "z"}[rng.IntN(3)], v: int64(rng.IntN(3)), t: clock - int64(rng.IntN(9)), hasT: rng.IntN(12) != 0, nullK: rng.IntN(6) == 0}
+				at := (clock-int64(rng.IntN(9)))*1_000_000 + int64(rng.IntN(4))*250 // 0, 250, 500 or 750µs past a second
+				r := deRow{k: []string{"x", "y", "z"}[rng.IntN(3)], v: int64(rng.IntN(3)), t: at, hasT: rng.IntN(12) != 0, nullK: rng.IntN(6) == 0}
 				batch = append(batch, r)
 				all = append(all, r)
 			}
@@ -205,7 +207,8 @@ func dedupEquivOracle(batches [][]deRow) (map[string][]string, deStats) {
 			}
 		}
 		if hasMax {
-			s = max(s, maxT-deDelay)
+			w := maxT - deDelay
+			s = max(s, w-w%1000) // whole milliseconds (times are after the epoch)
 		}
 	}
 	keyOf := map[string]func(deRow) string{
