@@ -30,7 +30,7 @@ func (p *planner) streamDedup(n *ir.Distinct, ops *int) {
 	dp := &DedupPlan{Distinct: n, Time: -1, Delay: in.Delay + sp.Lateness}
 	// the event-time column: the first that is the watermarked column of
 	// the read (sanity checked that one is kept)
-	s := &sanitizer{u: p.u}
+	s := &sanitizer{u: p.u, unbounded: map[ir.Rel]bool{}} // the sanity pass's tracing
 	wmName := p.u.Schemas[in.Scan][in.Col].Name
 	for i := range schema.Visible() {
 		if o, ok := s.trace(n.Input, i); ok && o.scan == in.Scan && strings.EqualFold(o.column, wmName) {
