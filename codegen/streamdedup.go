@@ -13,10 +13,10 @@ import (
 // which passes on the first row of a key it does not hold and holds the key
 // until the watermark reaches its event time plus the delay; a duplicate is
 // dropped, a late row (at or below the watermark) dropped, counted and
-// written to the flow's late table, if any. At
-// the end of the micro-batch the watermark advances and the keys it reached
-// are dropped. The held keys are the flow's state, restored from the last
-// commit and handed back with it.
+// written to the flow's late table, if any. At the end of the micro-batch
+// the watermark advances and the keys it reached are dropped. The held keys
+// are the flow's state, restored from the last commit and handed back with
+// it.
 func (g *flowGen) genStreamDedup(n *ir.Distinct, c consumer) {
 	sf := g.st
 	if sf == nil || g.plan.Stream.Dedup == nil || g.plan.Stream.Dedup.Distinct != n {
