@@ -25,8 +25,9 @@
 //   - flow.go: one flow's function (genFlow), its output and expectations;
 //   - cdc.go: change flows (apply changes): the projection into change rows
 //     and the flow's cdc.Spec; the apply itself is rt/cdc's;
-//   - stream.go, streamjoin.go: stateful streaming flows (windowed
-//     aggregates, interval joins of two streams) over rt/stream, their
+//   - stream.go, streamjoin.go, streamgroups.go, streamdedup.go: stateful
+//     streaming flows (windowed and unwindowed aggregates, interval joins of
+//     two streams, dedup within the watermark) over rt/stream, their
 //     watermark tracking, late rows and the state committed per epoch;
 //   - materialize.go: a view declared materialize incremental, marked as
 //     the plan says (etl.Dataset.Incremental / NotIncremental);

@@ -440,10 +440,11 @@ func (g *flowGen) genUnion(n *ir.Union, c consumer) {
 }
 
 // genDistinct removes duplicate rows with a hash set of a generated row
-// struct; it streams (a row is passed on the first time it is seen).
+// struct; it streams (a row is passed on the first time it is seen). Within
+// the watermark it is the stream state of genStreamDedup.
 func (g *flowGen) genDistinct(n *ir.Distinct, c consumer) {
-	if n.WithinWatermark { // dedup within the watermark: the plan refuses it natively
-		g.unplanned(n.Pos, "distinct within watermark")
+	if n.WithinWatermark { // dedup within the watermark
+		g.genStreamDedup(n, c) // streamdedup.go
 		return
 	}
 	if passes.Streaming(n) {

@@ -364,7 +364,7 @@ func (g *flowGen) genStreamAggregate(n *ir.Aggregate, c consumer) {
 	accShape(&shape, accs, acc)
 	sf.shape = append(sf.shape, shape.String())
 
-	late := g.genLateTable(w)
+	late := g.genLateTable(w.Input, w.Pos)
 	keyNullable := make([]bool, len(n.Keys))
 	mem := g.newMemHold(fmt.Sprintf("group by at %s (its open windows)", posText(n.Pos)))
 	g.produce(n.Input, func(r *row) {
@@ -535,15 +535,17 @@ func (g *flowGen) genStreamMerge(accType string, accs []*accum) string {
 	return name
 }
 
-// genLateTable prepares the flow's late table: builders of the window's
-// input columns, flushed through fc.EmitLate. It returns the function that
-// appends the current late row, or nil when the flow has no late table.
-func (g *flowGen) genLateTable(w *ir.Window) func(r *row) {
+// genLateTable prepares the flow's late table: builders of the columns of
+// in (the input of the operator that finds rows late, at pos: a window, a
+// dedup within the watermark), flushed through fc.EmitLate. It returns the
+// function that appends the current late row, or nil when the flow has no
+// late table.
+func (g *flowGen) genLateTable(in ir.Rel, pos ir.Pos) func(r *row) {
 	name := g.flow.LateTable
 	if name == "" {
 		return nil
 	}
-	cols := g.u.Schemas[w.Input].Visible()
+	cols := g.u.Schemas[in].Visible()
 	sv := g.global("schema_", name)
 	ex := g.extra(g.flow)
 	ex.lateSchema = sv
@@ -579,7 +581,7 @@ func (g *flowGen) genLateTable(w *ir.Window) func(r *row) {
 		for j, c := range cols {
 			x := g.col(r.cols[j])
 			if !sameRep(x.t, c.Type) {
-				x = g.coerce(x, c.Type, w.Pos)
+				x = g.coerce(x, c.Type, pos)
 			}
 			b := jen.Id(fmt.Sprintf("lateB%d", j))
 			app := b.Clone().Dot("Append").Call(appendConv(c.Type, V0(x)))

@@ -381,7 +381,7 @@ func describeOp(r ir.Rel, kind string) string {
 			if len(n.Keys) > 0 {
 				keys = strings.Join(n.Keys, ", ")
 			}
-			return "distinct within watermark on (" + keys + "); state: the first event time per key, dropped when the watermark passes it plus the delay"
+			return "distinct within watermark on (" + keys + "); state: the first event time per key, dropped when the watermark reaches it plus the delay"
 		}
 		return "distinct"
 	case *ir.Sort:
@@ -577,6 +577,13 @@ func (u *Unit) physical(f *ir.Flow) *ExplainPhysical {
 		bounded := "unbounded"
 		if sp.Bounded {
 			bounded = "bounded (every run ends its input and closes every window)"
+		}
+		// dedup within the watermark: the end of the input drops no key
+		if dp := sp.Dedup; dp != nil {
+			op = fmt.Sprintf("a distinct within watermark (per key, its first event time plus %s; late at or below the watermark, less the allowed lateness)", ir.Duration(dp.Delay*sp.Per))
+			if sp.Bounded {
+				bounded = "bounded"
+			}
 		}
 		add("stream state: %s; event time in %s, allowed lateness %s; watermarked inputs %s; input %s", op, sp.Unit, ir.Duration(sp.Lateness*sp.Per), strings.Join(ins, ", "), bounded)
 	}

@@ -130,6 +130,20 @@ streaming table a = from stream s | group by k aggregate count(*) as n
   output mode update
   late table lt`,
 		`p.thund:2:19: native backend: a late table of an aggregate without a window is not supported (no row of it is ever late)`},
+	// dedup within the watermark: what its native state does not hold
+	{"distinct within watermark over two watermarked reads", `source s from csv "s/*.csv" { t timestamp(ms), k int64 watermark t delay 5s }
+source r from csv "r/*.csv" { t timestamp(ms), k int64 watermark t delay 5s }
+streaming table u = from stream s | union all (from stream r) as r2 | distinct on (k) within watermark`,
+		`p.thund:3:71: native backend: distinct within watermark in a flow with 2 watermarked stream reads is not supported yet (Spark takes the delay of one event-time column, the flow's watermark from all): dedup each stream in a flow of its own`},
+	{"distinct within watermark under a windowed aggregate", `source s from csv "s/*.csv" { t timestamp(ms), k int64 watermark t delay 5s }
+streaming table two = from stream s | distinct on (k) within watermark | window tumble(t, 1m) | group by window_start aggregate count(*) as n`,
+		`p.thund:2:39: native backend: a flow with more than one stateful streaming operator is not supported yet: split it through a streaming table`},
+	{"distinct within watermark on a decimal", `source s from csv "s/*.csv" { t timestamp(ms), k int64, d decimal(10, 2) watermark t delay 5s }
+streaming table dk = from stream s | distinct on (d) within watermark`,
+		`p.thund:2:38: native backend: distinct within watermark on a column of type decimal(10,2) (d) is not supported yet`},
+	{"distinct within watermark without the event-time column", `source s from csv "s/*.csv" { t timestamp(ms), k int64 watermark t delay 5s }
+streaming table w = from stream s | window tumble(t, 1m) | select window_start, k | distinct within watermark`,
+		`p.thund:2:85: native backend: distinct within watermark: its input does not keep the event-time column t of s`},
 	{"session windows over bounded input", `source s from csv "s.csv" { t timestamp(ms), k int64 }
 materialized view w = from s | window session(t, 10s) | group by window_start aggregate count(*) as n`,
 		`p.thund:2:32: native backend: session windows over bounded input are not supported yet (over a stream they are)`},

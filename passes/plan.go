@@ -152,11 +152,24 @@ type StreamPlan struct {
 	// Inputs are the stream reads with a watermark, in the tracker's
 	// order.
 	Inputs []WatermarkRead
-	// the one stateful operator: a windowed aggregate (over Window) or a
-	// join of two streams
+	// the one stateful operator: a windowed aggregate (over Window), a
+	// join of two streams, or a distinct within watermark
 	Aggregate *ir.Aggregate
 	Window    *ir.Window
 	Join      *ir.Join
+	Dedup     *DedupPlan
+}
+
+// DedupPlan is a distinct within watermark's state (dedup within the
+// watermark, rt/stream.Dedup): the columns of its input that make its key
+// (every visible column when it names none), its event-time column, and how
+// long a key is held, in units: the watermark's delay plus the allowed
+// lateness, the delay the Spark targets declare on the read.
+type DedupPlan struct {
+	Distinct *ir.Distinct
+	Keys     []int
+	Time     int
+	Delay    int64
 }
 
 // WatermarkRead is one stream read with a watermark.
@@ -335,7 +348,7 @@ func Streaming(r ir.Rel) bool {
 	return false
 }
 
-// statefulStream reports a query that aggregates or joins over stream
+// statefulStream reports a query that aggregates, joins or dedups over stream
 // reads.
 func statefulStream(q ir.Rel) bool {
 	found := false
@@ -347,6 +360,10 @@ func statefulStream(q ir.Rel) bool {
 			}
 		case *ir.Join:
 			if Streaming(n.Left) && Streaming(n.Right) {
+				found = true
+			}
+		case *ir.Distinct: // dedup within the watermark
+			if n.WithinWatermark && Streaming(n) {
 				found = true
 			}
 		}
@@ -546,7 +563,7 @@ func (p *planner) operators() {
 		case *ir.Distinct:
 			switch {
 			case n.WithinWatermark: // dedup within the watermark
-				p.refuse(n.Pos, "distinct within watermark (Spark's dropDuplicatesWithinWatermark) is not supported yet: its state per key (the first event time, kept until the watermark passes it plus the delay) has no native runtime; target spark-4.1 or spark-4.2")
+				p.streamDedup(n, &ops) // plan_stream_dedup.go
 			case Streaming(n):
 				p.refuseStreaming(n.Pos, "distinct")
 			}

@@ -45,7 +45,7 @@ func (p *planner) unwindowedAggregate(n *ir.Aggregate, ops *int) {
 
 // unwindowedAggregateOnly reports a query whose stateful streaming
 // operators are aggregates without an event-time window (they need no
-// watermark).
+// watermark; a join of two streams and a distinct within watermark do).
 func unwindowedAggregateOnly(q ir.Rel) bool {
 	ok := true
 	ir.WalkRel(q, func(r ir.Rel) bool {
@@ -56,6 +56,10 @@ func unwindowedAggregateOnly(q ir.Rel) bool {
 			}
 		case *ir.Join:
 			if Streaming(n.Left) && Streaming(n.Right) {
+				ok = false
+			}
+		case *ir.Distinct: // dedup within the watermark
+			if n.WithinWatermark {
 				ok = false
 			}
 		}

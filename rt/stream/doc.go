@@ -21,6 +21,9 @@
 //     outer joins (AddLeftM, AddRightM, Match, AdvanceOuter,
 //     OuterJoinSnapshot) the held rows' matched flags, and the rows evicted
 //     unmatched, to be emitted NULL-padded.
+//   - Dedup: the state of a dedup within the watermark (Spark's
+//     dropDuplicatesWithinWatermark): per key, its first row's event time
+//     plus the delay, dropped when Spark's watermark reaches it; DedupSnapshot.
 //   - Groups: the state of an aggregate over a stream without a window
 //     (output mode update or complete): one accumulator per group key, the
 //     groups each micro-batch changed, GroupsSnapshot.
@@ -43,14 +46,16 @@
 //
 // # How it is called
 //
-// A generated stateful streaming flow (codegen/stream.go, streamjoin.go)
-// has one stateful operator and runs one micro-batch per epoch, through
-// rt/etl's FlowContext: it restores its Tracker and its State or
-// IntervalJoin from the last commit (LoadState, then Restore), observes
-// every row's event time (Tracker.Observe) before any filter, assigns each
-// row to its open windows (State.Assign; none open: the row is late) or
-// joins it (IntervalJoin.AddLeft, AddRight), then advances the watermark
-// (Tracker.Advance, then State.Advance or IntervalJoin.Advance; to the
+// A generated stateful streaming flow (codegen/stream.go, streamjoin.go,
+// streamdedup.go) has one stateful operator and runs one micro-batch per
+// epoch, through rt/etl's FlowContext: it restores its Tracker and its
+// State, IntervalJoin or Dedup from the last commit (LoadState, then
+// Restore), observes every row's event time (Tracker.Observe) before any
+// filter, assigns each row to its open windows (State.Assign; none open:
+// the row is late), joins it (IntervalJoin.AddLeft, AddRight) or dedups it
+// (Dedup.Add), then
+// advances the watermark (Tracker.Advance, then State.Advance,
+// IntervalJoin.Advance or Dedup.Advance; for windows and joins to the
 // greatest time when its inputs are bounded files replayed to their end, so
 // that every window closes), writes what that emits, and hands the
 // snapshots back (SaveState). It reads its input
