@@ -80,13 +80,9 @@ func divType(r *resolver, e *ir.Call, types []ir.Type) (ir.Type, bool) {
 	return ir.Int64, true
 }
 
-// nativeRound is round's native check, which bround shares.
+// nativeRound is bround's native check: the types round's generator takes
+// (resolve has made the scale an integer constant).
 func nativeRound(u *Unit, e *ir.Call, args []ir.Type) (ir.Pos, string) {
-	if len(e.Args) == 2 {
-		if _, ok := IntConstant(e.Args[1]); !ok {
-			return e.Args[1].Position(), e.Name + " with a scale that is not a constant is not supported yet"
-		}
-	}
 	if a := args[0]; !(a.IsFloat() || a.IsSigned() || a.Kind == ir.TDecimal) {
 		return e.Args[0].Position(), e.Name + " of " + a.String() + " is not supported yet"
 	}
