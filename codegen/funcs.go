@@ -37,6 +37,11 @@ func (g *flowGen) genCall(e *ir.Call, en *env) *value {
 	if f.Agg {
 		panic(fmt.Sprintf("%s: aggregate %s outside an aggregate", e.Pos, e.Name))
 	}
+	for _, gen := range lazyGens() { // raise_error's type is NULL's, and it still raises
+		if v := gen(g, name, e, en, t); v != nil {
+			return v
+		}
+	}
 	if t.Kind == ir.TUnknown {
 		return nullValue(t) // every argument is NULL: if(c, null, null), coalesce(null)
 	}
@@ -49,11 +54,6 @@ func (g *flowGen) genCall(e *ir.Call, en *env) *value {
 		return g.genIf(e, en, t)
 	case "greatest", "least":
 		return g.genGreatest(e, en, t, name == "greatest")
-	}
-	for _, gen := range lazyGens() {
-		if v := gen(g, name, e, en, t); v != nil {
-			return v
-		}
 	}
 	args := make([]*value, len(e.Args))
 	for i, a := range e.Args {

@@ -26,6 +26,19 @@ func (g *flowGen) genCondCall(name string, e *ir.Call, args []*value, t ir.Type)
 func (g *flowGen) genLazyCondCall(name string, e *ir.Call, en *env, t ir.Type) *value {
 	arg := func(i int) func() *value { return func() *value { return g.genExpr(e.Args[i], en) } }
 	switch name {
+	case "raise_error":
+		g.emitRaise(e.Args[0], en, e.Pos)
+		return nullValue(t)
+	case "assert_true":
+		c := g.genExpr(e.Args[0], en)
+		fail := g.sub(func() { g.emitRaise(e.Args[1], en, e.Pos) })
+		g.emit(jen.If(jen.Op("!").Parens(truth(c))).Block(fail...))
+		return nullValue(t)
+	}
+	if t.Kind == ir.TUnknown {
+		return nil // every argument is NULL: the call is NULL (genCall)
+	}
+	switch name {
 	case "nvl":
 		return g.genCoalesce(e, en, t)
 	case "nvl2":
@@ -97,4 +110,12 @@ func (g *flowGen) branch(a *value, t ir.Type, pos ir.Pos) *value {
 		return nullValue(t)
 	}
 	return g.coerce(a, t, pos)
+}
+
+// emitRaise fails the flow at pos with USER_RAISED_EXCEPTION and the
+// message msg evaluates to (raise_error, a failed assert_true).
+func (g *flowGen) emitRaise(msg ir.Expr, en *env, pos ir.Pos) {
+	m := g.genExpr(msg, en)
+	err := g.name("e")
+	g.emit(jen.If(jen.Id(err).Op(":=").Qual(sqlfnPkg, "RaiseError").Call(V0(m), OK(m)), jen.Id(err).Op("!=").Nil()).Block(g.fail(pos, jen.Id(err))))
 }

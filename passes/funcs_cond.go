@@ -15,6 +15,8 @@ var condFunctions = []funcSig{
 	{name: "zeroifnull", minArgs: 1, maxArgs: 1, args: []argRule{argNumeric}, result: resCustom, typeFn: zeroIfNullType, resultDoc: "the common type of x and INT", nulls: nullNever, family: famConditional, doc: "x, or 0 when x is NULL (nvl(x, 0))"},
 	{name: "nullifzero", minArgs: 1, maxArgs: 1, args: []argRule{argNumeric}, result: resArg0, nulls: nullAlways, family: famConditional, doc: "NULL when x = 0 (-0.0 included), else x (nullif(x, 0))"},
 	{name: "isnan", minArgs: 1, maxArgs: 1, args: []argRule{argNumeric}, ret: ir.Bool, result: resFixed, nulls: nullNever, family: famConditional, doc: "whether x is NaN (false for NULL)"},
+	{name: "raise_error", minArgs: 1, maxArgs: 1, args: []argRule{argString}, ret: ir.Type{}, result: resFixed, nulls: nullAlways, family: famConditional, doc: "fails the query with USER_RAISED_EXCEPTION and the message (its type is NULL's: use it in a branch, CASE WHEN bad THEN raise_error('why') ELSE x END)"},
+	{name: "assert_true", minArgs: 1, maxArgs: 2, args: []argRule{argBool, argString}, ret: ir.Type{}, result: resFixed, nulls: nullAlways, native: nativeAssertTrue, family: famConditional, doc: "NULL when the condition is true, else fails the query with USER_RAISED_EXCEPTION and the message (the message is evaluated only then)"},
 	{name: "nanvl", minArgs: 2, maxArgs: 2, args: []argRule{argNumeric}, result: resCustom, typeFn: nanvlType, resultDoc: "FLOAT when both are FLOAT, else DOUBLE", family: famConditional, doc: "a unless it is NaN, else b (b is not evaluated otherwise; NULL a is NULL)"},
 }
 
@@ -38,4 +40,14 @@ func nanvlType(r *resolver, e *ir.Call, types []ir.Type) (ir.Type, bool) {
 		return ir.Float32, true
 	}
 	return ir.Float64, true
+}
+
+// nativeAssertTrue: assert_true needs its message natively; without one,
+// Spark's message is the condition's SQL text ('(x > 0)' is not true!),
+// which the native backend does not render as Spark does.
+func nativeAssertTrue(u *Unit, e *ir.Call, args []ir.Type) (ir.Pos, string) {
+	if len(e.Args) == 1 {
+		return e.Pos, "assert_true without a message is not supported yet: give one, assert_true(cond, 'message')"
+	}
+	return ir.Pos{}, ""
 }

@@ -102,3 +102,13 @@ func DecimalBround(v decimal128.Num, s int32, d int32, rp, rs int32) (decimal128
 	}
 	return finish(&x, rp, rs)
 }
+
+// RaiseError is raise_error(msg) and a failed assert_true: always the
+// error USER_RAISED_EXCEPTION with the message (Spark's "null" for a NULL
+// one, valid false).
+func RaiseError(msg string, valid bool) *Error {
+	if !valid {
+		msg = "null"
+	}
+	return &Error{Class: ClassUserRaisedException, Msg: msg}
+}

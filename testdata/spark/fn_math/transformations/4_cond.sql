@@ -13,3 +13,13 @@ SELECT id,
   nanvl(d, -1) AS nanvl_d, nanvl(d, div(l, i)) AS nanvl_lazy, nanvl(CAST(d AS FLOAT), CAST(n AS FLOAT)) AS nanvl_f,
   nanvl(d, i) AS nanvl_di
 FROM nums;
+
+-- raise_error and assert_true where they hold (their failures are in
+-- testdata/scripts/run_fn_math_errors.txtar): their type is NULL's, so they
+-- sit in a branch or a coalesce.
+CREATE MATERIALIZED VIEW checks AS
+SELECT id,
+  CASE WHEN n > 100 THEN raise_error(concat('n too big: ', CAST(n AS STRING))) ELSE n END AS n_checked,
+  coalesce(assert_true(id > 0, 'id must be positive'), id) AS id_checked,
+  isnull(assert_true(id < 100 OR i IS NULL, 'id too big')) AS asserted
+FROM nums;
