@@ -101,7 +101,7 @@ func double1(name, doc string) funcSig {
 // tryArith is a try_ form of an arithmetic operator: the operator's result
 // type, NULL where the operator raises an error.
 func tryArith(name string, op ir.BinaryOp, doc string) funcSig {
-	return funcSig{name: name, minArgs: 2, maxArgs: 2, args: []argRule{argNumeric}, result: resCustom, nulls: nullAlways,
+	return funcSig{name: name, minArgs: 2, maxArgs: 2, args: []argRule{argAny}, result: resCustom, nulls: nullAlways,
 		typeFn: func(r *resolver, e *ir.Call, types []ir.Type) (ir.Type, bool) {
 			t, ok := arithType(op, types[0], types[1], e.Args[0], e.Args[1])
 			if !ok {
@@ -172,10 +172,12 @@ func nativeNegative(u *Unit, e *ir.Call, args []ir.Type) (ir.Pos, string) {
 	return ir.Pos{}, ""
 }
 
-// nativeNumericArith is the native check of a try_ operator: the operator's.
+// nativeNumericArith is the native check of a try_ operator: the
+// operator's, on numbers (the native runtime's date and interval
+// arithmetic raises its errors rather than giving NULL).
 func nativeNumericArith(op ir.BinaryOp) func(u *Unit, e *ir.Call, args []ir.Type) (ir.Pos, string) {
 	return func(u *Unit, e *ir.Call, args []ir.Type) (ir.Pos, string) {
-		if t := u.Types[e]; !NativeArith(op, t, args[0], args[1]) || t.IsUnsigned() {
+		if t := u.Types[e]; !NativeArith(op, t, args[0], args[1]) || !t.IsNumeric() || t.IsUnsigned() || !args[0].IsNumeric() || !args[1].IsNumeric() {
 			return e.Pos, e.Name + "(" + args[0].String() + ", " + args[1].String() + ") is not supported yet"
 		}
 		return ir.Pos{}, ""

@@ -29,6 +29,9 @@ materialized view m = from u | select try_add(x, x) as r`,
 	{"width_bucket with an unsigned count", `source u from csv "u.csv" { x float64, n uint32 }
 materialized view m = from u | select width_bucket(x, 0, 1, n) as r`,
 		`p.thund:3:61: native backend: width_bucket with a bucket count of uint32 is not supported yet`},
+	{"try_add of a date", `source u from csv "u.csv" { x date }
+materialized view m = from u | select try_add(x, 1) as r`,
+		`p.thund:3:39: native backend: try_add(date32, int32) is not supported yet`},
 	{"assert_true without a message", `source u from csv "u.csv" { x int64 }
 materialized view m = from u | select coalesce(assert_true(x > 0), x) as r`,
 		`p.thund:3:48: native backend: assert_true without a message is not supported yet: give one, assert_true(cond, 'message')`},
