@@ -1,8 +1,6 @@
 package codegen
 
 import (
-	"fmt"
-
 	"github.com/dave/jennifer/jen"
 	"github.com/nordisk/thund/ir"
 	"github.com/nordisk/thund/passes"
@@ -73,11 +71,6 @@ func (g *flowGen) genMathCall(name string, e *ir.Call, args []*value, t ir.Type)
 		return g.negate(args[0], t, e.Pos)
 	case "pmod":
 		return g.genPmod(e, args[0], args[1], t)
-	case "shiftleft", "shiftright", "shiftrightunsigned":
-		fn := map[string]string{"shiftleft": "ShiftLeft", "shiftright": "ShiftRight", "shiftrightunsigned": "ShiftRightUnsigned"}[name] + fmt.Sprint(bitsOf(t))
-		return sq(pure, fn, g.coerce(args[0], t, e.Pos), g.asInt32(args[1], e.Pos))
-	case "bin":
-		return sq(pure, "Bin", g.coerce(args[0], ir.Int64, e.Pos))
 	}
 	return nil
 }

@@ -47,10 +47,6 @@ var mathFunctions = []funcSig{
 	tryArith("try_divide", ir.OpDiv, "a / b, or NULL where / would fail (division by zero, overflow)"),
 	tryArith("try_mod", ir.OpMod, "a % b, or NULL where % would fail (division by zero)"),
 	{name: "width_bucket", minArgs: 4, maxArgs: 4, args: []argRule{argNumeric, argNumeric, argNumeric, argInteger}, ret: ir.Int64, result: resFixed, nulls: nullAlways, native: nativeWidthBucket, family: famMath, doc: "the bucket, 1 to n, of v among n equal buckets from min to max (0 below, n + 1 above; NULL for n <= 0, min = max, NaN or infinite bounds)"},
-	shiftFn("shiftleft", "x shifted left by n bits (n taken modulo the width, as Java's <<)"),
-	shiftFn("shiftright", "x shifted right by n bits, keeping the sign (Java's >>)"),
-	shiftFn("shiftrightunsigned", "x shifted right by n bits, filling with zeros (Java's >>>)"),
-	{name: "bin", minArgs: 1, maxArgs: 1, args: []argRule{argInteger}, ret: ir.StringT, result: resFixed, native: nativeSigned, family: famMath, doc: "the binary digits of x as a BIGINT (64 digits, two's complement, for a negative x)"},
 }
 
 // mathSparkOnly are the random functions: Spark draws them per partition
@@ -73,24 +69,6 @@ func uniformType(r *resolver, e *ir.Call, types []ir.Type) (ir.Type, bool) {
 		r.errorf(e.Args[1].Position(), ir.CodeTypeMismatch, "uniform's bounds have no common type: %s and %s", types[0], types[1])
 	}
 	return t, ok
-}
-
-// shiftFn is a bit shift: INT for INT, SMALLINT and TINYINT (widened, as
-// Spark), BIGINT for BIGINT; the count is an INT.
-func shiftFn(name, doc string) funcSig {
-	return funcSig{name: name, minArgs: 2, maxArgs: 2, args: []argRule{argInteger}, result: resCustom, typeFn: shiftType, resultDoc: "INT, or BIGINT for a BIGINT", native: nativeSigned, family: famMath, doc: doc}
-}
-
-// shiftType types a shift by its first argument.
-func shiftType(r *resolver, e *ir.Call, types []ir.Type) (ir.Type, bool) {
-	switch t := types[0]; {
-	case t.Kind == ir.TInt64:
-		return ir.Int64, true
-	case t.IsSigned() || isUnknown(t):
-		return ir.Int32, true
-	}
-	r.errorf(e.Args[0].Position(), ir.CodeTypeMismatch, "%s needs a signed integer, got %s: cast it to bigint", e.Name, types[0])
-	return invalid, false
 }
 
 // double1 is a math function of one number computed on DOUBLE.

@@ -2,7 +2,6 @@ package sqlfn
 
 import (
 	"math"
-	"strconv"
 
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 )
@@ -113,25 +112,3 @@ func RaiseError(msg string, valid bool) *Error {
 	}
 	return &Error{Class: ClassUserRaisedException, Msg: msg}
 }
-
-// ShiftLeft32 is shiftleft(x, n) on INT: Java's <<, n taken modulo 32.
-func ShiftLeft32(x, n int32) int32 { return x << (uint32(n) & 31) }
-
-// ShiftLeft64 is shiftleft(x, n) on BIGINT: n taken modulo 64.
-func ShiftLeft64(x int64, n int32) int64 { return x << (uint32(n) & 63) }
-
-// ShiftRight32 is shiftright(x, n) on INT: Java's >>, keeping the sign.
-func ShiftRight32(x, n int32) int32 { return x >> (uint32(n) & 31) }
-
-// ShiftRight64 is shiftright(x, n) on BIGINT.
-func ShiftRight64(x int64, n int32) int64 { return x >> (uint32(n) & 63) }
-
-// ShiftRightUnsigned32 is shiftrightunsigned(x, n) on INT: Java's >>>.
-func ShiftRightUnsigned32(x, n int32) int32 { return int32(uint32(x) >> (uint32(n) & 31)) }
-
-// ShiftRightUnsigned64 is shiftrightunsigned(x, n) on BIGINT.
-func ShiftRightUnsigned64(x int64, n int32) int64 { return int64(uint64(x) >> (uint32(n) & 63)) }
-
-// Bin is bin(x): Java's Long.toBinaryString, the two's complement digits of
-// a negative x.
-func Bin(x int64) string { return strconv.FormatUint(uint64(x), 2) }

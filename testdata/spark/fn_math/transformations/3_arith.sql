@@ -20,16 +20,6 @@ SELECT id,
   width_bucket(n, 0, 20, l) AS wb_nl
 FROM nums;
 
--- Shifts take the count modulo the width (n reaches -15 and 21), and bin
--- prints a negative number's 64-bit two's complement.
-CREATE MATERIALIZED VIEW bits AS
-SELECT id,
-  shiftleft(i, 3) AS shl_i, shiftleft(l, n) AS shl_ln, shiftleft(CAST(n AS TINYINT), 4) AS shl_t,
-  shiftright(i, n) AS shr_in, shiftright(l, 2) AS shr_l,
-  shiftrightunsigned(i, n) AS shru_in, shiftrightunsigned(l, 1) AS shru_l,
-  bin(l) AS bin_l, bin(i) AS bin_i, bin(n) AS bin_n
-FROM nums;
-
 CREATE MATERIALIZED VIEW tries AS
 SELECT id,
   try_add(i, 1) AS add_i, try_add(l, l) AS add_l, try_add(m, m) AS add_m, try_add(d, i) AS add_d,
