@@ -23,50 +23,57 @@ func (g *flowGen) genArith(e *ir.Binary, en *env) *value {
 
 // arith computes l op r in type t.
 func (g *flowGen) arith(op ir.BinaryOp, t ir.Type, l, r *value, pos ir.Pos) *value {
+	return g.arithTry(op, t, l, r, pos, false)
+}
+
+// arithTry is arith; with try, a numeric operation's error gives NULL
+// instead (try_add, try_divide, ...).
+func (g *flowGen) arithTry(op ir.BinaryOp, t ir.Type, l, r *value, pos ir.Pos, try bool) *value {
 	switch {
 	case t.IsInteger():
 		a, b := g.coerce(l, t, pos), g.coerce(r, t, pos)
-		return g.intArith(op, t, a, b, pos)
+		return g.intArith(op, t, a, b, pos, try)
 	case t.IsFloat() && (l.t.IsNumeric() || l.t.Kind == ir.TUnknown) && (r.t.IsNumeric() || r.t.Kind == ir.TUnknown):
 		a, b := g.coerce(l, t, pos), g.coerce(r, t, pos)
 		args := []*value{a, b}
 		switch op {
 		case ir.OpDiv:
-			return g.strict(t, pos, checked, false, args, func() jen.Code { return jen.Qual(sqlfnPkg, "DivideFloat64").Call(V(a), V(b)) })
+			return g.strict(t, pos, checked, try, args, func() jen.Code { return jen.Qual(sqlfnPkg, "DivideFloat64").Call(V(a), V(b)) })
 		case ir.OpMod:
 			fn := "RemFloat64"
 			if t.Kind == ir.TFloat32 {
 				fn = "RemFloat32"
 			}
-			return g.strict(t, pos, checked, false, args, func() jen.Code { return jen.Qual(sqlfnPkg, fn).Call(V(a), V(b)) })
+			return g.strict(t, pos, checked, try, args, func() jen.Code { return jen.Qual(sqlfnPkg, fn).Call(V(a), V(b)) })
 		}
 		goOp := map[ir.BinaryOp]string{ir.OpAdd: "+", ir.OpSub: "-", ir.OpMul: "*"}[op]
 		return g.strict(t, pos, pure, false, args, func() jen.Code { return jen.Add(V(a)).Op(goOp).Add(V(b)) })
 	case t.Kind == ir.TDecimal && l.t.Kind != ir.TDuration && r.t.Kind != ir.TDuration:
 		a, b := g.toDecimal(l), g.toDecimal(r)
 		fn := map[ir.BinaryOp]string{ir.OpAdd: "DecimalAdd", ir.OpSub: "DecimalSub", ir.OpMul: "DecimalMul", ir.OpDiv: "DecimalDiv", ir.OpMod: "DecimalMod"}[op]
-		return g.strict(t, pos, checked, false, []*value{a, b}, func() jen.Code {
+		return g.strict(t, pos, checked, try, []*value{a, b}, func() jen.Code {
 			return jen.Qual(sqlfnPkg, fn).Call(V(a), jen.Lit(int32(a.t.Scale)), V(b), jen.Lit(int32(b.t.Scale)), jen.Lit(int32(t.Precision)), jen.Lit(int32(t.Scale)))
 		})
 	}
 	return g.temporalArith(op, t, l, r, pos)
 }
 
-// intArith is checked integer arithmetic on two values of type t.
-func (g *flowGen) intArith(op ir.BinaryOp, t ir.Type, a, b *value, pos ir.Pos) *value {
+// intArith is checked integer arithmetic on two values of type t (with
+// try: NULL on an error).
+func (g *flowGen) intArith(op ir.BinaryOp, t ir.Type, a, b *value, pos ir.Pos, try bool) *value {
 	args := []*value{a, b}
 	if t.IsUnsigned() {
 		fn := map[ir.BinaryOp]string{ir.OpAdd: "AddUnsigned", ir.OpSub: "SubUnsigned", ir.OpMul: "MulUnsigned"}[op]
 		if op == ir.OpMod {
-			return g.strict(t, pos, checked, false, args, func() jen.Code { return jen.Qual(sqlfnPkg, "RemUnsigned").Call(V(a), V(b)) })
+			return g.strict(t, pos, checked, try, args, func() jen.Code { return jen.Qual(sqlfnPkg, "RemUnsigned").Call(V(a), V(b)) })
 		}
-		return g.strict(t, pos, checked, false, args, func() jen.Code { return jen.Qual(sqlfnPkg, fn).Call(V(a), V(b)) })
+		return g.strict(t, pos, checked, try, args, func() jen.Code { return jen.Qual(sqlfnPkg, fn).Call(V(a), V(b)) })
 	}
 	if op == ir.OpMod {
-		return g.strict(t, pos, checked, false, args, func() jen.Code { return jen.Qual(sqlfnPkg, "Rem").Call(V(a), V(b)) })
+		return g.strict(t, pos, checked, try, args, func() jen.Code { return jen.Qual(sqlfnPkg, "Rem").Call(V(a), V(b)) })
 	}
 	fn := map[ir.BinaryOp]string{ir.OpAdd: "AddInt", ir.OpSub: "SubInt", ir.OpMul: "MulInt"}[op] + fmt.Sprint(bitsOf(t))
-	return g.strict(t, pos, checked, false, args, func() jen.Code { return jen.Qual(sqlfnPkg, fn).Call(V(a), V(b)) })
+	return g.strict(t, pos, checked, try, args, func() jen.Code { return jen.Qual(sqlfnPkg, fn).Call(V(a), V(b)) })
 }
 
 // temporalArith is date, timestamp and duration arithmetic (passes'

@@ -233,21 +233,26 @@ func (g *flowGen) genUnary(e *ir.Unary, en *env) *value {
 		}
 		return g.strict(ir.Bool, e.Pos, pure, false, []*value{x}, func() jen.Code { return jen.Op("!").Add(V(x)) })
 	}
-	x = g.coerce(x, t, e.Pos)
+	return g.negate(g.coerce(x, t, e.Pos), t, e.Pos)
+}
+
+// negate is -x in x's type t (unary minus, negative()): checked, -MIN
+// overflows.
+func (g *flowGen) negate(x *value, t ir.Type, pos ir.Pos) *value {
 	switch {
 	case t.Kind == ir.TInt64 || t.Kind == ir.TDuration:
-		return g.strict(t, e.Pos, checked, false, []*value{x}, func() jen.Code { return jen.Qual(sqlfnPkg, "NegInt64").Call(V(x)) })
+		return g.strict(t, pos, checked, false, []*value{x}, func() jen.Code { return jen.Qual(sqlfnPkg, "NegInt64").Call(V(x)) })
 	case t.Kind == ir.TInt32 || t.Kind == ir.TInt16 || t.Kind == ir.TInt8:
 		fn := "NegInt" + fmt.Sprint(bitsOf(t))
-		return g.strict(t, e.Pos, checked, false, []*value{x}, func() jen.Code { return jen.Qual(sqlfnPkg, fn).Call(V(x)) })
+		return g.strict(t, pos, checked, false, []*value{x}, func() jen.Code { return jen.Qual(sqlfnPkg, fn).Call(V(x)) })
 	case t.IsUnsigned():
-		return g.strict(t, e.Pos, checked, false, []*value{x}, func() jen.Code { return jen.Qual(sqlfnPkg, "NegUnsigned").Call(V(x)) })
+		return g.strict(t, pos, checked, false, []*value{x}, func() jen.Code { return jen.Qual(sqlfnPkg, "NegUnsigned").Call(V(x)) })
 	case t.IsFloat():
-		return g.strict(t, e.Pos, pure, false, []*value{x}, func() jen.Code { return jen.Op("-").Add(V(x)) })
+		return g.strict(t, pos, pure, false, []*value{x}, func() jen.Code { return jen.Op("-").Add(V(x)) })
 	case t.Kind == ir.TDecimal:
-		return g.strict(t, e.Pos, pure, false, []*value{x}, func() jen.Code { return jen.Add(V(x)).Dot("Negate").Call() })
+		return g.strict(t, pos, pure, false, []*value{x}, func() jen.Code { return jen.Add(V(x)).Dot("Negate").Call() })
 	}
-	g.unplanned(e.Pos, "unary - of %s is not supported yet", t)
+	g.unplanned(pos, "unary - of %s is not supported yet", t)
 	return nullValue(t)
 }
 

@@ -37,6 +37,11 @@ func (g *flowGen) genCall(e *ir.Call, en *env) *value {
 	if f.Agg {
 		panic(fmt.Sprintf("%s: aggregate %s outside an aggregate", e.Pos, e.Name))
 	}
+	for _, gen := range lazyGens() { // raise_error's type is NULL's, and it still raises
+		if v := gen(g, name, e, en, t); v != nil {
+			return v
+		}
+	}
 	if t.Kind == ir.TUnknown {
 		return nullValue(t) // every argument is NULL: if(c, null, null), coalesce(null)
 	}
@@ -49,11 +54,6 @@ func (g *flowGen) genCall(e *ir.Call, en *env) *value {
 		return g.genIf(e, en, t)
 	case "greatest", "least":
 		return g.genGreatest(e, en, t, name == "greatest")
-	}
-	for _, gen := range lazyGens {
-		if v := gen(g, name, e, en, t); v != nil {
-			return v
-		}
 	}
 	args := make([]*value, len(e.Args))
 	for i, a := range e.Args {
@@ -86,30 +86,8 @@ func (g *flowGen) genCall(e *ir.Call, en *env) *value {
 			return sq(pure, "DecimalAbs", a)
 		}
 	case "round":
-		d := 0
-		if len(e.Args) == 2 {
-			var ok bool
-			if d, ok = passes.IntConstant(e.Args[1]); !ok {
-				break
-			}
-		}
-		a := x()
-		d32 := jen.Lit(int32(d))
-		switch {
-		case a.t.Kind == ir.TFloat64 || a.t.Kind == ir.TFloat32:
-			fn := "RoundFloat64"
-			if a.t.Kind == ir.TFloat32 {
-				fn = "RoundFloat32"
-			}
-			return g.strict(t, e.Pos, pure, false, []*value{a}, func() jen.Code { return jen.Qual(sqlfnPkg, fn).Call(V(a), d32) })
-		case a.t.Kind == ir.TInt64:
-			return g.strict(t, e.Pos, checked, false, []*value{a}, func() jen.Code { return jen.Qual(sqlfnPkg, "RoundInt64").Call(V(a), d32) })
-		case a.t.IsSigned():
-			return g.strict(t, e.Pos, checked, false, []*value{a}, func() jen.Code { return jen.Qual(sqlfnPkg, "RoundInt").Call(V(a), d32) })
-		case a.t.Kind == ir.TDecimal:
-			return g.strict(t, e.Pos, checked, false, []*value{a}, func() jen.Code {
-				return jen.Qual(sqlfnPkg, "DecimalRound").Call(V(a), jen.Lit(int32(a.t.Scale)), d32, jen.Lit(int32(t.Precision)), jen.Lit(int32(t.Scale)))
-			})
+		if v := g.genRound(e, x(), t, false); v != nil {
+			return v
 		}
 	case "floor", "ceil":
 		if len(e.Args) != 1 {
@@ -291,9 +269,13 @@ var familyGens = []func(g *flowGen, name string, e *ir.Call, args []*value, t ir
 
 // lazyGens generate the calls of the catalogue's families that evaluate
 // their own arguments (a conditional that skips one): each returns nil for
-// a call it does not generate.
-var lazyGens = []func(g *flowGen, name string, e *ir.Call, en *env, t ir.Type) *value{
-	(*flowGen).genLazyCondCall,
+// a call it does not generate. A function, not a variable: the generators
+// call genExpr, which calls genCall, which reads the list (a variable would
+// be an initialization cycle).
+func lazyGens() []func(g *flowGen, name string, e *ir.Call, en *env, t ir.Type) *value {
+	return []func(g *flowGen, name string, e *ir.Call, en *env, t ir.Type) *value{
+		(*flowGen).genLazyCondCall,
+	}
 }
 
 // sqlfnCall calls sqlfn's fn on vals: NULL when any is, and fn's error (by
@@ -381,6 +363,15 @@ func (g *flowGen) genNullif(e *ir.Call, en *env, t ir.Type) *value {
 // genIf is if(cond, a, b): a when cond is TRUE, else b.
 func (g *flowGen) genIf(e *ir.Call, en *env, t ir.Type) *value {
 	c := g.genExpr(e.Args[0], en)
+	return g.genChoice(truth(c), t, e.Pos,
+		func() *value { return g.genExpr(e.Args[1], en) },
+		func() *value { return g.genExpr(e.Args[2], en) })
+}
+
+// genChoice is the value of a (when the Go condition cond holds) or of b,
+// each coerced to t and generated only in its own branch, so that the
+// other is not evaluated (if, nvl2, nanvl).
+func (g *flowGen) genChoice(cond jen.Code, t ir.Type, pos ir.Pos, a, b func() *value) *value {
 	vn := g.name("if")
 	okn := vn + "ok"
 	x := &value{t: t, v: jen.Id(vn), ok: jen.Id(okn)}
@@ -390,12 +381,12 @@ func (g *flowGen) genIf(e *ir.Call, en *env, t ir.Type) *value {
 		if a.null {
 			return
 		}
-		a = g.coerce(a, t, e.Pos)
+		a = g.coerce(a, t, pos)
 		g.emit(jen.List(jen.Id(vn), jen.Id(okn)).Op("=").List(V(a), OK(a)))
 	}
-	then := g.sub(func() { assign(g.genExpr(e.Args[1], en)) })
-	els := g.sub(func() { assign(g.genExpr(e.Args[2], en)) })
-	g.emit(jen.If(truth(c)).Block(then...).Else().Block(els...))
+	then := g.sub(func() { assign(a()) })
+	els := g.sub(func() { assign(b()) })
+	g.emit(jen.If(cond).Block(then...).Else().Block(els...))
 	return x
 }
 

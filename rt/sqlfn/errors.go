@@ -39,6 +39,8 @@ func (e *Error) SQLState() string {
 		return "42601"
 	case ClassInvalidParameterValue:
 		return "22023"
+	case ClassUserRaisedException:
+		return "P0001"
 	}
 	return ""
 }
@@ -55,6 +57,7 @@ const (
 	ClassNumericOutOfSupportedRange = "NUMERIC_OUT_OF_SUPPORTED_RANGE"
 	ClassInvalidFormat              = "INVALID_FORMAT"
 	ClassInvalidParameterValue      = "INVALID_PARAMETER_VALUE"
+	ClassUserRaisedException        = "USER_RAISED_EXCEPTION"
 )
 
 // ansiConf is how Spark quotes the ANSI switch in its messages (toSQLConf).

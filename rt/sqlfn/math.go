@@ -11,7 +11,10 @@ import (
 // Scala's BigDecimal(d) starts from Double.toString), so round(2.675, 2) is
 // 2.68 although the binary value is below 2.675. NaN and infinities pass
 // through; a result of zero is +0.0 (BigDecimal has no negative zero).
-func RoundFloat64(x float64, d int32) float64 {
+func RoundFloat64(x float64, d int32) float64 { return roundFloat64(x, d, false) }
+
+// roundFloat64 rounds HALF_UP, or HALF_EVEN when even is set.
+func roundFloat64(x float64, d int32, even bool) float64 {
 	if x != x || math.IsInf(x, 0) {
 		return x
 	}
@@ -20,7 +23,7 @@ func RoundFloat64(x float64, d int32) float64 {
 	}
 	var buf [32]byte
 	digits, e := javaDigits(buf[:0], math.Abs(x), 64)
-	m, keep := roundDigits(digits, e, d)
+	m, keep := roundDigits(digits, e, d, even)
 	if keep {
 		return x
 	}
@@ -37,7 +40,10 @@ func RoundFloat64(x float64, d int32) float64 {
 // RoundFloat32 is round(x, d) on FLOAT: Spark rounds BigDecimal(x.toDouble),
 // i.e. the Double.toString digits of the widened value, then converts back
 // with BigDecimal.floatValue.
-func RoundFloat32(f float32, d int32) float32 {
+func RoundFloat32(f float32, d int32) float32 { return roundFloat32(f, d, false) }
+
+// roundFloat32 rounds HALF_UP, or HALF_EVEN when even is set.
+func roundFloat32(f float32, d int32, even bool) float32 {
 	x := float64(f)
 	if x != x || math.IsInf(x, 0) {
 		return f
@@ -47,7 +53,7 @@ func RoundFloat32(f float32, d int32) float32 {
 	}
 	var buf [32]byte
 	digits, e := javaDigits(buf[:0], math.Abs(x), 64)
-	m, keep := roundDigits(digits, e, d)
+	m, keep := roundDigits(digits, e, d, even)
 	if keep {
 		return f
 	}
@@ -79,10 +85,11 @@ func abs32(d int32) int32 {
 	return d
 }
 
-// roundDigits rounds the decimal 0.d1d2...dn × 10^(e+1) HALF_UP to d
-// fractional digits, returning the result as an integer count of 10^-d.
-// keep is true when no digit is dropped (the value is unchanged).
-func roundDigits(digits []byte, e int, d int32) (m uint64, keep bool) {
+// roundDigits rounds the decimal 0.d1d2...dn × 10^(e+1) HALF_UP (HALF_EVEN
+// when even is set) to d fractional digits, returning the result as an
+// integer count of 10^-d. keep is true when no digit is dropped (the value
+// is unchanged).
+func roundDigits(digits []byte, e int, d int32, even bool) (m uint64, keep bool) {
 	k := e + 1 + int(d) // digits whose weight is >= 10^-d
 	if k >= len(digits) {
 		return 0, true
@@ -93,7 +100,7 @@ func roundDigits(digits []byte, e int, d int32) (m uint64, keep bool) {
 	for i := 0; i < k; i++ {
 		m = m*10 + uint64(digits[i]-'0')
 	}
-	if digits[k] >= '5' {
+	if digits[k] > '5' || digits[k] == '5' && !(even && m%2 == 0 && allZero(digits[k+1:])) {
 		m++
 	}
 	return m, false
@@ -114,7 +121,20 @@ func scaleFloat64(m uint64, exp int32) float64 {
 // RoundInt64 is round(x, d) on BIGINT: unchanged for d >= 0, else HALF_UP to
 // a multiple of 10^-d; ARITHMETIC_OVERFLOW ("Overflow", from
 // BigDecimal.toLongExact) when the result leaves the type.
-func RoundInt64(x int64, d int32) (int64, *Error) {
+func RoundInt64(x int64, d int32) (int64, *Error) { return roundInt64(x, d, false) }
+
+// allZero reports whether every digit is '0'.
+func allZero(digits []byte) bool {
+	for _, c := range digits {
+		if c != '0' {
+			return false
+		}
+	}
+	return true
+}
+
+// roundInt64 rounds HALF_UP, or HALF_EVEN when even is set.
+func roundInt64(x int64, d int32, even bool) (int64, *Error) {
 	if d >= 0 || x == 0 {
 		return x, nil
 	}
@@ -128,14 +148,14 @@ func RoundInt64(x int64, d int32) (int64, *Error) {
 	}
 	var q uint64
 	if k == 19 {
-		if ax >= 5e18 {
+		if ax > 5e18 || ax == 5e18 && !even {
 			return 0, errRoundOverflow()
 		}
 		return 0, nil
 	}
 	p := pow10u64[k]
 	q = ax / p
-	if ax%p >= p/2 {
+	if r := ax % p; r > p/2 || r == p/2 && !(even && q%2 == 0) {
 		q++
 	}
 	hi, lo := bits.Mul64(q, p)
@@ -149,8 +169,11 @@ func RoundInt64(x int64, d int32) (int64, *Error) {
 }
 
 // RoundInt is round(x, d) on INT, SMALLINT or TINYINT (see RoundInt64).
-func RoundInt[T int8 | int16 | int32](x T, d int32) (T, *Error) {
-	r, err := RoundInt64(int64(x), d)
+func RoundInt[T int8 | int16 | int32](x T, d int32) (T, *Error) { return roundInt(x, d, false) }
+
+// roundInt rounds HALF_UP, or HALF_EVEN when even is set.
+func roundInt[T int8 | int16 | int32](x T, d int32, even bool) (T, *Error) {
+	r, err := roundInt64(int64(x), d, even)
 	if err != nil || r != int64(T(r)) {
 		return 0, errRoundOverflow()
 	}

@@ -192,13 +192,20 @@ func divmod(u, v *wide) (q, r wide) {
 
 // divPow10HalfUp sets x to x/10^k rounded half up (ties away from zero,
 // since x is a magnitude), as BigDecimal.setScale(_, HALF_UP) does.
-func (x *wide) divPow10HalfUp(k int) {
+func (x *wide) divPow10HalfUp(k int) { x.divPow10Round(k, false) }
+
+// divPow10HalfEven sets x to x/10^k rounded half to even, as
+// BigDecimal.setScale(_, HALF_EVEN) does.
+func (x *wide) divPow10HalfEven(k int) { x.divPow10Round(k, true) }
+
+// divPow10Round sets x to x/10^k rounded half up, or half to even.
+func (x *wide) divPow10Round(k int, even bool) {
 	if k <= 0 {
 		return
 	}
 	if k <= 19 {
 		d := pow10u64[k]
-		if r := x.divWord(d); r >= d/2 { // d = 10^k is even
+		if r := x.divWord(d); r > d/2 || r == d/2 && !(even && x.w[0]%2 == 0) { // d = 10^k is even
 			x.inc()
 		}
 		return
@@ -208,7 +215,7 @@ func (x *wide) divPow10HalfUp(k int) {
 		return
 	}
 	q, r := divmod(x, &pow10W[k])
-	if r.cmp(&halfPow10W[k]) >= 0 {
+	if c := r.cmp(&halfPow10W[k]); c > 0 || c == 0 && !(even && q.w[0]%2 == 0) {
 		q.inc()
 	}
 	*x = q
