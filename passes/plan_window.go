@@ -168,6 +168,10 @@ func (p *planner) windowFunc(o *ir.Over) *WindowFunc {
 		name = f.Name
 	}
 	known, ok := windowFuncNames[name]
+	if !ok && IsFamilyAgg(name) { // plan_agg.go
+		p.refuse(c.Pos, "%s over a window is not supported yet: aggregate with group by and join the result back", c.Name)
+		return nil
+	}
 	if !ok || c.Distinct {
 		return nil
 	}

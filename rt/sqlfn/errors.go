@@ -29,7 +29,7 @@ func (e *Error) SQLState() string {
 	class, _, _ := strings.Cut(e.Class, ".")
 	switch class {
 	case ClassArithmeticOverflow, ClassBinaryArithmeticOverflow, ClassCastOverflow,
-		ClassNumericValueOutOfRange, ClassNumericOutOfSupportedRange:
+		ClassNumericValueOutOfRange, ClassNumericOutOfSupportedRange, ClassNegativeFrequency:
 		return "22003"
 	case ClassDivideByZero, ClassRemainderByZero:
 		return "22012"
@@ -55,6 +55,7 @@ const (
 	ClassNumericOutOfSupportedRange = "NUMERIC_OUT_OF_SUPPORTED_RANGE"
 	ClassInvalidFormat              = "INVALID_FORMAT"
 	ClassInvalidParameterValue      = "INVALID_PARAMETER_VALUE"
+	ClassNegativeFrequency          = "NEGATIVE_VALUES_IN_FREQUENCY_EXPRESSION" // percentile's frequency
 )
 
 // ansiConf is how Spark quotes the ANSI switch in its messages (toSQLConf).

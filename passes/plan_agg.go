@@ -1,0 +1,42 @@
+package passes
+
+import "github.com/nordisk/thund/ir"
+
+// What the native backend computes of the aggregate family
+// (funcs_agg.go): batch aggregates only.
+
+// familyAccum checks a call of an aggregate of aggFunctions (name is its
+// canonical name; messages say it as written): false, refused, where the native accumulators do not
+// compute it.
+func (p *planner) familyAccum(call *ir.Call, name string, stream bool) bool {
+	switch {
+	case stream:
+		// their state is not in rt/stream's checkpointed window state
+		p.refuse(call.Pos, "%s over a stream is not supported yet: aggregate a snapshot of the input (from x)", call.Name)
+		return false
+	case call.Distinct && name == "percentile" && len(call.Args) == 3:
+		p.refuse(call.Pos, "percentile(distinct ...) with a frequency is not supported yet")
+		return false
+	case call.Distinct && len(call.Args) == 2 && name != "percentile" && name != "percentile_approx":
+		// the distinct set keeps one column (a percentage is a constant)
+		p.refuse(call.Pos, "%s(distinct ...) of two columns is not supported yet", call.Name)
+		return false
+	}
+	if pos, why := nativeCall(p.u, call, p.u.Calls[call]); why != "" {
+		p.refuse(pos, "%s", why)
+		return false
+	}
+	return true
+}
+
+// IsFamilyAgg reports whether name (canonical) is an aggregate of
+// aggFunctions. Each skips a row whose arguments are all NULL, so that
+// sparkemit lowers its FILTER (WHERE ...) as IF(cond, x, NULL).
+func IsFamilyAgg(name string) bool {
+	for i := range aggFunctions {
+		if aggFunctions[i].name == name {
+			return true
+		}
+	}
+	return false
+}
