@@ -45,7 +45,7 @@ func (g *flowGen) planFamilyAccum(st *structDecl, a *accum) bool {
 		return false
 	}
 	f := a.field
-	if a.call.Distinct { // one argument (the plan refuses more): its values seen (aggfilter.go)
+	if a.call.Distinct && a.argT.Kind != ir.TUnknown { // one argument (the plan refuses more): its values seen (aggfilter.go)
 		a.distinct = g.newKeyType("aggDistinct", []ir.Type{a.argT}, false)
 		st.add(f+"d", jen.Map(a.distinct.goType()).Struct())
 	}
@@ -59,7 +59,9 @@ func (g *flowGen) planFamilyAccum(st *structDecl, a *accum) bool {
 	case a.name == "max_by" || a.name == "min_by":
 		st.add(f, goType(a.resT))
 		st.add(f+"ok", jen.Bool())
-		st.add(f+"o", goType(g.typeOf(a.call.Args[1])))
+		if ot := g.typeOf(a.call.Args[1]); ot.Kind != ir.TUnknown { // a NULL ordering never sets it
+			st.add(f+"o", goType(ot))
+		}
 		st.add(f+"set", jen.Bool())
 	default: // bool_*, bit_*: the value so far, valid once a row counted
 		st.add(f, goType(a.resT))
@@ -79,6 +81,9 @@ func (g *flowGen) accumulateFamily(a *accum, gs *jen.Statement, args []*value) {
 		needed = args[1:]
 	}
 	if anyNull(needed...) {
+		// always NULL: the row changes nothing, but the group's state it
+		// was given is still read
+		g.emit(jen.Id("_").Op("=").Add(gs.Clone()))
 		return
 	}
 	when := func(stmts ...jen.Code) {

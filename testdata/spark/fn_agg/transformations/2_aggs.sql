@@ -43,3 +43,14 @@ SELECT stddev(x) AS sd, var_pop(x) AS vp, corr(x, y) AS r, count_if(b) AS ci, re
   bool_and(b) AS ba, bit_xor(i) AS bx, max_by(s, y) AS mx, median(x) AS med, percentile_approx(y, 0.5) AS pa,
   try_sum(y) AS ts, try_avg(d) AS ta
 FROM m WHERE id > 100;
+
+-- Grouping sets: each set's groups keep their own accumulators.
+CREATE MATERIALIZED VIEW rolled AS
+SELECT g, b, var_samp(x) AS v, max_by(s, id) AS mx, count_if(x > 0) AS ci, percentile(y, 0.5) AS p,
+  bit_xor(i) AS bx, try_avg(d) AS ta
+FROM m GROUP BY ROLLUP (g, b);
+
+-- In expressions and HAVING.
+CREATE MATERIALIZED VIEW spread AS
+SELECT g, stddev(x) * 2 + 1 AS sd2, coalesce(bool_and(b), false) AS all_b
+FROM m GROUP BY g HAVING stddev(x) > 1 OR count_if(b) > 1;
