@@ -33,6 +33,14 @@ var familyAggs = map[string]struct {
 	"count_if":          {}, "bool_and": {}, "bool_or": {}, "bit_and": {}, "bit_or": {}, "bit_xor": {}, "max_by": {}, "min_by": {},
 }
 
+// windowMoments are the family's functions the native backend computes
+// over a window's frames (rt/window.Moments): their sqlfn.Moments result
+// method.
+var windowMoments = map[string]string{
+	"stddev_samp": "StddevSamp", "stddev_pop": "StddevPop", "var_samp": "VarSamp", "var_pop": "VarPop",
+	"skewness": "Skewness", "kurtosis": "Kurtosis",
+}
+
 // tryAggs are try_sum and try_avg: sum and avg whose overflow makes the
 // result NULL (accum.try) instead of failing the flow.
 var tryAggs = map[string]string{"try_sum": "sum", "try_avg": "avg"}

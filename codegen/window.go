@@ -290,7 +290,9 @@ func winSlotType(f *passes.WindowFunc, float bool) jen.Code {
 }
 
 // winSlotNullable: the slot has a validity slot beside it.
-func winSlotNullable(f *passes.WindowFunc) bool { return f.Name == "sum" || f.Name == "avg" }
+func winSlotNullable(f *passes.WindowFunc) bool {
+	return f.Name == "sum" || f.Name == "avg" || windowMoments[f.Name] != ""
+}
 
 // winSlotIR is the type of a result slot's value, before the cast to the
 // Over's type.
@@ -299,6 +301,8 @@ func winSlotIR(f *passes.WindowFunc, float bool) ir.Type {
 	case "row_number", "rank", "dense_rank", "ntile":
 		return ir.Int32
 	case "percent_rank", "cume_dist", "avg":
+		return ir.Float64
+	case "stddev_samp", "stddev_pop", "var_samp", "var_pop", "skewness", "kurtosis": // windowMoments
 		return ir.Float64
 	case "count":
 		return ir.Int64
@@ -454,7 +458,21 @@ func (g *flowGen) winFunc(f *passes.WindowFunc, rows string, arg *winField, orde
 				scat)
 		}
 	default:
-		g.unplanned(f.Over.Pos, "window function %s", f.Name)
+		stat := windowMoments[f.Name]
+		if stat == "" {
+			g.unplanned(f.Over.Pos, "window function %s", f.Name)
+			break
+		}
+		frame()
+		out = append(out, jen.Id("vals").Op(":=").Id("b").Dot("Float64s").Call(jen.Lit(1), jen.Id("m")),
+			gather(jen.Id("vals"), jen.Float64().Call(at(jen.Id("k"), arg.name))),
+			jen.Id("out").Op(":=").Id("b").Dot("Float64s").Call(jen.Lit(0), jen.Id("m")),
+			jen.Id("outok").Op(":=").Id("b").Dot("Bools").Call(jen.Lit(2), jen.Id("m")),
+			jen.Qual(windowPkg, "Moments").Call(jen.Id("out"), jen.Id("outok"), jen.Id("vals"), okCode(true), fr,
+				jen.Parens(jen.Op("*").Qual(sqlfnPkg, "Moments")).Dot(stat)),
+			jen.For(jen.List(jen.Id("i"), jen.Id("k")).Op(":=").Range().Id("ord")).Block(
+				jen.Id(res).Index(jen.Id("k")).Op("=").Id("out").Index(jen.Id("i")),
+				jen.Id(resOK).Index(jen.Id("k")).Op("=").Id("outok").Index(jen.Id("i"))))
 	}
 	return []jen.Code{jen.Block(out...)}
 }

@@ -40,3 +40,25 @@ func IsFamilyAgg(name string) bool {
 	}
 	return false
 }
+
+// windowMoments are the family's functions the native backend computes
+// over a window (codegen's windowMoments): the moments of one numeric
+// argument.
+var windowMoments = map[string]bool{
+	"stddev_samp": true, "stddev_pop": true, "var_samp": true, "var_pop": true, "skewness": true, "kurtosis": true,
+}
+
+// familyWindowFunc plans a family aggregate over a window (name is its
+// canonical name), or refuses it (nil).
+func (p *planner) familyWindowFunc(o *ir.Over, name string) *WindowFunc {
+	c := o.Func
+	if !windowMoments[name] || c.Distinct || len(c.Args) != 1 {
+		p.refuse(c.Pos, "%s over a window is not supported yet: aggregate with group by and join the result back", c.Name)
+		return nil
+	}
+	if t := p.u.Types[c.Args[0]]; !t.IsInteger() && !t.IsFloat() || t.Kind == ir.TUint64 {
+		p.refuse(c.Pos, "%s of %s over a window is not supported yet (the native backend computes it over integers and floating-point numbers)", c.Name, t)
+		return nil
+	}
+	return p.frame(o, &WindowFunc{Over: o, Name: name, Arg: c.Args[0]})
+}

@@ -39,7 +39,8 @@ type WindowFunc struct {
 	Over *ir.Over
 	// Name is canonical: row_number, rank, dense_rank, percent_rank,
 	// cume_dist, ntile, lag, lead, first_value, last_value, nth_value,
-	// count, sum, avg, min, max.
+	// count, sum, avg, min, max, and the family's moments (plan_agg.go's
+	// windowMoments).
 	Name    string
 	Arg     ir.Expr // the argument (nil: count(*) and the ranking functions)
 	Default ir.Expr // lag and lead's default (nil: NULL)
@@ -169,8 +170,7 @@ func (p *planner) windowFunc(o *ir.Over) *WindowFunc {
 	}
 	known, ok := windowFuncNames[name]
 	if !ok && IsFamilyAgg(name) { // plan_agg.go
-		p.refuse(c.Pos, "%s over a window is not supported yet: aggregate with group by and join the result back", c.Name)
-		return nil
+		return p.familyWindowFunc(o, name)
 	}
 	if !ok || c.Distinct {
 		return nil

@@ -3,9 +3,12 @@ package window
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"math/rand"
 	"slices"
 	"testing"
+
+	"github.com/nordisk/thund/rt/sqlfn"
 )
 
 // The property test: every function of the package, over every frame kind
@@ -539,5 +542,25 @@ func TestSortBuckets(t *testing.T) {
 		return cmp.Compare(a, b)
 	}) {
 		t.Fatal("one bucket: not sorted")
+	}
+}
+
+// TestMoments checks a moment over a growing and a sliding frame against
+// the same values added to a fresh accumulator per frame (Spark's
+// stddev_samp over (order by i rows between 1 preceding and current row)
+// of 1, 2, 4, NULL: NULL, 0.7071067811865476, 1.4142135623730951,
+// NULL).
+func TestMoments(t *testing.T) {
+	vals := []float64{1, 2, 4, 0}
+	ok := []bool{true, true, true, false}
+	f := &Frames{Start: []int32{0, 0, 1, 2}, End: []int32{1, 2, 3, 4}}
+	out, outOK := make([]float64, 4), make([]bool, 4)
+	Moments(out, outOK, vals, ok, f, (*sqlfn.Moments).StddevSamp)
+	want := []float64{0, 0.7071067811865476, 1.4142135623730951, 0}
+	wantOK := []bool{false, true, true, false}
+	for i := range out {
+		if outOK[i] != wantOK[i] || outOK[i] && math.Abs(out[i]-want[i]) > 1e-15 {
+			t.Errorf("row %d: %v, %v; want %v, %v", i, out[i], outOK[i], want[i], wantOK[i])
+		}
 	}
 }

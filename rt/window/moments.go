@@ -1,0 +1,26 @@
+package window
+
+import "github.com/nordisk/thund/rt/sqlfn"
+
+// Moments is a moment statistic of the aggregate family (stddev,
+// variance, skewness, kurtosis; stat one of sqlfn.Moments' results) over
+// each row's frame, NULL (outOK false) where stat is. The moments are
+// added up from the frame's start in order, as Spark's window frames
+// update an aggregate's buffer: kept while the start stays (a growing
+// frame), added up again when it moves (a sliding one).
+func Moments(out []float64, outOK []bool, vals []float64, ok []bool, f *Frames, stat func(*sqlfn.Moments) (float64, bool)) {
+	s, e := int32(-1), int32(0)
+	var m sqlfn.Moments
+	for i := range out {
+		if f.Start[i] != s {
+			s, e = f.Start[i], f.Start[i]
+			m = sqlfn.Moments{}
+		}
+		for ; e < f.End[i]; e++ {
+			if ok == nil || ok[e] {
+				m.Add(vals[e])
+			}
+		}
+		out[i], outOK[i] = stat(&m)
+	}
+}
