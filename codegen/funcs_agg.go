@@ -34,11 +34,26 @@ var familyAggs = map[string]struct {
 }
 
 // windowMoments are the family's functions the native backend computes
-// over a window's frames (rt/window.Moments): their sqlfn.Moments result
-// method.
+// over a window's frames: the moments' sqlfn.Moments result method
+// (rt/window.Moments), and the percentiles' rt/window.Percentile.
 var windowMoments = map[string]string{
 	"stddev_samp": "StddevSamp", "stddev_pop": "StddevPop", "var_samp": "VarSamp", "var_pop": "VarPop",
-	"skewness": "Skewness", "kurtosis": "Kurtosis",
+	"skewness": "Skewness", "kurtosis": "Kurtosis", "median": "Percentile", "percentile": "Percentile",
+}
+
+// windowFamilyCall is the rt/window call computing f (a windowMoments
+// function, stat its entry) over the partition's gathered values into
+// out and outok (window.go's winFunc).
+func (g *flowGen) windowFamilyCall(f *passes.WindowFunc, stat string, ok, frames jen.Code) jen.Code {
+	args := []jen.Code{jen.Id("out"), jen.Id("outok"), jen.Id("vals"), ok, frames}
+	switch f.Name {
+	case "median":
+		return jen.Qual(windowPkg, stat).Call(append(args, jen.Lit(0.5))...)
+	case "percentile":
+		p, _ := passes.Percentage(f.Over.Func.Args[1])
+		return jen.Qual(windowPkg, stat).Call(append(args, jen.Lit(p))...)
+	}
+	return jen.Qual(windowPkg, "Moments").Call(append(args, jen.Parens(jen.Op("*").Qual(sqlfnPkg, "Moments")).Dot(stat))...)
 }
 
 // tryAggs are try_sum and try_avg: sum and avg whose overflow makes the

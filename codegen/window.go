@@ -302,7 +302,7 @@ func winSlotIR(f *passes.WindowFunc, float bool) ir.Type {
 		return ir.Int32
 	case "percent_rank", "cume_dist", "avg":
 		return ir.Float64
-	case "stddev_samp", "stddev_pop", "var_samp", "var_pop", "skewness", "kurtosis": // windowMoments
+	case "stddev_samp", "stddev_pop", "var_samp", "var_pop", "skewness", "kurtosis", "median", "percentile": // windowMoments
 		return ir.Float64
 	case "count":
 		return ir.Int64
@@ -468,8 +468,7 @@ func (g *flowGen) winFunc(f *passes.WindowFunc, rows string, arg *winField, orde
 			gather(jen.Id("vals"), jen.Float64().Call(at(jen.Id("k"), arg.name))),
 			jen.Id("out").Op(":=").Id("b").Dot("Float64s").Call(jen.Lit(0), jen.Id("m")),
 			jen.Id("outok").Op(":=").Id("b").Dot("Bools").Call(jen.Lit(2), jen.Id("m")),
-			jen.Qual(windowPkg, "Moments").Call(jen.Id("out"), jen.Id("outok"), jen.Id("vals"), okCode(true), fr,
-				jen.Parens(jen.Op("*").Qual(sqlfnPkg, "Moments")).Dot(stat)),
+			g.windowFamilyCall(f, stat, okCode(true), fr),
 			jen.For(jen.List(jen.Id("i"), jen.Id("k")).Op(":=").Range().Id("ord")).Block(
 				jen.Id(res).Index(jen.Id("k")).Op("=").Id("out").Index(jen.Id("i")),
 				jen.Id(resOK).Index(jen.Id("k")).Op("=").Id("outok").Index(jen.Id("i"))))

@@ -42,17 +42,18 @@ func IsFamilyAgg(name string) bool {
 }
 
 // windowMoments are the family's functions the native backend computes
-// over a window (codegen's windowMoments): the moments of one numeric
-// argument.
+// over a window (codegen's windowMoments): the moments and percentiles of
+// one numeric argument.
 var windowMoments = map[string]bool{
 	"stddev_samp": true, "stddev_pop": true, "var_samp": true, "var_pop": true, "skewness": true, "kurtosis": true,
+	"median": true, "percentile": true, // without a frequency
 }
 
 // familyWindowFunc plans a family aggregate over a window (name is its
 // canonical name), or refuses it (nil).
 func (p *planner) familyWindowFunc(o *ir.Over, name string) *WindowFunc {
 	c := o.Func
-	if !windowMoments[name] || c.Distinct || len(c.Args) != 1 {
+	if !windowMoments[name] || c.Distinct || len(c.Args) != 1 && name != "percentile" || len(c.Args) > 2 {
 		p.refuse(c.Pos, "%s over a window is not supported yet: aggregate with group by and join the result back", c.Name)
 		return nil
 	}

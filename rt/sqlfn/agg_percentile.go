@@ -46,6 +46,11 @@ func errNegativeFrequency(freq int64, expr string) *Error {
 		Msg: "Found the negative value in \"" + expr + "\": " + strconv.FormatInt(freq, 10) + "L, but expected a positive integral value."}
 }
 
+// Reset empties the accumulator, keeping its memory.
+func (p *Percentile) Reset() {
+	p.vals, p.freqs, p.n = p.vals[:0], p.freqs[:0], 0
+}
+
 // Result is the percentile p (0 to 1) of the values, as Spark's
 // Percentile computes it: the values sorted (NaN last), the position
 // p * (n - 1) in their expansion by frequency, and the two values around

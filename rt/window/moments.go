@@ -24,3 +24,20 @@ func Moments(out []float64, outOK []bool, vals []float64, ok []bool, f *Frames, 
 		out[i], outOK[i] = stat(&m)
 	}
 }
+
+// Percentile is percentile(x, pct) and median (pct 0.5) over each row's
+// frame, NULL (outOK false) where the frame holds no value: the frame's
+// values sorted again per row, as Spark's percentile aggregate collects
+// them per frame.
+func Percentile(out []float64, outOK []bool, vals []float64, ok []bool, f *Frames, pct float64) {
+	var p sqlfn.Percentile
+	for i := range out {
+		p.Reset()
+		for e := f.Start[i]; e < f.End[i]; e++ {
+			if ok == nil || ok[e] {
+				p.Add(vals[e], 1)
+			}
+		}
+		out[i], outOK[i] = p.Result(pct)
+	}
+}

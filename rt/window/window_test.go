@@ -564,3 +564,20 @@ func TestMoments(t *testing.T) {
 		}
 	}
 }
+
+// TestPercentile checks the median over a sliding frame (Spark's
+// percentile(x, 0.5) over (order by i rows between 1 preceding and 1
+// following) of 4, 1, NULL, 3: 2.5, 2.5, 2.0, 3.0).
+func TestPercentile(t *testing.T) {
+	vals := []float64{4, 1, 0, 3}
+	ok := []bool{true, true, false, true}
+	f := &Frames{Start: []int32{0, 0, 1, 2}, End: []int32{2, 3, 4, 4}}
+	out, outOK := make([]float64, 4), make([]bool, 4)
+	Percentile(out, outOK, vals, ok, f, 0.5)
+	want := []float64{2.5, 2.5, 2, 3}
+	for i := range out {
+		if !outOK[i] || out[i] != want[i] {
+			t.Errorf("row %d: %v, %v; want %v", i, out[i], outOK[i], want[i])
+		}
+	}
+}

@@ -55,8 +55,8 @@ CREATE MATERIALIZED VIEW spread AS
 SELECT g, stddev(x) * 2 + 1 AS sd2, coalesce(bool_and(b), false) AS all_b
 FROM m GROUP BY g HAVING stddev(x) > 1 OR count_if(b) > 1;
 
--- The moments over windows: growing, whole-partition, sliding and RANGE
--- frames.
+-- The moments and percentiles over windows: growing, whole-partition,
+-- sliding and RANGE frames.
 CREATE MATERIALIZED VIEW rolling AS
 SELECT id, g, stddev(x) OVER (PARTITION BY g ORDER BY id) AS sd_run,
   var_pop(y) OVER (PARTITION BY g) AS vp_all,
@@ -64,5 +64,7 @@ SELECT id, g, stddev(x) OVER (PARTITION BY g ORDER BY id) AS sd_run,
   kurtosis(i) OVER (PARTITION BY g ORDER BY id ROWS BETWEEN UNBOUNDED PRECEDING AND 1 FOLLOWING) AS ku,
   stddev_pop(t) OVER (ORDER BY y RANGE BETWEEN 5 PRECEDING AND CURRENT ROW) AS sdp_range,
   variance(t) OVER (ORDER BY id ROWS BETWEEN 3 PRECEDING AND 1 PRECEDING) AS v_prev,
-  var_samp(f) OVER (PARTITION BY b) AS vs_b, std(z) OVER (PARTITION BY g ORDER BY id DESC) AS sd_z
+  var_samp(f) OVER (PARTITION BY b) AS vs_b, std(z) OVER (PARTITION BY g ORDER BY id DESC) AS sd_z,
+  median(x) OVER (PARTITION BY g) AS med_g, percentile(y, 0.25) OVER (ORDER BY id ROWS BETWEEN 2 PRECEDING AND CURRENT ROW) AS p25_slide,
+  percentile(i, 1) OVER (PARTITION BY g ORDER BY id) AS p1_run
 FROM m;
