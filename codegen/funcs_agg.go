@@ -35,10 +35,13 @@ var familyAggs = map[string]struct {
 
 // windowMoments are the family's functions the native backend computes
 // over a window's frames: the moments' sqlfn.Moments result method
-// (rt/window.Moments), and the percentiles' rt/window.Percentile.
+// (rt/window.Moments), the percentiles' rt/window.Percentile, and the
+// pairs' sqlfn.CoMoments result method (rt/window.CoMoments).
 var windowMoments = map[string]string{
 	"stddev_samp": "StddevSamp", "stddev_pop": "StddevPop", "var_samp": "VarSamp", "var_pop": "VarPop",
 	"skewness": "Skewness", "kurtosis": "Kurtosis", "median": "Percentile", "percentile": "Percentile",
+	"corr": "Corr", "covar_samp": "CovarSamp", "covar_pop": "CovarPop", "regr_sxx": "RegrSXX", "regr_syy": "RegrSYY",
+	"regr_sxy": "RegrSXY", "regr_slope": "RegrSlope", "regr_intercept": "RegrIntercept", "regr_r2": "RegrR2",
 }
 
 // windowFamilyCall is the rt/window call computing f (a windowMoments
@@ -46,6 +49,9 @@ var windowMoments = map[string]string{
 // out and outok (window.go's winFunc).
 func (g *flowGen) windowFamilyCall(f *passes.WindowFunc, stat string, ok, frames jen.Code) jen.Code {
 	args := []jen.Code{jen.Id("out"), jen.Id("outok"), jen.Id("vals"), ok, frames}
+	if f.Arg2 != nil {
+		return g.windowPairCall(f, stat, ok, frames)
+	}
 	switch f.Name {
 	case "median":
 		return jen.Qual(windowPkg, stat).Call(append(args, jen.Lit(0.5))...)
@@ -201,4 +207,20 @@ func (g *flowGen) familyAccumResult(a *accum, gs *jen.Statement) *value {
 		return plainValue(t, f(""))
 	}
 	return &value{t: t, v: f(""), ok: f("ok")}
+}
+
+// windowPairCall is the rt/window.CoMoments call computing the pair
+// statistic f (stat its sqlfn.CoMoments method) into out and outok, and
+// failing the flow with corr's error.
+func (g *flowGen) windowPairCall(f *passes.WindowFunc, stat string, ok, frames jen.Code) jen.Code {
+	co := jen.Op("*").Qual(sqlfnPkg, "CoMoments")
+	fn := jen.Parens(co.Clone()).Dot(stat) // corr: (value, valid, error)
+	if f.Name != "corr" {
+		fn = jen.Func().Params(jen.Id("c").Add(co.Clone())).Params(jen.Float64(), jen.Bool(), jen.Op("*").Qual(sqlfnPkg, "Error")).Block(
+			jen.List(jen.Id("v"), jen.Id("ok")).Op(":=").Id("c").Dot(stat).Call(),
+			jen.Return(jen.Id("v"), jen.Id("ok"), jen.Nil()))
+	}
+	regr := f.Name != "corr" && f.Name != "covar_samp" && f.Name != "covar_pop"
+	return jen.If(jen.Id("e").Op(":=").Qual(windowPkg, "CoMoments").Call(jen.Id("out"), jen.Id("outok"), jen.Id("vals"), jen.Id("vals2"), ok, frames, jen.Lit(regr), fn),
+		jen.Id("e").Op("!=").Nil()).Block(g.fail(f.Over.Pos, jen.Id("e")))
 }

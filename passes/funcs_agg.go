@@ -12,8 +12,9 @@ import (
 // (count_if and bool_and/bool_or a NULL condition; the two-argument ones a
 // row where either is NULL, max_by and min_by one whose ordering is). The
 // native backend computes them in batch aggregates (group by, global,
-// grouping sets, FILTER, DISTINCT of one argument); the plan pass refuses
-// them over streams and windows (planFamilyAccum, plan_agg.go).
+// grouping sets, FILTER, DISTINCT of one column), and the moments,
+// percentiles and pair statistics over windows too; the plan pass refuses
+// them over streams and the others over windows (plan_agg.go).
 var aggFunctions = []funcSig{
 	// the moments: Spark's CentralMomentAgg, DOUBLE of a numeric argument
 	{name: "stddev_samp", aliases: []string{"stddev", "std"}, agg: true, minArgs: 1, maxArgs: 1, args: []argRule{argNumeric}, ret: ir.Float64, result: resFixed, nulls: nullAlways, family: famAggregate,

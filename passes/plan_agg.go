@@ -43,23 +43,33 @@ func IsFamilyAgg(name string) bool {
 
 // windowMoments are the family's functions the native backend computes
 // over a window (codegen's windowMoments): the moments and percentiles of
-// one numeric argument.
+// one numeric argument, and the pair statistics of two.
 var windowMoments = map[string]bool{
 	"stddev_samp": true, "stddev_pop": true, "var_samp": true, "var_pop": true, "skewness": true, "kurtosis": true,
 	"median": true, "percentile": true, // without a frequency
+	// of two numeric arguments (WindowFunc.Arg2)
+	"corr": true, "covar_samp": true, "covar_pop": true, "regr_sxx": true, "regr_syy": true, "regr_sxy": true,
+	"regr_slope": true, "regr_intercept": true, "regr_r2": true,
 }
 
 // familyWindowFunc plans a family aggregate over a window (name is its
 // canonical name), or refuses it (nil).
 func (p *planner) familyWindowFunc(o *ir.Over, name string) *WindowFunc {
 	c := o.Func
-	if !windowMoments[name] || c.Distinct || len(c.Args) != 1 && name != "percentile" || len(c.Args) > 2 {
+	pair := len(c.Args) == 2 && name != "percentile"
+	if !windowMoments[name] || c.Distinct || len(c.Args) != 1 && name != "percentile" && !pair || len(c.Args) > 2 {
 		p.refuse(c.Pos, "%s over a window is not supported yet: aggregate with group by and join the result back", c.Name)
 		return nil
 	}
-	if t := p.u.Types[c.Args[0]]; !t.IsInteger() && !t.IsFloat() || t.Kind == ir.TUint64 {
-		p.refuse(c.Pos, "%s of %s over a window is not supported yet (the native backend computes it over integers and floating-point numbers)", c.Name, t)
-		return nil
+	wf := &WindowFunc{Over: o, Name: name, Arg: c.Args[0]}
+	if pair {
+		wf.Arg2 = c.Args[1]
 	}
-	return p.frame(o, &WindowFunc{Over: o, Name: name, Arg: c.Args[0]})
+	for _, a := range []ir.Expr{wf.Arg, wf.Arg2} {
+		if t := p.u.Types[a]; a != nil && (!t.IsInteger() && !t.IsFloat() || t.Kind == ir.TUint64) {
+			p.refuse(c.Pos, "%s of %s over a window is not supported yet (the native backend computes it over integers and floating-point numbers)", c.Name, t)
+			return nil
+		}
+	}
+	return p.frame(o, wf)
 }

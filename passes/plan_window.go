@@ -43,6 +43,7 @@ type WindowFunc struct {
 	// windowMoments).
 	Name    string
 	Arg     ir.Expr // the argument (nil: count(*) and the ranking functions)
+	Arg2    ir.Expr // the second argument of a pair statistic (corr(x, y), regr_*(y, x))
 	Default ir.Expr // lag and lead's default (nil: NULL)
 	// N is ntile's bucket count, nth_value's n, and lag and lead's offset
 	// in rows after the current one (lag's is negative).

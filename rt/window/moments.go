@@ -41,3 +41,33 @@ func Percentile(out []float64, outOK []bool, vals []float64, ok []bool, f *Frame
 		out[i], outOK[i] = p.Result(pct)
 	}
 }
+
+// CoMoments is a pair statistic of the aggregate family (corr, covar_*,
+// regr_*; stat a sqlfn.CoMoments result) over each row's frame of the
+// pairs (xs, ys) where ok (nil: every row) holds, added up from the
+// frame's start as Moments does; regr swaps them (regr_*(y, x) adds
+// (x, y)). stat's error (corr's DIVIDE_BY_ZERO) stops it.
+func CoMoments(out []float64, outOK []bool, xs, ys []float64, ok []bool, f *Frames, regr bool,
+	stat func(*sqlfn.CoMoments) (float64, bool, *sqlfn.Error)) *sqlfn.Error {
+	if regr {
+		xs, ys = ys, xs
+	}
+	s, e := int32(-1), int32(0)
+	var c sqlfn.CoMoments
+	var err *sqlfn.Error
+	for i := range out {
+		if f.Start[i] != s {
+			s, e = f.Start[i], f.Start[i]
+			c = sqlfn.CoMoments{}
+		}
+		for ; e < f.End[i]; e++ {
+			if ok == nil || ok[e] {
+				c.Add(xs[e], ys[e])
+			}
+		}
+		if out[i], outOK[i], err = stat(&c); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -581,3 +581,27 @@ func TestPercentile(t *testing.T) {
 		}
 	}
 }
+
+// TestCoMoments checks regr_slope(y, x) over a growing frame (Spark's
+// regr_slope of (y, x) = (1, 2), (2, 4), (4, 7) is 0.605263157894737
+// over all three; NULL over one), and corr's DIVIDE_BY_ZERO over a frame
+// whose x is constant.
+func TestCoMoments(t *testing.T) {
+	ys, xs := []float64{1, 2, 4}, []float64{2, 4, 7}
+	f := &Frames{Start: []int32{0, 0, 0}, End: []int32{1, 2, 3}}
+	out, outOK := make([]float64, 3), make([]bool, 3)
+	slope := func(c *sqlfn.CoMoments) (float64, bool, *sqlfn.Error) {
+		v, ok := c.RegrSlope()
+		return v, ok, nil
+	}
+	if err := CoMoments(out, outOK, ys, xs, nil, f, true, slope); err != nil {
+		t.Fatal(err)
+	}
+	if outOK[0] || !outOK[2] || math.Abs(out[2]-0.605263157894737) > 1e-15 {
+		t.Errorf("regr_slope: %v %v", out, outOK)
+	}
+	err := CoMoments(out, outOK, []float64{1, 1, 1}, ys, nil, f, false, (*sqlfn.CoMoments).Corr)
+	if err == nil || err.Class != sqlfn.ClassDivideByZero {
+		t.Errorf("corr of a constant x: %v; want DIVIDE_BY_ZERO", err)
+	}
+}

@@ -55,8 +55,8 @@ CREATE MATERIALIZED VIEW spread AS
 SELECT g, stddev(x) * 2 + 1 AS sd2, coalesce(bool_and(b), false) AS all_b
 FROM m GROUP BY g HAVING stddev(x) > 1 OR count_if(b) > 1;
 
--- The moments and percentiles over windows: growing, whole-partition,
--- sliding and RANGE frames.
+-- The moments, percentiles and pair statistics over windows: growing,
+-- whole-partition, sliding and RANGE frames.
 CREATE MATERIALIZED VIEW rolling AS
 SELECT id, g, stddev(x) OVER (PARTITION BY g ORDER BY id) AS sd_run,
   var_pop(y) OVER (PARTITION BY g) AS vp_all,
@@ -66,5 +66,9 @@ SELECT id, g, stddev(x) OVER (PARTITION BY g ORDER BY id) AS sd_run,
   variance(t) OVER (ORDER BY id ROWS BETWEEN 3 PRECEDING AND 1 PRECEDING) AS v_prev,
   var_samp(f) OVER (PARTITION BY b) AS vs_b, std(z) OVER (PARTITION BY g ORDER BY id DESC) AS sd_z,
   median(x) OVER (PARTITION BY g) AS med_g, percentile(y, 0.25) OVER (ORDER BY id ROWS BETWEEN 2 PRECEDING AND CURRENT ROW) AS p25_slide,
-  percentile(i, 1) OVER (PARTITION BY g ORDER BY id) AS p1_run
+  percentile(i, 1) OVER (PARTITION BY g ORDER BY id) AS p1_run,
+  corr(x, y) OVER (PARTITION BY g) AS r_g, covar_pop(i, t) OVER (ORDER BY id ROWS BETWEEN 2 PRECEDING AND CURRENT ROW) AS cp_slide,
+  covar_samp(x, f) OVER (PARTITION BY b ORDER BY id) AS cs_run, regr_slope(y, x) OVER (PARTITION BY g ORDER BY id) AS slope_run,
+  regr_intercept(y, i) OVER () AS icpt_all, regr_r2(y, t) OVER (ORDER BY id ROWS BETWEEN 3 PRECEDING AND 1 FOLLOWING) AS r2_slide,
+  regr_sxx(y, x) OVER (PARTITION BY g) AS sxx_g, regr_syy(y, x) OVER (PARTITION BY g) AS syy_g, regr_sxy(t, i) OVER (ORDER BY y) AS sxy_y
 FROM m;
