@@ -59,6 +59,7 @@ type accum struct {
 	distinct    *keyType // count(distinct ...)
 	ignoreNulls bool
 	stream      bool // kept in window state: count(distinct x) is an rt/stream.Distinct
+	try         bool // try_sum, try_avg: an overflow is NULL (field "ovf"), not an error
 }
 
 // genAggregate generates hash aggregation: the input's pipeline ends in
@@ -421,6 +422,10 @@ func normalized(x *value) *value {
 // the call is refused.
 func (g *flowGen) planAccum(st *structDecl, a *accum) bool {
 	f := a.field
+	if base, ok := tryAggs[a.name]; ok {
+		a.name, a.try = base, true
+		st.add(f+"ovf", jen.Bool())
+	}
 	switch a.name {
 	case "count":
 		if a.call.Distinct && !a.call.Star {
@@ -480,8 +485,10 @@ func (g *flowGen) planAccum(st *structDecl, a *accum) bool {
 			st.add(f+"set", jen.Bool())
 		}
 	default:
-		g.unplanned(a.call.Pos, "aggregate %s is not supported yet", a.call.Name)
-		return false
+		if !g.planFamilyAccum(st, a) { // funcs_agg.go
+			g.unplanned(a.call.Pos, "aggregate %s is not supported yet", a.call.Name)
+			return false
+		}
 	}
 	return true
 }
@@ -505,6 +512,10 @@ func sumDecimalType(t ir.Type) ir.Type {
 func (g *flowGen) accumulate(a *accum, gs *jen.Statement, args []*value) {
 	f := func(suffix string) *jen.Statement { return gs.Clone().Dot(a.field + suffix) }
 	pos := a.call.Pos
+	if _, ok := familyAggs[a.name]; ok {
+		g.accumulateFamily(a, gs, args) // funcs_agg.go
+		return
+	}
 	if anyNull(args[0]) {
 		return // NULL never counts
 	}
@@ -573,7 +584,7 @@ func (g *flowGen) accumulate(a *accum, gs *jen.Statement, args []*value) {
 			d := g.toDecimal(x)
 			upd = append(upd, jen.Var().Id(en).Op("*").Qual(sqlfnPkg, "Error"),
 				jen.List(f(""), jen.Id(en)).Op("=").Qual(sqlfnPkg, "DecimalAdd").Call(f(""), jen.Lit(int32(rt.Scale)), V(d), jen.Lit(int32(d.t.Scale)), jen.Lit(int32(rt.Precision)), jen.Lit(int32(rt.Scale))),
-				jen.If(jen.Id(en).Op("!=").Nil()).Block(g.fail(pos, decimalSumOverflow(a.name))))
+				jen.If(jen.Id(en).Op("!=").Nil()).Block(g.sumFail(a, f, decimalSumOverflow(a.name))))
 		default: // int64 or a duration
 			v := V(x)
 			if x.t.Kind != ir.TInt64 && x.t.Kind != ir.TDuration {
@@ -581,7 +592,7 @@ func (g *flowGen) accumulate(a *accum, gs *jen.Statement, args []*value) {
 			}
 			upd = append(upd, jen.Var().Id(en).Op("*").Qual(sqlfnPkg, "Error"),
 				jen.List(f(""), jen.Id(en)).Op("=").Qual(sqlfnPkg, "AddInt64").Call(f(""), v),
-				jen.If(jen.Id(en).Op("!=").Nil()).Block(g.fail(pos, jen.Id(en))))
+				jen.If(jen.Id(en).Op("!=").Nil()).Block(g.sumFail(a, f, jen.Id(en))))
 		}
 		if a.name == "avg" {
 			upd = append(upd, f("n").Op("++"))
@@ -627,8 +638,32 @@ func (g *flowGen) accumulate(a *accum, gs *jen.Statement, args []*value) {
 	}
 }
 
-// genAccumResult is the value of an aggregate call for the group gs.
+// sumFail is the statement for an overflow of sum's or avg's sum: the
+// flow fails with err, or try_sum and try_avg note it (their result is
+// then NULL).
+func (g *flowGen) sumFail(a *accum, f func(string) *jen.Statement, err jen.Code) jen.Code {
+	if a.try {
+		return f("ovf").Op("=").True()
+	}
+	return g.fail(a.call.Pos, err)
+}
+
+// genAccumResult is the value of an aggregate call for the group gs:
+// NULL for try_sum and try_avg after an overflow.
 func (g *flowGen) genAccumResult(a *accum, gs *jen.Statement) *value {
+	if v := g.familyAccumResult(a, gs); v != nil { // funcs_agg.go
+		return v
+	}
+	v := g.accumResult(a, gs)
+	if !a.try {
+		return v
+	}
+	return &value{t: v.t, v: V(v), ok: and(OK(v), jen.Op("!").Add(gs.Clone().Dot(a.field+"ovf")))}
+}
+
+// accumResult is the value of a count, sum, avg, min, max, first, last or
+// any_value accumulator.
+func (g *flowGen) accumResult(a *accum, gs *jen.Statement) *value {
 	f := func(suffix string) *jen.Statement { return gs.Clone().Dot(a.field + suffix) }
 	t := a.resT
 	switch a.name {
@@ -648,7 +683,7 @@ func (g *flowGen) genAccumResult(a *accum, gs *jen.Statement) *value {
 			})
 		}
 		st := sumDecimalType(g.typeOf(a.call.Args[0]))
-		return g.strict(t, a.call.Pos, checkedMaybe, false, nil, func() jen.Code {
+		return g.strict(t, a.call.Pos, checkedMaybe, a.try, nil, func() jen.Code {
 			return jen.Qual(sqlfnPkg, "AvgDecimal").Call(f(""), jen.Lit(int32(st.Precision)), jen.Lit(int32(st.Scale)), V(n), jen.Lit(int32(t.Precision)), jen.Lit(int32(t.Scale)))
 		})
 	}

@@ -54,7 +54,8 @@ func (g *flowGen) genWindowProject(n *ir.Project, c consumer) {
 		f        *passes.WindowFunc
 		spec     int
 		arg, def *winField
-		resT     ir.Type // the Over's type
+		arg2     *winField // a pair statistic's second argument
+		resT     ir.Type   // the Over's type
 	}
 	var funcs []*funcFields
 	for si, s := range wp.Specs {
@@ -77,6 +78,9 @@ func (g *flowGen) genWindowProject(n *ir.Project, c consumer) {
 			}
 			if f.Default != nil {
 				ff.def = &winField{name: fmt.Sprintf("d%d", i), t: ff.resT}
+			}
+			if f.Arg2 != nil {
+				ff.arg2 = &winField{name: fmt.Sprintf("b%d", i), t: g.typeOf(f.Arg2)}
 			}
 			funcs = append(funcs, ff)
 		}
@@ -148,6 +152,9 @@ func (g *flowGen) genWindowProject(n *ir.Project, c consumer) {
 			}
 			if ff.def != nil {
 				put(&ff.def, ff.f.Default)
+			}
+			if ff.arg2 != nil {
+				put(&ff.arg2, ff.f.Arg2)
 			}
 		}
 		mem.add(g, jen.Id(st.name).Values(), strs)
@@ -224,7 +231,7 @@ func (g *flowGen) genWindowProject(n *ir.Project, c consumer) {
 				continue
 			}
 			body = append(body, jen.Commentf("%s at %s", ff.f.Name, posText(ff.f.Over.Pos)))
-			body = append(body, g.winFunc(ff.f, rows, ff.arg, sf.order, res[i], resOK[i])...)
+			body = append(body, g.winFunc(ff.f, rows, ff.arg, ff.arg2, sf.order, res[i], resOK[i])...)
 		}
 		body = append(body, jen.Return(jen.Nil()))
 		g.emit(jen.If(jen.Err().Op(":=").Qual(windowPkg, "Walk").Call(jen.Id(parts), jen.Id("fc").Dot("Workers").Call(),
@@ -290,7 +297,9 @@ func winSlotType(f *passes.WindowFunc, float bool) jen.Code {
 }
 
 // winSlotNullable: the slot has a validity slot beside it.
-func winSlotNullable(f *passes.WindowFunc) bool { return f.Name == "sum" || f.Name == "avg" }
+func winSlotNullable(f *passes.WindowFunc) bool {
+	return f.Name == "sum" || f.Name == "avg" || windowMoments[f.Name] != ""
+}
 
 // winSlotIR is the type of a result slot's value, before the cast to the
 // Over's type.
@@ -299,6 +308,9 @@ func winSlotIR(f *passes.WindowFunc, float bool) ir.Type {
 	case "row_number", "rank", "dense_rank", "ntile":
 		return ir.Int32
 	case "percent_rank", "cume_dist", "avg":
+		return ir.Float64
+	case "stddev_samp", "stddev_pop", "var_samp", "var_pop", "skewness", "kurtosis", "median", "percentile", // windowMoments
+		"corr", "covar_samp", "covar_pop", "regr_sxx", "regr_syy", "regr_sxy", "regr_slope", "regr_intercept", "regr_r2":
 		return ir.Float64
 	case "count":
 		return ir.Int64
@@ -320,7 +332,7 @@ func winBound(k ir.BoundKind) jen.Code {
 
 // winFunc is the code computing one function over a partition (inside
 // Walk's function: b, ord, m, peers in scope) into its result slots.
-func (g *flowGen) winFunc(f *passes.WindowFunc, rows string, arg *winField, order []*winField, res, resOK string) []jen.Code {
+func (g *flowGen) winFunc(f *passes.WindowFunc, rows string, arg, arg2 *winField, order []*winField, res, resOK string) []jen.Code {
 	var out []jen.Code
 	at := func(of jen.Code, fld string) jen.Code {
 		return jen.Id(rows).Index(of).Dot(fld)
@@ -454,7 +466,34 @@ func (g *flowGen) winFunc(f *passes.WindowFunc, rows string, arg *winField, orde
 				scat)
 		}
 	default:
-		g.unplanned(f.Over.Pos, "window function %s", f.Name)
+		stat := windowMoments[f.Name]
+		if stat == "" {
+			g.unplanned(f.Over.Pos, "window function %s", f.Name)
+			break
+		}
+		ok := okCode(true)
+		frame()
+		out = append(out, jen.Id("vals").Op(":=").Id("b").Dot("Float64s").Call(jen.Lit(1), jen.Id("m")),
+			gather(jen.Id("vals"), jen.Float64().Call(at(jen.Id("k"), arg.name))))
+		if arg2 != nil { // a pair: its second values, and both valid
+			out = append(out, jen.Id("vals2").Op(":=").Id("b").Dot("Float64s").Call(jen.Lit(2), jen.Id("m")),
+				gather(jen.Id("vals2"), jen.Float64().Call(at(jen.Id("k"), arg2.name))))
+			if arg2.nullable {
+				both := jen.Id("aok").Index(jen.Id("i")).Op("&&")
+				if !arg.nullable {
+					out = append(out, jen.Id("aok").Op(":=").Id("b").Dot("Bools").Call(jen.Lit(0), jen.Id("m")))
+					both = jen.Null()
+				}
+				out = append(out, gather(jen.Id("aok"), jen.Add(both).Add(at(jen.Id("k"), arg2.name+"ok"))))
+				ok = jen.Id("aok")
+			}
+		}
+		out = append(out, jen.Id("out").Op(":=").Id("b").Dot("Float64s").Call(jen.Lit(0), jen.Id("m")),
+			jen.Id("outok").Op(":=").Id("b").Dot("Bools").Call(jen.Lit(2), jen.Id("m")),
+			g.windowFamilyCall(f, stat, ok, fr),
+			jen.For(jen.List(jen.Id("i"), jen.Id("k")).Op(":=").Range().Id("ord")).Block(
+				jen.Id(res).Index(jen.Id("k")).Op("=").Id("out").Index(jen.Id("i")),
+				jen.Id(resOK).Index(jen.Id("k")).Op("=").Id("outok").Index(jen.Id("i"))))
 	}
 	return []jen.Code{jen.Block(out...)}
 }

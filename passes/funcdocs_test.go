@@ -61,6 +61,12 @@ func TestLaneCoversFunctions(t *testing.T) {
 		}
 		files = append(files, m...)
 	}
+	// a case's SQL files are in its transformations folder
+	nested, err := filepath.Glob("../testdata/spark/*/*/*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files = append(files, nested...)
 	var text strings.Builder
 	for _, f := range files {
 		if strings.HasSuffix(f, ".sql") || strings.HasSuffix(f, ".thund") {

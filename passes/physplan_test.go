@@ -308,6 +308,31 @@ materialized view w = from u | select k, sum(v) over (order by k range between 1
 	{"window function over a stream", `source s from csv "s/*.csv" { t timestamp(ms), k int64 watermark t delay 5s }
 streaming table w = from stream s | select k, row_number() over (partition by k order by t) as r`,
 		`p.thund:2:47: native backend: window functions over a stream are not supported (neither are they on Spark: non-time-based windows are not supported on streaming DataFrames): read the input as a snapshot`},
+	// the aggregate family (funcs_agg.go, plan_agg.go)
+	{"family aggregate over a stream", `source s from csv "s/*.csv" { t timestamp(ms), k int64, x float64 watermark t delay 5s }
+streaming table g = from stream s | window tumble(t, 1m) | group by window_start aggregate stddev(x) as sd`,
+		`p.thund:2:92: native backend: stddev over a stream is not supported yet: aggregate a snapshot of the input (from x)`},
+	{"family aggregate distinct of two arguments", `source u from csv "u.csv" { k int64, x float64, y float64 }
+materialized view m = from u | group by k aggregate corr(distinct x, y) as r`,
+		`p.thund:2:53: native backend: corr(distinct ...) of two columns is not supported yet`},
+	{"percentile distinct", `source u from csv "u.csv" { k int64, x float64 }
+materialized view m = from u | group by k aggregate percentile(distinct x, 0.5, k) as p`,
+		`p.thund:2:53: native backend: percentile(distinct ...) with a frequency is not supported yet`},
+	{"family aggregate over a window", `source u from csv "u.csv" { k int64, x float64 }
+materialized view w = from u | select k, max_by(x, k) over (order by k) as v`,
+		`p.thund:2:42: native backend: max_by over a window is not supported yet: aggregate with group by and join the result back`},
+	{"family moment of a decimal over a window", `source u from csv "u.csv" { k int64, d decimal(10,2) }
+materialized view w = from u | select k, stddev(d) over (order by k) as v`,
+		`p.thund:2:42: native backend: stddev of decimal(10,2) over a window is not supported yet (the native backend computes it over integers and floating-point numbers)`},
+	{"regr_avgx of a decimal", `source u from csv "u.csv" { k int64, y float64, d decimal(10,2) }
+materialized view m = from u | group by k aggregate regr_avgx(y, d) as a`,
+		`p.thund:2:66: native backend: regr_avgx of a decimal is not supported yet: cast it to double`},
+	{"percentile_approx of a decimal", `source u from csv "u.csv" { k int64, d decimal(10,2) }
+materialized view m = from u | group by k aggregate percentile_approx(d, 0.5) as a`,
+		`p.thund:2:71: native backend: percentile_approx of a decimal is not supported yet: cast it to double`},
+	{"max_by ordered by binary", `source u from csv "u.csv" { k int64, s string, b binary }
+materialized view m = from u | group by k aggregate max_by(s, b) as a`,
+		`p.thund:2:63: native backend: max_by ordered by binary is not supported yet`},
 }
 
 // preempted are the refusals of the plan pass that an earlier pass always

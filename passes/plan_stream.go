@@ -317,6 +317,9 @@ func (p *planner) accum(call *ir.Call, stream, session bool) bool {
 			}
 		}
 	default:
+		if IsFamilyAgg(name) { // plan_agg.go
+			return p.familyAccum(call, name, stream)
+		}
 		p.refuse(call.Pos, "aggregate %s is not supported yet", call.Name)
 		return false
 	}

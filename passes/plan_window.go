@@ -39,9 +39,11 @@ type WindowFunc struct {
 	Over *ir.Over
 	// Name is canonical: row_number, rank, dense_rank, percent_rank,
 	// cume_dist, ntile, lag, lead, first_value, last_value, nth_value,
-	// count, sum, avg, min, max.
+	// count, sum, avg, min, max, and the family's moments (plan_agg.go's
+	// windowMoments).
 	Name    string
 	Arg     ir.Expr // the argument (nil: count(*) and the ranking functions)
+	Arg2    ir.Expr // the second argument of a pair statistic (corr(x, y), regr_*(y, x))
 	Default ir.Expr // lag and lead's default (nil: NULL)
 	// N is ntile's bucket count, nth_value's n, and lag and lead's offset
 	// in rows after the current one (lag's is negative).
@@ -168,6 +170,9 @@ func (p *planner) windowFunc(o *ir.Over) *WindowFunc {
 		name = f.Name
 	}
 	known, ok := windowFuncNames[name]
+	if !ok && IsFamilyAgg(name) { // plan_agg.go
+		return p.familyWindowFunc(o, name)
+	}
 	if !ok || c.Distinct {
 		return nil
 	}

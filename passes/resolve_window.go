@@ -97,6 +97,11 @@ func (r *resolver) over(e *ir.Over, sc *scope, c ectx) (ir.Type, bool) {
 	if name == "ntile" || name == "nth_value" {
 		r.positiveConstant(e.Func, name)
 	}
+	if name == "median" && (len(e.Order) > 0 || e.Frame != nil && !(e.Frame.Start.Kind == ir.UnboundedPreceding && e.Frame.End.Kind == ir.UnboundedFollowing)) {
+		// Spark's median (an inverse distribution function) is over a
+		// whole partition; percentile takes any frame
+		r.errorf(e.Pos, ir.CodeBadWindow, "median over a window takes no order by and no frame but the whole partition (Spark: INVALID_WINDOW_SPEC_FOR_AGGREGATION_FUNC): use percentile(x, 0.5) over (...)")
+	}
 	if fr := e.Frame; fr != nil {
 		switch {
 		case offsetFuncs[name]:

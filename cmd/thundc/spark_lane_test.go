@@ -69,6 +69,8 @@ var laneCases = []laneCase{
 	{name: "streamjoin_sql", dir: "testdata/spark/streamjoin", path: "."},
 	// the function catalogue's families (passes/funcs_*.go)
 	{name: "fn_math_sql", dir: "testdata/spark/fn_math", path: "."},
+	// functions: the aggregate family (passes/funcs_agg.go)
+	{name: "fn_agg_sql", dir: "testdata/spark/fn_agg", path: "."},
 }
 
 // nexmarkSkip: Spark refuses q7 as written (its stream read of q7_max

@@ -29,7 +29,7 @@ func (e *Error) SQLState() string {
 	class, _, _ := strings.Cut(e.Class, ".")
 	switch class {
 	case ClassArithmeticOverflow, ClassBinaryArithmeticOverflow, ClassCastOverflow,
-		ClassNumericValueOutOfRange, ClassNumericOutOfSupportedRange:
+		ClassNumericValueOutOfRange, ClassNumericOutOfSupportedRange, ClassNegativeFrequency:
 		return "22003"
 	case ClassDivideByZero, ClassRemainderByZero:
 		return "22012"
@@ -58,6 +58,7 @@ const (
 	ClassInvalidFormat              = "INVALID_FORMAT"
 	ClassInvalidParameterValue      = "INVALID_PARAMETER_VALUE"
 	ClassUserRaisedException        = "USER_RAISED_EXCEPTION"
+	ClassNegativeFrequency          = "NEGATIVE_VALUES_IN_FREQUENCY_EXPRESSION" // percentile's frequency
 )
 
 // ansiConf is how Spark quotes the ANSI switch in its messages (toSQLConf).

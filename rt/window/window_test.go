@@ -3,9 +3,12 @@ package window
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"math/rand"
 	"slices"
 	"testing"
+
+	"github.com/nordisk/thund/rt/sqlfn"
 )
 
 // The property test: every function of the package, over every frame kind
@@ -539,5 +542,66 @@ func TestSortBuckets(t *testing.T) {
 		return cmp.Compare(a, b)
 	}) {
 		t.Fatal("one bucket: not sorted")
+	}
+}
+
+// TestMoments checks a moment over a growing and a sliding frame against
+// the same values added to a fresh accumulator per frame (Spark's
+// stddev_samp over (order by i rows between 1 preceding and current row)
+// of 1, 2, 4, NULL: NULL, 0.7071067811865476, 1.4142135623730951,
+// NULL).
+func TestMoments(t *testing.T) {
+	vals := []float64{1, 2, 4, 0}
+	ok := []bool{true, true, true, false}
+	f := &Frames{Start: []int32{0, 0, 1, 2}, End: []int32{1, 2, 3, 4}}
+	out, outOK := make([]float64, 4), make([]bool, 4)
+	Moments(out, outOK, vals, ok, f, (*sqlfn.Moments).StddevSamp)
+	want := []float64{0, 0.7071067811865476, 1.4142135623730951, 0}
+	wantOK := []bool{false, true, true, false}
+	for i := range out {
+		if outOK[i] != wantOK[i] || outOK[i] && math.Abs(out[i]-want[i]) > 1e-15 {
+			t.Errorf("row %d: %v, %v; want %v, %v", i, out[i], outOK[i], want[i], wantOK[i])
+		}
+	}
+}
+
+// TestPercentile checks the median over a sliding frame (Spark's
+// percentile(x, 0.5) over (order by i rows between 1 preceding and 1
+// following) of 4, 1, NULL, 3: 2.5, 2.5, 2.0, 3.0).
+func TestPercentile(t *testing.T) {
+	vals := []float64{4, 1, 0, 3}
+	ok := []bool{true, true, false, true}
+	f := &Frames{Start: []int32{0, 0, 1, 2}, End: []int32{2, 3, 4, 4}}
+	out, outOK := make([]float64, 4), make([]bool, 4)
+	Percentile(out, outOK, vals, ok, f, 0.5)
+	want := []float64{2.5, 2.5, 2, 3}
+	for i := range out {
+		if !outOK[i] || out[i] != want[i] {
+			t.Errorf("row %d: %v, %v; want %v", i, out[i], outOK[i], want[i])
+		}
+	}
+}
+
+// TestCoMoments checks regr_slope(y, x) over a growing frame (Spark's
+// regr_slope of (y, x) = (1, 2), (2, 4), (4, 7) is 0.605263157894737
+// over all three; NULL over one), and corr's DIVIDE_BY_ZERO over a frame
+// whose x is constant.
+func TestCoMoments(t *testing.T) {
+	ys, xs := []float64{1, 2, 4}, []float64{2, 4, 7}
+	f := &Frames{Start: []int32{0, 0, 0}, End: []int32{1, 2, 3}}
+	out, outOK := make([]float64, 3), make([]bool, 3)
+	slope := func(c *sqlfn.CoMoments) (float64, bool, *sqlfn.Error) {
+		v, ok := c.RegrSlope()
+		return v, ok, nil
+	}
+	if err := CoMoments(out, outOK, ys, xs, nil, f, true, slope); err != nil {
+		t.Fatal(err)
+	}
+	if outOK[0] || !outOK[2] || math.Abs(out[2]-0.605263157894737) > 1e-15 {
+		t.Errorf("regr_slope: %v %v", out, outOK)
+	}
+	err := CoMoments(out, outOK, []float64{1, 1, 1}, ys, nil, f, false, (*sqlfn.CoMoments).Corr)
+	if err == nil || err.Class != sqlfn.ClassDivideByZero {
+		t.Errorf("corr of a constant x: %v; want DIVIDE_BY_ZERO", err)
 	}
 }
