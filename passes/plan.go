@@ -214,7 +214,8 @@ func plan(u *Unit) {
 		}
 	}
 	if native {
-		confWarnings(u) // session confs (conf.go)
+		confWarnings(u)  // session confs (conf.go)
+		nestedColumns(u) // plan_nested.go
 	}
 	if native {
 		for _, d := range u.Pipeline.Datasets {

@@ -100,9 +100,20 @@ type columnDef struct {
 }
 
 type typeRef struct {
-	Pos  lexer.Position
-	Name ident      `parser:"@( Ident | 'null' )"`
-	Args []*typeArg `parser:"( '(' @@ ( ',' @@ )* ')' )?"`
+	Pos   lexer.Position
+	Name  ident       `parser:"@( Ident | 'null' )"`
+	Args  []*typeArg  `parser:"( '(' @@ ( ',' @@ )* ')' )?"`
+	Parts []*typePart `parser:"( '<' ( @@ ( ',' @@ )* )? '>' )?"`
+}
+
+// typePart is one part of a nested type between < and >: an array's
+// element, a map's key or value, or a struct's "name: type" field, each
+// with an optional not null.
+type typePart struct {
+	Pos     lexer.Position
+	Field   *ident   `parser:"( @Ident ':' )?"`
+	Type    *typeRef `parser:"@@"`
+	NotNull bool     `parser:"@( 'not' 'null' )?"`
 }
 
 type typeArg struct {

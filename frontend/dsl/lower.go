@@ -363,13 +363,20 @@ var unitNames = "s, ms, us or ns"
 
 func (l *lowerer) typ(t *typeRef) ir.Type {
 	name := string(t.Name)
+	if isNestedTypeName(name) {
+		return l.nestedType(t)
+	}
+	if len(t.Parts) > 0 {
+		l.errorf(t.Parts[0].Pos, ir.CodeSyntax, "type %s takes no <...>: only array, map and struct do", strings.ToLower(name))
+		return ir.Type{}
+	}
 	kind, ok := ir.LookupTypeName(name)
 	if !ok {
-		if k, ok := suggest.Closest(name, append(simpleTypeNames(), "decimal", "timestamp", "duration")); ok {
+		if k, ok := suggest.Closest(name, append(simpleTypeNames(), "decimal", "timestamp", "duration", "array", "map", "struct")); ok {
 			l.errorf(t.Pos, ir.CodeUnknownType, "unknown type %q (did you mean %s?)", name, k)
 			return ir.Type{}
 		}
-		l.errorf(t.Pos, ir.CodeUnknownType, "unknown type %q: want one of %s, decimal(p,s), timestamp(unit[, \"zone\"]) or duration(unit)", name, strings.Join(simpleTypeNames(), " "))
+		l.errorf(t.Pos, ir.CodeUnknownType, "unknown type %q: want one of %s, decimal(p,s), timestamp(unit[, \"zone\"]), duration(unit), array<T>, map<K, V> or struct<name: T, ...>", name, strings.Join(simpleTypeNames(), " "))
 		return ir.Type{}
 	}
 	out := ir.Type{Kind: kind}
