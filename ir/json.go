@@ -50,6 +50,8 @@ var nodeKinds = []struct {
 	{"in_subquery", reflect.TypeFor[InSubquery]()},
 	{"exists", reflect.TypeFor[Exists]()}, // correlated subqueries
 	{"over", reflect.TypeFor[Over]()},
+	{"get_field", reflect.TypeFor[GetField]()}, // nested types
+	{"subscript", reflect.TypeFor[Subscript]()},
 }
 
 // NodeKindNames returns the JSON kind names of every Rel and Expr type, the

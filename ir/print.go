@@ -1085,6 +1085,8 @@ func (p exprPrinter) text(e Expr) string {
 		return name + "(" + p.list(e.Args) + ")"
 	case *Over:
 		return p.over(e)
+	case *GetField, *Subscript:
+		return p.nested(e) // nested_expr.go
 	case *ScalarSubquery:
 		if spark {
 			return "scalarsubquery()"

@@ -179,8 +179,7 @@ func IntConstant(e ir.Expr) (int, bool) {
 func (p *planner) expressions() {
 	check := func(e ir.Expr) {
 		ir.WalkExpr(e, func(x ir.Expr) bool {
-			if t := p.u.Types[x]; t.IsNested() {
-				p.refuse(x.Position(), nestedValueRefusal, t) // plan_nested.go
+			if p.refuseNested(x) { // plan_nested.go
 				return false
 			}
 			switch x := x.(type) {

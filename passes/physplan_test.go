@@ -101,6 +101,9 @@ materialized view m = from s | select id`,
 	{"nested column in csv", `source s from csv "s.csv" { id int64, m map<string, int32> }
 materialized view v = from s | select id`,
 		`p.thund:1:39: native backend: a csv source cannot hold the nested column m (map<string, int32>): read it from parquet, jsonl or arrow`},
+	{"struct field reference", `source s from parquet "s.parquet" { id int64, who struct<name: string> }
+materialized view v = from s | select who.name`,
+		`p.thund:2:39: native backend: the struct field reference who.name is not supported yet: target spark-4.1 or spark-4.2`},
 	{"nested value", `source s from parquet "s.parquet" { id int64 }
 materialized view v = from s | select cast(null as struct<a: int32, b: array<date32>>) as z`,
 		`p.thund:2:39: native backend: a value of the nested type struct<a: int32, b: array<date32>> is not supported yet: target spark-4.1 or spark-4.2`},

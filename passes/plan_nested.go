@@ -7,8 +7,19 @@ import "github.com/nordisk/thund/ir"
 // built, and the plan pass refuses every nested column and value here, at
 // its position, so that codegen never meets one.
 
-// nestedValueRefusal is the refusal of an expression of a nested type.
-const nestedValueRefusal = "a value of the nested type %s is not supported yet: target spark-4.1 or spark-4.2"
+// refuseNested refuses an expression of a nested type, or a reference to
+// a struct column's field, and reports whether it did.
+func (p *planner) refuseNested(x ir.Expr) bool {
+	if t := p.u.Types[x]; t.IsNested() {
+		p.refuse(x.Position(), "a value of the nested type %s is not supported yet: target spark-4.1 or spark-4.2", t)
+		return true
+	}
+	if c, ok := x.(*ir.ColumnRef); ok && p.u.FieldRefs[c] > 0 {
+		p.refuse(c.Pos, "the struct field reference %s is not supported yet: target spark-4.1 or spark-4.2", exprString(c))
+		return true
+	}
+	return false
+}
 
 // nestedColumns refuses each declared dataset column of a nested type, at
 // its declaration, and each nested column of a source, declared or not (at

@@ -489,8 +489,18 @@ type mulOperand struct {
 
 type unaryExpr struct {
 	Pos  lexer.Position
-	Negs []*negOp `parser:"@@*"`
-	X    *primary `parser:"@@"`
+	Negs []*negOp   `parser:"@@*"`
+	X    *primary   `parser:"@@"`
+	Post []*postfix `parser:"@@*"`
+}
+
+// postfix is a subscript x[i] (an array's index, a map's key) or a struct
+// field x.f after a primary that is not a column reference (whose dotted
+// parts columnExpr reads): (s).f, f(x).a.
+type postfix struct {
+	Pos   lexer.Position
+	Index *expr  `parser:"  '[' @@ ']'"`
+	Field *ident `parser:"| '.' @Ident"`
 }
 
 type negOp struct {

@@ -757,6 +757,13 @@ func (l *lowerer) mulExpr(e *mulExpr) ir.Expr {
 
 func (l *lowerer) unaryExpr(e *unaryExpr) ir.Expr {
 	x := l.primary(e.X)
+	for _, p := range e.Post { // nested types
+		if p.Index != nil {
+			x = &ir.Subscript{Pos: l.pos(p.Pos), X: x, Index: l.expr(p.Index)}
+		} else {
+			x = &ir.GetField{Pos: l.pos(p.Pos), X: x, Name: string(*p.Field)}
+		}
+	}
 	for i := len(e.Negs) - 1; i >= 0; i-- {
 		x = &ir.Unary{Pos: l.pos(e.Negs[i].Pos), Op: ir.OpNeg, X: x}
 	}
