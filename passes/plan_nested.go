@@ -2,51 +2,144 @@ package passes
 
 import "github.com/nordisk/thund/ir"
 
-// The native backend has no runtime for nested values (ARRAY, MAP, STRUCT)
-// yet: the types, both frontends' syntax, typing and the Spark lowering are
-// built, and the plan pass refuses every nested column and value here, at
-// its position, so that codegen never meets one.
+// The native backend runs nested values (ARRAY, MAP, STRUCT) through
+// scans, filters and projections, and computes them with the expressions
+// codegen/nested.go generates. The plan pass refuses the rest here, at its
+// position, so that codegen never meets it.
 
-// refuseNested refuses an expression of a nested type, or a reference to
-// a struct column's field, and reports whether it did.
+// refuseNested refuses an expression over nested values that the native
+// backend does not compute, and reports whether it did (the caller then
+// skips the expression's operands). Field references, GetField, Subscript,
+// IS NULL, casts (which the cast check judges) and the nested functions
+// are computed; any other expression of a nested type, or with an operand
+// of one, is refused.
 func (p *planner) refuseNested(x ir.Expr) bool {
-	if t := p.u.Types[x]; t.IsNested() {
-		p.refuse(x.Position(), "a value of the nested type %s is not supported yet: target spark-4.1 or spark-4.2", t)
+	nested := func(e ir.Expr) bool { return p.u.Types[e].IsNested() }
+	switch x := x.(type) {
+	case *ir.ColumnRef, *ir.GetField, *ir.IsNull, *ir.Cast:
+		return false
+	case *ir.Subscript:
+		if t := p.u.Types[x.X]; t.Kind == ir.TMap {
+			return p.refuseConversion(x.Index, t.Key(), "the key of")
+		}
+		return false
+	case *ir.Call:
+		if f := p.u.Calls[x]; f != nil && nestedFuncs[f.Name] {
+			return p.refuseNestedCall(x, f.Name)
+		}
+	}
+	if nested(x) {
+		p.refuse(x.Position(), "%s, of the nested type %s, is not supported yet: target spark-4.1 or spark-4.2", exprString(x), p.u.Types[x])
 		return true
 	}
-	if c, ok := x.(*ir.ColumnRef); ok && p.u.FieldRefs[c] > 0 {
-		p.refuse(c.Pos, "the struct field reference %s is not supported yet: target spark-4.1 or spark-4.2", exprString(c))
-		return true
+	for _, c := range ir.ExprChildren(x) {
+		if nested(c) {
+			p.refuse(x.Position(), "%s over the nested value %s is not supported yet: target spark-4.1 or spark-4.2", exprString(x), exprString(c))
+			return true
+		}
 	}
 	return false
 }
 
-// nestedColumns refuses each declared dataset column of a nested type, at
-// its declaration, and each nested column of a source, declared or not (at
-// the source). A column a flow computes is refused at its expression
-// (planner.expressions), so each nested value is refused where it enters.
-// A CSV source says that CSV cannot hold the column, whatever the backend.
+// refuseNestedCall refuses a nested function's argument that the native
+// backend would have to convert in a way it does not: each constructor's
+// part is cast to its place's type, a map key to the map's key type, and
+// array_contains's value to the element type, which must be the wider.
+func (p *planner) refuseNestedCall(x *ir.Call, name string) bool {
+	t := p.u.Types[x]
+	switch name {
+	case "array", "struct", "named_struct", "map":
+		for i, a := range x.Args {
+			var to ir.Type
+			switch {
+			case name == "array":
+				to = t.Elem()
+			case name == "struct":
+				to = t.Fields()[i].Type
+			case name == "named_struct" && i%2 == 1:
+				to = t.Fields()[i/2].Type
+			case name == "map" && i%2 == 0:
+				to = t.Key()
+			case name == "map":
+				to = t.Elem()
+			default:
+				continue
+			}
+			if p.refuseConversion(a, to, "a part of") {
+				return true
+			}
+		}
+	case "element_at":
+		if m := p.u.Types[x.Args[0]]; m.Kind == ir.TMap {
+			return p.refuseConversion(x.Args[1], m.Key(), "the key of")
+		}
+	case "array_contains":
+		elem, vt := p.u.Types[x.Args[0]].Elem(), p.u.Types[x.Args[1]]
+		if c, ok := commonType(elem, vt); ok && !SameType(c, elem) && !isUnknown(elem) {
+			p.refuse(x.Pos, "array_contains of a %s in an array<%s> (compared as %s) is not supported yet: cast the array's elements", vt, elem, c)
+			return true
+		}
+		return p.refuseConversion(x.Args[1], elem, "an element of")
+	}
+	return false
+}
+
+// refuseConversion refuses an operand the native backend would have to cast
+// to type to (what it becomes, for messages) with a cast it does not run.
+func (p *planner) refuseConversion(e ir.Expr, to ir.Type, what string) bool {
+	from := p.u.Types[e]
+	if NativeCast(from, to) {
+		return false
+	}
+	p.refuse(e.Position(), "%s as %s %s (a cast from %s) is not supported yet", exprString(e), what, to, from)
+	return true
+}
+
+// nestedOperators refuses an operator other than a scan, a filter or a
+// projection whose output holds a nested column.
+func (p *planner) nestedOperators() {
+	walkAll(p.fp.Flow.Query, func(r ir.Rel) {
+		switch r.(type) {
+		case *ir.Scan, *ir.Filter, *ir.Project:
+			return
+		}
+		for _, f := range p.u.Schemas[r] {
+			if f.Type.IsNested() {
+				p.refuse(r.Position(), "%s over the nested column %s (%s) is not supported yet: target spark-4.1 or spark-4.2", ir.NodeKindName(r), f.Name, f.Type)
+				return
+			}
+		}
+	})
+}
+
+// nestedColumns refuses a nested column of a CSV source, at its
+// declaration: CSV cannot hold one.
 func nestedColumns(u *Unit) {
 	p := &planner{u: u, native: true}
 	for _, d := range u.Pipeline.Datasets {
-		for _, f := range u.Datasets[d] {
-			if !f.Type.IsNested() {
-				continue
+		if d.Source == nil || d.Source.Format != ir.FormatCSV {
+			continue
+		}
+		for _, c := range d.Columns {
+			if c.Type.IsNested() {
+				p.refuse(c.Pos, "a csv source cannot hold the nested column %s (%s): read it from parquet, jsonl or arrow", c.Name, c.Type)
 			}
-			pos, declared := d.Pos, false
-			for _, c := range d.Columns {
-				if c.Name == f.Name {
-					pos, declared = c.Pos, true
-				}
-			}
-			if !declared && d.Source == nil {
-				continue
-			}
-			if d.Source != nil && d.Source.Format == ir.FormatCSV {
-				p.refuse(pos, "a csv source cannot hold the nested column %s (%s): read it from parquet, jsonl or arrow", f.Name, f.Type)
-				continue
-			}
-			p.refuse(pos, "column %s of %s has the nested type %s, which is not supported yet: target spark-4.1 or spark-4.2", f.Name, d.Name, f.Type)
 		}
 	}
+}
+
+// sameNestedRep reports whether two nested types hold their values alike in
+// generated code: the same shape with parts of the same types (SameType),
+// names and nullability aside.
+func sameNestedRep(a, b ir.Type) bool {
+	parts, _, ok := nestedParts(a, b)
+	if !ok {
+		return false
+	}
+	for _, p := range parts {
+		if !SameType(p[0], p[1]) {
+			return false
+		}
+	}
+	return true
 }

@@ -12,10 +12,6 @@ import (
 // (s.f, t.s.f), GetField, Subscript, and the functions that build and read
 // nested values, with the types and nullability Spark 4 gives them.
 
-// nestedFuncNotNative is why the native backend refuses a nested-type
-// function (the plan pass reports it through nativeCall).
-const nestedFuncNotNative = "reads or builds a nested value (ARRAY, MAP, STRUCT), which the native runtime does not run yet: target spark-4.1 or spark-4.2"
-
 // nestedFuncs are the functions over nested values, typed by nestedCall.
 var nestedFuncs = map[string]bool{
 	"array": true, "map": true, "struct": true, "named_struct": true,
@@ -152,7 +148,7 @@ func (r *resolver) nestedCall(e *ir.Call, sc *scope, c ectx) (ir.Type, bool, boo
 	if !nestedFuncs[name] {
 		return ir.Type{}, false, false
 	}
-	r.u.Calls[e] = &Func{Name: name, notNative: nestedFuncNotNative}
+	r.u.Calls[e] = &Func{Name: name}
 	c.overFunc = nil
 	types := make([]ir.Type, len(e.Args))
 	nulls := make([]bool, len(e.Args))
