@@ -67,6 +67,9 @@ var laneCases = []laneCase{
 	// streaming: outer joins of two streams
 	{name: "streamjoin_thund", dir: "testdata/spark/streamjoin", path: "pipeline.thund"},
 	{name: "streamjoin_sql", dir: "testdata/spark/streamjoin", path: "."},
+	// nested types: ARRAY, MAP and STRUCT from JSON lines and Parquet
+	{name: "nested_sql", dir: "testdata/spark/nested", path: "."},
+	{name: "nested_thund", dir: "testdata/spark/nested", path: "pipeline.thund"},
 }
 
 // nexmarkSkip: Spark refuses q7 as written (its stream read of q7_max
