@@ -20,7 +20,7 @@ func (p *planner) refuseNested(x ir.Expr) bool {
 		return false
 	case *ir.Subscript:
 		if t := p.u.Types[x.X]; t.Kind == ir.TMap {
-			return p.refuseConversion(x.Index, t.Key(), "the key of")
+			return p.refuseConversion(x.Index, t.Key(), "a key of "+t.String())
 		}
 		return false
 	case *ir.Call:
@@ -65,33 +65,35 @@ func (p *planner) refuseNestedCall(x *ir.Call, name string) bool {
 			default:
 				continue
 			}
-			if p.refuseConversion(a, to, "a part of") {
+			if p.refuseConversion(a, to, "a part of "+t.String()) {
 				return true
 			}
 		}
 	case "element_at":
 		if m := p.u.Types[x.Args[0]]; m.Kind == ir.TMap {
-			return p.refuseConversion(x.Args[1], m.Key(), "the key of")
+			return p.refuseConversion(x.Args[1], m.Key(), "a key of "+m.String())
 		}
 	case "array_contains":
-		elem, vt := p.u.Types[x.Args[0]].Elem(), p.u.Types[x.Args[1]]
+		arr, vt := p.u.Types[x.Args[0]], p.u.Types[x.Args[1]]
+		elem := arr.Elem()
 		if c, ok := commonType(elem, vt); ok && !SameType(c, elem) && !isUnknown(elem) {
-			p.refuse(x.Pos, "array_contains of a %s in an array<%s> (compared as %s) is not supported yet: cast the array's elements", vt, elem, c)
+			p.refuse(x.Pos, "array_contains(%s, %s) compares as %s, which is not supported yet: cast the array to array<%s>", arr, vt, c, c)
 			return true
 		}
-		return p.refuseConversion(x.Args[1], elem, "an element of")
+		return p.refuseConversion(x.Args[1], elem, "an element of "+arr.String())
 	}
 	return false
 }
 
 // refuseConversion refuses an operand the native backend would have to cast
-// to type to (what it becomes, for messages) with a cast it does not run.
-func (p *planner) refuseConversion(e ir.Expr, to ir.Type, what string) bool {
+// to type to with a cast it does not run; place says where the operand
+// goes, for the message.
+func (p *planner) refuseConversion(e ir.Expr, to ir.Type, place string) bool {
 	from := p.u.Types[e]
 	if NativeCast(from, to) {
 		return false
 	}
-	p.refuse(e.Position(), "%s as %s %s (a cast from %s) is not supported yet", exprString(e), what, to, from)
+	p.refuse(e.Position(), "%s as %s (a cast from %s to %s) is not supported yet", exprString(e), place, from, to)
 	return true
 }
 
