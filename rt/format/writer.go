@@ -302,7 +302,8 @@ func appendJSONString(dst []byte, s string) []byte {
 // null. Numbers (integers, decimals exactly, floats as in CSV) and bools are
 // JSON literals; NaN and ±Infinity, which JSON lacks, are the strings "NaN",
 // "Infinity", "-Infinity" (as Spark writes them); dates, timestamps and
-// base64 binaries are strings in their CSV text form.
+// base64 binaries are strings in their CSV text form; arrays are JSON
+// arrays, maps and structs JSON objects (nested.go).
 func newJSONWriter(out io.Writer, schema *arrow.Schema) Writer {
 	keys := make([][]byte, schema.NumFields())
 	quoted := make([]bool, schema.NumFields())
