@@ -60,3 +60,17 @@ func sparkWidened(t ir.Type) ir.Type {
 	}
 	return t
 }
+
+// csvColumns refuses a CSV source's nested columns, at their declarations:
+// Spark's CSV reader refuses them (UNSUPPORTED_DATA_TYPE_FOR_DATASOURCE on
+// 4.1.4).
+func (e *emitter) csvColumns(d *ir.Dataset) bool {
+	ok := true
+	for _, c := range d.Columns {
+		if c.Type.IsNested() {
+			e.refuse(c.Pos, "", d.Name, "the nested column "+c.Name+" ("+c.Type.String()+") of a csv source", "Spark's CSV reader refuses it (UNSUPPORTED_DATA_TYPE_FOR_DATASOURCE): read it from parquet or jsonl")
+			ok = false
+		}
+	}
+	return ok
+}
