@@ -20,6 +20,7 @@ const nestedPkg = "github.com/nordisk/thund/rt/nested"
 var nestedFuncs = map[string]bool{
 	"array": true, "map": true, "struct": true, "named_struct": true,
 	"size": true, "element_at": true, "array_contains": true, "map_keys": true, "map_values": true,
+	"split": true,
 }
 
 // nestedArrowType builds the Arrow type of a nested type, as ir.Type.Arrow
@@ -136,6 +137,15 @@ func (g *flowGen) genNestedCall(e *ir.Call, en *env, t ir.Type) *value {
 			return t.Elem()
 		})
 		return g.strict(t, e.Pos, checked, false, nil, func() jen.Code { return jen.Qual(nestedPkg, "MakeMap").Call(kv...) })
+	}
+	if e.Name == "split" { // the plan admits a literal pattern only
+		limit := plainValue(ir.Int64, jen.Lit(-1))
+		if len(args) == 3 {
+			limit = args[2]
+		}
+		return g.strict(t, e.Pos, pure, false, args, func() jen.Code {
+			return jen.Qual(nestedPkg, "Split").Call(V(args[0]), V(args[1]), jen.Int64().Call(V(limit)))
+		})
 	}
 	x := args[0]
 	if x.null {

@@ -93,3 +93,32 @@ func comparableNested(a, b ir.Type) bool {
 	}
 	return true
 }
+
+// storedNested is the schema a table keeps of a query's output: every part
+// of a nested column nullable, as Spark stores a query's schema
+// (asNullable: a materialized view of split(s, ',') reads back as
+// array<string> with nullable elements on 4.1.4 and 4.2.1).
+func storedNested(s Schema) Schema {
+	out := append(Schema(nil), s...)
+	for i := range out {
+		out[i].Type = nullableParts(out[i].Type)
+	}
+	return out
+}
+
+// nullableParts is t with every part of it, at any depth, nullable.
+func nullableParts(t ir.Type) ir.Type {
+	switch t.Kind {
+	case ir.TArray:
+		return ir.ArrayOf(nullableParts(t.Elem()), true)
+	case ir.TMap:
+		return ir.MapOf(nullableParts(t.Key()), nullableParts(t.Elem()), true)
+	case ir.TStruct:
+		fs := append([]ir.StructField(nil), t.Fields()...)
+		for i := range fs {
+			fs[i].Type, fs[i].NotNull = nullableParts(fs[i].Type), false
+		}
+		return ir.StructOf(fs...)
+	}
+	return t
+}

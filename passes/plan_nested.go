@@ -1,6 +1,11 @@
 package passes
 
-import "github.com/nordisk/thund/ir"
+import (
+	"regexp"
+	"strings"
+
+	"github.com/nordisk/thund/ir"
+)
 
 // The native backend runs nested values (ARRAY, MAP, STRUCT) through
 // scans, filters and projections, and computes them with the expressions
@@ -68,6 +73,11 @@ func (p *planner) refuseNestedCall(x *ir.Call, name string) bool {
 			if p.refuseConversion(a, to, "a part of "+t.String()) {
 				return true
 			}
+		}
+	case "split":
+		if pos, why := nativeSplitPattern(x.Args[1]); why != "" {
+			p.refuse(pos, "split with %s is not supported yet: split by a string literal whose regex reads the same in Java and Go's RE2 (no lookaround, possessive quantifiers, back-references, \\p{...}, \\Q...\\E or class intersections), or target spark-4.1 or spark-4.2", why)
+			return true
 		}
 	case "element_at":
 		if m := p.u.Types[x.Args[0]]; m.Kind == ir.TMap {
@@ -144,4 +154,28 @@ func sameNestedRep(a, b ir.Type) bool {
 		}
 	}
 	return true
+}
+
+// javaOnly are the regex constructs whose meaning Java (Spark's split) and
+// Go's RE2 do not share, or that RE2 lacks.
+var javaOnly = []string{"&&", "(?", `\p`, `\P`, `\Q`, `\E`, `\G`, `\Z`, `\z`, `\A`, `\h`, `\H`, `\R`, `\X`, `\k`, `\v`, `\V`,
+	"++", "*+", "?+", "}+", `\1`, `\2`, `\3`, `\4`, `\5`, `\6`, `\7`, `\8`, `\9`, `\0`}
+
+// nativeSplitPattern says why split's pattern e cannot run natively ("" when
+// it can): it must be a string literal that RE2 compiles and that holds no
+// construct of javaOnly.
+func nativeSplitPattern(e ir.Expr) (ir.Pos, string) {
+	l, ok := e.(*ir.Literal)
+	if !ok || l.Kind != ir.LitString {
+		return e.Position(), "a pattern that is not a string literal (" + exprString(e) + ")"
+	}
+	for _, j := range javaOnly {
+		if strings.Contains(l.Text, j) {
+			return l.Pos, "the pattern '" + l.Text + "', which holds " + j
+		}
+	}
+	if _, err := regexp.Compile(l.Text); err != nil {
+		return l.Pos, "the pattern '" + l.Text + "', which RE2 does not read"
+	}
+	return ir.Pos{}, ""
 }

@@ -73,6 +73,9 @@ func (r *resolver) dataset(d *ir.Dataset) {
 			outs[i], ok[i] = r.flow(f, d)
 		}
 		s = r.datasetSchema(d, flows, outs, ok)
+		if len(d.Columns) == 0 && (d.Kind == ir.KindMaterializedView || d.Kind == ir.KindStreamingTable) {
+			s = storedNested(s) // nested.go
+		}
 		for i, f := range flows {
 			if !ok[i] && (len(d.Columns) == 0 || f.CDC != nil) {
 				s = poisoned(s, outs[i])

@@ -16,6 +16,13 @@ import (
 var nestedFuncs = map[string]bool{
 	"array": true, "map": true, "struct": true, "named_struct": true,
 	"size": true, "element_at": true, "array_contains": true, "map_keys": true, "map_values": true,
+	"split": true,
+}
+
+// generators are Spark's functions that make rows (a row per element),
+// which the IR has no operator for yet.
+var generators = map[string]bool{
+	"explode": true, "explode_outer": true, "posexplode": true, "posexplode_outer": true, "inline": true, "inline_outer": true,
 }
 
 // fieldRef types a dotted column reference that names a struct column and
@@ -145,6 +152,10 @@ func (r *resolver) mapKey(key ir.Expr, m, kt ir.Type, what string) {
 // other function.
 func (r *resolver) nestedCall(e *ir.Call, sc *scope, c ectx) (ir.Type, bool, bool) {
 	name := strings.ToLower(e.Name)
+	if generators[name] {
+		r.errorf(e.Pos, ir.CodeUnknownFunc, "%s is a generator (it makes a row per element), which is not supported yet on either target: read the elements with x[i], element_at or size", name)
+		return invalid, true, true
+	}
 	if !nestedFuncs[name] {
 		return ir.Type{}, false, false
 	}
@@ -236,6 +247,21 @@ func (r *resolver) nestedCallType(e *ir.Call, name string, types []ir.Type, null
 			fields[i] = ir.StructField{Name: fn, Type: types[i], NotNull: !nulls[i]}
 		}
 		return ir.StructOf(fields...), false
+	case "split":
+		if !r.arity(e, name, n == 2 || n == 3, "2 or 3 arguments (string, regex[, limit])") {
+			return invalid, true
+		}
+		for i, want := range []func(ir.Type) bool{func(t ir.Type) bool { return t.Kind == ir.TString }, func(t ir.Type) bool { return t.Kind == ir.TString }, ir.Type.IsInteger}[:n] {
+			if !isUnknown(types[i]) && !want(types[i]) {
+				r.errorf(e.Args[i].Position(), ir.CodeTypeMismatch, "split takes a string, a regex (string) and a limit (integer); argument %d is %s (%s)", i+1, types[i], exprString(e.Args[i]))
+				return invalid, true
+			}
+		}
+		null := false
+		for _, x := range nulls {
+			null = null || x
+		}
+		return ir.ArrayOf(ir.StringT, false), null
 	case "named_struct":
 		if !r.arity(e, name, n > 0 && n%2 == 0, "name, value pairs") {
 			return invalid, true

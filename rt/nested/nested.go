@@ -24,7 +24,9 @@ package nested
 import (
 	"bytes"
 	"fmt"
+	"regexp"
 	"strconv"
+	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -303,4 +305,33 @@ func MapType(key, value arrow.DataType, nullable bool) *arrow.MapType {
 	m := arrow.MapOf(key, value)
 	m.SetItemNullable(nullable)
 	return m
+}
+
+// splitRegexps caches the compiled patterns of split.
+var splitRegexps sync.Map
+
+// Split is split(s, pattern, limit): s cut at each match of the regular
+// expression pattern, as Java's String.split, which Spark calls, cuts it:
+// every piece when limit <= 0 (trailing empty ones kept), at most limit
+// pieces otherwise (the last holds the rest); a zero-width match at the
+// start makes no empty first piece. The plan admits only patterns that RE2
+// reads as Java does.
+func Split(s, pattern string, limit int64) any {
+	if s == "" {
+		return Array{""}
+	}
+	re, ok := splitRegexps.Load(pattern)
+	if !ok {
+		re, _ = splitRegexps.LoadOrStore(pattern, regexp.MustCompile(pattern))
+	}
+	n := -1
+	if limit > 0 {
+		n = int(min(limit, int64(len(s))+1))
+	}
+	parts := re.(*regexp.Regexp).Split(s, n)
+	out := make(Array, len(parts))
+	for i, p := range parts {
+		out[i] = p
+	}
+	return out
 }
