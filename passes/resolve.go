@@ -514,6 +514,7 @@ func (r *resolver) rel(rel ir.Rel, outer *scope) Schema {
 		s = r.setOp(n, outer)
 	case *ir.Distinct:
 		s = r.rel(n.Input, outer).Visible()
+		r.noMapColumns(n.Pos, s, "distinct") // resolve_nested.go
 		// dedup within the watermark: the keys are columns of the input
 		for _, k := range n.Keys {
 			if !s.IsOpen() && s.Lookup(k) < 0 {
@@ -524,7 +525,9 @@ func (r *resolver) rel(rel ir.Rel, outer *scope) Schema {
 		in := r.rel(n.Input, outer)
 		sc := single(n.Input, in, outer)
 		for _, k := range n.Keys {
-			r.expr(k.Expr, sc, ectx{clause: "order by"})
+			if t, _ := r.expr(k.Expr, sc, ectx{clause: "order by"}); hasMap(t) { // resolve_nested.go
+				r.errorf(k.Expr.Position(), ir.CodeTypeMismatch, "cannot order by %s, of type %s: a map has no order (Spark: INVALID_ORDERING_TYPE)", exprString(k.Expr), t)
+			}
 		}
 		s = in
 	case *ir.Limit:
