@@ -96,6 +96,7 @@ func TestNestedErrors(t *testing.T) {
 		{"split(id, ',')", `split takes a string, a regex (string) and a limit (integer); argument 1 is int64 (id)`},
 		{"m as x | order by x", `cannot order by x, of type map<string, int64>: a map has no order (Spark: INVALID_ORDERING_TYPE)`},
 		{"m as x | distinct", `distinct over the column x, of type map<string, int64>: Spark cannot compare maps (UNSUPPORTED_FEATURE.SET_OPERATION_ON_MAP_TYPE)`},
+		{"m as x | union (from s | select m as x)", `union over the column x, of type map<string, int64>: Spark cannot compare maps`},
 	} {
 		q := c.expr + " as x"
 		if strings.Contains(c.expr, "|") { // a whole query after select

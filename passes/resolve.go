@@ -510,11 +510,15 @@ func (r *resolver) rel(rel ir.Rel, outer *scope) Schema {
 		s = r.window(n, outer)
 	case *ir.Union:
 		s = r.union(n, outer)
+		if !n.All {
+			r.noMapColumns(n.Pos, s, nil, "union") // resolve_nested.go
+		}
 	case *ir.SetOp: // EXCEPT, INTERSECT
 		s = r.setOp(n, outer)
+		r.noMapColumns(n.Pos, s, nil, "except or intersect")
 	case *ir.Distinct:
 		s = r.rel(n.Input, outer).Visible()
-		r.noMapColumns(n.Pos, s, "distinct") // resolve_nested.go
+		r.noMapColumns(n.Pos, s, n.Keys, "distinct")
 		// dedup within the watermark: the keys are columns of the input
 		for _, k := range n.Keys {
 			if !s.IsOpen() && s.Lookup(k) < 0 {

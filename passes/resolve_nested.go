@@ -341,11 +341,16 @@ func hasMap(t ir.Type) bool {
 	return false
 }
 
-// noMapColumns refuses a map column in the input of a set operation such as
-// distinct (Spark: UNSUPPORTED_FEATURE.SET_OPERATION_ON_MAP_TYPE).
-func (r *resolver) noMapColumns(pos ir.Pos, s Schema, op string) {
+// noMapColumns refuses a map column that a set operation (distinct, union,
+// except, intersect) compares: one of keys, or any when there are none (Spark:
+// UNSUPPORTED_FEATURE.SET_OPERATION_ON_MAP_TYPE).
+func (r *resolver) noMapColumns(pos ir.Pos, s Schema, keys []string, op string) {
 	for _, f := range s {
-		if hasMap(f.Type) {
+		compared := len(keys) == 0
+		for _, k := range keys {
+			compared = compared || strings.EqualFold(k, f.Name)
+		}
+		if compared && hasMap(f.Type) {
 			r.errorf(pos, ir.CodeTypeMismatch, "%s over the column %s, of type %s: Spark cannot compare maps (UNSUPPORTED_FEATURE.SET_OPERATION_ON_MAP_TYPE)", op, f.Name, f.Type)
 			return
 		}
