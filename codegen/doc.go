@@ -51,7 +51,10 @@
 //     rows (join builds, groups, distinct, order by, top-N, stream state);
 //   - keys.go: hash keys, and their tables: rt/hashtab's open-addressing
 //     tables for one integer, float or string field, Go maps otherwise;
-//   - types.go: the physical type table that drives specialization.
+//   - types.go: the physical type table that drives specialization;
+//   - nested.go: ARRAY, MAP and STRUCT values, held as rt/nested values (a
+//     Go any: nested.Array, *nested.Map, nested.Struct, nil for NULL), and
+//     the expressions over them.
 //
 // Generated code is only what specialization buys: typed loops and the
 // wiring. What does not depend on the pipeline's types is rt's, called by

@@ -139,7 +139,12 @@ func (g *flowGen) genExpr(e ir.Expr, en *env) *value {
 	case *ir.Literal:
 		return g.genLiteral(e, g.typeOf(e), false)
 	case *ir.ColumnRef:
+		if g.u.FieldRefs[e] > 0 { // a struct's field (nested.go)
+			return g.genFieldPath(e, g.genColumnRef(e, en))
+		}
 		return g.genColumnRef(e, en)
+	case *ir.GetField, *ir.Subscript: // nested.go
+		return g.genNestedExpr(e, en)
 	case *ir.Unary:
 		return g.genUnary(e, en)
 	case *ir.Binary:

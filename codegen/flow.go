@@ -405,6 +405,9 @@ func (g *flowGen) genAppendRow(o *output, vals []*value) {
 			appendNull = b.Clone().Dot(null).Call(jen.False())
 		}
 		appendValue := b.Clone().Dot(app).Call(appendConv(v.t, V0(v)))
+		if mustPhys(v.t).nested { // nested.go
+			appendValue = jen.Qual(nestedPkg, "Append").Call(b.Clone(), V0(v))
+		}
 		switch {
 		case v.null:
 			g.emit(appendNull)

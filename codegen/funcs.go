@@ -45,6 +45,9 @@ func (g *flowGen) genCall(e *ir.Call, en *env) *value {
 	if t.Kind == ir.TUnknown {
 		return nullValue(t) // every argument is NULL: if(c, null, null), coalesce(null)
 	}
+	if nestedFuncs[name] { // nested.go
+		return g.genNestedCall(e, en, t)
+	}
 	switch name {
 	case "coalesce":
 		return g.genCoalesce(e, en, t)

@@ -141,12 +141,15 @@ func (g *flowGen) genScan(n *ir.Scan, c consumer) {
 			a := getArr(k)
 			p := mustPhys(f.Type)
 			var load jen.Code
-			if p.values {
+			switch {
+			case p.nested:
+				load = jen.Qual(nestedPkg, "Get").Call(jen.Id(a.name), jen.Id(i))
+			case p.values:
 				load = jen.Id(a.values).Index(jen.Id(i))
 				if p.elem != "" {
 					load = goType(f.Type).Call(load)
 				}
-			} else {
+			default:
 				load = jen.Id(a.name).Dot("Value").Call(jen.Id(i))
 			}
 			vn := g.name(goIdent(f.Name) + "_")

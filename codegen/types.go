@@ -64,6 +64,9 @@ type physType struct {
 	// of this type: "Int" (instantiated with the key's Go type: floats by
 	// their bits, keyField) or "Strings"; "" keeps a Go map.
 	table string
+	// nested: values are rt/nested values (nested.go), read with
+	// nested.Get and appended with nested.Append.
+	nested bool
 }
 
 var physTypes = []physType{
@@ -84,6 +87,9 @@ var physTypes = []physType{
 	{kind: ir.TDate32, array: "Date32", builder: "Date32Builder", goType: func() *jen.Statement { return jen.Int32() }, values: true, elem: "Date32", ordered: true, table: "Int"},
 	{kind: ir.TTimestamp, array: "Timestamp", builder: "TimestampBuilder", goType: func() *jen.Statement { return jen.Int64() }, values: true, elem: "Timestamp", ordered: true, table: "Int"},
 	{kind: ir.TDuration, array: "Duration", builder: "DurationBuilder", goType: func() *jen.Statement { return jen.Int64() }, values: true, elem: "Duration", ordered: true, table: "Int"},
+	{kind: ir.TArray, array: "List", builder: "ListBuilder", goType: func() *jen.Statement { return jen.Any() }, nested: true},
+	{kind: ir.TMap, array: "Map", builder: "MapBuilder", goType: func() *jen.Statement { return jen.Any() }, nested: true},
+	{kind: ir.TStruct, array: "Struct", builder: "StructBuilder", goType: func() *jen.Statement { return jen.Any() }, nested: true},
 }
 
 // phys looks t up in the physical type table.
@@ -141,6 +147,8 @@ func arrowType(t ir.Type) *jen.Statement {
 		return jen.Op("&").Qual(arrowPkg, "TimestampType").Add(fields(false, fs...))
 	case ir.TDuration:
 		return jen.Op("&").Qual(arrowPkg, "DurationType").Add(fields(false, field{"Unit", jen.Qual(arrowPkg, arrowUnits[t.Unit])}))
+	case ir.TArray, ir.TMap, ir.TStruct:
+		return nestedArrowType(t) // nested.go
 	}
 	return jen.Qual(arrowPkg, "Null")
 }

@@ -25,6 +25,10 @@ func TestRuntimeArrowTypes(t *testing.T) {
 	for u := ir.Second; u <= ir.Nano; u++ {
 		types = append(types, ir.Timestamp(u, ""), ir.DurationType(u))
 	}
+	who := ir.StructOf(ir.StructField{Name: "name", Type: ir.StringT, NotNull: true},
+		ir.StructField{Name: "home, `town`", Type: ir.Timestamp(ir.Micro, "UTC")}, ir.StructField{Name: "s", Type: ir.ArrayOf(ir.Float64, false)})
+	types = append(types, ir.ArrayOf(ir.Int32, true), ir.ArrayOf(ir.StringT, false), ir.MapOf(ir.StringT, ir.Decimal(10, 2), false),
+		ir.MapOf(ir.Int64, ir.ArrayOf(who, true), true), who, ir.StructOf())
 	for _, it := range types {
 		dt := it.Arrow()
 		if got := format.TypeString(dt); got != it.String() {

@@ -211,7 +211,7 @@ func zeroCode(t ir.Type) jen.Code {
 		return jen.Nil()
 	case ir.TDecimal:
 		return jen.Qual(decimalPkg, "Num").Values()
-	case ir.TUnknown:
+	case ir.TUnknown, ir.TArray, ir.TMap, ir.TStruct:
 		return jen.Nil()
 	}
 	return goType(t).Call(jen.Lit(0))

@@ -52,6 +52,8 @@ func (t Type) Arrow() arrow.DataType {
 		return &arrow.TimestampType{Unit: arrowUnits[t.Unit], TimeZone: t.Zone}
 	case TDuration:
 		return &arrow.DurationType{Unit: arrowUnits[t.Unit]}
+	case TArray, TMap, TStruct:
+		return t.nestedArrow()
 	}
 	return arrow.Null
 }
@@ -97,6 +99,8 @@ func FromArrow(dt arrow.DataType) (Type, error) {
 		return Timestamp(fromArrowUnit(t.Unit), t.TimeZone), nil
 	case *arrow.DurationType:
 		return DurationType(fromArrowUnit(t.Unit)), nil
+	case *arrow.ListType, *arrow.MapType, *arrow.StructType:
+		return fromArrowNested(dt)
 	case *arrow.DictionaryType:
 		switch t.ValueType.ID() {
 		case arrow.STRING, arrow.LARGE_STRING, arrow.BINARY, arrow.LARGE_BINARY:

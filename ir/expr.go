@@ -268,6 +268,10 @@ func ExprChildren(e Expr) []Expr {
 		return []Expr{e.X}
 	case *Over:
 		return overChildren(e)
+	case *GetField:
+		return []Expr{e.X}
+	case *Subscript:
+		return []Expr{e.X, e.Index}
 	}
 	return nil
 }

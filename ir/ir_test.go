@@ -27,6 +27,7 @@ func sample() *Pipeline {
 					{Pos: pos(4), Name: "price", Type: Decimal(10, 2)},
 					{Pos: pos(4), Name: "ts", Type: Timestamp(Milli, "UTC"), Comment: "event time"},
 					{Pos: pos(4), Name: "d", Type: DurationType(Nano)},
+					{Pos: pos(4), Name: "tags", Type: MapOf(StringT, StructOf(StructField{Name: "n", Type: ArrayOf(Int64, false), NotNull: true}), true)},
 				},
 				Source:    &SourceSpec{Pos: pos(3), Format: FormatCSV, Paths: []string{"data/*.csv"}, Unbounded: true, Options: []KV{{Key: "header", Value: "true"}}},
 				Watermark: &Watermark{Pos: pos(5), Column: "ts", Delay: Duration(5e9), AllowedLateness: Duration(10e9), IdleTimeout: Duration(60e9)},
@@ -69,6 +70,9 @@ func TestJSONRoundTrip(t *testing.T) {
 	b2, _ := MarshalJSON(q)
 	if string(b) != string(b2) {
 		t.Fatalf("JSON not stable:\n%s\n---\n%s", b, b2)
+	}
+	if got, want := q.Datasets[0].Columns[4].Type, p.Datasets[0].Columns[4].Type; got != want {
+		t.Errorf("nested type %s reads back as %s", want, got)
 	}
 	if q.Datasets[0].Columns[0].Pos != pos(4) {
 		t.Errorf("positions lost: %+v", q.Datasets[0].Columns[0].Pos)
@@ -214,7 +218,7 @@ func TestTypeSQL(t *testing.T) {
 		{StringT, "STRING"}, {BinaryT, "BINARY"}, {Date32, "DATE"},
 		{Timestamp(Micro, "UTC"), "TIMESTAMP"}, {Timestamp(Nano, "Europe/Oslo"), "TIMESTAMP"},
 		{Timestamp(Milli, ""), "TIMESTAMP_NTZ"}, {DurationType(Micro), "INTERVAL DAY TO SECOND"},
-		{Type{Kind: TDuration + 1}, ""},
+		{Type{Kind: TStruct + 1}, ""},
 	} {
 		if got := c.t.SQL(); got != c.want {
 			t.Errorf("%s.SQL() = %q, want %q", c.t, got, c.want)

@@ -50,6 +50,8 @@ var nodeKinds = []struct {
 	{"in_subquery", reflect.TypeFor[InSubquery]()},
 	{"exists", reflect.TypeFor[Exists]()}, // correlated subqueries
 	{"over", reflect.TypeFor[Over]()},
+	{"get_field", reflect.TypeFor[GetField]()}, // nested types
+	{"subscript", reflect.TypeFor[Subscript]()},
 }
 
 // NodeKindNames returns the JSON kind names of every Rel and Expr type, the
@@ -419,10 +421,11 @@ func jsonInt(v any) int {
 	return 0
 }
 
-// ParseType parses a type's canonical spelling (and the aliases in the type
-// name table): int64, decimal(10,2), timestamp(ms), timestamp(us, "UTC"),
-// duration(ns).
-func ParseType(s string) (Type, error) {
+// parseScalarType parses the canonical spelling of a type that is not nested
+// (and the aliases in the type name table): int64, decimal(10,2),
+// timestamp(ms), timestamp(us, "UTC"), duration(ns). ParseType (nested.go)
+// reads nested types and calls it for their scalar parts.
+func parseScalarType(s string) (Type, error) {
 	s = strings.TrimSpace(s)
 	name, args, hasArgs := strings.Cut(s, "(")
 	name = strings.TrimSpace(name)

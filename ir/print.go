@@ -1082,9 +1082,14 @@ func (p exprPrinter) text(e Expr) string {
 		case e.IgnoreNulls:
 			return name + "(" + p.list(e.Args) + ")" + p.kw(" ignore nulls")
 		}
+		if spark && strings.EqualFold(e.Name, "split") && len(e.Args) == 2 {
+			return name + "(" + p.list(e.Args) + ", -1)" // Spark names split's default limit (nested_expr.go)
+		}
 		return name + "(" + p.list(e.Args) + ")"
 	case *Over:
 		return p.over(e)
+	case *GetField, *Subscript:
+		return p.nested(e) // nested_expr.go
 	case *ScalarSubquery:
 		if spark {
 			return "scalarsubquery()"

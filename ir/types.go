@@ -29,6 +29,9 @@ const (
 	TDate32
 	TTimestamp
 	TDuration
+	TArray  // ARRAY<T>: Type.Elem, Type.ElemNullable (nested.go)
+	TMap    // MAP<K, V>: Type.Key, Type.Elem, Type.ElemNullable
+	TStruct // STRUCT<name: T, ...>: Type.Fields
 )
 
 // TimeUnit is the unit of a timestamp or duration.
@@ -58,12 +61,17 @@ func ParseTimeUnit(s string) (TimeUnit, bool) {
 // Type is an Arrow data type. Precision and Scale apply to decimals; Unit to
 // timestamps and durations; Zone to timestamps ("" means no zone, Spark's
 // TIMESTAMP_NTZ; "UTC" is Spark's TIMESTAMP).
+//
+// A nested type (TArray, TMap, TStruct) keeps its parts in nest, built only
+// by ArrayOf, MapOf and StructOf, which intern them: two equal nested types
+// share one pointer, so Type stays comparable with == (nested.go).
 type Type struct {
 	Kind      TypeKind
 	Precision int
 	Scale     int
 	Unit      TimeUnit
 	Zone      string
+	nest      *nested
 }
 
 // typeNames is the one table of simple type names, canonical name first.
@@ -116,6 +124,9 @@ func DurationType(u TimeUnit) Type { return Type{Kind: TDuration, Unit: u} }
 
 // TypeKindName returns the canonical spelling of a kind.
 func (k TypeKind) String() string {
+	if n, ok := nestedKindNames[k]; ok {
+		return n
+	}
 	for _, t := range typeNames {
 		if t.kind == k {
 			return t.name
@@ -139,6 +150,8 @@ func (t Type) String() string {
 		return fmt.Sprintf("timestamp(%s)", t.Unit)
 	case TDuration:
 		return fmt.Sprintf("duration(%s)", t.Unit)
+	case TArray, TMap, TStruct:
+		return t.nestedString(Type.String, " not null")
 	}
 	return t.Kind.String()
 }
@@ -172,6 +185,8 @@ func (t Type) SQL() string {
 			return "TIMESTAMP_NTZ"
 		}
 		return "TIMESTAMP"
+	case TArray, TMap, TStruct:
+		return t.nestedString(Type.SQL, " NOT NULL")
 	}
 	if t.Kind >= 0 && int(t.Kind) < len(sqlNames) {
 		return sqlNames[t.Kind]

@@ -182,6 +182,9 @@ func IntConstant(e ir.Expr) (int, bool) {
 func (p *planner) expressions() {
 	check := func(e ir.Expr) {
 		ir.WalkExpr(e, func(x ir.Expr) bool {
+			if p.refuseNested(x) { // plan_nested.go
+				return false
+			}
 			switch x := x.(type) {
 			case *ir.Cast:
 				if from := p.u.Types[x.X]; !NativeCast(from, x.To) {

@@ -66,9 +66,13 @@ type Unit struct {
 	Ran      []string // the passes that ran, in order
 
 	// resolve
-	Types       map[ir.Expr]ir.Type // every expression's type; TUnknown is NULL or an external table's column
-	Nullable    map[ir.Expr]bool    // whether an expression can be NULL
-	Refs        map[*ir.ColumnRef]ColumnBinding
+	Types    map[ir.Expr]ir.Type // every expression's type; TUnknown is NULL or an external table's column
+	Nullable map[ir.Expr]bool    // whether an expression can be NULL
+	Refs     map[*ir.ColumnRef]ColumnBinding
+	// FieldRefs: a dotted reference to a struct column's field (s.f,
+	// t.s.f) maps to how many of its trailing parts are fields; Refs binds
+	// it to the struct column (resolve_nested.go)
+	FieldRefs   map[*ir.ColumnRef]int
 	Schemas     map[ir.Rel]Schema         // every operator's output, subqueries included
 	Projections map[*ir.Project][]ProjCol // where each output column of a projection comes from
 	Joins       map[*ir.Join]*JoinInfo
@@ -217,6 +221,7 @@ func newUnit(p *ir.Pipeline, opts Options) *Unit {
 		Types:       map[ir.Expr]ir.Type{},
 		Nullable:    map[ir.Expr]bool{},
 		Refs:        map[*ir.ColumnRef]ColumnBinding{},
+		FieldRefs:   map[*ir.ColumnRef]int{},
 		Schemas:     map[ir.Rel]Schema{},
 		Projections: map[*ir.Project][]ProjCol{},
 		Joins:       map[*ir.Join]*JoinInfo{},

@@ -227,7 +227,8 @@ func plan(u *Unit) {
 		}
 	}
 	if native {
-		confWarnings(u) // session confs (conf.go)
+		confWarnings(u)  // session confs (conf.go)
+		nestedColumns(u) // plan_nested.go
 	}
 	if native {
 		for _, d := range u.Pipeline.Datasets {
@@ -273,6 +274,9 @@ func (p *planner) flow() {
 	f := p.fp.Flow
 	p.filters = map[*ir.Scan][]ir.Expr{}
 	p.demandRoot(f.Query)
+	if p.native {
+		p.nestedOperators() // plan_nested.go
+	}
 	p.store()
 	for _, j := range joinsOf(f.Query) {
 		p.fp.Joins[j] = p.joinPlan(j)
@@ -417,6 +421,8 @@ func SameRep(a, b ir.Type) bool {
 		return a.Scale == b.Scale
 	case ir.TTimestamp, ir.TDuration:
 		return a.Unit == b.Unit
+	case ir.TArray, ir.TMap, ir.TStruct:
+		return sameNestedRep(a, b) // plan_nested.go
 	}
 	return true
 }

@@ -73,6 +73,9 @@ func (r *resolver) dataset(d *ir.Dataset) {
 			outs[i], ok[i] = r.flow(f, d)
 		}
 		s = r.datasetSchema(d, flows, outs, ok)
+		if len(d.Columns) == 0 && (d.Kind == ir.KindMaterializedView || d.Kind == ir.KindStreamingTable) {
+			s = storedNested(s) // nested.go
+		}
 		for i, f := range flows {
 			if !ok[i] && (len(d.Columns) == 0 || f.CDC != nil) {
 				s = poisoned(s, outs[i])
@@ -507,10 +510,15 @@ func (r *resolver) rel(rel ir.Rel, outer *scope) Schema {
 		s = r.window(n, outer)
 	case *ir.Union:
 		s = r.union(n, outer)
+		if !n.All {
+			r.noMapColumns(n.Pos, s, nil, "union") // resolve_nested.go
+		}
 	case *ir.SetOp: // EXCEPT, INTERSECT
 		s = r.setOp(n, outer)
+		r.noMapColumns(n.Pos, s, nil, "except or intersect")
 	case *ir.Distinct:
 		s = r.rel(n.Input, outer).Visible()
+		r.noMapColumns(n.Pos, s, n.Keys, "distinct")
 		// dedup within the watermark: the keys are columns of the input
 		for _, k := range n.Keys {
 			if !s.IsOpen() && s.Lookup(k) < 0 {
@@ -521,7 +529,9 @@ func (r *resolver) rel(rel ir.Rel, outer *scope) Schema {
 		in := r.rel(n.Input, outer)
 		sc := single(n.Input, in, outer)
 		for _, k := range n.Keys {
-			r.expr(k.Expr, sc, ectx{clause: "order by"})
+			if t, _ := r.expr(k.Expr, sc, ectx{clause: "order by"}); hasMap(t) { // resolve_nested.go
+				r.errorf(k.Expr.Position(), ir.CodeTypeMismatch, "cannot order by %s, of type %s: a map has no order (Spark: INVALID_ORDERING_TYPE)", exprString(k.Expr), t)
+			}
 		}
 		s = in
 	case *ir.Limit:

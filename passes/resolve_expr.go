@@ -60,6 +60,9 @@ func (r *resolver) expr1(e ir.Expr, sc *scope, c ectx) (ir.Type, bool) {
 		}
 		return t, e.Kind == ir.LitNull
 	case *ir.ColumnRef:
+		if t, n, ok := r.fieldRef(sc, e); ok { // a struct's field (resolve_nested.go)
+			return t, n
+		}
 		f, b, ok := r.lookup(sc, e)
 		if !ok {
 			return invalid, true
@@ -114,6 +117,8 @@ func (r *resolver) expr1(e ir.Expr, sc *scope, c ectx) (ir.Type, bool) {
 		return r.call(e, sc, c)
 	case *ir.Over: // window functions (resolve_window.go)
 		return r.over(e, sc, c)
+	case *ir.GetField, *ir.Subscript: // nested types (resolve_nested.go)
+		return r.nestedExpr(e, sc, c)
 	case *ir.ScalarSubquery:
 		s := r.rel(e.Query, sc).Visible()
 		switch {
@@ -362,6 +367,9 @@ func aggHint(clause, call string) string {
 
 // call types a function call against the catalogue.
 func (r *resolver) call(e *ir.Call, sc *scope, c ectx) (ir.Type, bool) {
+	if t, n, ok := r.nestedCall(e, sc, c); ok { // nested types (resolve_nested.go)
+		return t, n
+	}
 	f := lookupFunc(e.Name)
 	if f == nil {
 		for _, a := range e.Args {

@@ -151,6 +151,8 @@ func commonType(a, b ir.Type) (ir.Type, bool) {
 		return a, true
 	case a == b:
 		return a, true
+	case a.IsNested() || b.IsNested():
+		return commonNested(a, b) // nested.go
 	case a.IsNumeric() && b.IsNumeric():
 		return numericCommon(a, b), true
 	case a.Kind == ir.TTimestamp && b.Kind == ir.TTimestamp:
@@ -172,6 +174,8 @@ func comparable(a, b ir.Type) bool {
 	switch {
 	case isUnknown(a) || isUnknown(b):
 		return true
+	case a.IsNested() || b.IsNested():
+		return comparableNested(a, b) // nested.go
 	case a.IsNumeric() && b.IsNumeric():
 		return true
 	case isTime(a) && isTime(b):
@@ -265,6 +269,8 @@ func canCast(from, to ir.Type) bool {
 		return true
 	}
 	switch {
+	case from.IsNested() || to.IsNested():
+		return nestedConvertible(from, to, canCast) // nested.go
 	case from.Kind == ir.TString:
 		return !isUnknown(to)
 	case from.Kind == ir.TBool:
@@ -316,6 +322,8 @@ func canStore(from, to ir.Type) bool {
 	switch {
 	case isUnknown(from) || from == to:
 		return true
+	case from.IsNested() || to.IsNested():
+		return nestedConvertible(from, to, canStore) // nested.go
 	case from.IsNumeric() && to.IsNumeric():
 		return true
 	case to.Kind == ir.TString:

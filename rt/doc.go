@@ -25,6 +25,9 @@
 //     columns.
 //   - rt/sqlfn: Spark 4 ANSI scalar semantics as typed functions that
 //     generated row loops call.
+//   - rt/nested: nested values (ARRAY, MAP, STRUCT) in generated row loops:
+//     their Go form, read from and appended to Arrow columns, and the
+//     operations on them (fields, subscripts, size, element_at, ...).
 //   - rt/hashtab: the hash tables of generated group-by and hash-join code.
 //   - rt/cdc: the change-feed apply engine (SCD 1 and 2) that change flows
 //     feed; its change log is committed as a state snapshot.

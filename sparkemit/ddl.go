@@ -13,11 +13,9 @@ import (
 // nanoseconds truncate to Spark's microseconds, a zoned timestamp is Spark's
 // TIMESTAMP and a zoneless one TIMESTAMP_NTZ, and a duration is an INTERVAL
 // DAY TO SECOND; the capability pass names each conversion in the report.
+// Nested types widen part by part.
 func sparkType(t ir.Type) (string, bool) {
-	if w, ok := sparkUnsigned[t.Kind]; ok {
-		t = w
-	}
-	s := t.SQL()
+	s := sparkWidened(t).SQL() // nested.go
 	return s, s != ""
 }
 

@@ -464,6 +464,9 @@ func (e *emitter) dataSource(d *ir.Dataset, stream bool) (*pb.Relation, bool) {
 		format = "parquet"
 	case src.Format == ir.FormatCSV:
 		format = "csv"
+		if !e.csvColumns(d) { // nested.go
+			return nil, false
+		}
 	case src.Format == ir.FormatJSONL:
 		format = "json"
 	default:

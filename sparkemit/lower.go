@@ -638,7 +638,12 @@ func (l *lowerer) expr(x ir.Expr) *pb.Expression {
 	case *ir.Literal:
 		return l.literal(n)
 	case *ir.ColumnRef:
+		if l.e.u.FieldRefs[n] > 0 { // a struct's field (nested.go)
+			return fieldRefAttr(n)
+		}
 		return attr(qualified(n.Qualifier, n.Name))
+	case *ir.GetField, *ir.Subscript: // nested.go
+		return l.nestedExpr(n)
 	case *ir.Star:
 		if len(n.Except) > 0 {
 			l.refuse(n.Pos, "* except outside a projection", "")

@@ -35,6 +35,9 @@ source b from parquet "b/*.parquet" { k int64 }
 		// correlated subqueries: Spark's analyzer refuses an aggregate over outer and local columns
 		{"aggregate mixing outer and local columns", head + "materialized view m = from b | select (from b as i | where i.k = b.k | aggregate max(i.k + b.k) as m) as m\n", passes.Spark42,
 			[]string{`spark-4.2 cannot lower flow "m": an aggregate over both a correlated subquery's columns and the enclosing query's`, "AGGREGATE_FUNCTION_MIXED_OUTER_LOCAL_REFERENCES"}},
+		// nested types: Spark's CSV reader has no nested column
+		{"nested column of a csv source", "pipeline p\nsource c from csv \"c.csv\" { k int64, tags array<string> }\nmaterialized view m = from c | select k\n", passes.Spark41,
+			[]string{`p.thund:2:38: spark-4.1 cannot lower dataset "c": the nested column tags (array<string>) of a csv source`, "UNSUPPORTED_DATA_TYPE_FOR_DATASOURCE"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			u := compileSrc(t, "p.thund", c.src, c.target)

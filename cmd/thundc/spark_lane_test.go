@@ -71,6 +71,9 @@ var laneCases = []laneCase{
 	{name: "fn_math_sql", dir: "testdata/spark/fn_math", path: "."},
 	// functions: the aggregate family (passes/funcs_agg.go)
 	{name: "fn_agg_sql", dir: "testdata/spark/fn_agg", path: "."},
+	// nested types: ARRAY, MAP and STRUCT from JSON lines and Parquet
+	{name: "nested_sql", dir: "testdata/spark/nested", path: "."},
+	{name: "nested_thund", dir: "testdata/spark/nested", path: "pipeline.thund"},
 }
 
 // nexmarkSkip: Spark refuses q7 as written (its stream read of q7_max

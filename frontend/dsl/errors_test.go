@@ -82,7 +82,16 @@ var errorCases = []errorCase{
 	{name: "missing query", src: "materialized view v =\n\nmaterialized view w =\n  from s\n",
 		want: []string{`e.thund:3:1: unexpected "materialized", expected a query: "from" ... [syntax]`}},
 	{name: "far type", src: "source s from csv \"x\" {\n  a blob\n}\n",
-		want: []string{`e.thund:2:5: unknown type "blob": want one of bool int8 int16 int32 int64 uint8 uint16 uint32 uint64 float32 float64 string binary date32, decimal(p,s), timestamp(unit[, "zone"]) or duration(unit) [unknown-type]`}},
+		want: []string{`e.thund:2:5: unknown type "blob": want one of bool int8 int16 int32 int64 uint8 uint16 uint32 uint64 float32 float64 string binary date32, decimal(p,s), timestamp(unit[, "zone"]), duration(unit), array<T>, map<K, V> or struct<name: T, ...> [unknown-type]`}},
+	{name: "bad nested types", src: "source s from csv \"x\" {\n  a array<int32, int64>, b map<string not null, int32>, c struct<int32>, d int64<int32>, e array(3), f map<a: int32, int64>\n}\n",
+		want: []string{
+			`e.thund:2:5: array takes 1 part(s), got 2: want array<element type> [syntax]`,
+			`e.thund:2:32: a map's keys are never NULL: drop not null on the key [syntax]`,
+			`e.thund:2:66: a struct field needs a name: want struct<name: type, ...> [syntax]`,
+			`e.thund:2:82: type int64 takes no <...>: only array, map and struct do [syntax]`,
+			`e.thund:2:98: array takes its parts between < and >, not (...) [syntax]`,
+			`e.thund:2:108: map parts have no names: want map<key type, value type> [syntax]`,
+		}},
 	{name: "bad type", src: "source s from csv \"x\" {\n  a int64, b strin, c decimal(50,2), d timestamp(minutes), e int64(3), f decimal(\"x\")\n}\n",
 		want: []string{
 			`e.thund:2:14: unknown type "strin" (did you mean string?) [unknown-type]`,

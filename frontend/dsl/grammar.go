@@ -100,9 +100,20 @@ type columnDef struct {
 }
 
 type typeRef struct {
-	Pos  lexer.Position
-	Name ident      `parser:"@( Ident | 'null' )"`
-	Args []*typeArg `parser:"( '(' @@ ( ',' @@ )* ')' )?"`
+	Pos   lexer.Position
+	Name  ident       `parser:"@( Ident | 'null' )"`
+	Args  []*typeArg  `parser:"( '(' @@ ( ',' @@ )* ')' )?"`
+	Parts []*typePart `parser:"( '<' ( @@ ( ',' @@ )* )? '>' )?"`
+}
+
+// typePart is one part of a nested type between < and >: an array's
+// element, a map's key or value, or a struct's "name: type" field, each
+// with an optional not null.
+type typePart struct {
+	Pos     lexer.Position
+	Field   *ident   `parser:"( @Ident ':' )?"`
+	Type    *typeRef `parser:"@@"`
+	NotNull bool     `parser:"@( 'not' 'null' )?"`
 }
 
 type typeArg struct {
@@ -478,8 +489,18 @@ type mulOperand struct {
 
 type unaryExpr struct {
 	Pos  lexer.Position
-	Negs []*negOp `parser:"@@*"`
-	X    *primary `parser:"@@"`
+	Negs []*negOp   `parser:"@@*"`
+	X    *primary   `parser:"@@"`
+	Post []*postfix `parser:"@@*"`
+}
+
+// postfix is a subscript x[i] (an array's index, a map's key) or a struct
+// field x.f after a primary that is not a column reference (whose dotted
+// parts columnExpr reads): (s).f, f(x).a.
+type postfix struct {
+	Pos   lexer.Position
+	Index *expr  `parser:"  '[' @@ ']'"`
+	Field *ident `parser:"| '.' @Ident"`
 }
 
 type negOp struct {

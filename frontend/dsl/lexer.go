@@ -184,7 +184,7 @@ var (
 // puncts lists the operators and delimiters, longest first.
 var puncts = []string{
 	"<=>", "<=", "<>", ">=", "!=", "||",
-	"<", ">", "=", "+", "-", "*", "/", "%", "|", "(", ")", "{", "}", ",", ".", ":",
+	"<", ">", "=", "+", "-", "*", "/", "%", "|", "(", ")", "{", "}", "[", "]", ",", ".", ":",
 }
 
 // lex splits src into tokens ending with EOF. It never fails: problems are

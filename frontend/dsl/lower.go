@@ -363,13 +363,20 @@ var unitNames = "s, ms, us or ns"
 
 func (l *lowerer) typ(t *typeRef) ir.Type {
 	name := string(t.Name)
+	if isNestedTypeName(name) {
+		return l.nestedType(t)
+	}
+	if len(t.Parts) > 0 {
+		l.errorf(t.Parts[0].Pos, ir.CodeSyntax, "type %s takes no <...>: only array, map and struct do", strings.ToLower(name))
+		return ir.Type{}
+	}
 	kind, ok := ir.LookupTypeName(name)
 	if !ok {
-		if k, ok := suggest.Closest(name, append(simpleTypeNames(), "decimal", "timestamp", "duration")); ok {
+		if k, ok := suggest.Closest(name, append(simpleTypeNames(), "decimal", "timestamp", "duration", "array", "map", "struct")); ok {
 			l.errorf(t.Pos, ir.CodeUnknownType, "unknown type %q (did you mean %s?)", name, k)
 			return ir.Type{}
 		}
-		l.errorf(t.Pos, ir.CodeUnknownType, "unknown type %q: want one of %s, decimal(p,s), timestamp(unit[, \"zone\"]) or duration(unit)", name, strings.Join(simpleTypeNames(), " "))
+		l.errorf(t.Pos, ir.CodeUnknownType, "unknown type %q: want one of %s, decimal(p,s), timestamp(unit[, \"zone\"]), duration(unit), array<T>, map<K, V> or struct<name: T, ...>", name, strings.Join(simpleTypeNames(), " "))
 		return ir.Type{}
 	}
 	out := ir.Type{Kind: kind}
@@ -750,6 +757,13 @@ func (l *lowerer) mulExpr(e *mulExpr) ir.Expr {
 
 func (l *lowerer) unaryExpr(e *unaryExpr) ir.Expr {
 	x := l.primary(e.X)
+	for _, p := range e.Post { // nested types
+		if p.Index != nil {
+			x = &ir.Subscript{Pos: l.pos(p.Pos), X: x, Index: l.expr(p.Index)}
+		} else {
+			x = &ir.GetField{Pos: l.pos(p.Pos), X: x, Name: string(*p.Field)}
+		}
+	}
 	for i := len(e.Negs) - 1; i >= 0; i-- {
 		x = &ir.Unary{Pos: l.pos(e.Negs[i].Pos), Op: ir.OpNeg, X: x}
 	}

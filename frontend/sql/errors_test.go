@@ -172,9 +172,17 @@ var errorCases = []struct {
 		},
 	},
 	{
-		sql: "CREATE MATERIALIZED VIEW q AS SELECT CAST(a AS ARRAY<INT>) AS b FROM t",
+		sql: "CREATE MATERIALIZED VIEW q AS SELECT CAST(a AS ARRAY<INT NOT NULL>) AS b FROM t",
 		want: []string{
-			"e.sql:1:48: the type ARRAY<...> is not supported in pipeline SQL [syntax]",
+			"e.sql:1:54: NOT NULL and COMMENT apply to STRUCT fields only: want ARRAY<element type> [syntax]",
+		},
+	},
+	{
+		sql: "CREATE MATERIALIZED VIEW q AS SELECT CAST(a AS MAP<INT>) AS b, CAST(a AS STRUCT<INT>) AS c, CAST(a AS INT<INT>) AS d FROM t",
+		want: []string{
+			"e.sql:1:48: MAP takes 2 type(s) between < and >, got 1: want MAP<key type, value type> [syntax]",
+			"e.sql:1:81: a STRUCT field is a name and a type: want STRUCT<name: type, ...> [syntax]",
+			"e.sql:1:103: type INT takes no <...>: only ARRAY, MAP and STRUCT do [syntax]",
 		},
 	},
 	{
@@ -186,7 +194,7 @@ var errorCases = []struct {
 	{
 		sql: "CREATE MATERIALIZED VIEW q3 AS SELECT CAST(a AS BOGUS) AS b FROM t",
 		want: []string{
-			"e.sql:1:49: unknown type BOGUS (want BOOLEAN, TINYINT, SMALLINT, INT, BIGINT, FLOAT, DOUBLE, DECIMAL(p,s), STRING, BINARY, DATE, TIMESTAMP or TIMESTAMP_NTZ) [unknown-type]",
+			"e.sql:1:49: unknown type BOGUS (want BOOLEAN, TINYINT, SMALLINT, INT, BIGINT, FLOAT, DOUBLE, DECIMAL(p,s), STRING, BINARY, DATE, TIMESTAMP, TIMESTAMP_NTZ, ARRAY<T>, MAP<K, V> or STRUCT<name: T, ...>) [unknown-type]",
 		},
 	},
 	{
@@ -555,7 +563,7 @@ CREATE MATERIALIZED VIEW ok2 AS SELECT a FROM t
 `
 	_, diags := sql.Parse([]sql.File{{Name: "dir/p.sql", Src: []byte(src)}})
 	want := []string{
-		"dir/p.sql:6:42: unexpected \")\": expected \"-\", \"+\", \"::\", \"[\", \"*\", \"/\", \"%\", DIV or \"||\" [syntax]",
+		"dir/p.sql:6:42: unexpected \")\": expected \".\", \"-\", \"+\", \"*\", \"::\", \"[\", \"/\", \"%\", DIV or \"||\" [syntax]",
 		"dir/p.sql:8:1: CREATE FUNCTION is not supported in pipeline SQL [syntax]",
 		"dir/p.sql:12:1: unexpected end of statement: expected an expression after > [syntax]",
 	}

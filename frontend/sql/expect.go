@@ -283,7 +283,7 @@ var exprStarts = wordSet(`( * - + ~ ! NOT CASE CAST TRY_CAST EXISTS INTERVAL DAT
 // binaryOps are the probes that continue an expression, described together
 // as "an operator".
 var binaryOps = wordSet(`OR AND NOT ! BETWEEN IN LIKE ILIKE RLIKE REGEXP IS <=> == = <> != <= >= < > & | ^
-	+ - || * / % DIV :: [`)
+	+ - || * / % DIV :: [ .`)
 
 // joinWords start a join, described together as JOIN.
 var joinWords = wordSet(`NATURAL INNER CROSS LEFT RIGHT FULL SEMI ANTI JOIN`)

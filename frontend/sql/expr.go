@@ -32,7 +32,7 @@ func bareStar(e *exprAST) *starAST {
 		return nil
 	}
 	u := cmp.Left.Left.Left.Left
-	if u.Postfix == nil || len(u.Postfix.Casts) != 0 || u.Postfix.Subscript != nil {
+	if u.Postfix == nil || len(u.Postfix.Ops) != 0 {
 		return nil
 	}
 	return u.Postfix.X.Star
@@ -286,7 +286,7 @@ func (c *conv) unary(u *unaryAST) ir.Expr {
 // number returns the text of a unary expression that is only a number
 // with a type suffix, or "".
 func (u *unaryAST) number() string {
-	if u.Postfix == nil || len(u.Postfix.Casts) > 0 || u.Postfix.Subscript != nil || u.Postfix.X.Number == "" {
+	if u.Postfix == nil || len(u.Postfix.Ops) > 0 || u.Postfix.X.Number == "" {
 		return ""
 	}
 	n := strings.ToLower(u.Postfix.X.Number)
@@ -301,16 +301,23 @@ func (c *conv) postfix(p *postfixAST) ir.Expr {
 	if x == nil {
 		return nil
 	}
-	for _, t := range p.Casts {
-		to, ok := c.sparkType(t)
-		if !ok {
-			return nil
+	for _, op := range p.Ops {
+		switch {
+		case op.Cast != nil:
+			to, ok := c.sparkType(op.Cast)
+			if !ok {
+				return nil
+			}
+			x = &ir.Cast{Pos: pos(op.Cast.Pos), X: x, To: to}
+		case op.Index != nil: // nested types
+			i := c.expr(op.Index)
+			if i == nil {
+				return nil
+			}
+			x = &ir.Subscript{Pos: pos(op.Pos), X: x, Index: i}
+		default:
+			x = &ir.GetField{Pos: pos(op.Pos), X: x, Name: op.Field.Name}
 		}
-		x = &ir.Cast{Pos: pos(t.Pos), X: x, To: to}
-	}
-	if p.Subscript != nil {
-		c.errorf(pos(p.Subscript.Pos), ir.CodeSyntax, "a subscript ([...]) is not supported in pipeline SQL")
-		return nil
 	}
 	return x
 }
@@ -853,6 +860,13 @@ func timestampHasZone(s string) bool {
 
 // sparkType converts a Spark SQL type name (docs: doc.go).
 func (c *conv) sparkType(t *typeAST) (ir.Type, bool) {
+	if isNestedTypeName(t.Name.Name) {
+		return c.nestedType(t) // nested.go
+	}
+	if t.Parts != nil || t.Empty {
+		c.errorf(pos(t.Pos), ir.CodeSyntax, "type %s takes no <...>: only ARRAY, MAP and STRUCT do", strings.ToUpper(t.Name.Name))
+		return ir.Type{}, false
+	}
 	typ, err := sparkTypeOf(t.Name.Name, t.Args, t.WithoutTZ)
 	if err != nil {
 		c.errorf(pos(t.Pos), ir.CodeUnknownType, "%v", err)
@@ -926,14 +940,12 @@ func sparkTypeOf(name string, args []string, withoutTZ bool) (ir.Type, error) {
 			return ir.Type{}, fmt.Errorf("DECIMAL(%d,%d): want 1 <= precision <= 38 and 0 <= scale <= precision", p, s)
 		}
 		return ir.Decimal(p, s), nil
-	case "array", "map", "struct":
-		return ir.Type{}, fmt.Errorf("the type %s is not supported: the model has no nested types", strings.ToUpper(name))
 	case "interval", "variant", "void", "time", "geography", "geometry", "object":
 		return ir.Type{}, fmt.Errorf("the type %s is not supported in pipeline SQL", strings.ToUpper(name))
 	}
-	want := []string{"BOOLEAN", "TINYINT", "SMALLINT", "INT", "BIGINT", "FLOAT", "DOUBLE", "DECIMAL", "STRING", "BINARY", "DATE", "TIMESTAMP", "TIMESTAMP_NTZ"}
+	want := []string{"BOOLEAN", "TINYINT", "SMALLINT", "INT", "BIGINT", "FLOAT", "DOUBLE", "DECIMAL", "STRING", "BINARY", "DATE", "TIMESTAMP", "TIMESTAMP_NTZ", "ARRAY", "MAP", "STRUCT"}
 	if k, ok := suggest.Closest(name, want); ok {
 		return ir.Type{}, fmt.Errorf("unknown type %s (did you mean %s?)", name, k)
 	}
-	return ir.Type{}, fmt.Errorf("unknown type %s (want BOOLEAN, TINYINT, SMALLINT, INT, BIGINT, FLOAT, DOUBLE, DECIMAL(p,s), STRING, BINARY, DATE, TIMESTAMP or TIMESTAMP_NTZ)", name)
+	return ir.Type{}, fmt.Errorf("unknown type %s (want BOOLEAN, TINYINT, SMALLINT, INT, BIGINT, FLOAT, DOUBLE, DECIMAL(p,s), STRING, BINARY, DATE, TIMESTAMP, TIMESTAMP_NTZ, ARRAY<T>, MAP<K, V> or STRUCT<name: T, ...>)", name)
 }

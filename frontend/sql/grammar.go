@@ -229,12 +229,28 @@ type colOptAST struct {
 	Comment *strLit `parser:"| 'COMMENT' @@"`
 }
 
-// typeAST is a Spark type name: INT, DECIMAL(10,2), TIMESTAMP_NTZ, ...
+// typeAST is a Spark type name: INT, DECIMAL(10,2), TIMESTAMP_NTZ, ..., or
+// a nested type with its parts between < and >: ARRAY<INT>,
+// MAP<STRING, BIGINT>, STRUCT<a: INT NOT NULL, b STRING> (STRUCT<> lexes
+// as the operator <>).
 type typeAST struct {
 	Pos       lexer.Position
-	Name      *typeIdent `parser:"@@"`
-	Args      []string   `parser:"( '(' @Number ( ',' @Number )* ')' )?"`
-	WithoutTZ bool       `parser:"@( 'WITHOUT' 'TIME' 'ZONE' )?"`
+	Name      *typeIdent     `parser:"@@"`
+	Parts     []*typePartAST `parser:"( '<' ( @@ ( ',' @@ )* )? '>'"`
+	Empty     bool           `parser:"  | @'<>' )?"`
+	Args      []string       `parser:"( '(' @Number ( ',' @Number )* ')' )?"`
+	WithoutTZ bool           `parser:"@( 'WITHOUT' 'TIME' 'ZONE' )?"`
+}
+
+// typePartAST is one part of a nested type: a type (an array's element, a
+// map's key or value), or a struct field, "name: type" or "name type",
+// which parses as the name in Type and the field's type in FieldType.
+type typePartAST struct {
+	Pos       lexer.Position
+	Type      *typeAST `parser:"@@"`
+	FieldType *typeAST `parser:"( ':'? @@ )?"`
+	NotNull   bool     `parser:"@( 'NOT' 'NULL' )?"`
+	Comment   *strLit  `parser:"( 'COMMENT' @@ )?"`
 }
 
 // dsClauseAST is one clause of a dataset definition, in any order.
@@ -625,10 +641,20 @@ type unaryAST struct {
 }
 
 type postfixAST struct {
-	Pos       lexer.Position
-	X         *primaryAST `parser:"@@"`
-	Casts     []*typeAST  `parser:"( '::' @@ )*"`
-	Subscript *exprAST    `parser:"( '[' @@ ']' )?"`
+	Pos lexer.Position
+	X   *primaryAST  `parser:"@@"`
+	Ops []*postOpAST `parser:"@@*"`
+}
+
+// postOpAST is one postfix operator, applied left to right: x::type, a
+// subscript x[i] (an array's index or a map's key), or a struct field
+// x.f of an expression that is not a column reference (whose dotted parts
+// colRefAST reads).
+type postOpAST struct {
+	Pos   lexer.Position
+	Cast  *typeAST  `parser:"  '::' @@"`
+	Index *exprAST  `parser:"| '[' @@ ']'"`
+	Field *anyIdent `parser:"| '.' @@"`
 }
 
 type primaryAST struct {

@@ -29,6 +29,26 @@ var irCases = []struct {
 	want func() *ir.Pipeline
 }{
 	{
+		name: "nested types, subscripts, fields of expressions and dotted references",
+		sql: `CREATE MATERIALIZED VIEW m (a ARRAY<INT>, s STRUCT<x: BIGINT NOT NULL, y MAP<STRING, DOUBLE>>) AS
+			SELECT CAST(a AS ARRAY<INT>) AS a, named_struct('x', 1)['x'] AS s, t.s.y, f(a)[0].z[1], a[0]::STRUCT<> AS e FROM t`,
+		want: func() *ir.Pipeline {
+			st := ir.StructOf(ir.StructField{Name: "x", Type: ir.Int64, NotNull: true}, ir.StructField{Name: "y", Type: ir.MapOf(ir.StringT, ir.Float64, true)})
+			arr := ir.ArrayOf(ir.Int32, true)
+			ns := &ir.Call{Name: "named_struct", Args: []ir.Expr{lit(ir.LitString, "x"), lit(ir.LitInt, "1")}}
+			f := &ir.Call{Name: "f", Args: []ir.Expr{col("a")}}
+			ds, fs := mv("m", &ir.Project{Input: scan("t"), Items: []*ir.NamedExpr{
+				{Expr: &ir.Cast{X: col("a"), To: arr}, Alias: "a"},
+				{Expr: &ir.Subscript{X: ns, Index: lit(ir.LitString, "x")}, Alias: "s"},
+				{Expr: &ir.ColumnRef{Qualifier: "t.s", Name: "y"}},
+				{Expr: &ir.Subscript{X: &ir.GetField{X: &ir.Subscript{X: f, Index: lit(ir.LitInt, "0")}, Name: "z"}, Index: lit(ir.LitInt, "1")}},
+				{Expr: &ir.Cast{X: &ir.Subscript{X: col("a"), Index: lit(ir.LitInt, "0")}, To: ir.StructOf()}, Alias: "e"},
+			}})
+			ds[0].Columns = []*ir.Column{{Name: "a", Type: arr}, {Name: "s", Type: st}}
+			return &ir.Pipeline{Datasets: ds, Flows: fs}
+		},
+	},
+	{
 		name: "group by without aggregates is an Aggregate without Aggs",
 		sql:  `CREATE MATERIALIZED VIEW m AS SELECT k FROM t GROUP BY k`,
 		want: func() *ir.Pipeline {

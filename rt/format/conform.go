@@ -39,6 +39,9 @@ func conformFor(from, to arrow.DataType, mem memory.Allocator) (conformer, bool)
 	if arrow.TypeEqual(from, to) {
 		return func(col arrow.Array) (arrow.Array, int, error) { col.Retain(); return col, 0, nil }, true
 	}
+	if nestedConformable(from, to) { // nested.go
+		return nestedConformer(to), true
+	}
 	if from.ID() == arrow.NULL {
 		return func(col arrow.Array) (arrow.Array, int, error) {
 			return array.MakeArrayOfNull(mem, to, col.Len()), 0, nil

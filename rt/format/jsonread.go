@@ -32,6 +32,7 @@ type jsonCol struct {
 	field arrow.Field
 	b     array.Builder
 	app   textAppender
+	node  *jsonNode // a nested column's reader (nested.go); nil for a scalar one
 	seen  bool
 }
 
@@ -53,11 +54,15 @@ func newJSONReader(r io.ReadCloser, name string, schema *arrow.Schema, batch int
 		exact: map[string]int{}, folded: map[string]int{}}
 	for i, f := range schema.Fields() {
 		b := array.NewBuilder(mem, f.Type)
-		app, err := newTextAppender(f.Type, b)
+		node, err := newJSONNode(f, b)
 		if err != nil {
 			return nil, fmt.Errorf("%s: column %s: %w", name, f.Name, err)
 		}
-		jr.cols = append(jr.cols, jsonCol{field: f, b: b, app: app})
+		col := node.col
+		if node.children != nil {
+			col.node = node
+		}
+		jr.cols = append(jr.cols, col)
 		jr.exact[f.Name] = i
 		jr.folded[strings.ToLower(f.Name)] = i
 	}
@@ -176,7 +181,11 @@ func (r *jsonReader) row(line []byte) error {
 			return &DataError{File: r.name, Row: r.line, Col: col, Column: c.field.Name, Msg: fmt.Sprintf("key %q given twice", key)}
 		}
 		c.seen = true
-		if err := r.value(c, raw); err != nil {
+		read := r.value
+		if c.node != nil {
+			read = func(_ *jsonCol, raw json.RawMessage) error { return c.node.read(r, raw) }
+		}
+		if err := read(c, raw); err != nil {
 			return &DataError{File: r.name, Row: r.line, Col: col, Column: c.field.Name, Msg: err.Error()}
 		}
 	}

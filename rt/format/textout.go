@@ -19,6 +19,9 @@ type textFormatter = TextFormatter
 func NewTextFormatter(col arrow.Array) (TextFormatter, error) { return newTextFormatter(col) }
 
 func newTextFormatter(col arrow.Array) (textFormatter, error) {
+	if f, err := nestedTextFormatter(col); f != nil || err != nil { // nested.go
+		return f, err
+	}
 	switch a := col.(type) {
 	case *array.Boolean:
 		return func(dst []byte, i int) []byte { return strconv.AppendBool(dst, a.Value(i)) }, nil

@@ -51,13 +51,17 @@ func Supported(dt arrow.DataType) bool {
 		arrow.DECIMAL128, arrow.TIMESTAMP, arrow.DURATION:
 		return true
 	}
-	return false
+	return supportedNested(dt) // nested.go
 }
 
 // TypeString spells dt as the DSL does: int64, decimal(10,2), timestamp(ms),
-// timestamp(us, "UTC"), duration(ns). Types outside the model print as Arrow
+// timestamp(us, "UTC"), duration(ns), array<int32>, map<string, int64>,
+// struct<a: int32 not null>. Types outside the model print as Arrow
 // prints them.
 func TypeString(dt arrow.DataType) string {
+	if s := nestedTypeString(dt); s != "" { // nested.go
+		return s
+	}
 	switch t := dt.(type) {
 	case *arrow.Decimal128Type:
 		return fmt.Sprintf("decimal(%d,%d)", t.Precision, t.Scale)
@@ -80,6 +84,9 @@ func TypeString(dt arrow.DataType) string {
 // ParseType parses TypeString's spelling back.
 func ParseType(s string) (arrow.DataType, error) {
 	s = strings.TrimSpace(s)
+	if t, ok, err := parseNestedType(s); ok { // nested.go
+		return t, err
+	}
 	name, args, hasArgs := strings.Cut(s, "(")
 	if !hasArgs {
 		for _, st := range simpleTypes {

@@ -302,15 +302,19 @@ func appendJSONString(dst []byte, s string) []byte {
 // null. Numbers (integers, decimals exactly, floats as in CSV) and bools are
 // JSON literals; NaN and ±Infinity, which JSON lacks, are the strings "NaN",
 // "Infinity", "-Infinity" (as Spark writes them); dates, timestamps and
-// base64 binaries are strings in their CSV text form.
+// base64 binaries are strings in their CSV text form; arrays are JSON
+// arrays, maps and structs JSON objects (nested.go).
 func newJSONWriter(out io.Writer, schema *arrow.Schema) Writer {
 	keys := make([][]byte, schema.NumFields())
 	quoted := make([]bool, schema.NumFields())
+	nested := make([]bool, schema.NumFields())
 	for i, f := range schema.Fields() {
 		keys[i] = append(appendJSONString(nil, f.Name), ':')
 		switch f.Type.ID() {
 		case arrow.STRING, arrow.BINARY, arrow.DATE32, arrow.TIMESTAMP:
 			quoted[i] = true
+		case arrow.LIST, arrow.MAP, arrow.STRUCT:
+			nested[i] = true
 		}
 	}
 	tw := &textWriter{w: bufio.NewWriterSize(out, 1<<16), schema: schema}
@@ -325,6 +329,12 @@ func newJSONWriter(out io.Writer, schema *arrow.Schema) Writer {
 			if col.IsNull(i) {
 				dst = append(dst, "null"...)
 				continue
+			}
+			if nested[c] { // nested.go: a JSON array or object
+				if out, err := appendNestedJSON(dst, col, i); err == nil {
+					dst = out
+					continue
+				}
 			}
 			field = fmts[c](field[:0], i)
 			if quoted[c] || (len(field) > 0 && (field[0] == 'N' || field[0] == 'I' || (field[0] == '-' && len(field) > 1 && field[1] == 'I'))) {

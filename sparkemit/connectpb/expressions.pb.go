@@ -292,6 +292,7 @@ type Expression struct {
 	//	*Expression_Cast_
 	//	*Expression_SortOrder_
 	//	*Expression_Window_
+	//	*Expression_UnresolvedExtractValue_
 	//	*Expression_SubqueryExpression
 	ExprType      isExpression_ExprType `protobuf_oneof:"expr_type"`
 	unknownFields protoimpl.UnknownFields
@@ -416,6 +417,15 @@ func (x *Expression) GetWindow() *Expression_Window {
 	return nil
 }
 
+func (x *Expression) GetUnresolvedExtractValue() *Expression_UnresolvedExtractValue {
+	if x != nil {
+		if x, ok := x.ExprType.(*Expression_UnresolvedExtractValue_); ok {
+			return x.UnresolvedExtractValue
+		}
+	}
+	return nil
+}
+
 func (x *Expression) GetSubqueryExpression() *SubqueryExpression {
 	if x != nil {
 		if x, ok := x.ExprType.(*Expression_SubqueryExpression); ok {
@@ -465,6 +475,10 @@ type Expression_Window_ struct {
 	Window *Expression_Window `protobuf:"bytes,11,opt,name=window,proto3,oneof"`
 }
 
+type Expression_UnresolvedExtractValue_ struct {
+	UnresolvedExtractValue *Expression_UnresolvedExtractValue `protobuf:"bytes,12,opt,name=unresolved_extract_value,json=unresolvedExtractValue,proto3,oneof"`
+}
+
 type Expression_SubqueryExpression struct {
 	SubqueryExpression *SubqueryExpression `protobuf:"bytes,21,opt,name=subquery_expression,json=subqueryExpression,proto3,oneof"`
 }
@@ -486,6 +500,8 @@ func (*Expression_Cast_) isExpression_ExprType() {}
 func (*Expression_SortOrder_) isExpression_ExprType() {}
 
 func (*Expression_Window_) isExpression_ExprType() {}
+
+func (*Expression_UnresolvedExtractValue_) isExpression_ExprType() {}
 
 func (*Expression_SubqueryExpression) isExpression_ExprType() {}
 
@@ -1287,6 +1303,60 @@ func (x *Expression_ExpressionString) GetExpression() string {
 	return ""
 }
 
+// child[extraction]: a struct's field (extraction a string literal), an
+// array's element (an index) or a map's value (a key)
+type Expression_UnresolvedExtractValue struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Child         *Expression            `protobuf:"bytes,1,opt,name=child,proto3" json:"child,omitempty"`
+	Extraction    *Expression            `protobuf:"bytes,2,opt,name=extraction,proto3" json:"extraction,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Expression_UnresolvedExtractValue) Reset() {
+	*x = Expression_UnresolvedExtractValue{}
+	mi := &file_spark_connect_expressions_proto_msgTypes[9]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Expression_UnresolvedExtractValue) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Expression_UnresolvedExtractValue) ProtoMessage() {}
+
+func (x *Expression_UnresolvedExtractValue) ProtoReflect() protoreflect.Message {
+	mi := &file_spark_connect_expressions_proto_msgTypes[9]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Expression_UnresolvedExtractValue.ProtoReflect.Descriptor instead.
+func (*Expression_UnresolvedExtractValue) Descriptor() ([]byte, []int) {
+	return file_spark_connect_expressions_proto_rawDescGZIP(), []int{0, 7}
+}
+
+func (x *Expression_UnresolvedExtractValue) GetChild() *Expression {
+	if x != nil {
+		return x.Child
+	}
+	return nil
+}
+
+func (x *Expression_UnresolvedExtractValue) GetExtraction() *Expression {
+	if x != nil {
+		return x.Extraction
+	}
+	return nil
+}
+
 // * or q.*
 type Expression_UnresolvedStar struct {
 	state          protoimpl.MessageState `protogen:"open.v1"`
@@ -1298,7 +1368,7 @@ type Expression_UnresolvedStar struct {
 
 func (x *Expression_UnresolvedStar) Reset() {
 	*x = Expression_UnresolvedStar{}
-	mi := &file_spark_connect_expressions_proto_msgTypes[9]
+	mi := &file_spark_connect_expressions_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1310,7 +1380,7 @@ func (x *Expression_UnresolvedStar) String() string {
 func (*Expression_UnresolvedStar) ProtoMessage() {}
 
 func (x *Expression_UnresolvedStar) ProtoReflect() protoreflect.Message {
-	mi := &file_spark_connect_expressions_proto_msgTypes[9]
+	mi := &file_spark_connect_expressions_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1323,7 +1393,7 @@ func (x *Expression_UnresolvedStar) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Expression_UnresolvedStar.ProtoReflect.Descriptor instead.
 func (*Expression_UnresolvedStar) Descriptor() ([]byte, []int) {
-	return file_spark_connect_expressions_proto_rawDescGZIP(), []int{0, 7}
+	return file_spark_connect_expressions_proto_rawDescGZIP(), []int{0, 8}
 }
 
 func (x *Expression_UnresolvedStar) GetUnparsedTarget() string {
@@ -1352,7 +1422,7 @@ type Expression_Alias struct {
 
 func (x *Expression_Alias) Reset() {
 	*x = Expression_Alias{}
-	mi := &file_spark_connect_expressions_proto_msgTypes[10]
+	mi := &file_spark_connect_expressions_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1364,7 +1434,7 @@ func (x *Expression_Alias) String() string {
 func (*Expression_Alias) ProtoMessage() {}
 
 func (x *Expression_Alias) ProtoReflect() protoreflect.Message {
-	mi := &file_spark_connect_expressions_proto_msgTypes[10]
+	mi := &file_spark_connect_expressions_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1377,7 +1447,7 @@ func (x *Expression_Alias) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Expression_Alias.ProtoReflect.Descriptor instead.
 func (*Expression_Alias) Descriptor() ([]byte, []int) {
-	return file_spark_connect_expressions_proto_rawDescGZIP(), []int{0, 8}
+	return file_spark_connect_expressions_proto_rawDescGZIP(), []int{0, 9}
 }
 
 func (x *Expression_Alias) GetExpr() *Expression {
@@ -1412,7 +1482,7 @@ type Expression_Window_WindowFrame struct {
 
 func (x *Expression_Window_WindowFrame) Reset() {
 	*x = Expression_Window_WindowFrame{}
-	mi := &file_spark_connect_expressions_proto_msgTypes[11]
+	mi := &file_spark_connect_expressions_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1424,7 +1494,7 @@ func (x *Expression_Window_WindowFrame) String() string {
 func (*Expression_Window_WindowFrame) ProtoMessage() {}
 
 func (x *Expression_Window_WindowFrame) ProtoReflect() protoreflect.Message {
-	mi := &file_spark_connect_expressions_proto_msgTypes[11]
+	mi := &file_spark_connect_expressions_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1475,7 +1545,7 @@ type Expression_Window_WindowFrame_FrameBoundary struct {
 
 func (x *Expression_Window_WindowFrame_FrameBoundary) Reset() {
 	*x = Expression_Window_WindowFrame_FrameBoundary{}
-	mi := &file_spark_connect_expressions_proto_msgTypes[12]
+	mi := &file_spark_connect_expressions_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1487,7 +1557,7 @@ func (x *Expression_Window_WindowFrame_FrameBoundary) String() string {
 func (*Expression_Window_WindowFrame_FrameBoundary) ProtoMessage() {}
 
 func (x *Expression_Window_WindowFrame_FrameBoundary) ProtoReflect() protoreflect.Message {
-	mi := &file_spark_connect_expressions_proto_msgTypes[12]
+	mi := &file_spark_connect_expressions_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1576,7 +1646,7 @@ type Expression_Literal_Decimal struct {
 
 func (x *Expression_Literal_Decimal) Reset() {
 	*x = Expression_Literal_Decimal{}
-	mi := &file_spark_connect_expressions_proto_msgTypes[13]
+	mi := &file_spark_connect_expressions_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1588,7 +1658,7 @@ func (x *Expression_Literal_Decimal) String() string {
 func (*Expression_Literal_Decimal) ProtoMessage() {}
 
 func (x *Expression_Literal_Decimal) ProtoReflect() protoreflect.Message {
-	mi := &file_spark_connect_expressions_proto_msgTypes[13]
+	mi := &file_spark_connect_expressions_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1636,7 +1706,7 @@ type Expression_Literal_CalendarInterval struct {
 
 func (x *Expression_Literal_CalendarInterval) Reset() {
 	*x = Expression_Literal_CalendarInterval{}
-	mi := &file_spark_connect_expressions_proto_msgTypes[14]
+	mi := &file_spark_connect_expressions_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1648,7 +1718,7 @@ func (x *Expression_Literal_CalendarInterval) String() string {
 func (*Expression_Literal_CalendarInterval) ProtoMessage() {}
 
 func (x *Expression_Literal_CalendarInterval) ProtoReflect() protoreflect.Message {
-	mi := &file_spark_connect_expressions_proto_msgTypes[14]
+	mi := &file_spark_connect_expressions_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1689,7 +1759,7 @@ var File_spark_connect_expressions_proto protoreflect.FileDescriptor
 
 const file_spark_connect_expressions_proto_rawDesc = "" +
 	"\n" +
-	"\x1fspark/connect/expressions.proto\x12\rspark.connect\x1a\x19spark/connect/types.proto\"\xb7\x1e\n" +
+	"\x1fspark/connect/expressions.proto\x12\rspark.connect\x1a\x19spark/connect/types.proto\"\xac \n" +
 	"\n" +
 	"Expression\x12=\n" +
 	"\aliteral\x18\x01 \x01(\v2!.spark.connect.Expression.LiteralH\x00R\aliteral\x12b\n" +
@@ -1701,7 +1771,8 @@ const file_spark_connect_expressions_proto_rawDesc = "" +
 	"\x04cast\x18\a \x01(\v2\x1e.spark.connect.Expression.CastH\x00R\x04cast\x12D\n" +
 	"\n" +
 	"sort_order\x18\t \x01(\v2#.spark.connect.Expression.SortOrderH\x00R\tsortOrder\x12:\n" +
-	"\x06window\x18\v \x01(\v2 .spark.connect.Expression.WindowH\x00R\x06window\x12T\n" +
+	"\x06window\x18\v \x01(\v2 .spark.connect.Expression.WindowH\x00R\x06window\x12l\n" +
+	"\x18unresolved_extract_value\x18\f \x01(\v20.spark.connect.Expression.UnresolvedExtractValueH\x00R\x16unresolvedExtractValue\x12T\n" +
 	"\x13subquery_expression\x18\x15 \x01(\v2!.spark.connect.SubqueryExpressionH\x00R\x12subqueryExpression\x1a\x8f\x06\n" +
 	"\x06Window\x12B\n" +
 	"\x0fwindow_function\x18\x01 \x01(\v2\x19.spark.connect.ExpressionR\x0ewindowFunction\x12@\n" +
@@ -1796,7 +1867,12 @@ const file_spark_connect_expressions_proto_rawDesc = "" +
 	"\x10ExpressionString\x12\x1e\n" +
 	"\n" +
 	"expression\x18\x01 \x01(\tR\n" +
-	"expression\x1a|\n" +
+	"expression\x1a\x84\x01\n" +
+	"\x16UnresolvedExtractValue\x12/\n" +
+	"\x05child\x18\x01 \x01(\v2\x19.spark.connect.ExpressionR\x05child\x129\n" +
+	"\n" +
+	"extraction\x18\x02 \x01(\v2\x19.spark.connect.ExpressionR\n" +
+	"extraction\x1a|\n" +
 	"\x0eUnresolvedStar\x12,\n" +
 	"\x0funparsed_target\x18\x01 \x01(\tH\x00R\x0eunparsedTarget\x88\x01\x01\x12\x1c\n" +
 	"\aplan_id\x18\x02 \x01(\x03H\x01R\x06planId\x88\x01\x01B\x12\n" +
@@ -1833,7 +1909,7 @@ func file_spark_connect_expressions_proto_rawDescGZIP() []byte {
 }
 
 var file_spark_connect_expressions_proto_enumTypes = make([]protoimpl.EnumInfo, 5)
-var file_spark_connect_expressions_proto_msgTypes = make([]protoimpl.MessageInfo, 15)
+var file_spark_connect_expressions_proto_msgTypes = make([]protoimpl.MessageInfo, 16)
 var file_spark_connect_expressions_proto_goTypes = []any{
 	(Expression_Window_WindowFrame_FrameType)(0),        // 0: spark.connect.Expression.Window.WindowFrame.FrameType
 	(Expression_SortOrder_SortDirection)(0),             // 1: spark.connect.Expression.SortOrder.SortDirection
@@ -1849,51 +1925,55 @@ var file_spark_connect_expressions_proto_goTypes = []any{
 	(*Expression_UnresolvedAttribute)(nil),              // 11: spark.connect.Expression.UnresolvedAttribute
 	(*Expression_UnresolvedFunction)(nil),               // 12: spark.connect.Expression.UnresolvedFunction
 	(*Expression_ExpressionString)(nil),                 // 13: spark.connect.Expression.ExpressionString
-	(*Expression_UnresolvedStar)(nil),                   // 14: spark.connect.Expression.UnresolvedStar
-	(*Expression_Alias)(nil),                            // 15: spark.connect.Expression.Alias
-	(*Expression_Window_WindowFrame)(nil),               // 16: spark.connect.Expression.Window.WindowFrame
-	(*Expression_Window_WindowFrame_FrameBoundary)(nil), // 17: spark.connect.Expression.Window.WindowFrame.FrameBoundary
-	(*Expression_Literal_Decimal)(nil),                  // 18: spark.connect.Expression.Literal.Decimal
-	(*Expression_Literal_CalendarInterval)(nil),         // 19: spark.connect.Expression.Literal.CalendarInterval
-	(*DataType)(nil),                                    // 20: spark.connect.DataType
+	(*Expression_UnresolvedExtractValue)(nil),           // 14: spark.connect.Expression.UnresolvedExtractValue
+	(*Expression_UnresolvedStar)(nil),                   // 15: spark.connect.Expression.UnresolvedStar
+	(*Expression_Alias)(nil),                            // 16: spark.connect.Expression.Alias
+	(*Expression_Window_WindowFrame)(nil),               // 17: spark.connect.Expression.Window.WindowFrame
+	(*Expression_Window_WindowFrame_FrameBoundary)(nil), // 18: spark.connect.Expression.Window.WindowFrame.FrameBoundary
+	(*Expression_Literal_Decimal)(nil),                  // 19: spark.connect.Expression.Literal.Decimal
+	(*Expression_Literal_CalendarInterval)(nil),         // 20: spark.connect.Expression.Literal.CalendarInterval
+	(*DataType)(nil),                                    // 21: spark.connect.DataType
 }
 var file_spark_connect_expressions_proto_depIdxs = []int32{
 	10, // 0: spark.connect.Expression.literal:type_name -> spark.connect.Expression.Literal
 	11, // 1: spark.connect.Expression.unresolved_attribute:type_name -> spark.connect.Expression.UnresolvedAttribute
 	12, // 2: spark.connect.Expression.unresolved_function:type_name -> spark.connect.Expression.UnresolvedFunction
 	13, // 3: spark.connect.Expression.expression_string:type_name -> spark.connect.Expression.ExpressionString
-	14, // 4: spark.connect.Expression.unresolved_star:type_name -> spark.connect.Expression.UnresolvedStar
-	15, // 5: spark.connect.Expression.alias:type_name -> spark.connect.Expression.Alias
+	15, // 4: spark.connect.Expression.unresolved_star:type_name -> spark.connect.Expression.UnresolvedStar
+	16, // 5: spark.connect.Expression.alias:type_name -> spark.connect.Expression.Alias
 	9,  // 6: spark.connect.Expression.cast:type_name -> spark.connect.Expression.Cast
 	8,  // 7: spark.connect.Expression.sort_order:type_name -> spark.connect.Expression.SortOrder
 	7,  // 8: spark.connect.Expression.window:type_name -> spark.connect.Expression.Window
-	6,  // 9: spark.connect.Expression.subquery_expression:type_name -> spark.connect.SubqueryExpression
-	4,  // 10: spark.connect.SubqueryExpression.subquery_type:type_name -> spark.connect.SubqueryExpression.SubqueryType
-	5,  // 11: spark.connect.SubqueryExpression.in_subquery_values:type_name -> spark.connect.Expression
-	5,  // 12: spark.connect.Expression.Window.window_function:type_name -> spark.connect.Expression
-	5,  // 13: spark.connect.Expression.Window.partition_spec:type_name -> spark.connect.Expression
-	8,  // 14: spark.connect.Expression.Window.order_spec:type_name -> spark.connect.Expression.SortOrder
-	16, // 15: spark.connect.Expression.Window.frame_spec:type_name -> spark.connect.Expression.Window.WindowFrame
-	5,  // 16: spark.connect.Expression.SortOrder.child:type_name -> spark.connect.Expression
-	1,  // 17: spark.connect.Expression.SortOrder.direction:type_name -> spark.connect.Expression.SortOrder.SortDirection
-	2,  // 18: spark.connect.Expression.SortOrder.null_ordering:type_name -> spark.connect.Expression.SortOrder.NullOrdering
-	5,  // 19: spark.connect.Expression.Cast.expr:type_name -> spark.connect.Expression
-	20, // 20: spark.connect.Expression.Cast.type:type_name -> spark.connect.DataType
-	3,  // 21: spark.connect.Expression.Cast.eval_mode:type_name -> spark.connect.Expression.Cast.EvalMode
-	20, // 22: spark.connect.Expression.Literal.null:type_name -> spark.connect.DataType
-	18, // 23: spark.connect.Expression.Literal.decimal:type_name -> spark.connect.Expression.Literal.Decimal
-	19, // 24: spark.connect.Expression.Literal.calendar_interval:type_name -> spark.connect.Expression.Literal.CalendarInterval
-	5,  // 25: spark.connect.Expression.UnresolvedFunction.arguments:type_name -> spark.connect.Expression
-	5,  // 26: spark.connect.Expression.Alias.expr:type_name -> spark.connect.Expression
-	0,  // 27: spark.connect.Expression.Window.WindowFrame.frame_type:type_name -> spark.connect.Expression.Window.WindowFrame.FrameType
-	17, // 28: spark.connect.Expression.Window.WindowFrame.lower:type_name -> spark.connect.Expression.Window.WindowFrame.FrameBoundary
-	17, // 29: spark.connect.Expression.Window.WindowFrame.upper:type_name -> spark.connect.Expression.Window.WindowFrame.FrameBoundary
-	5,  // 30: spark.connect.Expression.Window.WindowFrame.FrameBoundary.value:type_name -> spark.connect.Expression
-	31, // [31:31] is the sub-list for method output_type
-	31, // [31:31] is the sub-list for method input_type
-	31, // [31:31] is the sub-list for extension type_name
-	31, // [31:31] is the sub-list for extension extendee
-	0,  // [0:31] is the sub-list for field type_name
+	14, // 9: spark.connect.Expression.unresolved_extract_value:type_name -> spark.connect.Expression.UnresolvedExtractValue
+	6,  // 10: spark.connect.Expression.subquery_expression:type_name -> spark.connect.SubqueryExpression
+	4,  // 11: spark.connect.SubqueryExpression.subquery_type:type_name -> spark.connect.SubqueryExpression.SubqueryType
+	5,  // 12: spark.connect.SubqueryExpression.in_subquery_values:type_name -> spark.connect.Expression
+	5,  // 13: spark.connect.Expression.Window.window_function:type_name -> spark.connect.Expression
+	5,  // 14: spark.connect.Expression.Window.partition_spec:type_name -> spark.connect.Expression
+	8,  // 15: spark.connect.Expression.Window.order_spec:type_name -> spark.connect.Expression.SortOrder
+	17, // 16: spark.connect.Expression.Window.frame_spec:type_name -> spark.connect.Expression.Window.WindowFrame
+	5,  // 17: spark.connect.Expression.SortOrder.child:type_name -> spark.connect.Expression
+	1,  // 18: spark.connect.Expression.SortOrder.direction:type_name -> spark.connect.Expression.SortOrder.SortDirection
+	2,  // 19: spark.connect.Expression.SortOrder.null_ordering:type_name -> spark.connect.Expression.SortOrder.NullOrdering
+	5,  // 20: spark.connect.Expression.Cast.expr:type_name -> spark.connect.Expression
+	21, // 21: spark.connect.Expression.Cast.type:type_name -> spark.connect.DataType
+	3,  // 22: spark.connect.Expression.Cast.eval_mode:type_name -> spark.connect.Expression.Cast.EvalMode
+	21, // 23: spark.connect.Expression.Literal.null:type_name -> spark.connect.DataType
+	19, // 24: spark.connect.Expression.Literal.decimal:type_name -> spark.connect.Expression.Literal.Decimal
+	20, // 25: spark.connect.Expression.Literal.calendar_interval:type_name -> spark.connect.Expression.Literal.CalendarInterval
+	5,  // 26: spark.connect.Expression.UnresolvedFunction.arguments:type_name -> spark.connect.Expression
+	5,  // 27: spark.connect.Expression.UnresolvedExtractValue.child:type_name -> spark.connect.Expression
+	5,  // 28: spark.connect.Expression.UnresolvedExtractValue.extraction:type_name -> spark.connect.Expression
+	5,  // 29: spark.connect.Expression.Alias.expr:type_name -> spark.connect.Expression
+	0,  // 30: spark.connect.Expression.Window.WindowFrame.frame_type:type_name -> spark.connect.Expression.Window.WindowFrame.FrameType
+	18, // 31: spark.connect.Expression.Window.WindowFrame.lower:type_name -> spark.connect.Expression.Window.WindowFrame.FrameBoundary
+	18, // 32: spark.connect.Expression.Window.WindowFrame.upper:type_name -> spark.connect.Expression.Window.WindowFrame.FrameBoundary
+	5,  // 33: spark.connect.Expression.Window.WindowFrame.FrameBoundary.value:type_name -> spark.connect.Expression
+	34, // [34:34] is the sub-list for method output_type
+	34, // [34:34] is the sub-list for method input_type
+	34, // [34:34] is the sub-list for extension type_name
+	34, // [34:34] is the sub-list for extension extendee
+	0,  // [0:34] is the sub-list for field type_name
 }
 
 func init() { file_spark_connect_expressions_proto_init() }
@@ -1912,6 +1992,7 @@ func file_spark_connect_expressions_proto_init() {
 		(*Expression_Cast_)(nil),
 		(*Expression_SortOrder_)(nil),
 		(*Expression_Window_)(nil),
+		(*Expression_UnresolvedExtractValue_)(nil),
 		(*Expression_SubqueryExpression)(nil),
 	}
 	file_spark_connect_expressions_proto_msgTypes[4].OneofWrappers = []any{
@@ -1938,21 +2019,21 @@ func file_spark_connect_expressions_proto_init() {
 		(*Expression_Literal_DayTimeInterval)(nil),
 	}
 	file_spark_connect_expressions_proto_msgTypes[6].OneofWrappers = []any{}
-	file_spark_connect_expressions_proto_msgTypes[9].OneofWrappers = []any{}
 	file_spark_connect_expressions_proto_msgTypes[10].OneofWrappers = []any{}
-	file_spark_connect_expressions_proto_msgTypes[12].OneofWrappers = []any{
+	file_spark_connect_expressions_proto_msgTypes[11].OneofWrappers = []any{}
+	file_spark_connect_expressions_proto_msgTypes[13].OneofWrappers = []any{
 		(*Expression_Window_WindowFrame_FrameBoundary_CurrentRow)(nil),
 		(*Expression_Window_WindowFrame_FrameBoundary_Unbounded)(nil),
 		(*Expression_Window_WindowFrame_FrameBoundary_Value)(nil),
 	}
-	file_spark_connect_expressions_proto_msgTypes[13].OneofWrappers = []any{}
+	file_spark_connect_expressions_proto_msgTypes[14].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_spark_connect_expressions_proto_rawDesc), len(file_spark_connect_expressions_proto_rawDesc)),
 			NumEnums:      5,
-			NumMessages:   15,
+			NumMessages:   16,
 			NumExtensions: 0,
 			NumServices:   0,
 		},
