@@ -29,7 +29,8 @@ func (e *Error) SQLState() string {
 	class, _, _ := strings.Cut(e.Class, ".")
 	switch class {
 	case ClassArithmeticOverflow, ClassBinaryArithmeticOverflow, ClassCastOverflow,
-		ClassNumericValueOutOfRange, ClassNumericOutOfSupportedRange:
+		ClassNumericValueOutOfRange, ClassNumericOutOfSupportedRange,
+		ClassInvalidIndexOfZero, ClassInvalidArrayIndex:
 		return "22003"
 	case ClassDivideByZero, ClassRemainderByZero:
 		return "22012"
@@ -37,7 +38,7 @@ func (e *Error) SQLState() string {
 		return "22018"
 	case ClassInvalidFormat:
 		return "42601"
-	case ClassInvalidParameterValue:
+	case ClassInvalidParameterValue, ClassInvalidRegexpReplace:
 		return "22023"
 	}
 	return ""
@@ -55,6 +56,9 @@ const (
 	ClassNumericOutOfSupportedRange = "NUMERIC_OUT_OF_SUPPORTED_RANGE"
 	ClassInvalidFormat              = "INVALID_FORMAT"
 	ClassInvalidParameterValue      = "INVALID_PARAMETER_VALUE"
+	ClassInvalidIndexOfZero         = "INVALID_INDEX_OF_ZERO"  // split_part
+	ClassInvalidArrayIndex          = "INVALID_ARRAY_INDEX"    // elt
+	ClassInvalidRegexpReplace       = "INVALID_REGEXP_REPLACE" // regexp_replace
 )
 
 // ansiConf is how Spark quotes the ANSI switch in its messages (toSQLConf).
