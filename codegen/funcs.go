@@ -50,7 +50,7 @@ func (g *flowGen) genCall(e *ir.Call, en *env) *value {
 	case "greatest", "least":
 		return g.genGreatest(e, en, t, name == "greatest")
 	}
-	for _, gen := range lazyGens {
+	for _, gen := range lazyGens() {
 		if v := gen(g, name, e, en, t); v != nil {
 			return v
 		}
@@ -289,11 +289,15 @@ var familyGens = []func(g *flowGen, name string, e *ir.Call, args []*value, t ir
 	(*flowGen).genStringCall, (*flowGen).genHashCall, (*flowGen).genTimeCall, (*flowGen).genMathCall, (*flowGen).genCondCall,
 }
 
-// lazyGens generate the calls of the catalogue's families that evaluate
-// their own arguments (a conditional that skips one): each returns nil for
-// a call it does not generate.
-var lazyGens = []func(g *flowGen, name string, e *ir.Call, en *env, t ir.Type) *value{
-	(*flowGen).genLazyCondCall,
+// lazyGens are the generators of the catalogue's families' calls that
+// evaluate their own arguments (a conditional that skips one): each
+// returns nil for a call it does not generate. A function, not a variable:
+// the generators call genExpr, which calls genCall, which reads the list
+// (a variable would be an initialization cycle).
+func lazyGens() []func(g *flowGen, name string, e *ir.Call, en *env, t ir.Type) *value {
+	return []func(g *flowGen, name string, e *ir.Call, en *env, t ir.Type) *value{
+		(*flowGen).genLazyCondCall, (*flowGen).genLazyStringCall,
+	}
 }
 
 // sqlfnCall calls sqlfn's fn on vals: NULL when any is, and fn's error (by

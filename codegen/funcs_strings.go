@@ -1,8 +1,171 @@
 package codegen
 
-import "github.com/nordisk/thund/ir"
+import (
+	"math/big"
+
+	"github.com/dave/jennifer/jen"
+	"github.com/nordisk/thund/ir"
+	"github.com/nordisk/thund/passes"
+)
+
+// stringSqlfn maps the string functions computed by one sqlfn function of
+// their arguments (each converted by stringArgKinds) to it.
+var stringSqlfn = map[string]struct {
+	fn   string
+	mode callMode
+}{
+	"split_part": {"SplitPart", checked}, "initcap": {"InitCap", pure}, "translate": {"Translate", pure},
+	"instr": {"Instr", pure}, "repeat": {"Repeat", pure}, "reverse": {"Reverse", pure}, "left": {"Left", pure},
+	"right": {"Right", pure}, "ascii": {"Ascii", pure}, "chr": {"Chr", pure}, "space": {"Space", pure},
+	"substring_index": {"SubstringIndex", pure}, "soundex": {"Soundex", pure}, "find_in_set": {"FindInSet", pure},
+}
 
 // genStringCall generates the string functions (passes/funcs_strings.go); nil for a call it does not generate.
 func (g *flowGen) genStringCall(name string, e *ir.Call, args []*value, t ir.Type) *value {
+	sq := func(mode callMode, fn string, vals ...*value) *value { return g.sqlfnCall(t, e.Pos, mode, fn, vals...) }
+	i32 := func(i int) *value { return g.asInt32(args[i], e.Pos) }
+	str := func(s string) *value { return constValue(ir.StringT, &konst{s: s}) }
+	// integer arguments: int32 (Spark's IntegerType), chr's int64 (LongType)
+	ints := func() []*value {
+		out := append([]*value(nil), args...)
+		for i, a := range out {
+			switch {
+			case name == "chr":
+				out[i] = g.coerce(a, ir.Int64, e.Pos)
+			case a.t.IsInteger():
+				out[i] = g.asInt32(a, e.Pos)
+			}
+		}
+		return out
+	}
+	if f, ok := stringSqlfn[name]; ok {
+		return sq(f.mode, f.fn, ints()...)
+	}
+	switch name {
+	case "lpad", "rpad":
+		pad := str(" ")
+		if len(args) == 3 {
+			pad = args[2]
+		}
+		fn := map[string]string{"lpad": "Lpad", "rpad": "Rpad"}[name]
+		return sq(pure, fn, args[0], i32(1), pad)
+	case "locate":
+		pos := constValue(ir.Int32, &konst{i: big.NewInt(1)})
+		if len(args) == 3 {
+			pos = i32(2)
+		}
+		return sq(pure, "Locate", args[0], args[1], pos)
+	case "btrim":
+		if len(args) == 2 {
+			return sq(pure, "TrimChars", args[0], args[1])
+		}
+		return sq(pure, "Trim", args[0])
+	case "bit_length", "octet_length", "len":
+		a := args[0]
+		if name == "len" && a.t.Kind == ir.TString {
+			return sq(pure, "Length", a)
+		}
+		mul := map[string]int{"bit_length": 8, "octet_length": 1, "len": 1}[name]
+		return g.strict(t, e.Pos, pure, false, args, func() jen.Code { return jen.Int32().Call(jen.Len(V(a))).Op("*").Lit(mul) })
+	case "overlay":
+		n := constValue(ir.Int32, &konst{i: big.NewInt(-1)})
+		if len(args) == 4 {
+			n = i32(3)
+		}
+		return sq(pure, "Overlay", args[0], args[1], i32(2), n)
+	case "levenshtein":
+		if len(args) == 3 {
+			return sq(pure, "LevenshteinMax", args[0], args[1], i32(2))
+		}
+		return sq(pure, "Levenshtein", args[0], args[1])
+	case "rlike", "regexp_extract", "regexp_replace", "regexp_count", "regexp_substr", "regexp_instr":
+		return g.genRegexCall(name, e, args, t)
+	}
 	return nil
+}
+
+// genRegexCall generates a regular-expression function: its constant
+// pattern, translated to RE2 by passes (javaregex.go), is compiled once
+// when the flow starts.
+func (g *flowGen) genRegexCall(name string, e *ir.Call, args []*value, t ir.Type) *value {
+	p := args[1]
+	if p.k == nil {
+		g.unplanned(e.Args[1].Position(), "%s with a pattern that is not a constant is not supported yet", name)
+		return nullValue(t)
+	}
+	j, err := passes.TranslateJavaRegex(p.k.s)
+	if err != nil {
+		g.unplanned(e.Args[1].Position(), "%s's pattern: %v", name, err)
+		return nullValue(t)
+	}
+	srcs := make([]jen.Code, len(j.Sources))
+	for i, s := range j.Sources {
+		srcs[i] = jen.Lit(s)
+	}
+	rv := g.name("re")
+	g.prelude = append(g.prelude,
+		jen.Commentf("%s %s %s", posText(e.Pos), name, quoteSQL(p.k.s)),
+		jen.List(jen.Id(rv), jen.Err()).Op(":=").Qual(sqlfnPkg, "NewRegex").Call(jen.Lit(p.k.s), jen.Lit(j.Groups), jen.Lit(j.Dollar), jen.Index(jen.Lit(len(srcs))).String().Values(srcs...)),
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Qual(etlPkg, "SQLError").Call(jen.Lit(posText(e.Pos)), jen.Lit(g.flow.Name), jen.Err()))))
+	s := args[0]
+	method := func(mode callMode, m string, extra ...*value) *value {
+		vals := append([]*value{s}, extra...)
+		return g.strict(t, e.Pos, mode, false, vals, func() jen.Code {
+			cs := make([]jen.Code, len(vals))
+			for i, v := range vals {
+				cs[i] = V(v)
+			}
+			return jen.Id(rv).Dot(m).Call(cs...)
+		})
+	}
+	switch name {
+	case "rlike":
+		return method(pure, "Like")
+	case "regexp_extract":
+		idx := constValue(ir.Int32, &konst{i: big.NewInt(1)})
+		if len(args) == 3 {
+			idx = g.asInt32(args[2], e.Pos)
+		}
+		return method(checked, "Extract", idx)
+	case "regexp_replace":
+		pos := constValue(ir.Int32, &konst{i: big.NewInt(1)})
+		if len(args) == 4 {
+			pos = g.asInt32(args[3], e.Pos)
+		}
+		return method(checked, "Replace", args[2], pos)
+	case "regexp_count":
+		return method(pure, "Count")
+	case "regexp_substr":
+		return method(maybe, "Substr")
+	}
+	return method(pure, "Instr") // regexp_instr: Spark ignores the group index
+}
+
+// genLazyStringCall generates the string functions that see NULL
+// arguments: concat_ws skips them, elt returns the one it picks.
+func (g *flowGen) genLazyStringCall(name string, e *ir.Call, en *env, t ir.Type) *value {
+	if name != "concat_ws" && name != "elt" {
+		return nil
+	}
+	first := g.genExpr(e.Args[0], en)
+	var vals, oks []jen.Code
+	for _, a := range e.Args[1:] {
+		v := g.genExpr(a, en)
+		if v.null {
+			vals, oks = append(vals, jen.Lit("")), append(oks, jen.False())
+			continue
+		}
+		v = g.bind(v, "s")
+		vals, oks = append(vals, V(v)), append(oks, OK(v))
+	}
+	list := func(t jen.Code, xs []jen.Code) jen.Code { return jen.Index().Add(t).Values(xs...) }
+	if name == "concat_ws" {
+		return g.strict(t, e.Pos, pure, false, []*value{first}, func() jen.Code {
+			return jen.Qual(sqlfnPkg, "ConcatWs").Call(V(first), list(jen.String(), vals), list(jen.Bool(), oks))
+		})
+	}
+	n := g.coerce(first, ir.Int64, e.Pos)
+	return g.strict(t, e.Pos, checkedMaybe, false, []*value{n}, func() jen.Code {
+		return jen.Qual(sqlfnPkg, "Elt").Call(V(n), list(jen.String(), vals), list(jen.Bool(), oks))
+	})
 }

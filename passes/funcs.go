@@ -234,11 +234,7 @@ var windowFunctions = []funcSig{
 // sparkOnly are the functions the compiler types and the Spark targets run,
 // but the native runtime does not: resolve refuses a call of one on the
 // native target where it is written, saying why (notNative).
-var sparkOnly = []funcSig{
-	// Spark's RLike, with Java's regular expressions
-	{name: "rlike", aliases: []string{"regexp", "regexp_like"}, minArgs: 2, maxArgs: 2, args: []argRule{argString}, ret: ir.Bool, result: resFixed,
-		notNative: "is a regular-expression match (with Java's regular expressions, on Spark), which the native runtime does not run: target spark-4.1 or spark-4.2, or match with LIKE", family: famString, doc: "whether the string matches the regular expression anywhere"},
-}
+var sparkOnly = []funcSig{}
 
 // catalogueTables are every table of the catalogue: the scalar functions
 // the conformance corpus covers against DuckDB (functions, whose table the

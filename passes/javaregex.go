@@ -130,8 +130,10 @@ func translateRegex(p string) (*regexTranslation, error) {
 				t.groups++
 				b.WriteString("(?P<" + rest[2:end] + ">")
 				i += end + 2
-			case strings.HasPrefix(rest, "?=") || strings.HasPrefix(rest, "?!") || strings.HasPrefix(rest, "?<"):
-				return refuse(i, "lookaround %q (RE2 has none)", "(?"+rest[1:min(len(rest), 3)])
+			case strings.HasPrefix(rest, "?=") || strings.HasPrefix(rest, "?!"):
+				return refuse(i, "lookahead %q (RE2 has none)", "("+rest[:2])
+			case strings.HasPrefix(rest, "?<"):
+				return refuse(i, "lookbehind %q (RE2 has none)", "("+rest[:3])
 			case strings.HasPrefix(rest, "?>"):
 				return refuse(i, "an atomic group (?> (RE2 has none)")
 			default: // inline flags: (?flags) or (?flags:X)
@@ -449,7 +451,6 @@ func foldRange(lo, hi rune) []string {
 	}
 	return out
 }
-
 
 // JavaRegex is a Java pattern translated for sqlfn.NewRegex.
 type JavaRegex struct {

@@ -1,0 +1,20 @@
+-- Every non-regular-expression string function, over columns and constants.
+CREATE MATERIALIZED VIEW shapes AS
+SELECT id,
+  concat_ws('|', s, d, NULL, 'z') AS cws, concat_ws(d, s, s) AS cws2, concat_ws(NULL, s) AS cws_null,
+  split_part(s, d, k) AS sp, split_part(s, ' ', -1) AS sp_last, split_part(s, '', 1) AS sp_empty,
+  initcap(s) AS ic, lpad(s, n, d) AS lp, lpad(s, 12) AS lp2, rpad(s, n, 'xé') AS rp, rpad(s, 4) AS rp2,
+  translate(s, 'elo😀', 'EL0') AS tr, instr(s, d) AS ins, locate(d, s) AS loc, locate(d, s, n) AS loc3,
+  position(d, s, 2) AS pos, repeat(s, n) AS rep, reverse(s) AS rev, left(s, n) AS l, right(s, n) AS r,
+  btrim(s) AS bt, btrim(s, ' paéd') AS bt2, ascii(s) AS asc, chr(n * 30) AS ch, char(id + 60) AS ch2,
+  bit_length(s) AS bits, octet_length(s) AS octets, len(s) AS ln, space(n) AS sp3
+FROM words;
+
+CREATE MATERIALIZED VIEW measures AS
+SELECT id,
+  substring_index(s, d, n) AS si, substring_index(s, ' ', -1) AS si2,
+  overlay(s, '#', 3) AS ov, overlay(s, d, n, k) AS ov2, overlay(s, 'XY', n) AS ov3,
+  levenshtein(s, 'hello') AS lev, levenshtein(s, d, 3) AS lev2, levenshtein(s, 'hallo world', n) AS lev3,
+  soundex(s) AS sx, soundex(d) AS sx2, find_in_set(d, s) AS fis, find_in_set('b', s) AS fis2,
+  elt(1, s, d) AS e1, elt(abs(k), s, d, 'three', NULL, 'five') AS e2
+FROM words;
