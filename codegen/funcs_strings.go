@@ -49,12 +49,8 @@ func (g *flowGen) genStringCall(name string, e *ir.Call, args []*value, t ir.Typ
 		}
 		fn := map[string]string{"lpad": "Lpad", "rpad": "Rpad"}[name]
 		return sq(pure, fn, args[0], i32(1), pad)
-	case "locate":
-		pos := constValue(ir.Int32, &konst{i: big.NewInt(1)})
-		if len(args) == 3 {
-			pos = i32(2)
-		}
-		return sq(pure, "Locate", args[0], args[1], pos)
+	case "locate": // with a position: genLazyStringCall
+		return sq(pure, "Locate", args[0], args[1], constValue(ir.Int32, &konst{i: big.NewInt(1)}))
 	case "btrim":
 		if len(args) == 2 {
 			return sq(pure, "TrimChars", args[0], args[1])
@@ -142,8 +138,12 @@ func (g *flowGen) genRegexCall(name string, e *ir.Call, args []*value, t ir.Type
 }
 
 // genLazyStringCall generates the string functions that see NULL
-// arguments: concat_ws skips them, elt returns the one it picks.
+// arguments: concat_ws skips them, elt returns the one it picks, and
+// locate with a NULL position is 0 whatever its other arguments.
 func (g *flowGen) genLazyStringCall(name string, e *ir.Call, en *env, t ir.Type) *value {
+	if name == "locate" && len(e.Args) == 3 {
+		return g.genLocate(e, en, t)
+	}
 	if name != "concat_ws" && name != "elt" {
 		return nil
 	}
@@ -168,4 +168,34 @@ func (g *flowGen) genLazyStringCall(name string, e *ir.Call, en *env, t ir.Type)
 	return g.strict(t, e.Pos, checkedMaybe, false, []*value{n}, func() jen.Code {
 		return jen.Qual(sqlfnPkg, "Elt").Call(V(n), list(jen.String(), vals), list(jen.Bool(), oks))
 	})
+}
+
+// genLocate is locate(sub, s, pos): 0 when pos is NULL (Spark's
+// StringLocate checks the position first), else NULL when sub or s is.
+func (g *flowGen) genLocate(e *ir.Call, en *env, t ir.Type) *value {
+	sub, s := g.genExpr(e.Args[0], en), g.genExpr(e.Args[1], en)
+	pos := g.genExpr(e.Args[2], en)
+	zero := constValue(t, &konst{i: big.NewInt(0)})
+	if pos.null {
+		return zero
+	}
+	pos = g.asInt32(pos, e.Pos)
+	if !pos.nullable() {
+		return g.sqlfnCall(t, e.Pos, pure, "Locate", sub, s, pos)
+	}
+	vn := g.name("loc")
+	okn := vn + "ok"
+	x := &value{t: t, v: jen.Id(vn), ok: jen.Id(okn)}
+	x.vl = g.declareVar(vn, goType(t))
+	x.okl = g.declare([]string{okn}, jen.True())[0]
+	found := g.sub(func() {
+		r := g.sqlfnCall(t, e.Pos, pure, "Locate", sub, s, pos)
+		if r.null {
+			g.emit(jen.Id(okn).Op("=").False())
+			return
+		}
+		g.emit(jen.List(jen.Id(vn), jen.Id(okn)).Op("=").List(V(r), OK(r)))
+	})
+	g.emit(jen.If(OK(pos)).Block(found...))
+	return x
 }

@@ -44,7 +44,7 @@ var stringFunctions = []funcSig{
 	{name: "rlike", aliases: []string{"regexp", "regexp_like"}, minArgs: 2, maxArgs: 2, args: []argRule{argString}, ret: ir.Bool, result: resFixed, native: nativeRegex, family: famString, doc: "whether the string matches the regular expression anywhere"},
 	{name: "regexp_extract", minArgs: 2, maxArgs: 3, args: []argRule{argString, argString, argInteger}, ret: ir.StringT, result: resFixed, native: nativeRegex, family: famString, doc: "group idx (default 1) of the first match, '' when none (a group the pattern lacks is an INVALID_PARAMETER_VALUE error)"},
 	{name: "regexp_replace", minArgs: 3, maxArgs: 4, args: []argRule{argString, argString, argString, argInteger}, ret: ir.StringT, result: resCustom, typeFn: typeRegexpReplace, resultDoc: "string", native: nativeRegexpReplace, family: famString, doc: "every match from position pos (default 1) replaced, $n in the replacement being group n (Java's syntax)"},
-	{name: "regexp_count", minArgs: 2, maxArgs: 2, args: []argRule{argString}, ret: ir.Int32, result: resFixed, native: nativeRegex, family: famString, doc: "the number of matches"},
+	{name: "regexp_count", minArgs: 2, maxArgs: 2, args: []argRule{argString}, ret: ir.Int32, result: resFixed, native: nativeRegexLoop, family: famString, doc: "the number of matches"},
 	{name: "regexp_substr", minArgs: 2, maxArgs: 2, args: []argRule{argString}, ret: ir.StringT, result: resFixed, nulls: nullAlways, native: nativeRegex, family: famString, doc: "the first match, NULL when there is none or it is empty"},
 	{name: "regexp_instr", minArgs: 2, maxArgs: 3, args: []argRule{argString, argString, argInteger}, ret: ir.Int32, result: resFixed, native: nativeRegex, family: famString, doc: "the 1-based position of the first match, 0 when none (Spark ignores the group index)"},
 }
@@ -88,10 +88,25 @@ func nativeRegex(u *Unit, e *ir.Call, _ []ir.Type) (ir.Pos, string) {
 	return ir.Pos{}, ""
 }
 
-// nativeRegexpReplace: as nativeRegex, with a constant replacement without
+// nativeRegexLoop: as nativeRegex, for the functions that walk every
+// match (regexp_count, regexp_replace), with a pattern that cannot match
+// the empty string: after an empty match Java steps one UTF-16 unit, into
+// the middle of a character outside the BMP, where RE2 cannot follow it.
+func nativeRegexLoop(u *Unit, e *ir.Call, args []ir.Type) (ir.Pos, string) {
+	if pos, why := nativeRegex(u, e, args); why != "" {
+		return pos, why
+	}
+	pat, _ := StringConstant(e.Args[1])
+	if j, _ := TranslateJavaRegex(pat); j.matchesEmpty() {
+		return e.Args[1].Position(), fmt.Sprintf("%s with a pattern that matches the empty string is not supported yet (Java steps through UTF-16 units after an empty match)", e.Name)
+	}
+	return ir.Pos{}, ""
+}
+
+// nativeRegexpReplace: as nativeRegexLoop, with a constant replacement without
 // Java's named references (${name}) and a constant position.
 func nativeRegexpReplace(u *Unit, e *ir.Call, args []ir.Type) (ir.Pos, string) {
-	if pos, why := nativeRegex(u, e, args); why != "" {
+	if pos, why := nativeRegexLoop(u, e, args); why != "" {
 		return pos, why
 	}
 	repl, ok := StringConstant(e.Args[2])

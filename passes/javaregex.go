@@ -483,3 +483,7 @@ func TranslateJavaRegex(pattern string) (*JavaRegex, error) {
 	}
 	return x, nil
 }
+
+// matchesEmpty says whether the pattern can match the empty string (at the
+// start of an input ending there, where every anchor holds).
+func (x *JavaRegex) matchesEmpty() bool { return regexp.MustCompile(x.Sources[0]).MatchString("") }

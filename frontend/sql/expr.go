@@ -393,9 +393,12 @@ func (c *conv) primary(p *primaryAST) ir.Expr {
 			return nil
 		}
 		return c.extract(pp, p.Extract.Field.Name, pos(p.Extract.Field.Pos), x)
-	case p.Position != nil:
-		c.errorf(pp, ir.CodeSyntax, "POSITION(... IN ...) is not supported in pipeline SQL")
-		return nil
+	case p.Position != nil: // POSITION(sub IN s) is position(sub, s)
+		sub, in := c.cmp(p.Position.Sub), c.expr(p.Position.In)
+		if sub == nil || in == nil {
+			return nil
+		}
+		return &ir.Call{Pos: pp, Name: "position", Args: []ir.Expr{sub, in}}
 	case p.Call != nil:
 		return c.call(p.Call)
 	case p.Column != nil:

@@ -5,7 +5,7 @@ SELECT id,
   split_part(s, d, k) AS sp, split_part(s, ' ', -1) AS sp_last, split_part(s, '', 1) AS sp_empty,
   initcap(s) AS ic, lpad(s, n, d) AS lp, lpad(s, 12) AS lp2, rpad(s, n, 'xé') AS rp, rpad(s, 4) AS rp2,
   translate(s, 'elo😀', 'EL0') AS tr, instr(s, d) AS ins, locate(d, s) AS loc, locate(d, s, n) AS loc3,
-  position(d, s, 2) AS pos, repeat(s, n) AS rep, reverse(s) AS rev, left(s, n) AS l, right(s, n) AS r,
+  position(d, s, 2) AS pos, POSITION('o' IN s) AS pos2, repeat(s, n) AS rep, reverse(s) AS rev, left(s, n) AS l, right(s, n) AS r,
   btrim(s) AS bt, btrim(s, ' paéd') AS bt2, ascii(s) AS asc, chr(n * 30) AS ch, char(id + 60) AS ch2,
   bit_length(s) AS bits, octet_length(s) AS octets, len(s) AS ln, space(n) AS sp3
 FROM words;
