@@ -80,10 +80,11 @@ func nativeRegex(u *Unit, e *ir.Call, _ []ir.Type) (ir.Pos, string) {
 	}
 	if _, err := TranslateJavaRegex(pat); err != nil {
 		var re *RegexError
+		at := ""
 		if errors.As(err, &re) && re.Offset > 0 {
-			return p.Position(), fmt.Sprintf("%s's pattern has %s at offset %d, which the native runtime's regular expressions (RE2) do not run as Java does: target spark-4.1 or spark-4.2", e.Name, err, re.Offset)
+			at = fmt.Sprintf(" at offset %d", re.Offset)
 		}
-		return p.Position(), fmt.Sprintf("%s's pattern has %s, which the native runtime's regular expressions (RE2) do not run as Java does: target spark-4.1 or spark-4.2", e.Name, err)
+		return p.Position(), fmt.Sprintf("%s's pattern has %s%s: the native runtime runs Java's regular expressions through RE2 only where they mean the same; target spark-4.1 or spark-4.2", e.Name, err, at)
 	}
 	return ir.Pos{}, ""
 }
