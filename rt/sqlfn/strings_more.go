@@ -359,7 +359,8 @@ func levenshtein(a, b []string) int32 {
 }
 
 // soundexCodes are the American Soundex digits of A to Z ('7': H and W,
-// which do not separate equal codes; '0': vowels, which do).
+// which do not separate equal codes; '0': vowels, which do, as every byte
+// that is not an ASCII letter does).
 const soundexCodes = "01230127022455012623017202"
 
 // Soundex is soundex(s): the letter and three digits of American Soundex;
@@ -383,10 +384,10 @@ func Soundex(s string) string {
 	last := soundexCodes[first-'A']
 	for i := 1; i < len(s) && n < 4; i++ {
 		c := up(s[i])
-		if c < 'A' || c > 'Z' {
-			continue
+		code := byte('0') // any other byte separates equal codes, as a vowel does
+		if 'A' <= c && c <= 'Z' {
+			code = soundexCodes[c-'A']
 		}
-		code := soundexCodes[c-'A']
 		if code == '7' {
 			continue
 		}
