@@ -74,6 +74,17 @@ func (g *flowGen) genStringCall(name string, e *ir.Call, args []*value, t ir.Typ
 			return sq(pure, "LevenshteinMax", args[0], args[1], i32(2))
 		}
 		return sq(pure, "Levenshtein", args[0], args[1])
+	case "format_number":
+		a, d := args[0], i32(1)
+		switch {
+		case a.t.Kind == ir.TDecimal:
+			return g.strict(t, e.Pos, maybe, false, []*value{a, d}, func() jen.Code {
+				return jen.Qual(sqlfnPkg, "FormatNumberDecimal").Call(V(a), jen.Lit(int32(a.t.Scale)), V(d))
+			})
+		case a.t.IsFloat():
+			return sq(maybe, "FormatNumberFloat", g.coerce(a, ir.Float64, e.Pos), d)
+		}
+		return sq(maybe, "FormatNumberInt", g.coerce(a, ir.Int64, e.Pos), d)
 	case "rlike", "regexp_extract", "regexp_replace", "regexp_count", "regexp_substr", "regexp_instr":
 		return g.genRegexCall(name, e, args, t)
 	}
@@ -138,11 +149,15 @@ func (g *flowGen) genRegexCall(name string, e *ir.Call, args []*value, t ir.Type
 }
 
 // genLazyStringCall generates the string functions that see NULL
-// arguments: concat_ws skips them, elt returns the one it picks, and
-// locate with a NULL position is 0 whatever its other arguments.
+// arguments: concat_ws skips them, elt returns the one it picks, locate
+// with a NULL position is 0 whatever its other arguments, and mask keeps
+// the characters whose replacement is NULL.
 func (g *flowGen) genLazyStringCall(name string, e *ir.Call, en *env, t ir.Type) *value {
 	if name == "locate" && len(e.Args) == 3 {
 		return g.genLocate(e, en, t)
+	}
+	if name == "mask" {
+		return g.genMask(e, en, t)
 	}
 	if name != "concat_ws" && name != "elt" {
 		return nil
@@ -198,4 +213,30 @@ func (g *flowGen) genLocate(e *ir.Call, en *env, t ir.Type) *value {
 	})
 	g.emit(jen.If(OK(pos)).Block(found...))
 	return x
+}
+
+// maskDefaults are mask's replacements when not given: upper, lower,
+// digit, other (-1: NULL, the characters are kept).
+var maskDefaults = [4]rune{'X', 'x', 'n', -1}
+
+// genMask is mask(s, upper, lower, digit, other), its replacements
+// constants (the plan's nativeMask).
+func (g *flowGen) genMask(e *ir.Call, en *env, t ir.Type) *value {
+	s := g.genExpr(e.Args[0], en)
+	with := maskDefaults
+	for i, a := range e.Args[1:] {
+		c, ok := passes.StringConstant(a)
+		switch {
+		case ok:
+			with[i] = []rune(c)[0]
+		case g.genExpr(a, en).null:
+			with[i] = -1
+		default:
+			g.unplanned(a.Position(), "mask with a replacement that is not a constant is not supported yet")
+			return nullValue(t)
+		}
+	}
+	return g.strict(t, e.Pos, pure, false, []*value{s}, func() jen.Code {
+		return jen.Qual(sqlfnPkg, "Mask").Call(V(s), jen.Lit(with[0]), jen.Lit(with[1]), jen.Lit(with[2]), jen.Lit(with[3]))
+	})
 }

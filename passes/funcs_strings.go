@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/nordisk/thund/ir"
 )
@@ -37,6 +38,8 @@ var stringFunctions = []funcSig{
 	{name: "levenshtein", minArgs: 2, maxArgs: 3, args: []argRule{argString, argString, argInteger}, ret: ir.Int32, result: resFixed, family: famString, doc: "the edit distance in characters (with a threshold: -1 when above it)"},
 	{name: "soundex", minArgs: 1, maxArgs: 1, args: []argRule{argString}, ret: ir.StringT, result: resFixed, family: famString, doc: "the American Soundex code (the string itself when it does not start with an ASCII letter)"},
 	{name: "find_in_set", minArgs: 2, maxArgs: 2, args: []argRule{argString}, ret: ir.Int32, result: resFixed, family: famString, doc: "the 1-based index of the first argument among the comma-separated items of the second, 0 when absent"},
+	{name: "mask", minArgs: 1, maxArgs: 5, args: []argRule{argString}, ret: ir.StringT, result: resCustom, typeFn: typeMask, resultDoc: "string", native: nativeMask, family: famString, doc: "upper-case letters replaced by the second argument (default 'X'), lower-case by the third ('x'), digits by the fourth ('n'), others by the fifth (default NULL: kept); a NULL replacement keeps its class"},
+	{name: "format_number", minArgs: 2, maxArgs: 2, args: []argRule{argNumeric, argAny}, ret: ir.StringT, result: resCustom, typeFn: typeFormatNumber, resultDoc: "string", native: nativeFormatNumber, family: famString, doc: "the number rounded half to even to d decimals and grouped by thousands ('12,332.1235'), NULL for d < 0; or formatted by a DecimalFormat pattern"},
 
 	// regular expressions: Java's (java.util.regex), run natively through
 	// a translation to RE2 that refuses what would mean something else
@@ -121,6 +124,57 @@ func nativeRegexpReplace(u *Unit, e *ir.Call, args []ir.Type) (ir.Pos, string) {
 		if _, ok := IntConstant(e.Args[3]); !ok {
 			return e.Args[3].Position(), "regexp_replace with a position that is not a constant is not supported yet"
 		}
+	}
+	return ir.Pos{}, ""
+}
+
+// typeMask checks mask's replacements: Spark refuses a constant that is
+// not one character when it analyses the call.
+func typeMask(r *resolver, e *ir.Call, _ []ir.Type) (ir.Type, bool) {
+	for _, a := range e.Args[1:] {
+		if c, ok := StringConstant(a); ok && utf8.RuneCountInString(c) != 1 {
+			r.errorf(a.Position(), ir.CodeTypeMismatch, "%s's replacement must be one character, got '%s'", e.Name, c)
+			return ir.Type{}, false
+		}
+	}
+	return ir.StringT, true
+}
+
+// nativeMask: the native backend takes mask's replacements as constants
+// (a character or NULL).
+func nativeMask(u *Unit, e *ir.Call, _ []ir.Type) (ir.Pos, string) {
+	for _, a := range e.Args[1:] {
+		if _, ok := StringConstant(a); !ok && !isNullLiteral(a) {
+			return a.Position(), "mask with a replacement that is not a constant is not supported yet"
+		}
+	}
+	return ir.Pos{}, ""
+}
+
+// isNullLiteral says whether e is the literal NULL.
+func isNullLiteral(e ir.Expr) bool {
+	l, ok := e.(*ir.Literal)
+	return ok && l.Kind == ir.LitNull
+}
+
+// typeFormatNumber checks format_number's second argument: a number of
+// decimals (an integer) or a DecimalFormat pattern (a string).
+func typeFormatNumber(r *resolver, e *ir.Call, types []ir.Type) (ir.Type, bool) {
+	if t := types[1]; !isUnknown(t) && !t.IsInteger() && t.Kind != ir.TString {
+		r.errorf(e.Args[1].Position(), ir.CodeTypeMismatch, "%s needs an integer (decimals) or a string (a pattern) as argument 2, got %s", e.Name, t)
+		return ir.Type{}, false
+	}
+	return ir.StringT, true
+}
+
+// nativeFormatNumber: the native backend formats to a number of decimals,
+// not by a DecimalFormat pattern, and not an unsigned 64-bit integer.
+func nativeFormatNumber(u *Unit, e *ir.Call, args []ir.Type) (ir.Pos, string) {
+	if args[1].Kind == ir.TString {
+		return e.Args[1].Position(), "format_number with a pattern (DecimalFormat) is not supported yet: give the number of decimals"
+	}
+	if args[0].Kind == ir.TUint64 {
+		return e.Args[0].Position(), "format_number of a uint64 is not supported yet: cast it to a decimal"
 	}
 	return ir.Pos{}, ""
 }

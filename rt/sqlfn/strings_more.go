@@ -1,10 +1,14 @@
 package sqlfn
 
 import (
+	"math"
+	"math/big"
 	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
 )
 
 // More string functions with Spark's UTF8String semantics (see strings.go):
@@ -412,4 +416,132 @@ func FindInSet(s, list string) int32 {
 		}
 	}
 	return 0
+}
+
+// Mask is mask(s, upper, lower, digit, other): each upper-case letter (Lu)
+// of s replaced by upper, lower-case (Ll) by lower, decimal digit (Nd) by
+// digit, any other character by other; a negative replacement keeps the
+// characters of its class (Spark's NULL). A character outside the BMP is
+// two others, as Spark's UTF-16 units.
+func Mask(s string, upper, lower, digit, other rune) string {
+	var b strings.Builder
+	for _, r := range s {
+		if r > 0xFFFF && other >= 0 {
+			// Spark masks UTF-16 units: two surrogates, neither a letter
+			// nor a digit
+			b.WriteRune(other)
+			b.WriteRune(other)
+			continue
+		}
+		with := other
+		switch {
+		case unicode.IsUpper(r):
+			with = upper
+		case unicode.IsLower(r):
+			with = lower
+		case unicode.IsDigit(r):
+			with = digit
+		}
+		if with < 0 {
+			with = r
+		}
+		b.WriteRune(with)
+	}
+	return b.String()
+}
+
+// groupThousands writes the integer digits ds with a comma every three,
+// as the pattern #,##0 does.
+func groupThousands(b *strings.Builder, ds string) {
+	for i := 0; i < len(ds); i++ {
+		if i > 0 && (len(ds)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteByte(ds[i])
+	}
+}
+
+// formatDigits renders the non-negative number whose digits (no sign)
+// are abs, with its fraction after '.', as #,##0.00..: a minus sign when
+// neg.
+func formatDigits(abs string, neg bool) string {
+	var b strings.Builder
+	if neg {
+		b.WriteByte('-')
+	}
+	whole, frac, dot := strings.Cut(abs, ".")
+	groupThousands(&b, whole)
+	if dot {
+		b.WriteByte('.')
+		b.WriteString(frac)
+	}
+	return b.String()
+}
+
+// FormatNumberInt is format_number(v, d) of an integer: v grouped by
+// thousands with d zeros after the point; NULL (valid false) for d < 0.
+func FormatNumberInt(v int64, d int32) (string, bool) {
+	if d < 0 {
+		return "", false
+	}
+	abs := strconv.FormatUint(uint64(v), 10)
+	if v < 0 {
+		abs = strconv.FormatUint(uint64(-v), 10)
+	}
+	if d > 0 {
+		abs += "." + strings.Repeat("0", int(d))
+	}
+	return formatDigits(abs, v < 0), true
+}
+
+// FormatNumberFloat is format_number(v, d) of a double (a float is
+// widened): rounded half to even at d decimals on its exact binary value,
+// grouped by thousands ("NaN", "∞"); the sign shows for a negative v
+// even when it rounds to zero ("-0.00"), and for -0.0.
+func FormatNumberFloat(v float64, d int32) (string, bool) {
+	switch {
+	case d < 0:
+		return "", false
+	case math.IsNaN(v):
+		return "NaN", true
+	case math.IsInf(v, 1):
+		return "∞", true
+	case math.IsInf(v, -1):
+		return "-∞", true
+	}
+	return formatDigits(strconv.FormatFloat(math.Abs(v), 'f', int(d), 64), math.Signbit(v)), true
+}
+
+// FormatNumberDecimal is format_number(v, d) of a decimal of the given
+// scale: rounded half to even at d decimals, grouped by thousands, the
+// sign kept when a negative value rounds to zero.
+func FormatNumberDecimal(v decimal128.Num, scale, d int32) (string, bool) {
+	if d < 0 {
+		return "", false
+	}
+	u := v.BigInt()
+	neg := u.Sign() < 0
+	u.Abs(u)
+	r := new(big.Rat).SetFrac(u, new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(scale)), nil))
+	return formatDigits(roundHalfEven(r, int(d)), neg), true
+}
+
+// roundHalfEven renders the non-negative r with d decimals, rounded half
+// to even.
+func roundHalfEven(r *big.Rat, d int) string {
+	p := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(d)), nil)
+	x := new(big.Rat).Mul(r, new(big.Rat).SetInt(p))
+	q, m := new(big.Int).QuoRem(x.Num(), x.Denom(), new(big.Int))
+	switch c := new(big.Int).Mul(m, big.NewInt(2)).Cmp(x.Denom()); {
+	case c > 0, c == 0 && q.Bit(0) == 1:
+		q.Add(q, big.NewInt(1))
+	}
+	s := q.String()
+	if d == 0 {
+		return s
+	}
+	if len(s) <= d {
+		s = strings.Repeat("0", d-len(s)+1) + s
+	}
+	return s[:len(s)-d] + "." + s[len(s)-d:]
 }

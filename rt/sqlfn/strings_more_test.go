@@ -1,6 +1,18 @@
 package sqlfn
 
-import "testing"
+import (
+	"math"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
+)
+
+func fmtF(v float64, d int32) string { s, _ := FormatNumberFloat(v, d); return s }
+func fmtI(v int64, d int32) string   { s, _ := FormatNumberInt(v, d); return s }
+func fmtD(v int64, scale, d int32) string {
+	s, _ := FormatNumberDecimal(decimal128.FromI64(v), scale, d)
+	return s
+}
 
 // TestStringsMoreSpark checks the string functions against answers Spark
 // 4.1.4 and 4.2.1 gave for the same calls.
@@ -33,6 +45,24 @@ func TestStringsMoreSpark(t *testing.T) {
 		if c.got != c.want {
 			t.Errorf("case %d: got %q, want %q", i, c.got, c.want)
 		}
+	}
+	fmts := []struct{ got, want string }{
+		{fmtF(12332.123456, 4), "12,332.1235"}, {fmtF(0.125, 2), "0.12"}, {fmtF(0.135, 2), "0.14"}, {fmtF(1.005, 2), "1.00"},
+		{fmtF(math.Copysign(0, -1), 3), "-0.000"}, {fmtF(-0.001, 2), "-0.00"}, {fmtF(math.Inf(-1), 1), "-∞"}, {fmtF(math.NaN(), 2), "NaN"},
+		{fmtF(1e20, 0), "100,000,000,000,000,000,000"}, {fmtF(1.5e-7, 8), "0.00000015"},
+		{fmtI(1234567, 2), "1,234,567.00"}, {fmtI(-128, 1), "-128.0"}, {fmtI(123456789012345678, 0), "123,456,789,012,345,678"},
+		{fmtD(12345, 3, 2), "12.34"}, {fmtD(12355, 3, 2), "12.36"}, {fmtD(123325, 1, 0), "12,332"}, {fmtD(-1, 3, 2), "-0.00"},
+		{Mask("AbCD123-@$#", 'X', 'x', 'n', -1), "XxXXnnn-@$#"}, {Mask("AbCD123-@$#", 'Q', 'q', 'd', 'o'), "QqQQdddoooo"},
+		{Mask("ÉéÀ١", 'Y', 'x', 'n', -1), "YxYn"}, {Mask("ab", -1, 'é', 'n', -1), "éé"}, {Mask("Ⓐⅰ", 'U', 'L', 'n', -1), "Ⓐⅰ"},
+		{Mask("😀 a", 'X', 'x', 'n', '_'), "___x"},
+	}
+	for i, c := range fmts {
+		if c.got != c.want {
+			t.Errorf("format case %d: got %q, want %q", i, c.got, c.want)
+		}
+	}
+	if _, ok := FormatNumberInt(1, -1); ok {
+		t.Error("format_number(1, -1) is not NULL")
 	}
 	ints := []struct{ got, want int32 }{
 		{Instr("abcb", "b"), 2}, {Instr("abc", ""), 1}, {Instr("", ""), 1}, {Instr("😀ab", "b"), 3},

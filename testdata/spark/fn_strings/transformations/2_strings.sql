@@ -16,5 +16,8 @@ SELECT id,
   overlay(s, '#', 3) AS ov, overlay(s, d, n, k) AS ov2, overlay(s, 'XY', n) AS ov3,
   levenshtein(s, 'hello') AS lev, levenshtein(s, d, 3) AS lev2, levenshtein(s, 'hallo world', n) AS lev3,
   soundex(s) AS sx, soundex(d) AS sx2, find_in_set(d, s) AS fis, find_in_set('b', s) AS fis2,
-  elt(1, s, d) AS e1, elt(abs(k), s, d, 'three', NULL, 'five') AS e2
+  elt(1, s, d) AS e1, elt(abs(k), s, d, 'three', NULL, 'five') AS e2,
+  mask(s) AS m1, mask(s, 'U', NULL, '#', '_') AS m2, mask(d, NULL, 'é') AS m3,
+  format_number(n * 1234.5678, k) AS fn1, format_number(CAST(n AS DOUBLE) * -1234.5625, 3) AS fn2,
+  format_number(n * 1000000, abs(k)) AS fn3, format_number(CAST(id AS DECIMAL(6,1)) / -8, 2) AS fn4
 FROM words;
