@@ -40,6 +40,12 @@ var stringFunctions = []funcSig{
 	{name: "find_in_set", minArgs: 2, maxArgs: 2, args: []argRule{argString}, ret: ir.Int32, result: resFixed, family: famString, doc: "the 1-based index of the first argument among the comma-separated items of the second, 0 when absent"},
 	{name: "mask", minArgs: 1, maxArgs: 5, args: []argRule{argString}, ret: ir.StringT, result: resCustom, typeFn: typeMask, resultDoc: "string", native: nativeMask, family: famString, doc: "upper-case letters replaced by the second argument (default 'X'), lower-case by the third ('x'), digits by the fourth ('n'), others by the fifth (default NULL: kept); a NULL replacement keeps its class"},
 	{name: "format_number", minArgs: 2, maxArgs: 2, args: []argRule{argNumeric, argAny}, ret: ir.StringT, result: resCustom, typeFn: typeFormatNumber, resultDoc: "string", native: nativeFormatNumber, family: famString, doc: "the number rounded half to even to d decimals and grouped by thousands ('12,332.1235'), NULL for d < 0; or formatted by a DecimalFormat pattern"},
+	{name: "luhn_check", minArgs: 1, maxArgs: 1, args: []argRule{argString}, ret: ir.Bool, result: resFixed, family: famString, doc: "whether the string is ASCII digits passing the Luhn checksum"},
+	{name: "quote", minArgs: 1, maxArgs: 1, args: []argRule{argString}, ret: ir.StringT, result: resFixed, family: famString, doc: "the string between single quotes, its quotes escaped by a backslash"},
+	{name: "is_valid_utf8", minArgs: 1, maxArgs: 1, args: []argRule{argString}, ret: ir.Bool, result: resFixed, family: famString, doc: "whether the string is valid UTF-8"},
+	{name: "make_valid_utf8", minArgs: 1, maxArgs: 1, args: []argRule{argString}, ret: ir.StringT, result: resFixed, family: famString, doc: "the string with each ill-formed UTF-8 sequence replaced by U+FFFD"},
+	{name: "validate_utf8", minArgs: 1, maxArgs: 1, args: []argRule{argString}, ret: ir.StringT, result: resFixed, family: famString, doc: "the string, or an INVALID_UTF8_STRING error when it is not valid UTF-8"},
+	{name: "try_validate_utf8", minArgs: 1, maxArgs: 1, args: []argRule{argString}, ret: ir.StringT, result: resFixed, nulls: nullAlways, family: famString, doc: "the string, or NULL when it is not valid UTF-8"},
 
 	// regular expressions: Java's (java.util.regex), run natively through
 	// a translation to RE2 that refuses what would mean something else

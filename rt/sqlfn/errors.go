@@ -40,6 +40,8 @@ func (e *Error) SQLState() string {
 		return "42601"
 	case ClassInvalidParameterValue, ClassInvalidRegexpReplace:
 		return "22023"
+	case ClassInvalidUTF8String:
+		return "22029"
 	}
 	return ""
 }
@@ -59,6 +61,7 @@ const (
 	ClassInvalidIndexOfZero         = "INVALID_INDEX_OF_ZERO"  // split_part
 	ClassInvalidArrayIndex          = "INVALID_ARRAY_INDEX"    // elt
 	ClassInvalidRegexpReplace       = "INVALID_REGEXP_REPLACE" // regexp_replace
+	ClassInvalidUTF8String          = "INVALID_UTF8_STRING"    // validate_utf8
 )
 
 // ansiConf is how Spark quotes the ANSI switch in its messages (toSQLConf).

@@ -545,3 +545,111 @@ func roundHalfEven(r *big.Rat, d int) string {
 	}
 	return s[:len(s)-d] + "." + s[len(s)-d:]
 }
+
+// LuhnCheck is luhn_check(s): whether s is a non-empty string of ASCII
+// digits passing the Luhn checksum.
+func LuhnCheck(s string) bool {
+	if s == "" {
+		return false
+	}
+	sum := 0
+	for i := 0; i < len(s); i++ {
+		c := s[len(s)-1-i]
+		if c < '0' || c > '9' {
+			return false
+		}
+		d := int(c - '0')
+		if i%2 == 1 {
+			if d *= 2; d > 9 {
+				d -= 9
+			}
+		}
+		sum += d
+	}
+	return sum%10 == 0
+}
+
+// Quote is quote(s): s between single quotes, its quotes escaped by a
+// backslash.
+func Quote(s string) string { return "'" + strings.ReplaceAll(s, "'", `\'`) + "'" }
+
+// IsValidUTF8 is is_valid_utf8(s).
+func IsValidUTF8(s string) bool { return utf8.ValidString(s) }
+
+// MakeValidUTF8 is make_valid_utf8(s): each maximal ill-formed subpart
+// (a byte that cannot start a character, or the start of a character cut
+// short) replaced by U+FFFD, as Unicode recommends and Spark does.
+func MakeValidUTF8(s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r != utf8.RuneError || n > 1 {
+			b.WriteString(s[i : i+n])
+			i += n
+			continue
+		}
+		b.WriteRune(utf8.RuneError)
+		i += illFormedLen(s[i:])
+	}
+	return b.String()
+}
+
+// illFormedLen is the length of the maximal ill-formed subpart at the start
+// of s: the lead byte and the continuation bytes that could still have
+// completed a character (Unicode's table 3-7 of well-formed sequences).
+func illFormedLen(s string) int {
+	c := s[0]
+	var n int
+	lo, hi := byte(0x80), byte(0xBF) // the second byte's range
+	switch {
+	case c >= 0xC2 && c <= 0xDF:
+		n = 2
+	case c == 0xE0:
+		n, lo = 3, 0xA0
+	case c >= 0xE1 && c <= 0xEC, c == 0xEE, c == 0xEF:
+		n = 3
+	case c == 0xED:
+		n, hi = 3, 0x9F
+	case c == 0xF0:
+		n, lo = 4, 0x90
+	case c >= 0xF1 && c <= 0xF3:
+		n = 4
+	case c == 0xF4:
+		n, hi = 4, 0x8F
+	default:
+		return 1
+	}
+	i := 1
+	for ; i < n && i < len(s); i++ {
+		if i == 1 && (s[i] < lo || s[i] > hi) || i > 1 && (s[i] < 0x80 || s[i] > 0xBF) {
+			break
+		}
+	}
+	return i
+}
+
+// ErrInvalidUTF8 builds INVALID_UTF8_STRING (validate_utf8).
+//
+//go:noinline
+func ErrInvalidUTF8(s string) *Error {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		b.WriteString(`\x`)
+		b.WriteString(strings.ToUpper(strconv.FormatUint(uint64(s[i])|0x100, 16)[1:]))
+	}
+	return &Error{Class: ClassInvalidUTF8String, Msg: "Invalid UTF8 byte sequence found in string: " + b.String() + "."}
+}
+
+// ValidateUTF8 is validate_utf8(s): s, or INVALID_UTF8_STRING.
+func ValidateUTF8(s string) (string, *Error) {
+	if !utf8.ValidString(s) {
+		return "", ErrInvalidUTF8(s)
+	}
+	return s, nil
+}
+
+// TryValidateUTF8 is try_validate_utf8(s): s, or NULL (valid false).
+func TryValidateUTF8(s string) (string, bool) { return s, utf8.ValidString(s) }

@@ -97,3 +97,27 @@ func TestStringsMoreSpark(t *testing.T) {
 		t.Errorf("elt out of range: %v", err)
 	}
 }
+
+// TestUTF8AndChecksSpark: luhn_check, quote and the UTF-8 functions, with
+// Spark's answers.
+func TestUTF8AndChecksSpark(t *testing.T) {
+	for s, want := range map[string]bool{"0": true, " 0": false, "00": true, "4111111111111111": true, "-0": false, "١": false, "+0": false, "": false, "79927398713": true, "79927398710": false, "12a": false} {
+		if got := LuhnCheck(s); got != want {
+			t.Errorf("luhn_check(%q) = %v", s, got)
+		}
+	}
+	for _, c := range []struct{ got, want string }{
+		{Quote("Don't"), `'Don\'t'`}, {Quote(`a\b`), `'a\b'`},
+		{MakeValidUTF8("a\xff\x80"), "a\uFFFD\uFFFD"}, {MakeValidUTF8("a\xe2\x82"), "a\uFFFD"}, {MakeValidUTF8("é"), "é"},
+	} {
+		if c.got != c.want {
+			t.Errorf("got %q, want %q", c.got, c.want)
+		}
+	}
+	if _, err := ValidateUTF8("a\xff"); err == nil || err.Error() != `[INVALID_UTF8_STRING] Invalid UTF8 byte sequence found in string: \x61\xFF.` {
+		t.Errorf("validate_utf8: %v", err)
+	}
+	if _, ok := TryValidateUTF8("a\xff"); ok || IsValidUTF8("a\xff") {
+		t.Error("try_validate_utf8 / is_valid_utf8 of invalid UTF-8")
+	}
+}

@@ -1,4 +1,7 @@
 -- Every non-regular-expression string function, over columns and constants.
+-- (The UTF-8 functions see valid strings only: pipeline SQL has no binary
+-- literal, and a CSV reader decodes its bytes; sqlfn's tests hold the
+-- invalid cases, with Spark's answers.)
 CREATE MATERIALIZED VIEW shapes AS
 SELECT id,
   concat_ws('|', s, d, NULL, 'z') AS cws, concat_ws(d, s, s) AS cws2, concat_ws(NULL, s) AS cws_null,
@@ -19,5 +22,7 @@ SELECT id,
   elt(1, s, d) AS e1, elt(abs(k), s, d, 'three', NULL, 'five') AS e2,
   mask(s) AS m1, mask(s, 'U', NULL, '#', '_') AS m2, mask(d, NULL, 'é') AS m3,
   format_number(n * 1234.5678, k) AS fn1, format_number(CAST(n AS DOUBLE) * -1234.5625, 3) AS fn2,
-  format_number(n * 1000000, abs(k)) AS fn3, format_number(CAST(id AS DECIMAL(6,1)) / -8, 2) AS fn4
+  format_number(n * 1000000, abs(k)) AS fn3, format_number(CAST(id AS DECIMAL(6,1)) / -8, 2) AS fn4,
+  luhn_check(s) AS lu, luhn_check(d) AS lu2, quote(s) AS q, is_valid_utf8(s) AS v1, make_valid_utf8(s) AS v2,
+  validate_utf8(s) AS v3, try_validate_utf8(s) AS v4
 FROM words;
