@@ -730,10 +730,11 @@ type callAST struct {
 }
 
 // funcNameAST is a function name: an identifier, or a reserved word that
-// also names a function (LEFT / RIGHT, RLIKE / REGEXP), possibly qualified.
+// also names a function (LEFT / RIGHT, RLIKE / REGEXP, LIKE / ILIKE),
+// possibly qualified.
 type funcNameAST struct {
 	Pos   lexer.Position
-	Left  string   `parser:"(   @( 'LEFT' | 'RIGHT' | 'RLIKE' | 'REGEXP' )"`
+	Left  string   `parser:"(   @( 'LEFT' | 'RIGHT' | 'RLIKE' | 'REGEXP' | 'LIKE' | 'ILIKE' )"`
 	Parts []*ident `parser:"  | @@ ( '.' @@ )* )"`
 }
 

@@ -11,5 +11,5 @@ SELECT id,
   regexp_replace(s, 'o|😀', '\\$', 3) AS rr3, regexp_replace(s, '[^a-z]+', '_') AS rr4, regexp_replace(s, '.$', '!') AS rr5,
   regexp_count(s, '[a-z]') AS rc, regexp_count(s, '😀|\\s') AS rc2, regexp_count(s, '\\Q.\\E|,') AS rc3,
   regexp_substr(s, '[0-9]+') AS rs, regexp_substr(s, 'z*') AS rs2,
-  regexp_instr(s, 'o') AS ri, regexp_instr(s, '(?s).é') AS ri2, regexp_instr(s, '(\\d)', 1) AS ri3
+  like(s, '%o%') AS lk, ilike(s, '%É%') AS ilk, regexp_instr(s, 'o') AS ri, regexp_instr(s, '(?s).é') AS ri2, regexp_instr(s, '(\\d)', 1) AS ri3
 FROM words;
