@@ -152,14 +152,17 @@ func (g *flowGen) genRegexCall(name string, e *ir.Call, args []*value, t ir.Type
 
 // genLazyStringCall generates the string functions that see NULL
 // arguments: concat_ws skips them, elt returns the one it picks, locate
-// with a NULL position is 0 whatever its other arguments, and mask keeps
-// the characters whose replacement is NULL.
+// with a NULL position is 0 whatever its other arguments, mask keeps the
+// characters whose replacement is NULL, and format_string prints a NULL.
 func (g *flowGen) genLazyStringCall(name string, e *ir.Call, en *env, t ir.Type) *value {
 	if name == "locate" && len(e.Args) == 3 {
 		return g.genLocate(e, en, t)
 	}
 	if name == "mask" {
 		return g.genMask(e, en, t)
+	}
+	if name == "format_string" {
+		return g.genFormatString(e, en, t)
 	}
 	if name != "concat_ws" && name != "elt" {
 		return nil
@@ -240,5 +243,54 @@ func (g *flowGen) genMask(e *ir.Call, en *env, t ir.Type) *value {
 	}
 	return g.strict(t, e.Pos, pure, false, []*value{s}, func() jen.Code {
 		return jen.Qual(sqlfnPkg, "Mask").Call(V(s), jen.Lit(with[0]), jen.Lit(with[1]), jen.Lit(with[2]), jen.Lit(with[3]))
+	})
+}
+
+// genFormatString is format_string(format, args...): its constant format
+// parsed by passes (nativeFormatString), each argument rendered as text
+// (an integer in decimal, a bool as true / false) and its NULL kept apart.
+func (g *flowGen) genFormatString(e *ir.Call, en *env, t ir.Type) *value {
+	f, ok := passes.StringConstant(e.Args[0])
+	if !ok {
+		g.unplanned(e.Args[0].Position(), "%s with a format that is not a constant is not supported yet", e.Name)
+		return nullValue(t)
+	}
+	var vals, oks []jen.Code
+	ints := make([]bool, len(e.Args)-1)
+	for i, a := range e.Args[1:] {
+		v := g.genExpr(a, en)
+		ints[i] = v.t.IsInteger() && v.t.Kind != ir.TUint64
+		if v.null {
+			vals, oks = append(vals, jen.Lit("")), append(oks, jen.False())
+			continue
+		}
+		v = g.bind(v, "f")
+		text := V(v)
+		switch {
+		case v.t.IsUnsigned():
+			text = jen.Qual("strconv", "FormatUint").Call(jen.Uint64().Call(V(v)), jen.Lit(10))
+		case v.t.IsInteger():
+			text = jen.Qual("strconv", "FormatInt").Call(jen.Int64().Call(V(v)), jen.Lit(10))
+		case v.t.Kind == ir.TBool:
+			text = jen.Qual("strconv", "FormatBool").Call(V(v))
+		}
+		vals, oks = append(vals, text), append(oks, OK(v))
+	}
+	pieces, err := passes.ParseJavaFormat(f, ints)
+	if err != nil {
+		g.unplanned(e.Args[0].Position(), "%s's format: %v", e.Name, err)
+		return nullValue(t)
+	}
+	ps := make([]jen.Code, len(pieces))
+	for i, p := range pieces {
+		ps[i] = jen.Values(jen.Dict{
+			jen.Id("Text"): jen.Lit(p.Text), jen.Id("Arg"): jen.Lit(p.Arg), jen.Id("Left"): jen.Lit(p.Left),
+			jen.Id("Zero"): jen.Lit(p.Zero), jen.Id("Width"): jen.Lit(p.Width), jen.Id("Conv"): jen.Lit(p.Conv),
+		})
+	}
+	// the values are read only when their ok is true: a NULL's is the zero value
+	return g.strict(t, e.Pos, pure, false, nil, func() jen.Code {
+		return jen.Qual(sqlfnPkg, "FormatString").Call(jen.Index().Qual(sqlfnPkg, "FormatPiece").Values(ps...),
+			jen.Index().String().Values(vals...), jen.Index().Bool().Values(oks...))
 	})
 }

@@ -46,6 +46,7 @@ var stringFunctions = []funcSig{
 	{name: "make_valid_utf8", minArgs: 1, maxArgs: 1, args: []argRule{argString}, ret: ir.StringT, result: resFixed, family: famString, doc: "the string with each ill-formed UTF-8 sequence replaced by U+FFFD"},
 	{name: "validate_utf8", minArgs: 1, maxArgs: 1, args: []argRule{argString}, ret: ir.StringT, result: resFixed, family: famString, doc: "the string, or an INVALID_UTF8_STRING error when it is not valid UTF-8"},
 	{name: "try_validate_utf8", minArgs: 1, maxArgs: 1, args: []argRule{argString}, ret: ir.StringT, result: resFixed, nulls: nullAlways, family: famString, doc: "the string, or NULL when it is not valid UTF-8"},
+	{name: "format_string", aliases: []string{"printf"}, minArgs: 1, maxArgs: -1, args: []argRule{argString, argAny}, ret: ir.StringT, result: resFixed, native: nativeFormatString, family: famString, doc: "the arguments formatted by a java.util.Formatter format ('%s', '%5d', '%2$s'); a NULL argument prints null"},
 
 	// regular expressions: Java's (java.util.regex), run natively through
 	// a translation to RE2 that refuses what would mean something else
@@ -181,6 +182,32 @@ func nativeFormatNumber(u *Unit, e *ir.Call, args []ir.Type) (ir.Pos, string) {
 	}
 	if args[0].Kind == ir.TUint64 {
 		return e.Args[0].Position(), "format_number of a uint64 is not supported yet: cast it to a decimal"
+	}
+	return ir.Pos{}, ""
+}
+
+// nativeFormatString: the native backend runs a constant format of %s,
+// %S and %d (ParseJavaFormat), %s and %S of strings, integers and bools.
+func nativeFormatString(u *Unit, e *ir.Call, args []ir.Type) (ir.Pos, string) {
+	f, ok := StringConstant(e.Args[0])
+	if !ok {
+		return e.Args[0].Position(), e.Name + " with a format that is not a constant is not supported yet"
+	}
+	ints := make([]bool, len(args)-1)
+	for i, t := range args[1:] {
+		ints[i] = t.IsInteger() && t.Kind != ir.TUint64
+	}
+	pieces, err := ParseJavaFormat(f, ints)
+	if err != nil {
+		return e.Args[0].Position(), fmt.Sprintf("%s's format has %v", e.Name, err)
+	}
+	for _, p := range pieces {
+		if p.Arg < 0 {
+			continue
+		}
+		if t := args[p.Arg+1]; !(t.Kind == ir.TString || ints[p.Arg] || t.Kind == ir.TBool) {
+			return e.Args[p.Arg+1].Position(), fmt.Sprintf("%s of a %s is not supported yet (Java prints it its own way): cast it to a string", e.Name, t)
+		}
 	}
 	return ir.Pos{}, ""
 }

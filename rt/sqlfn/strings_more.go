@@ -653,3 +653,65 @@ func ValidateUTF8(s string) (string, *Error) {
 
 // TryValidateUTF8 is try_validate_utf8(s): s, or NULL (valid false).
 func TryValidateUTF8(s string) (string, bool) { return s, utf8.ValidString(s) }
+
+// FormatPiece is one piece of a format_string format, parsed by the
+// compiler (passes.FormatPiece): literal text (Arg < 0), or argument Arg
+// as Conv ('s', 'S' upper-cased, 'd'), padded to Width (on the right with
+// Left; with zeros after the sign with Zero).
+type FormatPiece struct {
+	Text  string
+	Arg   int
+	Left  bool
+	Zero  bool
+	Width int
+	Conv  byte
+}
+
+// utf16Len is the number of UTF-16 units of s.
+func utf16Len(s string) int {
+	n := 0
+	for _, r := range s {
+		n++
+		if r > 0xFFFF {
+			n++
+		}
+	}
+	return n
+}
+
+// FormatString is format_string(format, args...) / printf: the pieces with
+// the arguments, rendered as text already (an integer in decimal); a NULL
+// argument (oks[i] false) is "null" ("NULL" for %S), padded with spaces.
+func FormatString(pieces []FormatPiece, args []string, oks []bool) string {
+	var b strings.Builder
+	for _, p := range pieces {
+		if p.Arg < 0 {
+			b.WriteString(p.Text)
+			continue
+		}
+		v, zero := args[p.Arg], p.Zero
+		if !oks[p.Arg] {
+			v, zero = "null", false
+		}
+		if p.Conv == 'S' {
+			v = string(Upper(nil, v))
+		}
+		pad := p.Width - utf16Len(v) // Java pads to a width in UTF-16 units
+		switch {
+		case pad <= 0:
+			b.WriteString(v)
+		case p.Left:
+			b.WriteString(v)
+			b.WriteString(strings.Repeat(" ", pad))
+		case zero:
+			sign := v[:len(v)-len(strings.TrimLeft(v, "-"))]
+			b.WriteString(sign)
+			b.WriteString(strings.Repeat("0", pad))
+			b.WriteString(v[len(sign):])
+		default:
+			b.WriteString(strings.Repeat(" ", pad))
+			b.WriteString(v)
+		}
+	}
+	return b.String()
+}
