@@ -252,6 +252,9 @@ func (g *flowGen) genMask(e *ir.Call, en *env, t ir.Type) *value {
 func (g *flowGen) genFormatString(e *ir.Call, en *env, t ir.Type) *value {
 	f, ok := passes.StringConstant(e.Args[0])
 	if !ok {
+		if g.genExpr(e.Args[0], en).null {
+			return nullValue(t) // a NULL format
+		}
 		g.unplanned(e.Args[0].Position(), "%s with a format that is not a constant is not supported yet", e.Name)
 		return nullValue(t)
 	}
@@ -259,7 +262,8 @@ func (g *flowGen) genFormatString(e *ir.Call, en *env, t ir.Type) *value {
 	ints := make([]bool, len(e.Args)-1)
 	for i, a := range e.Args[1:] {
 		v := g.genExpr(a, en)
-		ints[i] = v.t.IsInteger() && v.t.Kind != ir.TUint64
+		// a NULL prints null whatever its conversion (%d included)
+		ints[i] = v.t.IsInteger() && v.t.Kind != ir.TUint64 || v.null
 		if v.null {
 			vals, oks = append(vals, jen.Lit("")), append(oks, jen.False())
 			continue

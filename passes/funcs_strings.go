@@ -195,7 +195,7 @@ func nativeFormatString(u *Unit, e *ir.Call, args []ir.Type) (ir.Pos, string) {
 	}
 	ints := make([]bool, len(args)-1)
 	for i, t := range args[1:] {
-		ints[i] = t.IsInteger() && t.Kind != ir.TUint64
+		ints[i] = t.IsInteger() && t.Kind != ir.TUint64 || isUnknown(t)
 	}
 	pieces, err := ParseJavaFormat(f, ints)
 	if err != nil {

@@ -311,6 +311,9 @@ func translateEscape(p string, i int, inClass, fold bool) (string, int, error) {
 		case i+2 < len(p):
 			name, n = p[i+2:i+3], 3
 		}
+		if fold {
+			return refuse(`the property %q under (?i) (Java folds its case its own way)`, p[i:i+max(n, 2)])
+		}
 		if !generalCategories[name] {
 			return refuse(`the property %q (only Unicode general categories such as \p{L} or \p{Lu} are supported)`, p[i:i+max(n, 2)])
 		}
@@ -323,11 +326,7 @@ func translateEscape(p string, i int, inClass, fold bool) (string, int, error) {
 		}
 		var b strings.Builder
 		for _, r := range lit {
-			if inClass {
-				b.WriteString(classChar(r))
-			} else {
-				b.WriteString(literal(r, fold))
-			}
+			b.WriteString(codePoint(r, inClass, fold))
 		}
 		return b.String(), n, nil
 	case 'b', 'B':

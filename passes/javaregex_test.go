@@ -105,7 +105,7 @@ func TestTranslateRegexRefusals(t *testing.T) {
 	}{
 		{`(a)\1`, 3}, {`a(?=b)`, 1}, {`a(?<!b)`, 1}, {`a*+`, 2}, {`(?>a)`, 0}, {`a\Z`, 1}, {`a\z`, 1},
 		{`[a&&b]`, 2}, {`(?m)a`, 2}, {`a$b`, 1}, {`\bword`, 0}, {`[[:alpha:]]`, 1}, {`\p{Alpha}`, 0},
-		{`[\S]`, 1}, {`a{`, 1}, {`(a`, 2}, {`\`, 0},
+		{`[\S]`, 1}, {`a{`, 1}, {`(a`, 2}, {`\`, 0}, {`(?i)\p{Lu}`, 4},
 	} {
 		_, err := TranslateJavaRegex(c.p)
 		var re *RegexError

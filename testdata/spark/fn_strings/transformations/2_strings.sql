@@ -25,5 +25,6 @@ SELECT id,
   format_number(n * 1000000, abs(k)) AS fn3, format_number(CAST(id AS DECIMAL(6,1)) / -8, 2) AS fn4,
   luhn_check(s) AS lu, luhn_check(d) AS lu2, quote(s) AS q, is_valid_utf8(s) AS v1, make_valid_utf8(s) AS v2,
   validate_utf8(s) AS v3, try_validate_utf8(s) AS v4,
-  format_string('%s-%05d|%-6s|%S|%2$s%%%n', s, n, d, s) AS fs, printf('[%8s] %d %s', d, id, n > 0) AS pf
+  format_string('%s-%05d|%-6s|%S|%2$s%%%n', s, n, d, s) AS fs, printf('[%8s] %d %s', d, id, n > 0) AS pf,
+  format_string('%d|%5s', NULL, NULL) AS fs2
 FROM words;

@@ -4,7 +4,7 @@
 CREATE MATERIALIZED VIEW regexes AS
 SELECT id,
   rlike(s, '^[A-Z]') AS rl, s RLIKE '\\d{3}' AS rl2, regexp(s, '(?i)é') AS rl3, regexp_like(s, 'd$') AS rl4,
-  s REGEXP '[\\p{Lu}]+\\s' AS rl5,
+  s REGEXP '[\\p{Lu}]+\\s' AS rl5, rlike(s, '(?i)[\\Qe|\\E]$') AS rl6,
   regexp_extract(s, '([a-z]+) ([a-z]+)', 2) AS ex, regexp_extract(s, '(\\d+)-(\\d+)') AS ex2,
   regexp_extract(s, '(?i)(x)?(s+|t)', 0) AS ex3, regexp_extract(s, '\\S+$', 0) AS ex4,
   regexp_replace(s, '[aeiou]', '*') AS rr, regexp_replace(s, '(\\w+) (\\w+)', '$2 $1') AS rr2,
