@@ -270,14 +270,14 @@ var familyGens = []func(g *flowGen, name string, e *ir.Call, args []*value, t ir
 	(*flowGen).genStringCall, (*flowGen).genHashCall, (*flowGen).genTimeCall, (*flowGen).genMathCall, (*flowGen).genCondCall,
 }
 
-// lazyGens generate the calls of the catalogue's families that evaluate
-// their own arguments (a conditional that skips one): each returns nil for
-// a call it does not generate. A function, not a variable: the generators
-// call genExpr, which calls genCall, which reads the list (a variable would
-// be an initialization cycle).
+// lazyGens are the generators of the catalogue's families' calls that
+// evaluate their own arguments (a conditional that skips one): each
+// returns nil for a call it does not generate. A function, not a variable:
+// the generators call genExpr, which calls genCall, which reads the list
+// (a variable would be an initialization cycle).
 func lazyGens() []func(g *flowGen, name string, e *ir.Call, en *env, t ir.Type) *value {
 	return []func(g *flowGen, name string, e *ir.Call, en *env, t ir.Type) *value{
-		(*flowGen).genLazyCondCall,
+		(*flowGen).genLazyCondCall, (*flowGen).genLazyStringCall,
 	}
 }
 

@@ -59,6 +59,7 @@ const (
 	resTrunc                         // date_trunc: Spark's TIMESTAMP, in the unit of argument 2 (zonedTimestamp)
 	resToTimestamp                   // Spark's TIMESTAMP, in the unit of a timestamp argument (zonedTimestamp)
 	resCustom                        // funcSig.typeFn
+	resNested                        // typed by nestedCall (resolve_nested.go)
 )
 
 // nullRule says when a call can be NULL.
@@ -234,17 +235,13 @@ var windowFunctions = []funcSig{
 // sparkOnly are the functions the compiler types and the Spark targets run,
 // but the native runtime does not: resolve refuses a call of one on the
 // native target where it is written, saying why (notNative).
-var sparkOnly = []funcSig{
-	// Spark's RLike, with Java's regular expressions
-	{name: "rlike", aliases: []string{"regexp", "regexp_like"}, minArgs: 2, maxArgs: 2, args: []argRule{argString}, ret: ir.Bool, result: resFixed,
-		notNative: "is a regular-expression match (with Java's regular expressions, on Spark), which the native runtime does not run: target spark-4.1 or spark-4.2, or match with LIKE", family: famString, doc: "whether the string matches the regular expression anywhere"},
-}
+var sparkOnly = []funcSig{}
 
 // catalogueTables are every table of the catalogue: the scalar functions
 // the conformance corpus covers against DuckDB (functions, whose table the
 // conformance module reads), the window functions, the Spark-only ones, and
 // the families whose answers the Spark lane checks (funcs_*.go).
-var catalogueTables = [][]funcSig{functions, windowFunctions, sparkOnly, stringFunctions, hashFunctions, timeFunctions, mathFunctions, condFunctions, aggFunctions, mathSparkOnly}
+var catalogueTables = [][]funcSig{functions, windowFunctions, sparkOnly, stringFunctions, hashFunctions, timeFunctions, mathFunctions, condFunctions, aggFunctions, mathSparkOnly, nestedFunctions}
 
 // funcIndex maps every name and alias to its catalogue entry.
 var funcIndex = indexFunctions(catalogueTables)

@@ -115,7 +115,7 @@ func nativeCall(u *Unit, e *ir.Call, f *Func) (ir.Pos, string) {
 		}
 		return e.Pos, e.Name + "(" + strings.Join(ts, ", ") + ") is not supported yet with these arguments"
 	}
-	if sig := funcIndex[f.Name]; sig.native != nil {
+	if sig := funcIndex[f.Name]; sig != nil && sig.native != nil {
 		return sig.native(u, e, args)
 	}
 	switch f.Name {

@@ -29,7 +29,7 @@ func (p *planner) refuseNested(x ir.Expr) bool {
 		}
 		return false
 	case *ir.Call:
-		if f := p.u.Calls[x]; f != nil && nestedFuncs[f.Name] {
+		if f := p.u.Calls[x]; f != nil && isNestedFunc(f.Name) {
 			return p.refuseNestedCall(x, f.Name)
 		}
 	}

@@ -12,13 +12,6 @@ import (
 // (s.f, t.s.f), GetField, Subscript, and the functions that build and read
 // nested values, with the types and nullability Spark 4 gives them.
 
-// nestedFuncs are the functions over nested values, typed by nestedCall.
-var nestedFuncs = map[string]bool{
-	"array": true, "map": true, "struct": true, "named_struct": true,
-	"size": true, "element_at": true, "array_contains": true, "map_keys": true, "map_values": true,
-	"split": true,
-}
-
 // generators are Spark's functions that make rows (a row per element),
 // which the IR has no operator for yet.
 var generators = map[string]bool{
@@ -156,10 +149,10 @@ func (r *resolver) nestedCall(e *ir.Call, sc *scope, c ectx) (ir.Type, bool, boo
 		r.errorf(e.Pos, ir.CodeUnknownFunc, "%s is a generator (it makes a row per element), which is not supported yet on either target: read the elements with x[i], element_at or size", name)
 		return invalid, true, true
 	}
-	if !nestedFuncs[name] {
+	if !isNestedFunc(name) {
 		return ir.Type{}, false, false
 	}
-	r.u.Calls[e] = &Func{Name: name}
+	r.u.Calls[e] = lookupFunc(name).entry
 	c.overFunc = nil
 	types := make([]ir.Type, len(e.Args))
 	nulls := make([]bool, len(e.Args))

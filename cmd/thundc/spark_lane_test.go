@@ -74,6 +74,8 @@ var laneCases = []laneCase{
 	// nested types: ARRAY, MAP and STRUCT from JSON lines and Parquet
 	{name: "nested_sql", dir: "testdata/spark/nested", path: "."},
 	{name: "nested_thund", dir: "testdata/spark/nested", path: "pipeline.thund"},
+	// the string functions (passes/funcs_strings.go)
+	{name: "fn_strings_sql", dir: "testdata/spark/fn_strings", path: "."},
 }
 
 // nexmarkSkip: Spark refuses q7 as written (its stream read of q7_max

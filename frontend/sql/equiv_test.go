@@ -328,6 +328,11 @@ var equivCases = []struct {
 		sql:   `CREATE MATERIALIZED VIEW m AS SELECT count(DISTINCT a) AS c, EXTRACT(YEAR FROM ts) AS y, extract(mins FROM ts) AS mi, first(v) IGNORE NULLS AS f FROM t WHERE s ILIKE 'a%' AND s RLIKE '^a' AND s NOT REGEXP 'b$' AND b IS TRUE AND e IS NOT DISTINCT FROM g GROUP BY ALL`,
 		thund: `materialized view m = from t | where lower(s) like lower('a%') and rlike(s, '^a') and not regexp(s, 'b$') and b <=> true and e <=> g | group by year(ts) as y, minute(ts) as mi aggregate count(distinct a) as c, first(v, true) as f | select c, y, mi, f`,
 	},
+	{
+		name:  "functions named by reserved words: like, ilike, rlike, regexp; POSITION(a IN b)",
+		sql:   `CREATE MATERIALIZED VIEW m AS SELECT like(s, 'a%') AS l, ilike(s, 'b%') AS il, rlike(s, 'c') AS r, regexp(s, 'd') AS re, POSITION('e' IN s) AS p FROM t`,
+		thund: `materialized view m = from t | select s like 'a%' as l, lower(s) like lower('b%') as il, rlike(s, 'c') as r, regexp(s, 'd') as re, position('e', s) as p`,
+	},
 }
 
 func parseSQL(t *testing.T, src string) *ir.Pipeline {

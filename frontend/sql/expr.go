@@ -151,14 +151,9 @@ func (c *conv) predicate(p *predicateAST) ir.Expr {
 			c.errorf(pos(t.Like.Escape.Pos), ir.CodeSyntax, "LIKE ... ESCAPE is not supported in pipeline SQL")
 			return nil
 		}
-		switch strings.ToUpper(t.Like.Op) {
-		case "LIKE":
-			return &ir.Like{Pos: tp, X: x, Pattern: pat, Not: t.Not}
-		case "ILIKE":
-			// Spark's ILIKE is LIKE over lower-cased operands.
-			lx := &ir.Call{Pos: x.Position(), Name: "lower", Args: []ir.Expr{x}}
-			lp := &ir.Call{Pos: pat.Position(), Name: "lower", Args: []ir.Expr{pat}}
-			return &ir.Like{Pos: tp, X: lx, Pattern: lp, Not: t.Not}
+		switch op := strings.ToUpper(t.Like.Op); op {
+		case "LIKE", "ILIKE":
+			return likeExpr(op, tp, x, pat, t.Not)
 		default: // RLIKE, REGEXP: the function of the name written
 			return neg(&ir.Call{Pos: tp, Name: strings.ToLower(t.Like.Op), Args: []ir.Expr{x, pat}})
 		}
@@ -400,9 +395,12 @@ func (c *conv) primary(p *primaryAST) ir.Expr {
 			return nil
 		}
 		return c.extract(pp, p.Extract.Field.Name, pos(p.Extract.Field.Pos), x)
-	case p.Position != nil:
-		c.errorf(pp, ir.CodeSyntax, "POSITION(... IN ...) is not supported in pipeline SQL")
-		return nil
+	case p.Position != nil: // POSITION(sub IN s) is position(sub, s)
+		sub, in := c.cmp(p.Position.Sub), c.expr(p.Position.In)
+		if sub == nil || in == nil {
+			return nil
+		}
+		return &ir.Call{Pos: pp, Name: "position", Args: []ir.Expr{sub, in}}
 	case p.Call != nil:
 		return c.call(p.Call)
 	case p.Column != nil:
@@ -513,6 +511,13 @@ func (c *conv) call(a *callAST) ir.Expr {
 		}
 		call.Args = append(call.Args, x)
 	}
+	if (name == "like" || name == "ilike") && a.Filter == nil && a.Over == nil && a.Nulls == "" && !call.Distinct && !a.Star {
+		if len(call.Args) != 2 {
+			c.errorf(p, ir.CodeSyntax, "%s(...) takes 2 arguments in pipeline SQL (a string and a pattern; an escape is not supported), got %d", name, len(call.Args))
+			return nil
+		}
+		return likeExpr(strings.ToUpper(name), p, call.Args[0], call.Args[1], false)
+	}
 	if a.Filter != nil {
 		if call.Filter = c.expr(a.Filter); call.Filter == nil {
 			return nil
@@ -539,6 +544,17 @@ func (c *conv) call(a *callAST) ir.Expr {
 		return c.over(call, a.Over)
 	}
 	return call
+}
+
+// likeExpr is x LIKE pat, or x ILIKE pat, which Spark has as LIKE over
+// lower-cased operands; the functions like(x, pat) and ilike(x, pat) are
+// the same.
+func likeExpr(op string, p ir.Pos, x, pat ir.Expr, not bool) ir.Expr {
+	if op == "ILIKE" {
+		x = &ir.Call{Pos: x.Position(), Name: "lower", Args: []ir.Expr{x}}
+		pat = &ir.Call{Pos: pat.Position(), Name: "lower", Args: []ir.Expr{pat}}
+	}
+	return &ir.Like{Pos: p, X: x, Pattern: pat, Not: not}
 }
 
 // number converts a numeric literal with Spark's typing: 1 is INT (BIGINT

@@ -755,11 +755,12 @@ type callAST struct {
 	Over   *overAST     `parser:"( 'OVER' @@ )?"`
 }
 
-// funcNameAST is a function name: an identifier, or LEFT / RIGHT (string
-// functions), possibly qualified.
+// funcNameAST is a function name: an identifier, or a reserved word that
+// also names a function (LEFT / RIGHT, RLIKE / REGEXP, LIKE / ILIKE),
+// possibly qualified.
 type funcNameAST struct {
 	Pos   lexer.Position
-	Left  string   `parser:"(   @( 'LEFT' | 'RIGHT' )"`
+	Left  string   `parser:"(   @( 'LEFT' | 'RIGHT' | 'RLIKE' | 'REGEXP' | 'LIKE' | 'ILIKE' )"`
 	Parts []*ident `parser:"  | @@ ( '.' @@ )* )"`
 }
 

@@ -29,7 +29,8 @@ func (e *Error) SQLState() string {
 	class, _, _ := strings.Cut(e.Class, ".")
 	switch class {
 	case ClassArithmeticOverflow, ClassBinaryArithmeticOverflow, ClassCastOverflow,
-		ClassNumericValueOutOfRange, ClassNumericOutOfSupportedRange, ClassNegativeFrequency:
+		ClassNumericValueOutOfRange, ClassNumericOutOfSupportedRange, ClassNegativeFrequency,
+		ClassInvalidIndexOfZero, ClassInvalidArrayIndex:
 		return "22003"
 	case ClassDivideByZero, ClassRemainderByZero:
 		return "22012"
@@ -37,10 +38,12 @@ func (e *Error) SQLState() string {
 		return "22018"
 	case ClassInvalidFormat:
 		return "42601"
-	case ClassInvalidParameterValue:
+	case ClassInvalidParameterValue, ClassInvalidRegexpReplace:
 		return "22023"
 	case ClassUserRaisedException:
 		return "P0001"
+	case ClassInvalidUTF8String:
+		return "22029"
 	}
 	return ""
 }
@@ -59,6 +62,10 @@ const (
 	ClassInvalidParameterValue      = "INVALID_PARAMETER_VALUE"
 	ClassUserRaisedException        = "USER_RAISED_EXCEPTION"
 	ClassNegativeFrequency          = "NEGATIVE_VALUES_IN_FREQUENCY_EXPRESSION" // percentile's frequency
+	ClassInvalidIndexOfZero         = "INVALID_INDEX_OF_ZERO"                   // split_part
+	ClassInvalidArrayIndex          = "INVALID_ARRAY_INDEX"                     // elt
+	ClassInvalidRegexpReplace       = "INVALID_REGEXP_REPLACE"                  // regexp_replace
+	ClassInvalidUTF8String          = "INVALID_UTF8_STRING"                     // validate_utf8
 )
 
 // ansiConf is how Spark quotes the ANSI switch in its messages (toSQLConf).
