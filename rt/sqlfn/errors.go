@@ -20,8 +20,15 @@ type Error struct {
 	Msg   string
 }
 
-// Error renders the error the way Spark prints it: "[CLASS] message".
-func (e *Error) Error() string { return "[" + e.Class + "] " + e.Msg }
+// Error renders the error the way Spark prints it: "[CLASS] message". A
+// Java exception that Spark raises without an error condition has no
+// Class, and its Msg names the exception.
+func (e *Error) Error() string {
+	if e.Class == "" {
+		return e.Msg
+	}
+	return "[" + e.Class + "] " + e.Msg
+}
 
 // SQLState is the SQLSTATE Spark attaches to the error's condition, or ""
 // for a condition this package does not know.
@@ -33,8 +40,12 @@ func (e *Error) SQLState() string {
 		return "22003"
 	case ClassDivideByZero, ClassRemainderByZero:
 		return "22012"
-	case ClassCastInvalidInput:
+	case ClassCastInvalidInput, ClassConversionInvalidInput:
 		return "22018"
+	case ClassCannotDecodeURL:
+		return "22546"
+	case ClassMalformedCharacterCoding:
+		return "22000"
 	case ClassInvalidFormat:
 		return "42601"
 	case ClassInvalidParameterValue:
@@ -55,6 +66,9 @@ const (
 	ClassNumericOutOfSupportedRange = "NUMERIC_OUT_OF_SUPPORTED_RANGE"
 	ClassInvalidFormat              = "INVALID_FORMAT"
 	ClassInvalidParameterValue      = "INVALID_PARAMETER_VALUE"
+	ClassConversionInvalidInput     = "CONVERSION_INVALID_INPUT"
+	ClassCannotDecodeURL            = "CANNOT_DECODE_URL"
+	ClassMalformedCharacterCoding   = "MALFORMED_CHARACTER_CODING"
 )
 
 // ansiConf is how Spark quotes the ANSI switch in its messages (toSQLConf).
