@@ -67,6 +67,8 @@ var laneCases = []laneCase{
 	// streaming: outer joins of two streams
 	{name: "streamjoin_thund", dir: "testdata/spark/streamjoin", path: "pipeline.thund"},
 	{name: "streamjoin_sql", dir: "testdata/spark/streamjoin", path: "."},
+	// functions: hashing, encoding and bits (passes/funcs_hash.go)
+	{name: "fn_hash_sql", dir: "testdata/spark/fn_hash", path: "."},
 }
 
 // nexmarkSkip: Spark refuses q7 as written (its stream read of q7_max

@@ -370,13 +370,14 @@ func Encode(s, charset string) ([]byte, *Error) {
 	return nil, errInvalidCharset("encode", charset)
 }
 
-// Decode is decode(b, charset): the bytes read in the charset; bytes that
+// Decode is decode(x, charset): the bytes (a string's UTF-8) read in the charset; bytes that
 // are not valid in it are MALFORMED_CHARACTER_CODING, and a charset Spark
 // does not allow is INVALID_PARAMETER_VALUE.CHARSET. "utf-16" and "utf-32"
 // read a byte-order mark (and drop it); without one they are big-endian.
 // A UTF-32 surrogate code point becomes '?', as Spark writes a lone
 // surrogate of a Java string.
-func Decode(b []byte, charset string) (string, *Error) {
+func Decode[T ~string | ~[]byte](x T, charset string) (string, *Error) {
+	b := []byte(x)
 	cs := strings.ToLower(charset)
 	bad := func() (string, *Error) { return "", errMalformedCoding("decode", charset) }
 	switch cs {
