@@ -56,6 +56,11 @@ func TestLaneCoversFunctions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	sql, err := filepath.Glob("../testdata/spark/*/transformations/*") // an SQL case's files
+	if err != nil {
+		t.Fatal(err)
+	}
+	files = append(files, sql...)
 	var text strings.Builder
 	for _, f := range files {
 		if strings.HasSuffix(f, ".sql") || strings.HasSuffix(f, ".thund") {
