@@ -44,7 +44,8 @@ func (g *flowGen) genHashCall(name string, e *ir.Call, args []*value, t ir.Type)
 	case "bin":
 		return g.sqlfnCall(t, e.Pos, pure, "Bin", asI64(args[0]))
 	case "conv":
-		return g.sqlfnCall(t, e.Pos, checkedMaybe, "Conv", args[0], asI32(args[1]), asI32(args[2]))
+		num := g.genCast(args[0], ir.StringT, false, e.Pos) // an integer's decimal text, as Spark casts it
+		return g.sqlfnCall(t, e.Pos, checkedMaybe, "Conv", num, asI32(args[1]), asI32(args[2]))
 	case "to_binary", "try_to_binary":
 		f, ok := passes.BinaryFormat(e)
 		if !ok {

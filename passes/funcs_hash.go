@@ -34,8 +34,8 @@ var hashFunctions = []funcSig{
 		doc: "the bytes of hex digits (an odd count has a leading 0); NULL when the text is not hex"},
 	{name: "bin", minArgs: 1, maxArgs: 1, args: []argRule{argAny}, result: resCustom, typeFn: binType, resultDoc: "STRING", family: famHash,
 		doc: "the argument (cast to BIGINT) in binary digits, two's complement when negative"},
-	{name: "conv", minArgs: 3, maxArgs: 3, args: []argRule{argString, argInteger}, ret: ir.StringT, result: resFixed, nulls: nullAlways, family: famHash,
-		doc: "the number in base from (digits up to the first other character) written in base to (negative: signed), through 64 bits; ANSI: overflow is an error"},
+	{name: "conv", minArgs: 3, maxArgs: 3, args: []argRule{argAny, argInteger}, result: resCustom, typeFn: convType, resultDoc: "STRING", nulls: nullAlways, family: famHash,
+		doc: "the number (a string, or an integer as its decimal text) in base from (digits up to the first other character) written in base to (negative: signed), through 64 bits; ANSI: overflow is an error"},
 	{name: "to_binary", minArgs: 1, maxArgs: 2, args: []argRule{argString}, result: resCustom, typeFn: toBinaryType, resultDoc: "BINARY", family: famHash,
 		doc: "the bytes of the text in the constant format 'hex' (the default), 'utf-8' or 'base64'; malformed text is CONVERSION_INVALID_INPUT"},
 	{name: "try_to_binary", minArgs: 1, maxArgs: 2, args: []argRule{argString}, result: resCustom, typeFn: toBinaryType, resultDoc: "BINARY", nulls: nullAlways, family: famHash,
@@ -50,7 +50,7 @@ var hashFunctions = []funcSig{
 		doc: "the string in a charset (us-ascii, iso-8859-1, utf-8, utf-16, utf-16be, utf-16le, utf-32); a character it cannot hold is MALFORMED_CHARACTER_CODING"},
 	{name: "decode", minArgs: 2, maxArgs: -1, args: []argRule{argAny}, result: resCustom, typeFn: decodeType, resultDoc: "STRING; with more arguments, the results' common type",
 		nulls: nullAlways, native: decodeNative, family: famHash,
-		doc: "the bytes read in a charset (as encode; malformed bytes are MALFORMED_CHARACTER_CODING); decode(x, search, result, ..., default) is the result of the first search that x equals null-safely"},
+		doc: "the bytes read in a charset (as encode; malformed bytes are MALFORMED_CHARACTER_CODING); decode(x, search, result, ..., default) is the result of the first search that x equals null-safely (Spark targets only, yet)"},
 	{name: "bit_count", minArgs: 1, maxArgs: 1, args: []argRule{argAny}, result: resCustom, typeFn: bitCountType, resultDoc: "INT", family: famHash,
 		doc: "the number of bits set in an integer (as a two's complement BIGINT) or a boolean"},
 	{name: "bit_get", aliases: []string{"getbit"}, minArgs: 2, maxArgs: 2, args: []argRule{argInteger}, result: resCustom, typeFn: bitGetType, resultDoc: "TINYINT", family: famHash,
@@ -87,6 +87,14 @@ func hexType(r *resolver, e *ir.Call, types []ir.Type) (ir.Type, bool) {
 func binType(r *resolver, e *ir.Call, types []ir.Type) (ir.Type, bool) {
 	if t := types[0]; !(isUnknown(t) || t.IsNumeric() || t.Kind == ir.TString) {
 		return hashArgError(r, e, 0, "a number or a string", t)
+	}
+	return ir.StringT, true
+}
+
+// convType: conv reads a string, or an integer Spark casts to its text.
+func convType(r *resolver, e *ir.Call, types []ir.Type) (ir.Type, bool) {
+	if t := types[0]; !(isUnknown(t) || t.Kind == ir.TString || t.IsInteger()) {
+		return hashArgError(r, e, 0, "a string or an integer", t)
 	}
 	return ir.StringT, true
 }

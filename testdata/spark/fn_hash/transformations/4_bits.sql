@@ -8,5 +8,5 @@ SELECT id, bit_count(n) AS bc_n, bit_count(i) AS bc_i, bit_count(t) AS bc_t, bit
   shiftright(n, 65) AS sr_n, shiftright(i, -1) AS sr_neg, shiftrightunsigned(i, 4) AS sru_i,
   shiftrightunsigned(n, 60) AS sru_n,
   conv(num, base, 10) AS cv_10, conv(num, base, -10) AS cv_signed, conv(num, base, 2) AS cv_2,
-  conv(num, 10, 36) AS cv_36, conv(num, 10, -16) AS cv_neg16
+  conv(num, 10, 36) AS cv_36, conv(num, 10, -16) AS cv_neg16, conv(n, 10, 16) AS cv_int, conv(t, 10, -2) AS cv_tiny
 FROM rows;
