@@ -2,6 +2,7 @@ package passes
 
 import (
 	"bytes"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -52,24 +53,18 @@ func TestCatalogueDocumented(t *testing.T) {
 // some case of the lane (testdata/spark/*), where both engines run it on the
 // same rows and the rows are compared.
 func TestLaneCoversFunctions(t *testing.T) {
-	files, err := filepath.Glob("../testdata/spark/*/*")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sql, err := filepath.Glob("../testdata/spark/*/transformations/*") // an SQL case's files
-	if err != nil {
-		t.Fatal(err)
-	}
-	files = append(files, sql...)
 	var text strings.Builder
-	for _, f := range files {
-		if strings.HasSuffix(f, ".sql") || strings.HasSuffix(f, ".thund") {
-			b, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			text.Write(bytes.ToLower(b))
+	// a case's SQL is in its transformations/ folder: every level
+	err := filepath.WalkDir("../testdata/spark", func(f string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !(strings.HasSuffix(f, ".sql") || strings.HasSuffix(f, ".thund")) {
+			return err
 		}
+		b, err := os.ReadFile(f)
+		text.Write(bytes.ToLower(b))
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 	called := map[string]bool{}
 	for _, m := range regexp.MustCompile(`([a-z_][a-z0-9_]*)\s*\(`).FindAllStringSubmatch(text.String(), -1) {
