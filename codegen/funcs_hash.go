@@ -63,6 +63,18 @@ func (g *flowGen) genHashCall(name string, e *ir.Call, args []*value, t ir.Type)
 		if len(args) == 2 {
 			return g.sqlfnCall(t, e.Pos, checked, "Decode", args[0], args[1])
 		}
+	case "aes_encrypt", "aes_decrypt", "try_aes_decrypt":
+		// the arguments not given: mode GCM, padding DEFAULT, and empty
+		// ones: no IV (a random one; aes_decrypt takes none), no AAD
+		fn, n := "AESDecrypt", 5
+		if name == "aes_encrypt" {
+			fn, n = "AESEncrypt", 6
+		}
+		vals := append([]*value(nil), args...)
+		for i := len(args); i < n; i++ {
+			vals = append(vals, plainValue(ir.StringT, jen.Lit([]string{"", "", "GCM", "DEFAULT", "", ""}[i])))
+		}
+		return g.strictCall(t, e.Pos, checked, name == "try_aes_decrypt", fn, vals...)
 	case "bit_count":
 		return g.sqlfnCall(t, e.Pos, pure, "BitCount", asI64(args[0]))
 	case "bit_get":

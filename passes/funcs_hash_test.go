@@ -29,7 +29,8 @@ func TestHashFamilyTypes(t *testing.T) {
 		{"decode(b, 'utf-8')", ir.StringT}, {"decode(i32, 1, 'one', 2, 'two', 'many')", ir.StringT},
 		{"bit_count(flag)", ir.Int32}, {"bit_get(i8, 7)", ir.Int8}, {"getbit(u32, 40)", ir.Int8},
 		{"shiftleft(i8, 1)", ir.Int32}, {"shiftleft(u8, 1)", ir.Int32}, {"shiftright(i64, 1)", ir.Int64},
-		{"shiftrightunsigned(u32, 1)", ir.Int64},
+		{"shiftrightunsigned(u32, 1)", ir.Int64}, {"aes_encrypt(s, b, 'ECB')", ir.BinaryT},
+		{"try_aes_decrypt(b, s, 'GCM', 'NONE', s)", ir.BinaryT},
 	} {
 		// on Spark: decode's search form is Spark-only
 		u := confUnit(t, Spark41, "pipeline p\n"+hashSource+"materialized view m = from u | select "+c.expr+" as x\n")

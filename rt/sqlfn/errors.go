@@ -46,6 +46,8 @@ func (e *Error) SQLState() string {
 		return "22546"
 	case ClassMalformedCharacterCoding:
 		return "22000"
+	case ClassUnsupportedFeature:
+		return "0A000"
 	case ClassInvalidFormat:
 		return "42601"
 	case ClassInvalidParameterValue:
@@ -69,6 +71,7 @@ const (
 	ClassConversionInvalidInput     = "CONVERSION_INVALID_INPUT"
 	ClassCannotDecodeURL            = "CANNOT_DECODE_URL"
 	ClassMalformedCharacterCoding   = "MALFORMED_CHARACTER_CODING"
+	ClassUnsupportedFeature         = "UNSUPPORTED_FEATURE"
 )
 
 // ansiConf is how Spark quotes the ANSI switch in its messages (toSQLConf).

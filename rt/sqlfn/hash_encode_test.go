@@ -213,3 +213,61 @@ func TestBitsSpark(t *testing.T) {
 		}
 	}
 }
+
+func TestAESSpark(t *testing.T) {
+	const key = "0000111122223333"
+	hexOf := func(b []byte, err *Error) string {
+		if err != nil {
+			return err.Class + ": " + err.Msg
+		}
+		return HexBytes(b)
+	}
+	zero12, zero16 := make([]byte, 12), make([]byte, 16)
+	for _, c := range []struct{ name, got, want string }{
+		{"ECB", hexOf(AESEncrypt("Spark", key, "ECB", "DEFAULT", "", "")), "348FF37EBDE05B7880BA339068FBDA5E"},
+		{"ecb pkcs, 24-byte key", hexOf(AESEncrypt("Spark", "abcdefghijklmnop12345678", "ecb", "pkcs", "", "")), "35E4D836003E3C2401379D0303FFCEDB"},
+		{"ECB of ''", hexOf(AESEncrypt("", key, "ECB", "DEFAULT", "", "")), "A2B86E759170DE0DDA876438211908C0"},
+		{"GCM, zero IV", hexOf(AESEncrypt("Spark", key, "GCM", "DEFAULT", zero12, "")), "00000000000000000000000046C4EF1C6A7041A6BEAD289645459AF972E4153D03"},
+		{"GCM, zero IV, aad", hexOf(AESEncrypt("Spark", key, "GCM", "DEFAULT", zero12, "aad")), "00000000000000000000000046C4EF1C6A58C82E08A2D6B5AA23225CD5DAB67E32"},
+		{"CBC, zero IV", hexOf(AESEncrypt("Spark", key, "CBC", "DEFAULT", zero16, "")), "00000000000000000000000000000000348FF37EBDE05B7880BA339068FBDA5E"},
+		{"key length", hexOf(AESEncrypt("a", "short", "ctr", "DEFAULT", "", "")), "INVALID_PARAMETER_VALUE.AES_KEY_LENGTH: The value of parameter(s) `key` in `aes_encrypt`/`aes_decrypt` is invalid: expects a binary value with 16, 24 or 32 bytes, but got 5 bytes."},
+		{"mode", hexOf(AESEncrypt("a", key, "ctr", "DEFAULT", []byte{0}, "")), "UNSUPPORTED_FEATURE.AES_MODE: The feature is not supported: AES-ctr with the padding DEFAULT by the `aes_encrypt`/`aes_decrypt` function."},
+		{"ECB NONE", hexOf(AESEncrypt("a", key, "ECB", "NONE", "", "")), "UNSUPPORTED_FEATURE.AES_MODE: The feature is not supported: AES-ECB with the padding NONE by the `aes_encrypt`/`aes_decrypt` function."},
+		{"iv length", hexOf(AESEncrypt("a", key, "gcm", "DEFAULT", []byte{0}, "")), "INVALID_PARAMETER_VALUE.AES_IV_LENGTH: The value of parameter(s) `iv` in `aes_encrypt`/`aes_decrypt` is invalid: supports 16-byte CBC IVs and 12-byte GCM IVs, but got 1 bytes for gcm."},
+		{"ECB iv", hexOf(AESEncrypt("a", key, "ecb", "DEFAULT", []byte{0}, "")), "UNSUPPORTED_FEATURE.AES_MODE_IV: The feature is not supported: `aes_encrypt` with AES-ecb does not support initialization vectors (IVs)."},
+		{"CBC aad", hexOf(AESEncrypt("a", key, "CBC", "DEFAULT", "", "aad")), "UNSUPPORTED_FEATURE.AES_MODE_AAD: The feature is not supported: `aes_encrypt` with AES-CBC does not support additional authenticate data (AAD)."},
+	} {
+		if c.got != c.want {
+			t.Errorf("aes_encrypt %s:\ngot  %s\nwant %s", c.name, c.got, c.want)
+		}
+	}
+	unhex := func(s string) []byte { b, _ := Unhex(s); return b }
+	for _, c := range []struct {
+		in, mode, want string
+	}{
+		{"6E7CA17BBB468D3084B5744BCA729FB7B2B7BCB8E4472847D02670489D95FA97DBBA7D3210", "GCM", "537061726B2053514C"},
+		{"00", "GCM", "INVALID_PARAMETER_VALUE.AES_CRYPTO_ERROR: The value of parameter(s) `expr`, `key` in `aes_encrypt`/`aes_decrypt` is invalid: detail message: Invalid buffer arguments"},
+		{strings.Repeat("00", 28), "GCM", "INVALID_PARAMETER_VALUE.AES_CRYPTO_ERROR: The value of parameter(s) `expr`, `key` in `aes_encrypt`/`aes_decrypt` is invalid: detail message: Tag mismatch!"},
+		{strings.Repeat("00", 20), "GCM", ": java.security.ProviderException: javax.crypto.ShortBufferException: Output buffer invalid"},
+		{strings.Repeat("00", 16), "ECB", "INVALID_PARAMETER_VALUE.AES_CRYPTO_ERROR: The value of parameter(s) `expr`, `key` in `aes_encrypt`/`aes_decrypt` is invalid: detail message: Given final block not properly padded. Such issues can arise if a bad key is used during decryption."},
+		{"0000", "ECB", "INVALID_PARAMETER_VALUE.AES_CRYPTO_ERROR: The value of parameter(s) `expr`, `key` in `aes_encrypt`/`aes_decrypt` is invalid: detail message: Input length must be multiple of 16 when decrypting with padded cipher"},
+		{strings.Repeat("00", 16), "CBC", ""},
+		{"", "ECB", ""},
+		{"0000", "CBC", "INVALID_PARAMETER_VALUE.AES_CRYPTO_ERROR: The value of parameter(s) `expr`, `key` in `aes_encrypt`/`aes_decrypt` is invalid: detail message: IV buffer too short for given offset/length combination"},
+		{strings.Repeat("00", 17), "CBC", "INVALID_PARAMETER_VALUE.AES_CRYPTO_ERROR: The value of parameter(s) `expr`, `key` in `aes_encrypt`/`aes_decrypt` is invalid: detail message: Input length must be multiple of 16 when decrypting with padded cipher"},
+		{"A2B86E759170DE0DDA876438211908C0", "ECB", ""},
+	} {
+		if got := hexOf(AESDecrypt(unhex(c.in), key, c.mode, "DEFAULT", "")); got != c.want {
+			t.Errorf("aes_decrypt(X'%s', %s):\ngot  %s\nwant %s", c.in, c.mode, got, c.want)
+		}
+	}
+	for _, mode := range []string{"GCM", "CBC", "ECB"} {
+		ct, err := AESEncrypt("héllo", key, mode, "DEFAULT", "", "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if pt, err := AESDecrypt(ct, key, mode, "DEFAULT", ""); err != nil || string(pt) != "héllo" {
+			t.Errorf("%s round trip: %q, %v", mode, pt, err)
+		}
+	}
+}
