@@ -43,6 +43,12 @@ func (g *flowGen) genHashCall(name string, e *ir.Call, args []*value, t ir.Type)
 		return g.sqlfnCall(t, e.Pos, pure, "HexInt64", asI64(args[0]))
 	case "bin":
 		return g.sqlfnCall(t, e.Pos, pure, "Bin", asI64(args[0]))
+	case "bitmap_bucket_number":
+		return g.sqlfnCall(t, e.Pos, pure, "BitmapBucketNumber", asI64(args[0]))
+	case "bitmap_bit_position":
+		return g.sqlfnCall(t, e.Pos, pure, "BitmapBitPosition", asI64(args[0]))
+	case "bitmap_count":
+		return g.sqlfnCall(t, e.Pos, pure, "BitmapCount", args[0])
 	case "conv":
 		num := g.genCast(args[0], ir.StringT, false, e.Pos) // an integer's decimal text, as Spark casts it
 		return g.sqlfnCall(t, e.Pos, checkedMaybe, "Conv", num, asI32(args[1]), asI32(args[2]))

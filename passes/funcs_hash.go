@@ -60,6 +60,12 @@ var hashFunctions = []funcSig{
 	{name: "try_aes_decrypt", minArgs: 2, maxArgs: 5, args: []argRule{argStringOrBinary, argStringOrBinary, argString, argString, argStringOrBinary},
 		ret: ir.BinaryT, result: resFixed, nulls: nullAlways, family: famHash,
 		doc: "aes_decrypt, but NULL where it fails"},
+	{name: "bitmap_bucket_number", minArgs: 1, maxArgs: 1, args: []argRule{argAny}, result: resCustom, typeFn: bitmapPositionType, resultDoc: "BIGINT", family: famHash,
+		doc: "the 1-based number of the 32768-bit bitmap that holds a positive value (value / 32768 for the others)"},
+	{name: "bitmap_bit_position", minArgs: 1, maxArgs: 1, args: []argRule{argAny}, result: resCustom, typeFn: bitmapPositionType, resultDoc: "BIGINT", family: famHash,
+		doc: "the 0-based bit of a value in its 32768-bit bitmap ((value - 1) % 32768 when positive, -value % 32768 otherwise)"},
+	{name: "bitmap_count", minArgs: 1, maxArgs: 1, args: []argRule{argAny}, result: resCustom, typeFn: bitmapCountType, resultDoc: "BIGINT", family: famHash,
+		doc: "the number of bits set in a bitmap (a binary)"},
 	{name: "bit_count", minArgs: 1, maxArgs: 1, args: []argRule{argAny}, result: resCustom, typeFn: bitCountType, resultDoc: "INT", family: famHash,
 		doc: "the number of bits set in an integer (as a two's complement BIGINT) or a boolean"},
 	{name: "bit_get", aliases: []string{"getbit"}, minArgs: 2, maxArgs: 2, args: []argRule{argInteger}, result: resCustom, typeFn: bitGetType, resultDoc: "TINYINT", family: famHash,
@@ -106,6 +112,23 @@ func convType(r *resolver, e *ir.Call, types []ir.Type) (ir.Type, bool) {
 		return hashArgError(r, e, 0, "a string or an integer", t)
 	}
 	return ir.StringT, true
+}
+
+// bitmapPositionType: the bitmap positions take a number or a string,
+// which Spark casts to BIGINT.
+func bitmapPositionType(r *resolver, e *ir.Call, types []ir.Type) (ir.Type, bool) {
+	if _, ok := binType(r, e, types); !ok {
+		return ir.Type{}, false
+	}
+	return ir.Int64, true
+}
+
+// bitmapCountType: bitmap_count takes a binary (not a string).
+func bitmapCountType(r *resolver, e *ir.Call, types []ir.Type) (ir.Type, bool) {
+	if t := types[0]; !(isUnknown(t) || t.Kind == ir.TBinary) {
+		return hashArgError(r, e, 0, "a binary", t)
+	}
+	return ir.Int64, true
 }
 
 // bitCountType: bit_count takes an integer or a boolean.

@@ -119,3 +119,34 @@ func errBitPosition(fn string, pos, width int32) *Error {
 
 //go:noinline
 func errConvOverflow() *Error { return ErrArithmeticOverflow("Overflow in function conv()", "") }
+
+// bitmapChunk is the number of bits of one of Spark's bitmaps.
+const bitmapChunk = 32768
+
+// BitmapBucketNumber is bitmap_bucket_number(v): the 1-based bitmap of a
+// positive v, and v / 32768 (Java's division) for the others.
+func BitmapBucketNumber(v int64) int64 {
+	if v > 0 {
+		return (v-1)/bitmapChunk + 1
+	}
+	return v / bitmapChunk
+}
+
+// BitmapBitPosition is bitmap_bit_position(v): v's bit in its bitmap,
+// (v - 1) % 32768 for a positive v and -v % 32768 (Java's negation and
+// remainder) for the others.
+func BitmapBitPosition(v int64) int64 {
+	if v > 0 {
+		return (v - 1) % bitmapChunk
+	}
+	return (-v) % bitmapChunk
+}
+
+// BitmapCount is bitmap_count(b): the number of bits set in the bytes.
+func BitmapCount(b []byte) int64 {
+	n := 0
+	for _, c := range b {
+		n += bits.OnesCount8(c)
+	}
+	return int64(n)
+}

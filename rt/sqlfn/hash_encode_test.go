@@ -271,3 +271,19 @@ func TestAESSpark(t *testing.T) {
 		}
 	}
 }
+
+func TestBitmapSpark(t *testing.T) {
+	for _, c := range []struct{ got, want int64 }{
+		{BitmapBucketNumber(1), 1}, {BitmapBucketNumber(32768), 1}, {BitmapBucketNumber(32769), 2}, {BitmapBucketNumber(0), 0},
+		{BitmapBucketNumber(-1), 0}, {BitmapBucketNumber(-32768), -1}, {BitmapBucketNumber(-32769), -1},
+		{BitmapBucketNumber(9223372036854775807), 281474976710656}, {BitmapBucketNumber(-9223372036854775808), -281474976710656},
+		{BitmapBitPosition(1), 0}, {BitmapBitPosition(32768), 32767}, {BitmapBitPosition(32769), 0}, {BitmapBitPosition(0), 0},
+		{BitmapBitPosition(-1), 1}, {BitmapBitPosition(-32769), 1}, {BitmapBitPosition(-9223372036854775808), 0},
+		{BitmapBitPosition(9223372036854775807), 32766},
+		{BitmapCount([]byte{0x0f}), 4}, {BitmapCount(nil), 0}, {BitmapCount([]byte{0xff, 0xff, 1}), 17},
+	} {
+		if c.got != c.want {
+			t.Errorf("got %d, Spark gives %d", c.got, c.want)
+		}
+	}
+}
