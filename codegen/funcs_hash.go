@@ -43,6 +43,14 @@ func (g *flowGen) genHashCall(name string, e *ir.Call, args []*value, t ir.Type)
 		return g.sqlfnCall(t, e.Pos, pure, "HexInt64", asI64(args[0]))
 	case "bin":
 		return g.sqlfnCall(t, e.Pos, pure, "Bin", asI64(args[0]))
+	case "is_valid_utf8":
+		return g.sqlfnCall(t, e.Pos, pure, "IsValidUTF8", args[0])
+	case "make_valid_utf8", "validate_utf8", "try_validate_utf8":
+		s := g.genCast(args[0], ir.StringT, false, e.Pos) // a binary's bytes, as they are
+		if name == "make_valid_utf8" {
+			return g.sqlfnCall(t, e.Pos, pure, "MakeValidUTF8", s)
+		}
+		return g.strictCall(t, e.Pos, checked, name == "try_validate_utf8", "ValidateUTF8", s)
 	case "bitmap_bucket_number":
 		return g.sqlfnCall(t, e.Pos, pure, "BitmapBucketNumber", asI64(args[0]))
 	case "bitmap_bit_position":

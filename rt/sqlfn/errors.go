@@ -48,6 +48,8 @@ func (e *Error) SQLState() string {
 		return "22000"
 	case ClassUnsupportedFeature:
 		return "0A000"
+	case ClassInvalidUTF8String:
+		return "22029"
 	case ClassInvalidFormat:
 		return "42601"
 	case ClassInvalidParameterValue:
@@ -72,6 +74,7 @@ const (
 	ClassCannotDecodeURL            = "CANNOT_DECODE_URL"
 	ClassMalformedCharacterCoding   = "MALFORMED_CHARACTER_CODING"
 	ClassUnsupportedFeature         = "UNSUPPORTED_FEATURE"
+	ClassInvalidUTF8String          = "INVALID_UTF8_STRING"
 )
 
 // ansiConf is how Spark quotes the ANSI switch in its messages (toSQLConf).

@@ -252,18 +252,9 @@ func URLEncode(s string) string {
 	return b.String()
 }
 
-// javaString is s as a Java String sees it: each byte that is not part of
-// valid UTF-8 is U+FFFD. Valid UTF-8 is returned as it is.
-func javaString(s string) string {
-	if utf8.ValidString(s) {
-		return s
-	}
-	var b strings.Builder
-	for _, r := range s {
-		b.WriteRune(r)
-	}
-	return b.String()
-}
+// javaString is s as a Java String sees it (Spark's UTF8String.toString):
+// each maximal invalid subpart is U+FFFD (MakeValidUTF8).
+func javaString(s string) string { return MakeValidUTF8(s) }
 
 // escapeValue is the value of a %XY escape as Java's Integer.parseInt(XY,
 // 16) reads it (a sign is allowed), or false when it is not a number.
@@ -497,4 +488,89 @@ func errInvalidCharset(fn, charset string) *Error {
 	return &Error{Class: ClassInvalidParameterValue + ".CHARSET",
 		Msg: "The value of parameter(s) `charset` in `" + fn + "` is invalid: expects one of the " +
 			strings.Join(Charsets, ", ") + ", but got " + charset + "."}
+}
+
+// utf8Valid is the length of the valid UTF-8 sequence at the start of s
+// (0 when there is none), and the length of its longest valid prefix,
+// the "maximal subpart" one U+FFFD replaces (at least 1).
+func utf8Valid[T ~string | ~[]byte](s T) (full, prefix int) {
+	c := s[0]
+	if c < utf8.RuneSelf {
+		return 1, 1
+	}
+	var n int
+	lo, hi := byte(0x80), byte(0xbf) // the second byte's range
+	switch {
+	case c >= 0xc2 && c <= 0xdf:
+		n = 2
+	case c == 0xe0:
+		n, lo = 3, 0xa0
+	case c == 0xed:
+		n, hi = 3, 0x9f
+	case c >= 0xe1 && c <= 0xef:
+		n = 3
+	case c == 0xf0:
+		n, lo = 4, 0x90
+	case c == 0xf4:
+		n, hi = 4, 0x8f
+	case c >= 0xf1 && c <= 0xf3:
+		n = 4
+	default:
+		return 0, 1
+	}
+	i := 1
+	for ; i < n && i < len(s); i++ {
+		b := s[i]
+		if i == 1 && (b < lo || b > hi) || i > 1 && (b < 0x80 || b > 0xbf) {
+			return 0, i
+		}
+	}
+	if i < n {
+		return 0, i
+	}
+	return n, n
+}
+
+// MakeValidUTF8 is make_valid_utf8(s): s with each maximal invalid
+// subpart (Unicode's recommended practice, which Spark and Java's decoder
+// follow) replaced by U+FFFD. Valid UTF-8 is returned as it is.
+func MakeValidUTF8(s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		full, prefix := utf8Valid(s[i:])
+		if full > 0 {
+			b.WriteString(s[i : i+full])
+			i += full
+			continue
+		}
+		b.WriteRune(utf8.RuneError)
+		i += prefix
+	}
+	return b.String()
+}
+
+// IsValidUTF8 is is_valid_utf8(s).
+func IsValidUTF8[T ~string | ~[]byte](s T) bool { return utf8.Valid([]byte(s)) }
+
+// ValidateUTF8 is validate_utf8(s): s, or INVALID_UTF8_STRING when it is
+// not valid UTF-8 (try_validate_utf8 is NULL then).
+func ValidateUTF8(s string) (string, *Error) {
+	if utf8.ValidString(s) {
+		return s, nil
+	}
+	return "", errInvalidUTF8(s)
+}
+
+//go:noinline
+func errInvalidUTF8(s string) *Error {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		b.WriteString(`\x`)
+		b.WriteByte(hexDigits[s[i]>>4])
+		b.WriteByte(hexDigits[s[i]&15])
+	}
+	return &Error{Class: ClassInvalidUTF8String, Msg: "Invalid UTF8 byte sequence found in string: " + b.String() + "."}
 }

@@ -287,3 +287,21 @@ func TestBitmapSpark(t *testing.T) {
 		}
 	}
 }
+
+func TestUTF8Spark(t *testing.T) {
+	unhex := func(s string) string { b, _ := Unhex(s); return string(b) }
+	for _, c := range []struct{ in, want string }{
+		{"61C3", "61EFBFBD"}, {"61E282", "61EFBFBD"},
+		{"61FF80C0AFEDA080F4908080", "61" + strings.Repeat("EFBFBD", 11)}, {"68C3A96C6C6F", "68C3A96C6C6F"},
+	} {
+		if got := HexBytes(MakeValidUTF8(unhex(c.in))); got != c.want {
+			t.Errorf("make_valid_utf8(X'%s') = %s, Spark gives %s", c.in, got, c.want)
+		}
+	}
+	if IsValidUTF8(unhex("61C3")) || !IsValidUTF8("héllo") {
+		t.Error("is_valid_utf8")
+	}
+	if _, err := ValidateUTF8(unhex("61C3")); err == nil || err.Error() != `[INVALID_UTF8_STRING] Invalid UTF8 byte sequence found in string: \x61\xC3.` {
+		t.Errorf("validate_utf8(X'61C3'): %v", err)
+	}
+}

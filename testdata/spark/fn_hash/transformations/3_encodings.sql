@@ -16,6 +16,16 @@ SELECT id, base64(s) AS b64_s, base64(unhex(hx)) AS b64_b, base64(concat(s, s, s
   decode(s, 'utf-8') AS dec_str
 FROM rows;
 
+-- UTF-8 validity: unhex of hx cast to a string holds invalid UTF-8 for
+-- 'abc', '00ff' and the long one.
+CREATE MATERIALIZED VIEW utf8 AS
+SELECT id, is_valid_utf8(CAST(unhex(hx) AS STRING)) AS valid, is_valid_utf8(s) AS valid_s, is_valid_utf8(unhex(hx)) AS valid_b,
+  make_valid_utf8(CAST(unhex(hx) AS STRING)) AS made, make_valid_utf8(unhex(hx)) AS made_b,
+  make_valid_utf8(CAST(unhex(concat(hx, 'e282', 'eda080f4908080')) AS STRING)) AS made_parts,
+  try_validate_utf8(CAST(unhex(hx) AS STRING)) AS tried, validate_utf8(s) AS validated,
+  url_encode(CAST(unhex(concat(hx, 'e282')) AS STRING)) AS url_invalid
+FROM rows;
+
 -- Only where every value is valid: to_binary's strict base64, and the
 -- single-byte charsets (a character they cannot hold is an error).
 CREATE MATERIALIZED VIEW strict_encodings AS
