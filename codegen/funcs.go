@@ -57,6 +57,10 @@ func (g *flowGen) genCall(e *ir.Call, en *env) *value {
 		return g.genIf(e, en, t)
 	case "greatest", "least":
 		return g.genGreatest(e, en, t, name == "greatest")
+	case "hash", "xxhash64":
+		// not a lazyGens entry: it evaluates its arguments with genExpr,
+		// which an initializer of lazyGens may not refer to (a cycle)
+		return g.genHashes(name, e, en, t)
 	}
 	args := make([]*value, len(e.Args))
 	for i, a := range e.Args {

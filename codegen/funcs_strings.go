@@ -18,8 +18,7 @@ var stringSqlfn = map[string]struct {
 	"instr": {"Instr", pure}, "repeat": {"Repeat", pure}, "reverse": {"Reverse", pure}, "left": {"Left", pure},
 	"right": {"Right", pure}, "ascii": {"Ascii", pure}, "chr": {"Chr", pure}, "space": {"Space", pure},
 	"substring_index": {"SubstringIndex", pure}, "soundex": {"Soundex", pure}, "find_in_set": {"FindInSet", pure},
-	"luhn_check": {"LuhnCheck", pure}, "quote": {"Quote", pure}, "is_valid_utf8": {"IsValidUTF8", pure},
-	"make_valid_utf8": {"MakeValidUTF8", pure}, "validate_utf8": {"ValidateUTF8", checked}, "try_validate_utf8": {"TryValidateUTF8", maybe},
+	"luhn_check": {"LuhnCheck", pure}, "quote": {"Quote", pure},
 }
 
 // genStringCall generates the string functions (passes/funcs_strings.go); nil for a call it does not generate.

@@ -42,10 +42,6 @@ var stringFunctions = []funcSig{
 	{name: "format_number", minArgs: 2, maxArgs: 2, args: []argRule{argNumeric, argAny}, ret: ir.StringT, result: resCustom, typeFn: typeFormatNumber, resultDoc: "string", native: nativeFormatNumber, family: famString, doc: "the number rounded half to even to d decimals and grouped by thousands ('12,332.1235'), NULL for d < 0; or formatted by a DecimalFormat pattern"},
 	{name: "luhn_check", minArgs: 1, maxArgs: 1, args: []argRule{argString}, ret: ir.Bool, result: resFixed, family: famString, doc: "whether the string is ASCII digits passing the Luhn checksum"},
 	{name: "quote", minArgs: 1, maxArgs: 1, args: []argRule{argString}, ret: ir.StringT, result: resFixed, family: famString, doc: "the string between single quotes, its quotes escaped by a backslash"},
-	{name: "is_valid_utf8", minArgs: 1, maxArgs: 1, args: []argRule{argString}, ret: ir.Bool, result: resFixed, family: famString, doc: "whether the string is valid UTF-8"},
-	{name: "make_valid_utf8", minArgs: 1, maxArgs: 1, args: []argRule{argString}, ret: ir.StringT, result: resFixed, family: famString, doc: "the string with each ill-formed UTF-8 sequence replaced by U+FFFD"},
-	{name: "validate_utf8", minArgs: 1, maxArgs: 1, args: []argRule{argString}, ret: ir.StringT, result: resFixed, family: famString, doc: "the string, or an INVALID_UTF8_STRING error when it is not valid UTF-8"},
-	{name: "try_validate_utf8", minArgs: 1, maxArgs: 1, args: []argRule{argString}, ret: ir.StringT, result: resFixed, nulls: nullAlways, family: famString, doc: "the string, or NULL when it is not valid UTF-8"},
 	{name: "format_string", aliases: []string{"printf"}, minArgs: 1, maxArgs: -1, args: []argRule{argString, argAny}, ret: ir.StringT, result: resFixed, native: nativeFormatString, family: famString, doc: "the arguments formatted by a java.util.Formatter format ('%s', '%5d', '%2$s'); a NULL argument prints null"},
 
 	// regular expressions: Java's (java.util.regex), run natively through

@@ -76,6 +76,8 @@ var laneCases = []laneCase{
 	{name: "nested_thund", dir: "testdata/spark/nested", path: "pipeline.thund"},
 	// the string functions (passes/funcs_strings.go)
 	{name: "fn_strings_sql", dir: "testdata/spark/fn_strings", path: "."},
+	// functions: hashing, encoding and bits (passes/funcs_hash.go)
+	{name: "fn_hash_sql", dir: "testdata/spark/fn_hash", path: "."},
 }
 
 // nexmarkSkip: Spark refuses q7 as written (its stream read of q7_max

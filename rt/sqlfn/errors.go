@@ -20,8 +20,15 @@ type Error struct {
 	Msg   string
 }
 
-// Error renders the error the way Spark prints it: "[CLASS] message".
-func (e *Error) Error() string { return "[" + e.Class + "] " + e.Msg }
+// Error renders the error the way Spark prints it: "[CLASS] message". A
+// Java exception that Spark raises without an error condition has no
+// Class, and its Msg names the exception.
+func (e *Error) Error() string {
+	if e.Class == "" {
+		return e.Msg
+	}
+	return "[" + e.Class + "] " + e.Msg
+}
 
 // SQLState is the SQLSTATE Spark attaches to the error's condition, or ""
 // for a condition this package does not know.
@@ -34,16 +41,22 @@ func (e *Error) SQLState() string {
 		return "22003"
 	case ClassDivideByZero, ClassRemainderByZero:
 		return "22012"
-	case ClassCastInvalidInput:
+	case ClassCastInvalidInput, ClassConversionInvalidInput:
 		return "22018"
+	case ClassCannotDecodeURL:
+		return "22546"
+	case ClassMalformedCharacterCoding:
+		return "22000"
+	case ClassUnsupportedFeature:
+		return "0A000"
+	case ClassInvalidUTF8String:
+		return "22029"
 	case ClassInvalidFormat:
 		return "42601"
 	case ClassInvalidParameterValue, ClassInvalidRegexpReplace:
 		return "22023"
 	case ClassUserRaisedException:
 		return "P0001"
-	case ClassInvalidUTF8String:
-		return "22029"
 	}
 	return ""
 }
@@ -66,6 +79,10 @@ const (
 	ClassInvalidArrayIndex          = "INVALID_ARRAY_INDEX"                     // elt
 	ClassInvalidRegexpReplace       = "INVALID_REGEXP_REPLACE"                  // regexp_replace
 	ClassInvalidUTF8String          = "INVALID_UTF8_STRING"                     // validate_utf8
+	ClassConversionInvalidInput     = "CONVERSION_INVALID_INPUT"
+	ClassCannotDecodeURL            = "CANNOT_DECODE_URL"
+	ClassMalformedCharacterCoding   = "MALFORMED_CHARACTER_CODING"
+	ClassUnsupportedFeature         = "UNSUPPORTED_FEATURE"
 )
 
 // ansiConf is how Spark quotes the ANSI switch in its messages (toSQLConf).
