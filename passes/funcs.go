@@ -22,6 +22,8 @@ const (
 	argTimeOrString // date, timestamp, or a string to parse
 	argTimestamp
 	argTruncUnit // a string naming a date_trunc unit
+	argInt32     // INT, SMALLINT or TINYINT (funcs_time.go: Spark's date_add takes no BIGINT)
+	argDate      // a date (funcs_time.go: Spark's unix_date casts nothing to DATE)
 )
 
 // argRules describes each argRule: the words an error uses, and the test.
@@ -41,6 +43,10 @@ var argRules = [...]struct {
 	argTimeOrString:      {"a date, timestamp or string", func(t ir.Type) bool { return isTime(t) || t.Kind == ir.TString }},
 	argTimestamp:         {"a timestamp", func(t ir.Type) bool { return t.Kind == ir.TTimestamp }},
 	argTruncUnit:         {"a string (the unit)", func(t ir.Type) bool { return t.Kind == ir.TString }},
+	argDate:              {"a date", func(t ir.Type) bool { return t.Kind == ir.TDate32 }},
+	argInt32: {"an INT, SMALLINT or TINYINT", func(t ir.Type) bool {
+		return t.Kind == ir.TInt32 || t.Kind == ir.TInt16 || t.Kind == ir.TInt8
+	}},
 }
 
 // resultRule computes a function's result type from its argument types.

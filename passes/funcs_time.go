@@ -1,5 +1,105 @@
 package passes
 
+import (
+	"strings"
+
+	"github.com/nordisk/thund/ir"
+)
+
 // timeFunctions are the date and time functions (famTime) whose answers the Spark lane checks
-// (testdata/spark/fn_*).
-var timeFunctions = []funcSig{}
+// (testdata/spark/fn_*). A DATE argument may be written as a DATE, a TIMESTAMP (its date in the
+// session zone) or a STRING (cast as CAST(s AS DATE) does, ANSI errors included), as Spark's
+// implicit casts take them.
+var timeFunctions = []funcSig{
+	// fields of a date
+	{name: "dayofweek", minArgs: 1, maxArgs: 1, args: []argRule{argTimeOrString}, ret: ir.Int32, result: resFixed, family: famTime, doc: "the day of the week, 1 = Sunday ... 7 = Saturday"},
+	{name: "weekday", minArgs: 1, maxArgs: 1, args: []argRule{argTimeOrString}, ret: ir.Int32, result: resFixed, family: famTime, doc: "the day of the week, 0 = Monday ... 6 = Sunday"},
+	{name: "dayofyear", minArgs: 1, maxArgs: 1, args: []argRule{argTimeOrString}, ret: ir.Int32, result: resFixed, family: famTime, doc: "the day of the year, 1 to 366"},
+	{name: "weekofyear", minArgs: 1, maxArgs: 1, args: []argRule{argTimeOrString}, ret: ir.Int32, result: resFixed, family: famTime, doc: "the ISO-8601 week of the year, 1 to 53 (weeks start on Monday; week 1 holds the first Thursday)"},
+	{name: "quarter", minArgs: 1, maxArgs: 1, args: []argRule{argTimeOrString}, ret: ir.Int32, result: resFixed, family: famTime, doc: "the quarter of the year, 1 to 4"},
+	{name: "date_part", aliases: []string{"datepart", "extract"}, minArgs: 2, maxArgs: 2, args: []argRule{argString, argTime}, result: resCustom, typeFn: datePartType, native: datePartNative,
+		resultDoc: "INT; DECIMAL(8,6) for SECOND, DECIMAL(8,3) for MILLISECONDS", family: famTime,
+		doc: "the field named by a constant (YEAR, QUARTER, MONTH, WEEK, DAY, DAYOFWEEK, DOW_ISO, DOY, HOUR, MINUTE, SECOND with its fraction, ...), as EXTRACT(field FROM x)"},
+
+	// date arithmetic
+	{name: "datediff", aliases: []string{"date_diff"}, minArgs: 2, maxArgs: 2, args: []argRule{argTimeOrString}, ret: ir.Int32, result: resFixed, family: famTime, doc: "the number of days from the second date to the first"},
+	{name: "date_add", aliases: []string{"dateadd"}, minArgs: 2, maxArgs: 2, args: []argRule{argTimeOrString, argInt32}, ret: ir.Date32, result: resFixed, family: famTime, doc: "the date that many days later"},
+	{name: "date_sub", minArgs: 2, maxArgs: 2, args: []argRule{argTimeOrString, argInt32}, ret: ir.Date32, result: resFixed, family: famTime, doc: "the date that many days earlier"},
+	{name: "add_months", minArgs: 2, maxArgs: 2, args: []argRule{argTimeOrString, argInteger}, ret: ir.Date32, result: resFixed, family: famTime, doc: "the date that many months later, the day clamped to the month's last (ANSI: a BIGINT beyond INT is CAST_OVERFLOW)"},
+	{name: "months_between", minArgs: 2, maxArgs: 3, args: []argRule{argTimeOrString, argTimeOrString, argBool}, ret: ir.Float64, result: resFixed, family: famTime,
+		doc: "the months from the second timestamp to the first: whole when the days of month are equal or both last, else with the rest over 31-day months; rounded to 8 digits unless the third argument is false"},
+	{name: "last_day", minArgs: 1, maxArgs: 1, args: []argRule{argTimeOrString}, ret: ir.Date32, result: resFixed, family: famTime, doc: "the last day of the date's month"},
+	{name: "next_day", minArgs: 2, maxArgs: 2, args: []argRule{argTimeOrString, argString}, ret: ir.Date32, result: resFixed, family: famTime, doc: "the first later date on the named day of the week (MO, MON, MONDAY, ...; ANSI: ILLEGAL_DAY_OF_WEEK for another text)"},
+	{name: "trunc", minArgs: 2, maxArgs: 2, args: []argRule{argTimeOrString, argString}, ret: ir.Date32, result: resFixed, nulls: nullAlways, family: famTime, doc: "the date truncated to the unit (YEAR/YYYY/YY, QUARTER, MONTH/MON/MM, WEEK); NULL for another unit"},
+	{name: "make_date", minArgs: 3, maxArgs: 3, args: []argRule{argInteger}, ret: ir.Date32, result: resFixed, family: famTime, doc: "the date of a year, month and day (ANSI: DATETIME_FIELD_OUT_OF_BOUNDS for a date that does not exist)"},
+
+	// epoch numbers
+	{name: "unix_date", minArgs: 1, maxArgs: 1, args: []argRule{argDate}, ret: ir.Int32, result: resFixed, family: famTime, doc: "the days since 1970-01-01"},
+	{name: "date_from_unix_date", minArgs: 1, maxArgs: 1, args: []argRule{argInt32}, ret: ir.Date32, result: resFixed, family: famTime, doc: "the date that many days after 1970-01-01"},
+	{name: "unix_seconds", minArgs: 1, maxArgs: 1, args: []argRule{argTimestamp}, ret: ir.Int64, result: resFixed, family: famTime, doc: "the whole seconds since 1970-01-01 00:00:00 UTC (floored)"},
+	{name: "unix_millis", minArgs: 1, maxArgs: 1, args: []argRule{argTimestamp}, ret: ir.Int64, result: resFixed, family: famTime, doc: "the whole milliseconds since 1970-01-01 00:00:00 UTC (floored)"},
+	{name: "unix_micros", minArgs: 1, maxArgs: 1, args: []argRule{argTimestamp}, ret: ir.Int64, result: resFixed, family: famTime, doc: "the microseconds since 1970-01-01 00:00:00 UTC"},
+}
+
+// datePartFields are the fields date_part (and EXTRACT) take, by each of
+// Spark's spellings (DatePart.parseExtractField), upper-cased, and the
+// canonical field each names.
+var datePartFields = map[string]string{
+	"YEAR": "YEAR", "Y": "YEAR", "YEARS": "YEAR", "YR": "YEAR", "YRS": "YEAR",
+	"YEAROFWEEK": "YEAROFWEEK",
+	"QUARTER":    "QUARTER", "QTR": "QUARTER",
+	"MONTH": "MONTH", "MON": "MONTH", "MONS": "MONTH", "MONTHS": "MONTH",
+	"WEEK": "WEEK", "W": "WEEK", "WEEKS": "WEEK",
+	"DAY": "DAY", "D": "DAY", "DAYS": "DAY",
+	"DAYOFWEEK": "DAYOFWEEK", "DOW": "DAYOFWEEK",
+	"DAYOFWEEK_ISO": "DOW_ISO", "DOW_ISO": "DOW_ISO",
+	"DOY":  "DOY",
+	"HOUR": "HOUR", "H": "HOUR", "HOURS": "HOUR", "HR": "HOUR", "HRS": "HOUR",
+	"MINUTE": "MINUTE", "M": "MINUTE", "MIN": "MINUTE", "MINS": "MINUTE", "MINUTES": "MINUTE",
+	"SECOND": "SECOND", "S": "SECOND", "SEC": "SECOND", "SECONDS": "SECOND", "SECS": "SECOND",
+	"MILLISECONDS": "MILLISECONDS", "MSEC": "MILLISECONDS", "MSECS": "MILLISECONDS", "MILLISECON": "MILLISECONDS",
+	"MILLISECOND": "MILLISECONDS", "MS": "MILLISECONDS",
+	"MICROSECONDS": "MICROSECONDS", "USEC": "MICROSECONDS", "USECS": "MICROSECONDS", "MICROSECON": "MICROSECONDS",
+	"MICROSECOND": "MICROSECONDS", "US": "MICROSECONDS",
+	"EPOCH": "EPOCH",
+}
+
+// DatePartField is the canonical field (datePartFields) of a date_part
+// call whose field resolve checked: a constant string.
+func DatePartField(e *ir.Call) string {
+	l := e.Args[0].(*ir.Literal)
+	return datePartFields[strings.ToUpper(l.Text)]
+}
+
+// datePartType types date_part(field, x): the field is a constant string
+// naming one of datePartFields; the result is Spark's for the field.
+func datePartType(r *resolver, e *ir.Call, types []ir.Type) (ir.Type, bool) {
+	l, ok := e.Args[0].(*ir.Literal)
+	if !ok || l.Kind != ir.LitString {
+		r.errorf(e.Args[0].Position(), ir.CodeTypeMismatch, "%s needs a constant string as its field (YEAR, MONTH, DAY, HOUR, ...), got %s", e.Name, exprString(e.Args[0]))
+		return ir.Type{}, false
+	}
+	f, ok := datePartFields[strings.ToUpper(l.Text)]
+	if !ok {
+		r.errorf(l.Pos, ir.CodeTypeMismatch, "%s of unknown field '%s': it takes YEAR, YEAROFWEEK, QUARTER, MONTH, WEEK, DAY, DAYOFWEEK, DOW_ISO, DOY, HOUR, MINUTE, SECOND, MILLISECONDS, MICROSECONDS or EPOCH", e.Name, l.Text)
+		return ir.Type{}, false
+	}
+	switch f {
+	case "SECOND":
+		return ir.Decimal(8, 6), true
+	case "MILLISECONDS":
+		return ir.Decimal(8, 3), true
+	case "EPOCH":
+		return ir.Decimal(18, 6), true
+	}
+	return ir.Int32, true
+}
+
+// datePartNative refuses date_part's EPOCH, which the native runtime does
+// not compute yet.
+func datePartNative(u *Unit, e *ir.Call, args []ir.Type) (ir.Pos, string) {
+	if DatePartField(e) == "EPOCH" {
+		return e.Pos, "date_part('EPOCH', x) (EXTRACT(EPOCH FROM x)) is not supported yet: unix_micros(x) / 1000000"
+	}
+	return ir.Pos{}, ""
+}

@@ -67,6 +67,8 @@ var laneCases = []laneCase{
 	// streaming: outer joins of two streams
 	{name: "streamjoin_thund", dir: "testdata/spark/streamjoin", path: "pipeline.thund"},
 	{name: "streamjoin_sql", dir: "testdata/spark/streamjoin", path: "."},
+	// the date and time functions (passes/funcs_time.go)
+	{name: "fn_time_sql", dir: "testdata/spark/fn_time", path: "."},
 }
 
 // nexmarkSkip: Spark refuses q7 as written (its stream read of q7_max

@@ -445,38 +445,31 @@ var extractFields = map[string]string{
 	"MINUTE": "minute", "M": "minute", "MIN": "minute", "MINS": "minute", "MINUTES": "minute",
 }
 
-// sparkOnlyFields are the other fields Spark's EXTRACT takes, refused by
-// name. SECOND is among them: Spark's is the seconds with their fraction,
-// a DECIMAL(8,6), where second(x) is the whole seconds.
-var sparkOnlyFields = wordSet(`SECOND S SEC SECONDS SECS YEAROFWEEK QUARTER QTR WEEK W WEEKS DAYOFWEEK DOW
+// dateFields are the other fields Spark's EXTRACT takes
+// (DatePart.parseExtractField): EXTRACT(field FROM x) of one of them is
+// Spark's extract('field', x), the catalogue's date_part.
+var dateFields = wordSet(`SECOND S SEC SECONDS SECS YEAROFWEEK QUARTER QTR WEEK W WEEKS DAYOFWEEK DOW
 	DAYOFWEEK_ISO DOW_ISO DOY MILLISECONDS MSEC MSECS MILLISECON MILLISECOND MS MICROSECONDS USEC USECS
 	MICROSECON MICROSECOND US EPOCH`)
 
-// extractSecond are the spellings of EXTRACT's SECOND.
-var extractSecond = wordSet(`SECOND S SEC SECONDS SECS`)
-
 // extract converts EXTRACT(field FROM x) to the function of x it is:
-// EXTRACT(YEAR FROM x) is year(x). The call keeps EXTRACT's position, and
-// its name is the field's, so that no message names a function the query
+// EXTRACT(YEAR FROM x) is year(x), EXTRACT(QUARTER FROM x) is
+// extract('QUARTER', x). The call keeps EXTRACT's position, and its name
+// is the field's or extract, so that no message names a function the query
 // does not spell.
 func (c *conv) extract(at ir.Pos, field string, fieldPos ir.Pos, x ir.Expr) ir.Expr {
 	f := strings.ToUpper(field)
 	if fn, ok := extractFields[f]; ok {
 		return &ir.Call{Pos: at, Name: fn, Args: []ir.Expr{x}}
 	}
-	if sparkOnlyFields[f] {
-		why := "it extracts YEAR, MONTH, DAY, HOUR or MINUTE"
-		if extractSecond[f] {
-			why = "Spark's is the seconds with their fraction, a DECIMAL(8,6); second(x) is the whole seconds"
-		}
-		c.errorf(fieldPos, ir.CodeSyntax, "EXTRACT(%s FROM ...) is not supported in pipeline SQL: %s", f, why)
-		return nil
+	if dateFields[f] {
+		return &ir.Call{Pos: at, Name: "extract", Args: []ir.Expr{&ir.Literal{Pos: fieldPos, Kind: ir.LitString, Text: f}, x}}
 	}
 	if k, ok := suggest.Closest(f, []string{"YEAR", "MONTH", "DAY", "HOUR", "MINUTE", "SECOND", "QUARTER", "WEEK"}); ok {
 		c.errorf(fieldPos, ir.CodeSyntax, "EXTRACT of unknown field %s (did you mean %s?)", f, k)
 		return nil
 	}
-	c.errorf(fieldPos, ir.CodeSyntax, "EXTRACT of unknown field %s: it extracts YEAR, MONTH, DAY, HOUR or MINUTE", f)
+	c.errorf(fieldPos, ir.CodeSyntax, "EXTRACT of unknown field %s: it extracts YEAR, QUARTER, MONTH, WEEK, DAY, DAYOFWEEK, DOY, HOUR, MINUTE, SECOND, ...", f)
 	return nil
 }
 

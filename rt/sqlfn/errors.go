@@ -37,8 +37,10 @@ func (e *Error) SQLState() string {
 		return "22018"
 	case ClassInvalidFormat:
 		return "42601"
-	case ClassInvalidParameterValue:
+	case ClassInvalidParameterValue, ClassDatetimeFieldOutOfBounds:
 		return "22023"
+	case ClassIllegalDayOfWeek:
+		return "22009"
 	}
 	return ""
 }

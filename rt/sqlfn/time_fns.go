@@ -1,0 +1,170 @@
+package sqlfn
+
+import (
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
+)
+
+// The date and time functions of the catalogue's time family
+// (passes/funcs_time.go): days are DATE values, microseconds TIMESTAMP
+// values; generated code converts them to the session zone's wall clock
+// first, so that everything here computes on wall-clock values.
+
+// ClassDatetimeFieldOutOfBounds and ClassIllegalDayOfWeek are the errors of
+// make_date and next_day under ANSI.
+const (
+	ClassDatetimeFieldOutOfBounds = "DATETIME_FIELD_OUT_OF_BOUNDS"
+	ClassIllegalDayOfWeek         = "ILLEGAL_DAY_OF_WEEK"
+)
+
+// errDatetimeField is DATETIME_FIELD_OUT_OF_BOUNDS.WITH_SUGGESTION with
+// java.time's exception text (msg).
+//
+//go:noinline
+func errDatetimeField(msg string) *Error {
+	return &Error{Class: ClassDatetimeFieldOutOfBounds + ".WITH_SUGGESTION",
+		Msg: msg + ". If necessary set " + ansiConf + " to \"false\" to bypass this error."}
+}
+
+// errIllegalDayOfWeek is next_day's ILLEGAL_DAY_OF_WEEK.
+//
+//go:noinline
+func errIllegalDayOfWeek(s string) *Error {
+	return &Error{Class: ClassIllegalDayOfWeek, Msg: "Illegal input for day of week: " + s + "."}
+}
+
+// WeekOfYear is weekofyear(date): the ISO-8601 week, 1..53 (weeks start on
+// Monday; week 1 holds the year's first Thursday).
+func WeekOfYear(days int32) int32 {
+	thursday := int64(days) - FloorMod(int64(days)+3, 7) + 3
+	y, _, _ := civilFromDays(thursday)
+	return int32((thursday-daysFromCivil(y, 1, 1))/7) + 1
+}
+
+// YearOfWeek is the ISO-8601 week-based year of a date (date_part's
+// YEAROFWEEK).
+func YearOfWeek(days int32) int32 {
+	y, _, _ := civilFromDays(int64(days) - FloorMod(int64(days)+3, 7) + 3)
+	return int32(y)
+}
+
+// DayOfWeekISO is date_part's DOW_ISO: 1 = Monday ... 7 = Sunday.
+func DayOfWeekISO(days int32) int32 { return WeekDay(days) + 1 }
+
+// LastDay is last_day(date): the last day of its month.
+func LastDay(days int32) int32 {
+	y, m, d := civilFromDays(int64(days))
+	return days + int32(monthDays(y, m)-d)
+}
+
+// dayOfWeekNames are next_day's day names (Spark's getDayOfWeekFromString),
+// upper-cased, each with its WeekDay (0 = Monday).
+var dayOfWeekNames = map[string]int32{
+	"MO": 0, "MON": 0, "MONDAY": 0, "TU": 1, "TUE": 1, "TUESDAY": 1, "WE": 2, "WED": 2, "WEDNESDAY": 2,
+	"TH": 3, "THU": 3, "THURSDAY": 3, "FR": 4, "FRI": 4, "FRIDAY": 4, "SA": 5, "SAT": 5, "SATURDAY": 5,
+	"SU": 6, "SUN": 6, "SUNDAY": 6,
+}
+
+// NextDay is next_day(date, dayOfWeek): the first date after the given one
+// that falls on the named day (two letters, three, or the full English
+// name, in any case); ILLEGAL_DAY_OF_WEEK for any other text (ANSI).
+func NextDay(days int32, name string) (int32, *Error) {
+	want, ok := dayOfWeekNames[strings.ToUpper(name)]
+	if !ok {
+		return 0, errIllegalDayOfWeek(name)
+	}
+	delta := FloorMod(int64(want-WeekDay(days)), 7)
+	if delta == 0 {
+		delta = 7
+	}
+	return DateAdd(days, delta)
+}
+
+// TruncDateText is trunc(date, fmt) with fmt a text: NULL for a level finer
+// than WEEK or an unknown one (TruncDate).
+func TruncDateText(days int32, format string) (int32, bool) {
+	u, ok := ParseTruncUnit(format)
+	if !ok {
+		return 0, false
+	}
+	return TruncDate(u, days)
+}
+
+// monthNames are java.time's Month names, for make_date's messages.
+var monthNames = [...]string{"JANUARY", "FEBRUARY", "MARCH", "APRIL", "MAY", "JUNE", "JULY", "AUGUST",
+	"SEPTEMBER", "OCTOBER", "NOVEMBER", "DECEMBER"}
+
+// MakeDate is make_date(year, month, day) under ANSI (LocalDate.of):
+// DATETIME_FIELD_OUT_OF_BOUNDS with java.time's words for a field out of
+// its range or a day the month does not have.
+func MakeDate(y, m, d int32) (int32, *Error) {
+	it := func(v int32) string { return strconv.Itoa(int(v)) }
+	switch {
+	case y < -999999999 || y > 999999999:
+		return 0, errDatetimeField("Invalid value for Year (valid values -999999999 - 999999999): " + it(y))
+	case m < 1 || m > 12:
+		return 0, errDatetimeField("Invalid value for MonthOfYear (valid values 1 - 12): " + it(m))
+	case d < 1 || d > 31:
+		return 0, errDatetimeField("Invalid value for DayOfMonth (valid values 1 - 28/31): " + it(d))
+	case m == 2 && d == 29 && !isLeap(int64(y)):
+		return 0, errDatetimeField("Invalid date 'February 29' as '" + it(y) + "' is not a leap year")
+	case int(d) > monthDays(int64(y), int(m)):
+		return 0, errDatetimeField("Invalid date '" + monthNames[m-1] + " " + it(d) + "'")
+	}
+	r := daysFromCivil(int64(y), int(m), int(d))
+	if r != int64(int32(r)) {
+		return 0, errIntOverflow(opAdd)
+	}
+	return int32(r), nil
+}
+
+// MonthsBetween is months_between(t1, t2, roundOff) on wall-clock
+// microseconds (Spark's DateTimeUtils.monthsBetween): whole months when the
+// days of month are equal or both are their month's last, else the month
+// difference plus the difference of the rest over 31-day months, counted in
+// whole seconds; rounded to 8 digits with roundOff.
+func MonthsBetween(t1, t2 int64, roundOff bool) float64 {
+	d1, d2 := FloorDiv(t1, MicrosPerDay), FloorDiv(t2, MicrosPerDay)
+	y1, m1, dd1 := civilFromDays(d1)
+	y2, m2, dd2 := civilFromDays(d2)
+	diff := float64((y1*12 + int64(m1)) - (y2*12 + int64(m2)))
+	if dd1 == dd2 || dd1 == monthDays(y1, m1) && dd2 == monthDays(y2, m2) {
+		return diff
+	}
+	s1 := (t1 - d1*MicrosPerDay) / MicrosPerSecond
+	s2 := (t2 - d2*MicrosPerDay) / MicrosPerSecond
+	secs := int64(dd1-dd2)*86400 + s1 - s2
+	diff += float64(secs) / float64(31*86400)
+	if roundOff {
+		return javaRound(diff*1e8) / 1e8
+	}
+	return diff
+}
+
+// javaRound is Java's Math.round(double) as a double: floor(x + 0.5).
+func javaRound(x float64) float64 {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return x
+	}
+	return math.Floor(x + 0.5)
+}
+
+// UnixSeconds, UnixMillis and UnixMicros are unix_seconds, unix_millis and
+// unix_micros of an instant in microseconds: floored to the unit.
+func UnixSeconds(us int64) int64 { return FloorDiv(us, MicrosPerSecond) }
+
+// UnixMillis is unix_millis (see UnixSeconds).
+func UnixMillis(us int64) int64 { return FloorDiv(us, MicrosPerMilli) }
+
+// SecondWithFraction is date_part's SECOND of wall-clock microseconds: the
+// seconds of the minute with their fraction, a DECIMAL(8,6); its unscaled
+// value is the microseconds of the minute, which is also MILLISECONDS as a
+// DECIMAL(8,3).
+func SecondWithFraction(us int64) decimal128.Num { return decimal128.FromI64(FloorMod(us, MicrosPerMinute)) }
+
+// MicrosOfMinute is date_part's MICROSECONDS: the microseconds of the
+// minute, seconds included.
+func MicrosOfMinute(us int64) int32 { return int32(FloorMod(us, MicrosPerMinute)) }

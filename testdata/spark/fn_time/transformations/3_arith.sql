@@ -1,0 +1,14 @@
+CREATE MATERIALIZED VIEW time_arith AS
+SELECT id, datediff(d, DATE'2024-01-01') AS dd, date_diff(ts, d) AS dd2, datediff(ds, '2000-02-29') AS dd3,
+       date_add(d, 1) AS add1, dateadd(d, CAST(-40 AS SMALLINT)) AS add2, date_sub(d, 366) AS sub1,
+       date_add(d, CAST(n % 1000 AS INT)) AS addn, date_sub(ts, CAST(n % 100 AS TINYINT)) AS subn,
+       add_months(d, 1) AS am1, add_months(d, -13) AS am2, add_months(ts, CAST(n % 100 AS BIGINT)) AS amn,
+       months_between(ts, d) AS mb, months_between(d, DATE'2024-02-29', false) AS mb2, months_between(ds, '2000-01-31') AS mb3,
+       next_day(d, 'mon') AS nd1, next_day(d, dow) AS nd2, trunc(d, unit) AS tr1, trunc(ts, 'Q') AS tr2, trunc(d, 'week') AS tr3,
+       make_date(2024, 2, 29) AS md1, make_date(year(d), month(d), 1) AS md2, make_date(CAST(n AS BIGINT) % 100 + 2000, 12, 31) AS md3
+FROM days;
+
+CREATE MATERIALIZED VIEW time_epoch AS
+SELECT id, unix_date(d) AS ud, date_from_unix_date(CAST(n % 100000 AS INT)) AS dfu, date_from_unix_date(unix_date(d)) AS dfu2,
+       unix_seconds(ts) AS us, unix_millis(ts) AS ums, unix_micros(ts) AS umu
+FROM days;
