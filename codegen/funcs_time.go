@@ -61,8 +61,7 @@ func (g *flowGen) genDatePart(field string, x *value, t ir.Type, pos ir.Pos) *va
 	if fn, ok := onDate[field]; ok {
 		return g.sqlfnCall(t, pos, pure, fn, g.asDate(x, pos))
 	}
-	fn := map[string]string{"HOUR": "Hour", "MINUTE": "Minute", "SECOND": "SecondWithFraction",
-		"MILLISECONDS": "SecondWithFraction", "MICROSECONDS": "MicrosOfMinute"}[field]
+	fn := map[string]string{"HOUR": "Hour", "MINUTE": "Minute", "SECOND": "SecondWithFraction"}[field]
 	return g.sqlfnCall(t, pos, pure, fn, g.asLocal(x, pos))
 }
 

@@ -17,9 +17,9 @@ var timeFunctions = []funcSig{
 	{name: "dayofyear", minArgs: 1, maxArgs: 1, args: []argRule{argTimeOrString}, ret: ir.Int32, result: resFixed, family: famTime, doc: "the day of the year, 1 to 366"},
 	{name: "weekofyear", minArgs: 1, maxArgs: 1, args: []argRule{argTimeOrString}, ret: ir.Int32, result: resFixed, family: famTime, doc: "the ISO-8601 week of the year, 1 to 53 (weeks start on Monday; week 1 holds the first Thursday)"},
 	{name: "quarter", minArgs: 1, maxArgs: 1, args: []argRule{argTimeOrString}, ret: ir.Int32, result: resFixed, family: famTime, doc: "the quarter of the year, 1 to 4"},
-	{name: "date_part", aliases: []string{"datepart", "extract"}, minArgs: 2, maxArgs: 2, args: []argRule{argString, argTime}, result: resCustom, typeFn: datePartType, native: datePartNative,
-		resultDoc: "INT; DECIMAL(8,6) for SECOND, DECIMAL(8,3) for MILLISECONDS", family: famTime,
-		doc: "the field named by a constant (YEAR, QUARTER, MONTH, WEEK, DAY, DAYOFWEEK, DOW_ISO, DOY, HOUR, MINUTE, SECOND with its fraction, ...), as EXTRACT(field FROM x)"},
+	{name: "date_part", aliases: []string{"datepart", "extract"}, minArgs: 2, maxArgs: 2, args: []argRule{argString, argTime}, result: resCustom, typeFn: datePartType,
+		resultDoc: "INT; DECIMAL(8,6) for SECOND", family: famTime,
+		doc: "the field named by a constant (YEAR, QUARTER, MONTH, WEEK, DAY, DAYOFWEEK, DOW_ISO, DOY, HOUR, MINUTE, SECOND with its fraction), as EXTRACT(field FROM x)"},
 
 	// date arithmetic
 	{name: "datediff", aliases: []string{"date_diff"}, minArgs: 2, maxArgs: 2, args: []argRule{argTimeOrString}, ret: ir.Int32, result: resFixed, family: famTime, doc: "the number of days from the second date to the first"},
@@ -43,7 +43,8 @@ var timeFunctions = []funcSig{
 
 // datePartFields are the fields date_part (and EXTRACT) take, by each of
 // Spark's spellings (DatePart.parseExtractField), upper-cased, and the
-// canonical field each names.
+// canonical field each names. (Spark 4.1 and 4.2 refuse MILLISECONDS,
+// MICROSECONDS and EPOCH of a date or timestamp: INVALID_EXTRACT_FIELD.)
 var datePartFields = map[string]string{
 	"YEAR": "YEAR", "Y": "YEAR", "YEARS": "YEAR", "YR": "YEAR", "YRS": "YEAR",
 	"YEAROFWEEK": "YEAROFWEEK",
@@ -57,11 +58,6 @@ var datePartFields = map[string]string{
 	"HOUR": "HOUR", "H": "HOUR", "HOURS": "HOUR", "HR": "HOUR", "HRS": "HOUR",
 	"MINUTE": "MINUTE", "M": "MINUTE", "MIN": "MINUTE", "MINS": "MINUTE", "MINUTES": "MINUTE",
 	"SECOND": "SECOND", "S": "SECOND", "SEC": "SECOND", "SECONDS": "SECOND", "SECS": "SECOND",
-	"MILLISECONDS": "MILLISECONDS", "MSEC": "MILLISECONDS", "MSECS": "MILLISECONDS", "MILLISECON": "MILLISECONDS",
-	"MILLISECOND": "MILLISECONDS", "MS": "MILLISECONDS",
-	"MICROSECONDS": "MICROSECONDS", "USEC": "MICROSECONDS", "USECS": "MICROSECONDS", "MICROSECON": "MICROSECONDS",
-	"MICROSECOND": "MICROSECONDS", "US": "MICROSECONDS",
-	"EPOCH": "EPOCH",
 }
 
 // DatePartField is the canonical field (datePartFields) of a date_part
@@ -81,25 +77,11 @@ func datePartType(r *resolver, e *ir.Call, types []ir.Type) (ir.Type, bool) {
 	}
 	f, ok := datePartFields[strings.ToUpper(l.Text)]
 	if !ok {
-		r.errorf(l.Pos, ir.CodeTypeMismatch, "%s of unknown field '%s': it takes YEAR, YEAROFWEEK, QUARTER, MONTH, WEEK, DAY, DAYOFWEEK, DOW_ISO, DOY, HOUR, MINUTE, SECOND, MILLISECONDS, MICROSECONDS or EPOCH", e.Name, l.Text)
+		r.errorf(l.Pos, ir.CodeTypeMismatch, "%s of unknown field '%s': it takes YEAR, YEAROFWEEK, QUARTER, MONTH, WEEK, DAY, DAYOFWEEK, DOW_ISO, DOY, HOUR, MINUTE or SECOND", e.Name, l.Text)
 		return ir.Type{}, false
 	}
-	switch f {
-	case "SECOND":
+	if f == "SECOND" {
 		return ir.Decimal(8, 6), true
-	case "MILLISECONDS":
-		return ir.Decimal(8, 3), true
-	case "EPOCH":
-		return ir.Decimal(18, 6), true
 	}
 	return ir.Int32, true
-}
-
-// datePartNative refuses date_part's EPOCH, which the native runtime does
-// not compute yet.
-func datePartNative(u *Unit, e *ir.Call, args []ir.Type) (ir.Pos, string) {
-	if DatePartField(e) == "EPOCH" {
-		return e.Pos, "date_part('EPOCH', x) (EXTRACT(EPOCH FROM x)) is not supported yet: unix_micros(x) / 1000000"
-	}
-	return ir.Pos{}, ""
 }

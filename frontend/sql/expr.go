@@ -449,8 +449,7 @@ var extractFields = map[string]string{
 // (DatePart.parseExtractField): EXTRACT(field FROM x) of one of them is
 // Spark's extract('field', x), the catalogue's date_part.
 var dateFields = wordSet(`SECOND S SEC SECONDS SECS YEAROFWEEK QUARTER QTR WEEK W WEEKS DAYOFWEEK DOW
-	DAYOFWEEK_ISO DOW_ISO DOY MILLISECONDS MSEC MSECS MILLISECON MILLISECOND MS MICROSECONDS USEC USECS
-	MICROSECON MICROSECOND US EPOCH`)
+	DAYOFWEEK_ISO DOW_ISO DOY`)
 
 // extract converts EXTRACT(field FROM x) to the function of x it is:
 // EXTRACT(YEAR FROM x) is year(x), EXTRACT(QUARTER FROM x) is

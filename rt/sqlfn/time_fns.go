@@ -160,11 +160,8 @@ func UnixSeconds(us int64) int64 { return FloorDiv(us, MicrosPerSecond) }
 func UnixMillis(us int64) int64 { return FloorDiv(us, MicrosPerMilli) }
 
 // SecondWithFraction is date_part's SECOND of wall-clock microseconds: the
-// seconds of the minute with their fraction, a DECIMAL(8,6); its unscaled
-// value is the microseconds of the minute, which is also MILLISECONDS as a
-// DECIMAL(8,3).
-func SecondWithFraction(us int64) decimal128.Num { return decimal128.FromI64(FloorMod(us, MicrosPerMinute)) }
-
-// MicrosOfMinute is date_part's MICROSECONDS: the microseconds of the
-// minute, seconds included.
-func MicrosOfMinute(us int64) int32 { return int32(FloorMod(us, MicrosPerMinute)) }
+// seconds of the minute with their fraction, a DECIMAL(8,6) (its unscaled
+// value is the microseconds of the minute).
+func SecondWithFraction(us int64) decimal128.Num {
+	return decimal128.FromI64(FloorMod(us, MicrosPerMinute))
+}
