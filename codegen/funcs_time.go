@@ -1,6 +1,10 @@
 package codegen
 
 import (
+	"fmt"
+	"hash/crc32"
+
+	"github.com/dave/jennifer/jen"
 	"github.com/nordisk/thund/ir"
 	"github.com/nordisk/thund/passes"
 )
@@ -43,6 +47,23 @@ func (g *flowGen) genTimeCall(name string, e *ir.Call, args []*value, t ir.Type)
 		return retype(args[0], t) // both are int32 days
 	case "date_from_unix_date":
 		return retype(i32(0), t)
+	case "date_format":
+		us := g.asInstant(args[0], e.Pos)
+		return g.strict(t, e.Pos, pure, false, []*value{us}, func() jen.Code {
+			return jen.Qual(sqlfnPkg, "FormatInstant").Call(V(us), g.patternVar(e, 1, ""), g.zoneArg())
+		})
+	case "from_unixtime":
+		sec := g.coerce(args[0], ir.Int64, e.Pos)
+		return g.strict(t, e.Pos, pure, false, []*value{sec}, func() jen.Code {
+			return jen.Qual(sqlfnPkg, "FromUnixTime").Call(V(sec), g.patternVar(e, 1, defaultPattern), g.zoneArg())
+		})
+	case "to_unix_timestamp":
+		return g.genParse(name, e, args, t, false)
+	case "try_to_timestamp":
+		if len(args) == 1 {
+			return g.genCast(args[0], t, true, e.Pos)
+		}
+		return g.genParse(name, e, args, t, true)
 	case "unix_seconds", "unix_millis", "unix_micros":
 		us := g.asInstant(args[0], e.Pos)
 		if name == "unix_micros" {
@@ -83,4 +104,80 @@ func (g *flowGen) asLocal(v *value, pos ir.Pos) *value {
 // since 1970-01-01 00:00:00 UTC (a zoneless one read in the session zone).
 func (g *flowGen) asInstant(v *value, pos ir.Pos) *value {
 	return g.genCast(v, ir.Timestamp(ir.Micro, "UTC"), false, pos)
+}
+
+// defaultPattern is the datetime pattern of from_unixtime, unix_timestamp
+// and to_unix_timestamp without one.
+const defaultPattern = "yyyy-MM-dd HH:mm:ss"
+
+// genParse is to_timestamp, try_to_timestamp (try), to_date, unix_timestamp
+// and to_unix_timestamp of a text with a datetime pattern (the default one
+// for the last two); of a date or timestamp the pattern plays no part.
+func (g *flowGen) genParse(name string, e *ir.Call, args []*value, t ir.Type, try bool) *value {
+	x := args[0]
+	unix := name == "unix_timestamp" || name == "to_unix_timestamp"
+	if x.t.Kind != ir.TString {
+		switch {
+		case unix:
+			return g.unixTimestamp(x, t, e.Pos)
+		case t.Kind == ir.TDate32:
+			return g.asDate(x, e.Pos)
+		}
+		return g.genCast(x, t, try, e.Pos)
+	}
+	fn := map[bool]string{false: "ParseTimestamp", true: "ParseUnixSeconds"}[unix]
+	if t.Kind == ir.TDate32 {
+		fn = "ParseDate"
+	}
+	return g.strict(t, e.Pos, checked, try, []*value{x}, func() jen.Code {
+		return jen.Qual(sqlfnPkg, fn).Call(V(x), g.patternVar(e, 1, defaultPattern), g.zoneArg())
+	})
+}
+
+// unixTimestamp is unix_timestamp of a date or timestamp: the seconds of its
+// instant (a DATE's midnight in the session zone). Spark's ToTimestamp
+// divides the microseconds by 10^6 as a Java long: truncated toward zero,
+// so 1969-12-31 23:59:59.5 is 0.
+func (g *flowGen) unixTimestamp(x *value, t ir.Type, pos ir.Pos) *value {
+	to := ir.Timestamp(ir.Micro, "")
+	if x.t.Zone != "" || x.t.Kind == ir.TDate32 {
+		// session confs: an instant's seconds, and a DATE's local
+		// midnight (zone.go); without a session zone, the same
+		to = ir.Timestamp(ir.Micro, "UTC")
+	}
+	us := g.genCast(x, to, false, pos)
+	return g.strict(t, pos, pure, false, []*value{us}, func() jen.Code { return jen.Add(V(us)).Op("/").Lit(1000000) })
+}
+
+// patternVar is the package-level variable holding the compiled datetime
+// pattern of argument i of a call (def without one), declared on first use.
+// The plan pass checked that the pattern is a constant the runtime runs.
+func (g *flowGen) patternVar(e *ir.Call, i int, def string) jen.Code {
+	p := def
+	if i < len(e.Args) {
+		l, ok := e.Args[i].(*ir.Literal)
+		if !ok {
+			g.unplanned(e.Args[i].Position(), "%s with a datetime pattern that is not a constant is not supported yet", e.Name)
+			return jen.Nil()
+		}
+		p = l.Text
+	}
+	name := fmt.Sprintf("%sPattern%08x", g.fname, crc32.ChecksumIEEE([]byte(p)))
+	if !g.globals[name] {
+		g.globals[name] = true
+		g.typeDecls = append(g.typeDecls, func() jen.Code {
+			return jen.Commentf("%s is the datetime pattern %q.", name, p).Line().
+				Var().Id(name).Op("=").Qual(sqlfnPkg, "MustPattern").Call(jen.Lit(p))
+		})
+	}
+	return jen.Id(name)
+}
+
+// zoneArg is the session zone for sqlfn's functions that take one: nil
+// under UTC.
+func (g *flowGen) zoneArg() jen.Code {
+	if g.session().UTC() {
+		return jen.Nil()
+	}
+	return g.zoneVar()
 }

@@ -1,6 +1,7 @@
 package passes
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/nordisk/thund/ir"
@@ -32,6 +33,16 @@ var timeFunctions = []funcSig{
 	{name: "next_day", minArgs: 2, maxArgs: 2, args: []argRule{argTimeOrString, argString}, ret: ir.Date32, result: resFixed, family: famTime, doc: "the first later date on the named day of the week (MO, MON, MONDAY, ...; ANSI: ILLEGAL_DAY_OF_WEEK for another text)"},
 	{name: "trunc", minArgs: 2, maxArgs: 2, args: []argRule{argTimeOrString, argString}, ret: ir.Date32, result: resFixed, nulls: nullAlways, family: famTime, doc: "the date truncated to the unit (YEAR/YYYY/YY, QUARTER, MONTH/MON/MM, WEEK); NULL for another unit"},
 	{name: "make_date", minArgs: 3, maxArgs: 3, args: []argRule{argInteger}, ret: ir.Date32, result: resFixed, family: famTime, doc: "the date of a year, month and day (ANSI: DATETIME_FIELD_OUT_OF_BOUNDS for a date that does not exist)"},
+
+	// datetime patterns (DatetimePatternProblem)
+	{name: "date_format", minArgs: 2, maxArgs: 2, args: []argRule{argTimeOrString, argString}, ret: ir.StringT, result: resFixed, native: formatNative(1, false), family: famTime,
+		doc: "the timestamp as text in Spark's datetime pattern (yyyy-MM-dd HH:mm:ss.SSS, MMM, EEEE, a, XXX, ...), in the session zone"},
+	{name: "from_unixtime", minArgs: 1, maxArgs: 2, args: []argRule{argInteger, argString}, ret: ir.StringT, result: resFixed, native: formatNative(1, false), family: famTime,
+		doc: "the instant that many seconds after 1970-01-01 00:00:00 UTC as text in a datetime pattern (default yyyy-MM-dd HH:mm:ss), in the session zone"},
+	{name: "to_unix_timestamp", minArgs: 1, maxArgs: 2, args: []argRule{argTimeOrString, argString}, ret: ir.Int64, result: resFixed, native: formatNative(1, true), family: famTime,
+		doc: "the whole seconds since 1970-01-01 00:00:00 UTC of a timestamp, or of a text parsed with a datetime pattern (default yyyy-MM-dd HH:mm:ss; ANSI: CANNOT_PARSE_TIMESTAMP)"},
+	{name: "try_to_timestamp", minArgs: 1, maxArgs: 2, args: []argRule{argTimeOrString, argString}, result: resToTimestamp, nulls: nullAlways, native: formatNative(1, true), family: famTime,
+		doc: "to_timestamp, NULL where the text does not parse"},
 
 	// epoch numbers
 	{name: "unix_date", minArgs: 1, maxArgs: 1, args: []argRule{argDate}, ret: ir.Int32, result: resFixed, family: famTime, doc: "the days since 1970-01-01"},
@@ -84,4 +95,75 @@ func datePartType(r *resolver, e *ir.Call, types []ir.Type) (ir.Type, bool) {
 		return ir.Decimal(8, 6), true
 	}
 	return ir.Int32, true
+}
+
+// patternLetters are the datetime pattern letters the native runtime runs,
+// with the longest run of each: rt/sqlfn's patternMax, which the compiler
+// cannot import (codegen's TestDatetimePatternsAgree holds the two equal).
+// E, Q and q only format.
+var patternLetters = map[byte]int{
+	'y': 9, 'M': 4, 'L': 4, 'd': 2, 'D': 3, 'H': 2, 'h': 2, 'k': 2, 'K': 2, 'm': 2, 's': 2,
+	'S': 9, 'a': 1, 'E': 4, 'Q': 4, 'q': 4, 'X': 3, 'x': 3, 'Z': 3,
+}
+
+// DatetimePatternProblem says why the native runtime does not run a Spark
+// datetime pattern ("" when it does): a letter it does not know, a run too
+// long, an unterminated quote, a reserved character, or (parse) a letter
+// that only formats.
+func DatetimePatternProblem(p string, parse bool) string {
+	for i := 0; i < len(p); {
+		c := p[i]
+		switch {
+		case c == '\'': // as rt/sqlfn's CompilePattern: '' in a quote is a quote
+			j := i + 1
+			for ; j < len(p) && (p[j] != '\'' || j+1 < len(p) && p[j+1] == '\''); j++ {
+				if p[j] == '\'' {
+					j++
+				}
+			}
+			if j >= len(p) {
+				return "an unterminated quote"
+			}
+			i = j + 1
+		case 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z':
+			j := i
+			for j < len(p) && p[j] == c {
+				j++
+			}
+			m, ok := patternLetters[c]
+			switch {
+			case !ok:
+				return fmt.Sprintf("pattern letter '%c'", c)
+			case j-i > m:
+				return fmt.Sprintf("pattern '%s'", p[i:j])
+			case parse && strings.IndexByte("EQq", c) >= 0:
+				return fmt.Sprintf("parsing pattern letter '%c'", c)
+			}
+			i = j
+		case strings.IndexByte("[]{}#", c) >= 0:
+			return fmt.Sprintf("the reserved character '%c'", c)
+		default:
+			i++
+		}
+	}
+	return ""
+}
+
+// formatNative checks the datetime pattern of argument i of a call (to
+// parse with, or to format): the native runtime runs a constant pattern
+// of the letters it knows; without argument i the default pattern is one.
+func formatNative(i int, parse bool) func(u *Unit, e *ir.Call, args []ir.Type) (ir.Pos, string) {
+	return func(u *Unit, e *ir.Call, args []ir.Type) (ir.Pos, string) {
+		if i >= len(e.Args) || parse && args[0].Kind != ir.TString {
+			return ir.Pos{}, "" // the default pattern, or nothing to parse
+		}
+		l, ok := e.Args[i].(*ir.Literal)
+		if !ok || l.Kind != ir.LitString {
+			return e.Args[i].Position(), fmt.Sprintf("%s with a datetime pattern that is not a constant is not supported yet", e.Name)
+		}
+		if why := DatetimePatternProblem(l.Text, parse); why != "" {
+			return l.Pos, fmt.Sprintf("%s with %s (in '%s') is not supported yet", e.Name, why, l.Text)
+		}
+		return ir.Pos{}, ""
+	}
 }
