@@ -17,6 +17,10 @@ func (g *flowGen) genTimeCall(name string, e *ir.Call, args []*value, t ir.Type)
 	date := func(i int) *value { return g.asDate(args[i], e.Pos) }
 	i32 := func(i int) *value { return g.asInt32(args[i], e.Pos) }
 	switch name {
+	case "current_timestamp":
+		return g.runNow()
+	case "current_date", "localtimestamp":
+		return g.genCast(g.runNow(), t, false, e.Pos)
 	case "dayofweek", "weekday", "dayofyear", "weekofyear", "quarter", "last_day":
 		fn := map[string]string{"dayofweek": "DayOfWeek", "weekday": "WeekDay", "dayofyear": "DayOfYear",
 			"weekofyear": "WeekOfYear", "quarter": "Quarter", "last_day": "LastDay"}[name]
@@ -36,7 +40,10 @@ func (g *flowGen) genTimeCall(name string, e *ir.Call, args []*value, t ir.Type)
 		if len(args) == 3 {
 			round = args[2]
 		}
-		return sq(pure, "MonthsBetween", g.asLocal(args[0], e.Pos), g.asLocal(args[1], e.Pos), round)
+		t1, t2 := g.asInstant(args[0], e.Pos), g.asInstant(args[1], e.Pos)
+		return g.strict(t, e.Pos, pure, false, []*value{t1, t2, round}, func() jen.Code {
+			return jen.Qual(sqlfnPkg, "MonthsBetween").Call(V(t1), V(t2), V(round), g.zoneArg())
+		})
 	case "next_day":
 		return sq(checked, "NextDay", date(0), args[1])
 	case "trunc":
@@ -114,6 +121,9 @@ const defaultPattern = "yyyy-MM-dd HH:mm:ss"
 // and to_unix_timestamp of a text with a datetime pattern (the default one
 // for the last two); of a date or timestamp the pattern plays no part.
 func (g *flowGen) genParse(name string, e *ir.Call, args []*value, t ir.Type, try bool) *value {
+	if len(args) == 0 { // unix_timestamp(): now
+		return g.unixTimestamp(g.runNow(), t, e.Pos)
+	}
 	x := args[0]
 	unix := name == "unix_timestamp" || name == "to_unix_timestamp"
 	if x.t.Kind != ir.TString {
@@ -180,4 +190,18 @@ func (g *flowGen) zoneArg() jen.Code {
 		return jen.Nil()
 	}
 	return g.zoneVar()
+}
+
+// runNow is current_timestamp(): the package-level variable holding the
+// instant the run started, declared on first use.
+func (g *flowGen) runNow() *value {
+	const name = "runNow"
+	if !g.globals[name] {
+		g.globals[name] = true
+		g.typeDecls = append(g.typeDecls, func() jen.Code {
+			return jen.Commentf("%s is the instant the run started: current_timestamp(), fixed once per run.", name).Line().
+				Var().Id(name).Op("=").Qual(sqlfnPkg, "Now").Call()
+		})
+	}
+	return &value{t: ir.Timestamp(ir.Micro, "UTC"), v: jen.Id(name)}
 }

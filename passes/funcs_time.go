@@ -12,6 +12,12 @@ import (
 // session zone) or a STRING (cast as CAST(s AS DATE) does, ANSI errors included), as Spark's
 // implicit casts take them.
 var timeFunctions = []funcSig{
+	// the time of the run: fixed once per run (a process of the built
+	// executable), as Spark fixes it once per query
+	{name: "current_date", aliases: []string{"curdate"}, minArgs: 0, maxArgs: 0, args: []argRule{argAny}, ret: ir.Date32, result: resFixed, nulls: nullNever, family: famTime, doc: "the date of the run's start in the session zone"},
+	{name: "current_timestamp", aliases: []string{"now"}, minArgs: 0, maxArgs: 0, args: []argRule{argAny}, ret: ir.Timestamp(ir.Micro, "UTC"), result: resFixed, nulls: nullNever, family: famTime, doc: "the instant of the run's start"},
+	{name: "localtimestamp", minArgs: 0, maxArgs: 0, args: []argRule{argAny}, ret: ir.Timestamp(ir.Micro, ""), result: resFixed, nulls: nullNever, family: famTime, doc: "the wall-clock time of the run's start in the session zone, a TIMESTAMP_NTZ"},
+
 	// fields of a date
 	{name: "dayofweek", minArgs: 1, maxArgs: 1, args: []argRule{argTimeOrString}, ret: ir.Int32, result: resFixed, family: famTime, doc: "the day of the week, 1 = Sunday ... 7 = Saturday"},
 	{name: "weekday", minArgs: 1, maxArgs: 1, args: []argRule{argTimeOrString}, ret: ir.Int32, result: resFixed, family: famTime, doc: "the day of the week, 0 = Monday ... 6 = Sunday"},

@@ -133,7 +133,7 @@ func nativeCall(u *Unit, e *ir.Call, f *Func) (ir.Pos, string) {
 			return with()
 		}
 	case "unix_timestamp":
-		if len(args) == 0 || !(isTime(args[0]) || args[0].Kind == ir.TString) {
+		if len(args) > 0 && !(isTime(args[0]) || args[0].Kind == ir.TString) {
 			return with()
 		}
 		return formatNative(1, true)(u, e, args) // funcs_time.go

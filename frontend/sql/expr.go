@@ -413,8 +413,11 @@ func (c *conv) column(q *colRefAST) ir.Expr {
 	p := pos(q.Pos)
 	switch len(parts) {
 	case 1:
-		if !q.First.Quoted && niladic[strings.ToLower(parts[0])] {
-			c.errorf(p, ir.CodeSyntax, "%s is not supported in pipeline SQL", strings.ToLower(parts[0]))
+		if name := strings.ToLower(parts[0]); !q.First.Quoted && niladic[name] {
+			if name == "current_date" || name == "current_timestamp" {
+				return &ir.Call{Pos: p, Name: name} // current_date()
+			}
+			c.errorf(p, ir.CodeSyntax, "%s is not supported in pipeline SQL", name)
 			return nil
 		}
 		return &ir.ColumnRef{Pos: p, Name: parts[0]}

@@ -4,6 +4,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 )
@@ -121,21 +122,34 @@ func MakeDate(y, m, d int32) (int32, *Error) {
 	return int32(r), nil
 }
 
-// MonthsBetween is months_between(t1, t2, roundOff) on wall-clock
-// microseconds (Spark's DateTimeUtils.monthsBetween): whole months when the
-// days of month are equal or both are their month's last, else the month
-// difference plus the difference of the rest over 31-day months, counted in
-// whole seconds; rounded to 8 digits with roundOff.
-func MonthsBetween(t1, t2 int64, roundOff bool) float64 {
-	d1, d2 := FloorDiv(t1, MicrosPerDay), FloorDiv(t2, MicrosPerDay)
+// MonthsBetween is months_between(t1, t2, roundOff) of two instants
+// (microseconds) in zone z (nil: UTC), as Spark's
+// DateTimeUtils.monthsBetween: whole months when the days of month are
+// equal or both are their month's last, else the month difference plus the
+// difference of the rest over 31-day months, in whole seconds (a time of
+// day is the time elapsed since the local midnight: 03:30 is 2.5 hours
+// into a day whose 02:00 was skipped); rounded to 8 digits with roundOff.
+func MonthsBetween(t1, t2 int64, roundOff bool, z *Zone) float64 {
+	day := func(t int64) (days, secs int64) {
+		local := t
+		if z != nil {
+			local = z.Local(t, UnitMicrosecond)
+		}
+		days = FloorDiv(local, MicrosPerDay)
+		midnight := days * MicrosPerDay
+		if z != nil {
+			midnight = z.Instant(midnight, UnitMicrosecond)
+		}
+		return days, (t - midnight) / MicrosPerSecond
+	}
+	d1, s1 := day(t1)
+	d2, s2 := day(t2)
 	y1, m1, dd1 := civilFromDays(d1)
 	y2, m2, dd2 := civilFromDays(d2)
 	diff := float64((y1*12 + int64(m1)) - (y2*12 + int64(m2)))
 	if dd1 == dd2 || dd1 == monthDays(y1, m1) && dd2 == monthDays(y2, m2) {
 		return diff
 	}
-	s1 := (t1 - d1*MicrosPerDay) / MicrosPerSecond
-	s2 := (t2 - d2*MicrosPerDay) / MicrosPerSecond
 	secs := int64(dd1-dd2)*86400 + s1 - s2
 	diff += float64(secs) / float64(31*86400)
 	if roundOff {
@@ -165,3 +179,7 @@ func UnixMillis(us int64) int64 { return FloorDiv(us, MicrosPerMilli) }
 func SecondWithFraction(us int64) decimal128.Num {
 	return decimal128.FromI64(FloorMod(us, MicrosPerMinute))
 }
+
+// Now is the current instant in microseconds: generated code reads it once
+// per run, as Spark fixes current_timestamp() once per query.
+func Now() int64 { return time.Now().UnixMicro() }
