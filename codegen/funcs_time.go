@@ -71,6 +71,13 @@ func (g *flowGen) genTimeCall(name string, e *ir.Call, args []*value, t ir.Type)
 			return g.genCast(args[0], t, true, e.Pos)
 		}
 		return g.genParse(name, e, args, t, true)
+	case "from_utc_timestamp", "to_utc_timestamp":
+		us := g.asInstant(args[0], e.Pos)
+		z := g.constZoneVar(e.Args[1])
+		method := map[string]string{"from_utc_timestamp": "Local", "to_utc_timestamp": "Instant"}[name]
+		return g.strict(t, e.Pos, pure, false, []*value{us}, func() jen.Code {
+			return jen.Add(z).Dot(method).Call(V(us), jen.Qual(sqlfnPkg, "UnitMicrosecond"))
+		})
 	case "unix_seconds", "unix_millis", "unix_micros":
 		us := g.asInstant(args[0], e.Pos)
 		if name == "unix_micros" {
@@ -204,4 +211,24 @@ func (g *flowGen) runNow() *value {
 		})
 	}
 	return &value{t: ir.Timestamp(ir.Micro, "UTC"), v: jen.Id(name)}
+}
+
+// constZoneVar is the package-level variable holding the constant time zone
+// of a call (from_utc_timestamp), declared on first use; the plan pass
+// checked that it is a constant, valid zone.
+func (g *flowGen) constZoneVar(arg ir.Expr) jen.Code {
+	l, ok := arg.(*ir.Literal)
+	if !ok {
+		g.unplanned(arg.Position(), "a time zone that is not a constant is not supported yet")
+		return jen.Nil()
+	}
+	name := fmt.Sprintf("timeZone%08x", crc32.ChecksumIEEE([]byte(l.Text)))
+	if !g.globals[name] {
+		g.globals[name] = true
+		g.typeDecls = append(g.typeDecls, func() jen.Code {
+			return jen.Commentf("%s is the time zone %q.", name, l.Text).Line().
+				Var().Id(name).Op("=").Qual(sqlfnPkg, "SessionZone").Call(jen.Lit(l.Text))
+		})
+	}
+	return jen.Id(name)
 }

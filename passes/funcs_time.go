@@ -50,6 +50,12 @@ var timeFunctions = []funcSig{
 	{name: "try_to_timestamp", minArgs: 1, maxArgs: 2, args: []argRule{argTimeOrString, argString}, result: resToTimestamp, nulls: nullAlways, native: formatNative(1, true), family: famTime,
 		doc: "to_timestamp, NULL where the text does not parse"},
 
+	// time zones
+	{name: "from_utc_timestamp", minArgs: 2, maxArgs: 2, args: []argRule{argTimeOrString, argString}, ret: ir.Timestamp(ir.Micro, "UTC"), result: resFixed, native: zoneNative, family: famTime,
+		doc: "the instant whose UTC wall clock is the timestamp's wall clock in the zone (a UTC time shown in the zone)"},
+	{name: "to_utc_timestamp", minArgs: 2, maxArgs: 2, args: []argRule{argTimeOrString, argString}, ret: ir.Timestamp(ir.Micro, "UTC"), result: resFixed, native: zoneNative, family: famTime,
+		doc: "the instant of the timestamp's UTC wall clock read as a wall-clock time in the zone"},
+
 	// epoch numbers
 	{name: "unix_date", minArgs: 1, maxArgs: 1, args: []argRule{argDate}, ret: ir.Int32, result: resFixed, family: famTime, doc: "the days since 1970-01-01"},
 	{name: "date_from_unix_date", minArgs: 1, maxArgs: 1, args: []argRule{argInt32}, ret: ir.Date32, result: resFixed, family: famTime, doc: "the date that many days after 1970-01-01"},
@@ -172,4 +178,18 @@ func formatNative(i int, parse bool) func(u *Unit, e *ir.Call, args []ir.Type) (
 		}
 		return ir.Pos{}, ""
 	}
+}
+
+// zoneNative checks the time zone of from_utc_timestamp and
+// to_utc_timestamp: the native runtime runs a constant, valid one (Spark
+// raises INVALID_TIMEZONE for another when the row is computed).
+func zoneNative(u *Unit, e *ir.Call, args []ir.Type) (ir.Pos, string) {
+	l, ok := e.Args[1].(*ir.Literal)
+	switch {
+	case !ok || l.Kind != ir.LitString:
+		return e.Args[1].Position(), fmt.Sprintf("%s with a time zone that is not a constant is not supported yet", e.Name)
+	case !ValidZone(l.Text):
+		return l.Pos, fmt.Sprintf("%s with the time zone '%s' is not supported: it is not a region (area/city) or an offset (Spark: INVALID_TIMEZONE)", e.Name, l.Text)
+	}
+	return ir.Pos{}, ""
 }

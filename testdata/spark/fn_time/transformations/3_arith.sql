@@ -12,3 +12,9 @@ CREATE MATERIALIZED VIEW time_epoch AS
 SELECT id, unix_date(d) AS ud, date_from_unix_date(CAST(n % 100000 AS INT)) AS dfu, date_from_unix_date(unix_date(d)) AS dfu2,
        unix_seconds(ts) AS us, unix_millis(ts) AS ums, unix_micros(ts) AS umu
 FROM days;
+
+CREATE MATERIALIZED VIEW time_zones AS
+SELECT id, from_utc_timestamp(ts, 'America/New_York') AS fu1, to_utc_timestamp(ts, 'America/New_York') AS tu1,
+       from_utc_timestamp(d, '+05:30') AS fu2, to_utc_timestamp(ds, 'Asia/Tokyo') AS tu2,
+       to_utc_timestamp(from_utc_timestamp(ts, 'Europe/Oslo'), 'Europe/Oslo') AS round_trip
+FROM days;

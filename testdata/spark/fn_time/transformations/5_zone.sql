@@ -24,3 +24,7 @@ SELECT id, current_date() >= DATE'2026-01-01' AS d_recent, current_timestamp() >
        current_date() = CAST(current_timestamp() AS DATE) AS date_of_ts, hour(localtimestamp()) = hour(now()) AS local_hour,
        unix_timestamp() = unix_seconds(current_timestamp()) AS unix_now, datediff(current_date(), d) > 0 AS past
 FROM days;
+
+CREATE MATERIALIZED VIEW time_zones_ny AS
+SELECT id, from_utc_timestamp(ts, 'UTC') AS fu1, to_utc_timestamp(ts, '-08:00') AS tu1, from_utc_timestamp(d, 'Asia/Kolkata') AS fu2
+FROM days;
