@@ -3,6 +3,7 @@ package codegen
 import (
 	"fmt"
 	"hash/crc32"
+	"strings"
 
 	"github.com/dave/jennifer/jen"
 	"github.com/nordisk/thund/ir"
@@ -71,6 +72,8 @@ func (g *flowGen) genTimeCall(name string, e *ir.Call, args []*value, t ir.Type)
 			return g.genCast(args[0], t, true, e.Pos)
 		}
 		return g.genParse(name, e, args, t, true)
+	case "timestampadd", "timestampdiff":
+		return g.genUnitArith(name, e, args, t)
 	case "from_utc_timestamp", "to_utc_timestamp":
 		us := g.asInstant(args[0], e.Pos)
 		z := g.constZoneVar(e.Args[1])
@@ -231,4 +234,35 @@ func (g *flowGen) constZoneVar(arg ir.Expr) jen.Code {
 		})
 	}
 	return jen.Id(name)
+}
+
+// genUnitArith is timestampadd(unit, n, ts) and timestampdiff(unit, start,
+// end): on instants in the session zone, or on TIMESTAMP_NTZ wall clocks
+// (in UTC) when no argument is an instant.
+func (g *flowGen) genUnitArith(name string, e *ir.Call, args []*value, t ir.Type) *value {
+	unit := jen.Lit(strings.ToUpper(e.Args[0].(*ir.Literal).Text))
+	ts := args[1:]
+	if name == "timestampadd" {
+		ts = args[2:]
+	}
+	ntz := true
+	for _, a := range ts {
+		ntz = ntz && a.t.Kind == ir.TTimestamp && a.t.Zone == ""
+	}
+	zone := g.zoneArg()
+	conv := func(v *value) *value { return g.asInstant(v, e.Pos) }
+	if ntz {
+		zone = jen.Nil()
+		conv = func(v *value) *value { return g.genCast(v, ir.Timestamp(ir.Micro, ""), false, e.Pos) }
+	}
+	if name == "timestampdiff" {
+		a, b := conv(args[1]), conv(args[2])
+		return g.strict(t, e.Pos, pure, false, []*value{a, b}, func() jen.Code {
+			return jen.Qual(sqlfnPkg, "TimestampDiffUnit").Call(unit, V(a), V(b), zone)
+		})
+	}
+	n, x := g.coerce(args[1], ir.Int64, e.Pos), conv(args[2])
+	return g.strict(t, e.Pos, checked, false, []*value{n, x}, func() jen.Code {
+		return jen.Qual(sqlfnPkg, "TimestampAddUnit").Call(unit, V(n), V(x), zone)
+	})
 }

@@ -2,6 +2,7 @@ package passes
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/nordisk/thund/ir"
@@ -49,6 +50,12 @@ var timeFunctions = []funcSig{
 		doc: "the whole seconds since 1970-01-01 00:00:00 UTC of a timestamp, or of a text parsed with a datetime pattern (default yyyy-MM-dd HH:mm:ss; ANSI: CANNOT_PARSE_TIMESTAMP)"},
 	{name: "try_to_timestamp", minArgs: 1, maxArgs: 2, args: []argRule{argTimeOrString, argString}, result: resToTimestamp, nulls: nullAlways, native: formatNative(1, true), family: famTime,
 		doc: "to_timestamp, NULL where the text does not parse"},
+
+	// arithmetic in a unit (TIMESTAMPADD(HOUR, n, ts): the unit is a word)
+	{name: "timestampadd", minArgs: 3, maxArgs: 3, args: []argRule{argString, argInteger, argTimeOrString}, result: resCustom, typeFn: timestampAddType, resultDoc: "TIMESTAMP (TIMESTAMP_NTZ for one)", family: famTime,
+		doc: "the timestamp n units later (YEAR, QUARTER, MONTH, WEEK, DAY, DAYOFYEAR: on the session zone's calendar; HOUR, MINUTE, SECOND, MILLISECOND, MICROSECOND: on the instant; ANSI: DATETIME_OVERFLOW)"},
+	{name: "timestampdiff", minArgs: 3, maxArgs: 3, args: []argRule{argString, argTimeOrString, argTimeOrString}, ret: ir.Int64, result: resCustom, typeFn: timestampDiffType, resultDoc: "BIGINT", family: famTime,
+		doc: "the whole units (truncated) from the second timestamp to the third, in the units of timestampadd but DAYOFYEAR"},
 
 	// time zones
 	{name: "from_utc_timestamp", minArgs: 2, maxArgs: 2, args: []argRule{argTimeOrString, argString}, ret: ir.Timestamp(ir.Micro, "UTC"), result: resFixed, native: zoneNative, family: famTime,
@@ -192,4 +199,41 @@ func zoneNative(u *Unit, e *ir.Call, args []ir.Type) (ir.Pos, string) {
 		return l.Pos, fmt.Sprintf("%s with the time zone '%s' is not supported: it is not a region (area/city) or an offset (Spark: INVALID_TIMEZONE)", e.Name, l.Text)
 	}
 	return ir.Pos{}, ""
+}
+
+// timestampUnits are the units of timestampadd; timestampdiff takes them
+// but DAYOFYEAR (Spark 4.1.4 and 4.2.1: INVALID_PARAMETER_VALUE.DATETIME_UNIT).
+var timestampUnits = []string{"YEAR", "QUARTER", "MONTH", "WEEK", "DAY", "DAYOFYEAR", "HOUR", "MINUTE", "SECOND", "MILLISECOND", "MICROSECOND"}
+
+// timestampUnit checks the unit of timestampadd and timestampdiff: a word
+// (a constant string) naming one of timestampUnits.
+func timestampUnit(r *resolver, e *ir.Call) bool {
+	units := timestampUnits
+	if strings.EqualFold(e.Name, "timestampdiff") {
+		units = slices.DeleteFunc(slices.Clone(units), func(u string) bool { return u == "DAYOFYEAR" })
+	}
+	l, ok := e.Args[0].(*ir.Literal)
+	if !ok || l.Kind != ir.LitString || !containsFold(units, l.Text) {
+		r.errorf(e.Args[0].Position(), ir.CodeTypeMismatch, "%s needs a unit as its first argument: one of %s, got %s", e.Name, strings.Join(units, ", "), exprString(e.Args[0]))
+		return false
+	}
+	return true
+}
+
+// timestampAddType types timestampadd(unit, n, ts): the timestamp's type in
+// microseconds (a TIMESTAMP_NTZ stays one); a DATE or STRING gives a
+// TIMESTAMP.
+func timestampAddType(r *resolver, e *ir.Call, types []ir.Type) (ir.Type, bool) {
+	if !timestampUnit(r, e) {
+		return ir.Type{}, false
+	}
+	if t := types[2]; t.Kind == ir.TTimestamp && t.Zone == "" {
+		return ir.Timestamp(ir.Micro, ""), true
+	}
+	return ir.Timestamp(ir.Micro, "UTC"), true
+}
+
+// timestampDiffType types timestampdiff(unit, start, end): BIGINT.
+func timestampDiffType(r *resolver, e *ir.Call, types []ir.Type) (ir.Type, bool) {
+	return ir.Int64, timestampUnit(r, e)
 }

@@ -501,6 +501,14 @@ func (c *conv) call(a *callAST) ir.Expr {
 		}
 		call.Args = append(call.Args, x)
 	}
+	if unitFuncs[strings.ToLower(name)] && len(call.Args) > 0 {
+		// TIMESTAMPADD(HOUR, n, ts): the unit is a word, which Spark
+		// Connect takes as a string; a word Spark does not know is
+		// resolve's to refuse
+		if u, ok := call.Args[0].(*ir.ColumnRef); ok && u.Qualifier == "" {
+			call.Args[0] = &ir.Literal{Pos: u.Pos, Kind: ir.LitString, Text: strings.ToUpper(u.Name)}
+		}
+	}
 	if a.Filter != nil {
 		if call.Filter = c.expr(a.Filter); call.Filter == nil {
 			return nil
@@ -528,6 +536,10 @@ func (c *conv) call(a *callAST) ir.Expr {
 	}
 	return call
 }
+
+// unitFuncs are the functions whose first argument is a unit written as a
+// word: TIMESTAMPADD(HOUR, n, ts).
+var unitFuncs = wordSet(`timestampadd timestampdiff`)
 
 // number converts a numeric literal with Spark's typing: 1 is INT (BIGINT
 // when it does not fit, DECIMAL beyond), 1.5 is DECIMAL(2,1) as written,

@@ -41,6 +41,10 @@ func (e *Error) SQLState() string {
 		return "22023"
 	case ClassIllegalDayOfWeek:
 		return "22009"
+	case ClassDatetimeOverflow:
+		return "22008"
+	case ClassCannotParseTimestamp:
+		return "22007"
 	}
 	return ""
 }

@@ -183,3 +183,109 @@ func SecondWithFraction(us int64) decimal128.Num {
 // Now is the current instant in microseconds: generated code reads it once
 // per run, as Spark fixes current_timestamp() once per query.
 func Now() int64 { return time.Now().UnixMicro() }
+
+// ClassDatetimeOverflow is timestampadd's error when the result leaves the
+// range of a TIMESTAMP.
+const ClassDatetimeOverflow = "DATETIME_OVERFLOW"
+
+// errTimestampAdd is DATETIME_OVERFLOW for timestampadd(unit, n, ts), the
+// timestamp written as a literal of its wall-clock time.
+//
+//go:noinline
+func errTimestampAdd(unit string, n, local int64) *Error {
+	return &Error{Class: ClassDatetimeOverflow, Msg: "Datetime operation overflow: add " + strconv.FormatInt(n, 10) + "L " + unit +
+		" to TIMESTAMP '" + string(AppendTimestamp(nil, local)) + "'."}
+}
+
+// unitMicros are the microseconds of timestampadd's units of fixed length.
+var unitMicros = map[string]int64{"MICROSECOND": 1, "MILLISECOND": MicrosPerMilli, "SECOND": MicrosPerSecond,
+	"MINUTE": MicrosPerMinute, "HOUR": MicrosPerHour}
+
+// unitMonths and unitDays are the months and days of its calendar units.
+var (
+	unitMonths = map[string]int64{"MONTH": 1, "QUARTER": 3, "YEAR": 12}
+	unitDays   = map[string]int64{"DAY": 1, "DAYOFYEAR": 1, "WEEK": 7}
+)
+
+// wallClock and instantOf are the wall-clock time of an instant in zone z
+// (nil: UTC), and back.
+func wallClock(us int64, z *Zone) int64 {
+	if z == nil {
+		return us
+	}
+	return z.Local(us, UnitMicrosecond)
+}
+
+func instantOf(l int64, z *Zone) int64 {
+	if z == nil {
+		return l
+	}
+	return z.Instant(l, UnitMicrosecond)
+}
+
+// TimestampAddUnit is timestampadd(unit, n, ts) of an instant in zone z
+// (nil: UTC, and a TIMESTAMP_NTZ): units of fixed length add to the
+// instant; DAY, WEEK, MONTH, QUARTER and YEAR to the wall-clock date (the
+// day clamped to the month's last), whose instant in z is the result (in a
+// gap the time moves forward, in an overlap the earlier offset wins).
+// DATETIME_OVERFLOW out of range.
+func TimestampAddUnit(unit string, n, us int64, z *Zone) (int64, *Error) {
+	if per, ok := unitMicros[unit]; ok {
+		d, err := MulInt64(n, per)
+		if err == nil {
+			if r, err := AddInt64(us, d); err == nil {
+				return r, nil
+			}
+		}
+		return 0, errTimestampAdd(unit, n, wallClock(us, z))
+	}
+	l := wallClock(us, z)
+	days := FloorDiv(l, MicrosPerDay)
+	tod := l - days*MicrosPerDay
+	var nd int64
+	if m, ok := unitMonths[unit]; ok {
+		months := n * m
+		if n != 0 && (months/m != n || months != int64(int32(months))) {
+			return 0, errTimestampAdd(unit, n, l)
+		}
+		nd = addMonths(days, months)
+	} else {
+		k := unitDays[unit]
+		if n > math.MaxInt32 || n < math.MinInt32 {
+			return 0, errTimestampAdd(unit, n, l)
+		}
+		nd = days + n*k
+	}
+	if nd < -106751991 || nd > 106751990 { // beyond the microseconds of an int64
+		return 0, errTimestampAdd(unit, n, l)
+	}
+	return instantOf(nd*MicrosPerDay+tod, z), nil
+}
+
+// TimestampDiffUnit is timestampdiff(unit, start, end) of two instants in
+// zone z (nil: UTC): the whole units between their wall-clock times, as
+// java.time's ChronoUnit.between counts them (truncated toward zero), in
+// every unit: across New York's spring DST change a day of wall clock is
+// 24 hours where the instants are 23 apart.
+func TimestampDiffUnit(unit string, start, end int64, z *Zone) int64 {
+	l1, l2 := wallClock(start, z), wallClock(end, z)
+	if per, ok := unitMicros[unit]; ok {
+		return (l2 - l1) / per
+	}
+	d1, d2 := FloorDiv(l1, MicrosPerDay), FloorDiv(l2, MicrosPerDay)
+	t1, t2 := l1-d1*MicrosPerDay, l2-d2*MicrosPerDay
+	switch {
+	case d2 > d1 && t2 < t1:
+		d2--
+	case d2 < d1 && t2 > t1:
+		d2++
+	}
+	if k, ok := unitDays[unit]; ok {
+		return (d2 - d1) / k
+	}
+	y1, m1, dd1 := civilFromDays(d1)
+	y2, m2, dd2 := civilFromDays(d2)
+	packed1 := (y1*12+int64(m1-1))*32 + int64(dd1)
+	packed2 := (y2*12+int64(m2-1))*32 + int64(dd2)
+	return (packed2 - packed1) / 32 / unitMonths[unit]
+}

@@ -18,3 +18,13 @@ SELECT id, from_utc_timestamp(ts, 'America/New_York') AS fu1, to_utc_timestamp(t
        from_utc_timestamp(d, '+05:30') AS fu2, to_utc_timestamp(ds, 'Asia/Tokyo') AS tu2,
        to_utc_timestamp(from_utc_timestamp(ts, 'Europe/Oslo'), 'Europe/Oslo') AS round_trip
 FROM days;
+
+CREATE MATERIALIZED VIEW time_units AS
+SELECT id, timestampadd(HOUR, n % 1000, ts) AS a_hour, timestampadd(day, 1, d) AS a_day, timestampadd(MONTH, n % 100, ds) AS a_month,
+       timestampadd(QUARTER, CAST(n % 10 AS TINYINT), ts) AS a_q, timestampadd(YEAR, 1, d) AS a_year, timestampadd(WEEK, -1, ts) AS a_week,
+       timestampadd(MICROSECOND, CAST(n AS BIGINT) * 1000000, ts) AS a_us, timestampadd(MILLISECOND, -1, ts) AS a_ms, timestampadd(DAYOFYEAR, 366, d) AS a_doy,
+       timestampdiff(HOUR, ts, TIMESTAMP'2024-03-10 00:00:00') AS d_hour, timestampdiff(DAY, ts, d) AS d_day, timestampdiff(MONTH, d, DATE'2024-02-29') AS d_month,
+       timestampdiff(YEAR, ds, '2024-02-29') AS d_year, timestampdiff(QUARTER, d, ts) AS d_q, timestampdiff(WEEK, d, ts) AS d_week,
+       timestampdiff(MILLISECOND, ts, TIMESTAMP'2024-01-01 00:00:00.0015') AS d_ms, timestampdiff(MICROSECOND, d, ts) AS d_us,
+       timestampdiff(SECOND, ts, d) AS d_sec, timestampdiff(MINUTE, d, ts) AS d_min
+FROM days;

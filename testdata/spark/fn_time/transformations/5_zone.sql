@@ -28,3 +28,8 @@ FROM days;
 CREATE MATERIALIZED VIEW time_zones_ny AS
 SELECT id, from_utc_timestamp(ts, 'UTC') AS fu1, to_utc_timestamp(ts, '-08:00') AS tu1, from_utc_timestamp(d, 'Asia/Kolkata') AS fu2
 FROM days;
+
+CREATE MATERIALIZED VIEW time_units_ny AS
+SELECT id, timestampadd(HOUR, 24, ts) AS a_hour, timestampadd(DAY, 1, ts) AS a_day, timestampadd(MONTH, 1, ts) AS a_month,
+       timestampdiff(DAY, d, ts) AS d_day, timestampdiff(HOUR, d, ts) AS d_hour, timestampdiff(MONTH, ts, TIMESTAMP'2024-11-03 01:30:00') AS d_month
+FROM days;
