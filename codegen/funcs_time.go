@@ -49,6 +49,16 @@ func (g *flowGen) genTimeCall(name string, e *ir.Call, args []*value, t ir.Type)
 		return sq(checked, "NextDay", date(0), args[1])
 	case "trunc":
 		return sq(maybe, "TruncDateText", date(0), args[1])
+	case "make_timestamp":
+		sec := g.genCast(args[5], ir.Decimal(16, 6), false, e.Pos)
+		zone := g.zoneArg()
+		if len(args) == 7 {
+			zone = g.constZoneVar(e.Args[6])
+		}
+		f := []*value{i32(0), i32(1), i32(2), i32(3), i32(4), sec}
+		return g.strict(t, e.Pos, checked, false, f, func() jen.Code {
+			return jen.Qual(sqlfnPkg, "MakeTimestamp").Call(V(f[0]), V(f[1]), V(f[2]), V(f[3]), V(f[4]), V(f[5]), zone)
+		})
 	case "make_date":
 		return sq(checked, "MakeDate", i32(0), i32(1), i32(2))
 	case "unix_date":

@@ -39,6 +39,8 @@ var timeFunctions = []funcSig{
 	{name: "last_day", minArgs: 1, maxArgs: 1, args: []argRule{argTimeOrString}, ret: ir.Date32, result: resFixed, family: famTime, doc: "the last day of the date's month"},
 	{name: "next_day", minArgs: 2, maxArgs: 2, args: []argRule{argTimeOrString, argString}, ret: ir.Date32, result: resFixed, family: famTime, doc: "the first later date on the named day of the week (MO, MON, MONDAY, ...; ANSI: ILLEGAL_DAY_OF_WEEK for another text)"},
 	{name: "trunc", minArgs: 2, maxArgs: 2, args: []argRule{argTimeOrString, argString}, ret: ir.Date32, result: resFixed, nulls: nullAlways, family: famTime, doc: "the date truncated to the unit (YEAR/YYYY/YY, QUARTER, MONTH/MON/MM, WEEK); NULL for another unit"},
+	{name: "make_timestamp", minArgs: 6, maxArgs: 7, args: []argRule{argInteger, argInteger, argInteger, argInteger, argInteger, argNumeric, argString}, ret: ir.Timestamp(ir.Micro, "UTC"), result: resFixed, native: makeTimestampNative, family: famTime,
+		doc: "the instant of a wall-clock time (seconds with a fraction; 60 is the next minute) in the session zone or the given one (ANSI: DATETIME_FIELD_OUT_OF_BOUNDS, INVALID_FRACTION_OF_SECOND)"},
 	{name: "make_date", minArgs: 3, maxArgs: 3, args: []argRule{argInteger}, ret: ir.Date32, result: resFixed, family: famTime, doc: "the date of a year, month and day (ANSI: DATETIME_FIELD_OUT_OF_BOUNDS for a date that does not exist)"},
 
 	// datetime patterns (DatetimePatternProblem)
@@ -190,11 +192,14 @@ func formatNative(i int, parse bool) func(u *Unit, e *ir.Call, args []ir.Type) (
 // zoneNative checks the time zone of from_utc_timestamp and
 // to_utc_timestamp: the native runtime runs a constant, valid one (Spark
 // raises INVALID_TIMEZONE for another when the row is computed).
-func zoneNative(u *Unit, e *ir.Call, args []ir.Type) (ir.Pos, string) {
-	l, ok := e.Args[1].(*ir.Literal)
+func zoneNative(u *Unit, e *ir.Call, args []ir.Type) (ir.Pos, string) { return zoneArgNative(u, e, 1) }
+
+// zoneArgNative checks the time zone that is argument i of a call.
+func zoneArgNative(u *Unit, e *ir.Call, i int) (ir.Pos, string) {
+	l, ok := e.Args[i].(*ir.Literal)
 	switch {
 	case !ok || l.Kind != ir.LitString:
-		return e.Args[1].Position(), fmt.Sprintf("%s with a time zone that is not a constant is not supported yet", e.Name)
+		return e.Args[i].Position(), fmt.Sprintf("%s with a time zone that is not a constant is not supported yet", e.Name)
 	case !ValidZone(l.Text):
 		return l.Pos, fmt.Sprintf("%s with the time zone '%s' is not supported: it is not a region (area/city) or an offset (Spark: INVALID_TIMEZONE)", e.Name, l.Text)
 	}
@@ -236,4 +241,13 @@ func timestampAddType(r *resolver, e *ir.Call, types []ir.Type) (ir.Type, bool) 
 // timestampDiffType types timestampdiff(unit, start, end): BIGINT.
 func timestampDiffType(r *resolver, e *ir.Call, types []ir.Type) (ir.Type, bool) {
 	return ir.Int64, timestampUnit(r, e)
+}
+
+// makeTimestampNative checks make_timestamp's time zone, when it has one
+// (zoneNative).
+func makeTimestampNative(u *Unit, e *ir.Call, args []ir.Type) (ir.Pos, string) {
+	if len(e.Args) < 7 {
+		return ir.Pos{}, ""
+	}
+	return zoneArgNative(u, e, 6)
 }

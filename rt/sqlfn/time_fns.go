@@ -289,3 +289,46 @@ func TimestampDiffUnit(unit string, start, end int64, z *Zone) int64 {
 	packed2 := (y2*12+int64(m2-1))*32 + int64(dd2)
 	return (packed2 - packed1) / 32 / unitMonths[unit]
 }
+
+// errFractionOfSecond is make_timestamp's INVALID_FRACTION_OF_SECOND: 60
+// seconds with a fraction.
+//
+//go:noinline
+func errFractionOfSecond(micros int64) *Error {
+	text := strings.TrimRight(string(AppendDecimal(nil, decimal128.FromI64(micros), 6)), "0")
+	return &Error{Class: "INVALID_FRACTION_OF_SECOND", Msg: "Valid range for seconds is [0, 60] (inclusive), but the provided value is " +
+		strings.TrimSuffix(text, ".") + ". To avoid this error, use `try_make_timestamp`, which returns NULL on error."}
+}
+
+// MakeTimestamp is make_timestamp(year, month, day, hour, min, sec) under
+// ANSI (LocalDateTime.of), sec a DECIMAL(16,6), the wall-clock time read in
+// zone z (nil: UTC): 60 seconds are the next minute's start (with a
+// fraction, INVALID_FRACTION_OF_SECOND); a field out of its range, or a
+// date that does not exist, is DATETIME_FIELD_OUT_OF_BOUNDS in java.time's
+// words, the date's fields first.
+func MakeTimestamp(y, mo, d, h, mi int32, sec decimal128.Num, z *Zone) (int64, *Error) {
+	micros := int64(sec.LowBits())
+	secs, frac := FloorDiv(micros, MicrosPerSecond), FloorMod(micros, MicrosPerSecond) // -0.25 is second -1
+	carry := int64(0)
+	if secs == 60 {
+		if frac != 0 {
+			return 0, errFractionOfSecond(micros)
+		}
+		secs, carry = 0, MicrosPerMinute
+	}
+	days, err := MakeDate(y, mo, d)
+	if err != nil {
+		return 0, err
+	}
+	it := func(v int64) string { return strconv.FormatInt(v, 10) }
+	switch {
+	case h < 0 || h > 23:
+		return 0, errDatetimeField("Invalid value for HourOfDay (valid values 0 - 23): " + it(int64(h)))
+	case mi < 0 || mi > 59:
+		return 0, errDatetimeField("Invalid value for MinuteOfHour (valid values 0 - 59): " + it(int64(mi)))
+	case secs < 0 || secs > 59:
+		return 0, errDatetimeField("Invalid value for SecondOfMinute (valid values 0 - 59): " + it(secs))
+	}
+	l := int64(days)*MicrosPerDay + int64(h)*MicrosPerHour + int64(mi)*MicrosPerMinute + secs*MicrosPerSecond + frac + carry
+	return instantOf(l, z), nil
+}

@@ -1,6 +1,10 @@
 package sqlfn
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
+)
 
 // The answers below are Spark 4.1.4's and 4.2.1's for the same calls.
 
@@ -82,5 +86,28 @@ func TestMonthsBetween(t *testing.T) {
 	b := ny.Instant(ts(1970, 1, 1, 0), UnitMicrosecond)
 	if got := MonthsBetween(a, b, true, ny); got != 650.2936828 {
 		t.Errorf("MonthsBetween in New York = %v, want 650.2936828", got)
+	}
+}
+
+func TestMakeTimestamp(t *testing.T) {
+	sec := func(micros int64) decimal128.Num { return decimal128.FromI64(micros) }
+	for _, c := range []struct {
+		micros int64
+		msg    string
+	}{
+		{-250000, `[DATETIME_FIELD_OUT_OF_BOUNDS.WITH_SUGGESTION] Invalid value for SecondOfMinute (valid values 0 - 59): -1. If necessary set "spark.sql.ansi.enabled" to "false" to bypass this error.`},
+		{60500000, "[INVALID_FRACTION_OF_SECOND] Valid range for seconds is [0, 60] (inclusive), but the provided value is 60.5. To avoid this error, use `try_make_timestamp`, which returns NULL on error."},
+	} {
+		if _, err := MakeTimestamp(2024, 1, 1, 0, 0, sec(c.micros), nil); err == nil || err.Error() != c.msg {
+			t.Errorf("MakeTimestamp(..., %d µs): %v, want %s", c.micros, err, c.msg)
+		}
+	}
+	if got, err := MakeTimestamp(2024, 12, 31, 23, 59, sec(60000000), nil); err != nil || got != daysFromCivil(2025, 1, 1)*MicrosPerDay {
+		t.Errorf("MakeTimestamp(2024-12-31 23:59:60) = %d, %v", got, err)
+	}
+	// New York skipped 2024-03-10 02:30: it is 03:30 EDT, 07:30 UTC
+	ny := SessionZone("America/New_York")
+	if got, _ := MakeTimestamp(2024, 3, 10, 2, 30, sec(0), ny); got != daysFromCivil(2024, 3, 10)*MicrosPerDay+7*MicrosPerHour+30*MicrosPerMinute {
+		t.Errorf("MakeTimestamp in the gap = %d", got)
 	}
 }

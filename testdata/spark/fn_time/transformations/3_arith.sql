@@ -28,3 +28,9 @@ SELECT id, timestampadd(HOUR, n % 1000, ts) AS a_hour, timestampadd(day, 1, d) A
        timestampdiff(MILLISECOND, ts, TIMESTAMP'2024-01-01 00:00:00.0015') AS d_ms, timestampdiff(MICROSECOND, d, ts) AS d_us,
        timestampdiff(SECOND, ts, d) AS d_sec, timestampdiff(MINUTE, d, ts) AS d_min
 FROM days;
+
+CREATE MATERIALIZED VIEW time_make AS
+SELECT id, make_timestamp(year(d), month(d), day(d), 10, 30, 45.123456) AS mt1, make_timestamp(2024, 12, 31, 23, 59, 60) AS mt2,
+       make_timestamp(2024, 1, 1, 1, 1, 1.2345678D) AS mt3, make_timestamp(2024, 3, 10, 2, 30, 0, 'America/New_York') AS mt4,
+       make_timestamp(2024, 1, 1, 0, 0, CAST(abs(n % 60) AS DOUBLE) / 4, '+05:30') AS mt5, make_timestamp(2000, 2, 29, hour(ts), minute(ts), abs(n % 60)) AS mt6
+FROM days;

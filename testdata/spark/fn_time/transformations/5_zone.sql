@@ -33,3 +33,7 @@ CREATE MATERIALIZED VIEW time_units_ny AS
 SELECT id, timestampadd(HOUR, 24, ts) AS a_hour, timestampadd(DAY, 1, ts) AS a_day, timestampadd(MONTH, 1, ts) AS a_month,
        timestampdiff(DAY, d, ts) AS d_day, timestampdiff(HOUR, d, ts) AS d_hour, timestampdiff(MONTH, ts, TIMESTAMP'2024-11-03 01:30:00') AS d_month
 FROM days;
+
+CREATE MATERIALIZED VIEW time_make_ny AS
+SELECT id, make_timestamp(2024, 3, 10, 2, abs(n % 60), 0) AS mt1, make_timestamp(2024, 11, 3, 1, 30, abs(n % 60)) AS mt2
+FROM days;
