@@ -211,14 +211,12 @@ func (g *flowGen) genCall(e *ir.Call, en *env) *value {
 		})
 	case "to_date":
 		if len(args) == 2 {
-			g.unplanned(e.Pos, "to_date with a format is not supported yet: cast(x as date)")
-			return nullValue(t)
+			return g.genParse(name, e, args, t, false) // funcs_time.go
 		}
 		return g.genCast(args[0], ir.Date32, false, e.Pos)
 	case "to_timestamp":
 		if len(args) == 2 {
-			g.unplanned(e.Pos, "to_timestamp with a format is not supported yet: cast(x as timestamp)")
-			return nullValue(t)
+			return g.genParse(name, e, args, t, false)
 		}
 		return g.genCast(args[0], t, false, e.Pos)
 	case "year", "month", "day":
@@ -230,19 +228,7 @@ func (g *flowGen) genCall(e *ir.Call, en *env) *value {
 		us := g.genCast(x(), ir.Timestamp(ir.Micro, ""), false, e.Pos)
 		return sq(pure, fn, us)
 	case "unix_timestamp":
-		if len(args) != 1 || !(args[0].t.Kind == ir.TTimestamp || args[0].t.Kind == ir.TDate32) {
-			break
-		}
-		// Spark's ToTimestamp divides the microseconds by 10^6 as a Java
-		// long: truncated toward zero, so 1969-12-31 23:59:59.5 is 0
-		to := ir.Timestamp(ir.Micro, "")
-		if args[0].t.Zone != "" || args[0].t.Kind == ir.TDate32 {
-			// session confs: an instant's seconds, and a DATE's local
-			// midnight (zone.go); without a session zone, the same
-			to = ir.Timestamp(ir.Micro, "UTC")
-		}
-		us := g.genCast(args[0], to, false, e.Pos)
-		return g.strict(t, e.Pos, pure, false, []*value{us}, func() jen.Code { return jen.Add(V(us)).Op("/").Lit(1000000) })
+		return g.genParse(name, e, args, t, false) // funcs_time.go
 	case "timestamp_seconds", "timestamp_millis", "timestamp_micros":
 		a := x()
 		if !a.t.IsInteger() {

@@ -22,6 +22,8 @@ const (
 	argTimeOrString // date, timestamp, or a string to parse
 	argTimestamp
 	argTruncUnit // a string naming a date_trunc unit
+	argInt32     // INT, SMALLINT or TINYINT (funcs_time.go: Spark's date_add takes no BIGINT)
+	argDate      // a date (funcs_time.go: Spark's unix_date casts nothing to DATE)
 )
 
 // argRules describes each argRule: the words an error uses, and the test.
@@ -41,6 +43,10 @@ var argRules = [...]struct {
 	argTimeOrString:      {"a date, timestamp or string", func(t ir.Type) bool { return isTime(t) || t.Kind == ir.TString }},
 	argTimestamp:         {"a timestamp", func(t ir.Type) bool { return t.Kind == ir.TTimestamp }},
 	argTruncUnit:         {"a string (the unit)", func(t ir.Type) bool { return t.Kind == ir.TString }},
+	argDate:              {"a date", func(t ir.Type) bool { return t.Kind == ir.TDate32 }},
+	argInt32: {"an INT, SMALLINT or TINYINT", func(t ir.Type) bool {
+		return t.Kind == ir.TInt32 || t.Kind == ir.TInt16 || t.Kind == ir.TInt8
+	}},
 }
 
 // resultRule computes a function's result type from its argument types.
@@ -201,15 +207,15 @@ var functions = []funcSig{
 
 	// date and time
 	{name: "date_trunc", minArgs: 2, maxArgs: 2, args: []argRule{argTruncUnit, argTime}, result: resTrunc, family: famTime, doc: "truncates a timestamp to the unit (year, quarter, month, week, day, hour, ...)"},
-	{name: "to_date", minArgs: 1, maxArgs: 2, args: []argRule{argTimeOrString, argString}, ret: ir.Date32, result: resFixed, family: famTime, doc: "casts to DATE"},
-	{name: "to_timestamp", minArgs: 1, maxArgs: 2, args: []argRule{argTimeOrString, argString}, result: resToTimestamp, family: famTime, doc: "casts to TIMESTAMP"},
+	{name: "to_date", minArgs: 1, maxArgs: 2, args: []argRule{argTimeOrString, argString}, ret: ir.Date32, result: resFixed, family: famTime, doc: "casts to DATE, or parses the text with a datetime pattern (ANSI: CANNOT_PARSE_TIMESTAMP)"},
+	{name: "to_timestamp", minArgs: 1, maxArgs: 2, args: []argRule{argTimeOrString, argString}, result: resToTimestamp, family: famTime, doc: "casts to TIMESTAMP, or parses the text with a datetime pattern (ANSI: CANNOT_PARSE_TIMESTAMP)"},
 	{name: "year", minArgs: 1, maxArgs: 1, args: []argRule{argTime}, ret: ir.Int32, result: resFixed, family: famTime, doc: "the year"},
 	{name: "month", minArgs: 1, maxArgs: 1, args: []argRule{argTime}, ret: ir.Int32, result: resFixed, family: famTime, doc: "the month, 1 to 12"},
 	{name: "day", aliases: []string{"dayofmonth"}, minArgs: 1, maxArgs: 1, args: []argRule{argTime}, ret: ir.Int32, result: resFixed, family: famTime, doc: "the day of the month"},
 	{name: "hour", minArgs: 1, maxArgs: 1, args: []argRule{argTime}, ret: ir.Int32, result: resFixed, family: famTime, doc: "the hour, 0 to 23"},
 	{name: "minute", minArgs: 1, maxArgs: 1, args: []argRule{argTime}, ret: ir.Int32, result: resFixed, family: famTime, doc: "the minute"},
 	{name: "second", minArgs: 1, maxArgs: 1, args: []argRule{argTime}, ret: ir.Int32, result: resFixed, family: famTime, doc: "the second"},
-	{name: "unix_timestamp", minArgs: 0, maxArgs: 2, args: []argRule{argTimeOrString, argString}, ret: ir.Int64, result: resFixed, family: famTime, doc: "the seconds since 1970-01-01 UTC"},
+	{name: "unix_timestamp", minArgs: 0, maxArgs: 2, args: []argRule{argTimeOrString, argString}, ret: ir.Int64, result: resFixed, family: famTime, doc: "the seconds since 1970-01-01 UTC of a timestamp, of a text in a datetime pattern (default yyyy-MM-dd HH:mm:ss), or of now"},
 	{name: "timestamp_seconds", minArgs: 1, maxArgs: 1, args: []argRule{argNumeric}, ret: ir.Timestamp(ir.Micro, "UTC"), result: resFixed, family: famTime, doc: "the timestamp that many seconds after 1970-01-01 UTC"},
 	{name: "timestamp_millis", minArgs: 1, maxArgs: 1, args: []argRule{argInteger}, ret: ir.Timestamp(ir.Micro, "UTC"), result: resFixed, family: famTime, doc: "the timestamp that many milliseconds after 1970-01-01 UTC"},
 	{name: "timestamp_micros", minArgs: 1, maxArgs: 1, args: []argRule{argInteger}, ret: ir.Timestamp(ir.Micro, "UTC"), result: resFixed, family: famTime, doc: "the timestamp that many microseconds after 1970-01-01 UTC"},

@@ -133,9 +133,10 @@ func nativeCall(u *Unit, e *ir.Call, f *Func) (ir.Pos, string) {
 			return with()
 		}
 	case "unix_timestamp":
-		if len(args) != 1 || !isTime(args[0]) {
+		if len(args) > 0 && !(isTime(args[0]) || args[0].Kind == ir.TString) {
 			return with()
 		}
+		return formatNative(1, true)(u, e, args) // funcs_time.go
 	case "timestamp_seconds", "timestamp_millis", "timestamp_micros":
 		if !args[0].IsInteger() {
 			return with()
@@ -144,14 +145,8 @@ func nativeCall(u *Unit, e *ir.Call, f *Func) (ir.Pos, string) {
 		if l, ok := e.Args[0].(*ir.Literal); !ok || l.Kind != ir.LitString {
 			return e.Args[0].Position(), "date_trunc with a unit that is not a constant is not supported yet"
 		}
-	case "to_date":
-		if len(e.Args) == 2 {
-			return e.Pos, "to_date with a format is not supported yet: cast(x as date)"
-		}
-	case "to_timestamp":
-		if len(e.Args) == 2 {
-			return e.Pos, "to_timestamp with a format is not supported yet: cast(x as timestamp)"
-		}
+	case "to_date", "to_timestamp":
+		return formatNative(1, true)(u, e, args) // funcs_time.go
 	}
 	return ir.Pos{}, ""
 }

@@ -119,12 +119,15 @@ materialized view v = from s | order by id`,
 	{"grouping sets over a stream", `source s from csv "s/*.csv" { t timestamp(ms), k int64 watermark t delay 5s }
 streaming table g = from stream s | window tumble(t, 1m) | group by window_start, k grouping sets ((window_start, k), (window_start)) aggregate count(*) as n`,
 		`p.thund:2:60: native backend: group by ... grouping sets (rollup, cube) over a stream is not supported (neither is it on Spark): read the input as a snapshot (from x)`},
-	{"to_date with a format", `source u from csv "u.csv" { d string }
-materialized view m = from u | select to_date(d, 'yyyy-MM-dd') as day`,
-		`p.thund:2:39: native backend: to_date with a format is not supported yet: cast(x as date)`},
-	{"to_timestamp with a format", `source u from csv "u.csv" { d string }
-materialized view m = from u | select to_timestamp(d, 'yyyy-MM-dd') as t`,
-		`p.thund:2:39: native backend: to_timestamp with a format is not supported yet: cast(x as timestamp)`},
+	{"a datetime pattern letter the runtime does not run", `source u from csv "u.csv" { d string }
+materialized view m = from u | select to_date(d, 'yyyy-MM-dd G') as day`,
+		`p.thund:2:50: native backend: to_date with pattern letter 'G' (in 'yyyy-MM-dd G') is not supported yet`},
+	{"a datetime pattern that is not a constant", `source u from csv "u.csv" { d string, f string }
+materialized view m = from u | select to_timestamp(d, f) as t`,
+		`p.thund:2:55: native backend: to_timestamp with a datetime pattern that is not a constant is not supported yet`},
+	{"a time zone that is not a constant", `source u from csv "u.csv" { d string, z string }
+materialized view m = from u | select from_utc_timestamp(d, z) as t`,
+		`p.thund:2:61: native backend: from_utc_timestamp with a time zone that is not a constant is not supported yet`},
 	{"semi join of two streams", `source s from csv "s/*.csv" { t timestamp(ms), k int64 watermark t delay 5s }
 source r from csv "r/*.csv" { t timestamp(ms), k int64 watermark t delay 5s }
 streaming table j = from stream s | semi join (from stream r) as r2 on s.k = r2.k and r2.t between s.t and s.t + 10s | select s.k`,

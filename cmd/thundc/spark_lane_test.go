@@ -78,6 +78,8 @@ var laneCases = []laneCase{
 	{name: "fn_strings_sql", dir: "testdata/spark/fn_strings", path: "."},
 	// functions: hashing, encoding and bits (passes/funcs_hash.go)
 	{name: "fn_hash_sql", dir: "testdata/spark/fn_hash", path: "."},
+	// the date and time functions (passes/funcs_time.go)
+	{name: "fn_time_sql", dir: "testdata/spark/fn_time", path: "."},
 }
 
 // nexmarkSkip: Spark refuses q7 as written (its stream read of q7_max

@@ -418,8 +418,11 @@ func (c *conv) column(q *colRefAST) ir.Expr {
 	p := pos(q.Pos)
 	switch len(parts) {
 	case 1:
-		if !q.First.Quoted && niladic[strings.ToLower(parts[0])] {
-			c.errorf(p, ir.CodeSyntax, "%s is not supported in pipeline SQL", strings.ToLower(parts[0]))
+		if name := strings.ToLower(parts[0]); !q.First.Quoted && niladic[name] {
+			if name == "current_date" || name == "current_timestamp" {
+				return &ir.Call{Pos: p, Name: name} // current_date()
+			}
+			c.errorf(p, ir.CodeSyntax, "%s is not supported in pipeline SQL", name)
 			return nil
 		}
 		return &ir.ColumnRef{Pos: p, Name: parts[0]}
@@ -450,38 +453,30 @@ var extractFields = map[string]string{
 	"MINUTE": "minute", "M": "minute", "MIN": "minute", "MINS": "minute", "MINUTES": "minute",
 }
 
-// sparkOnlyFields are the other fields Spark's EXTRACT takes, refused by
-// name. SECOND is among them: Spark's is the seconds with their fraction,
-// a DECIMAL(8,6), where second(x) is the whole seconds.
-var sparkOnlyFields = wordSet(`SECOND S SEC SECONDS SECS YEAROFWEEK QUARTER QTR WEEK W WEEKS DAYOFWEEK DOW
-	DAYOFWEEK_ISO DOW_ISO DOY MILLISECONDS MSEC MSECS MILLISECON MILLISECOND MS MICROSECONDS USEC USECS
-	MICROSECON MICROSECOND US EPOCH`)
-
-// extractSecond are the spellings of EXTRACT's SECOND.
-var extractSecond = wordSet(`SECOND S SEC SECONDS SECS`)
+// dateFields are the other fields Spark's EXTRACT takes
+// (DatePart.parseExtractField): EXTRACT(field FROM x) of one of them is
+// Spark's extract('field', x), the catalogue's date_part.
+var dateFields = wordSet(`SECOND S SEC SECONDS SECS YEAROFWEEK QUARTER QTR WEEK W WEEKS DAYOFWEEK DOW
+	DAYOFWEEK_ISO DOW_ISO DOY`)
 
 // extract converts EXTRACT(field FROM x) to the function of x it is:
-// EXTRACT(YEAR FROM x) is year(x). The call keeps EXTRACT's position, and
-// its name is the field's, so that no message names a function the query
+// EXTRACT(YEAR FROM x) is year(x), EXTRACT(QUARTER FROM x) is
+// extract('QUARTER', x). The call keeps EXTRACT's position, and its name
+// is the field's or extract, so that no message names a function the query
 // does not spell.
 func (c *conv) extract(at ir.Pos, field string, fieldPos ir.Pos, x ir.Expr) ir.Expr {
 	f := strings.ToUpper(field)
 	if fn, ok := extractFields[f]; ok {
 		return &ir.Call{Pos: at, Name: fn, Args: []ir.Expr{x}}
 	}
-	if sparkOnlyFields[f] {
-		why := "it extracts YEAR, MONTH, DAY, HOUR or MINUTE"
-		if extractSecond[f] {
-			why = "Spark's is the seconds with their fraction, a DECIMAL(8,6); second(x) is the whole seconds"
-		}
-		c.errorf(fieldPos, ir.CodeSyntax, "EXTRACT(%s FROM ...) is not supported in pipeline SQL: %s", f, why)
-		return nil
+	if dateFields[f] {
+		return &ir.Call{Pos: at, Name: "extract", Args: []ir.Expr{&ir.Literal{Pos: fieldPos, Kind: ir.LitString, Text: f}, x}}
 	}
 	if k, ok := suggest.Closest(f, []string{"YEAR", "MONTH", "DAY", "HOUR", "MINUTE", "SECOND", "QUARTER", "WEEK"}); ok {
 		c.errorf(fieldPos, ir.CodeSyntax, "EXTRACT of unknown field %s (did you mean %s?)", f, k)
 		return nil
 	}
-	c.errorf(fieldPos, ir.CodeSyntax, "EXTRACT of unknown field %s: it extracts YEAR, MONTH, DAY, HOUR or MINUTE", f)
+	c.errorf(fieldPos, ir.CodeSyntax, "EXTRACT of unknown field %s: it extracts YEAR, QUARTER, MONTH, WEEK, DAY, DAYOFWEEK, DOY, HOUR, MINUTE, SECOND, ...", f)
 	return nil
 }
 
@@ -517,6 +512,14 @@ func (c *conv) call(a *callAST) ir.Expr {
 			return nil
 		}
 		return likeExpr(strings.ToUpper(name), p, call.Args[0], call.Args[1], false)
+	}
+	if unitFuncs[strings.ToLower(name)] && len(call.Args) > 0 {
+		// TIMESTAMPADD(HOUR, n, ts): the unit is a word, which Spark
+		// Connect takes as a string; a word Spark does not know is
+		// resolve's to refuse
+		if u, ok := call.Args[0].(*ir.ColumnRef); ok && u.Qualifier == "" {
+			call.Args[0] = &ir.Literal{Pos: u.Pos, Kind: ir.LitString, Text: strings.ToUpper(u.Name)}
+		}
 	}
 	if a.Filter != nil {
 		if call.Filter = c.expr(a.Filter); call.Filter == nil {
@@ -556,6 +559,10 @@ func likeExpr(op string, p ir.Pos, x, pat ir.Expr, not bool) ir.Expr {
 	}
 	return &ir.Like{Pos: p, X: x, Pattern: pat, Not: not}
 }
+
+// unitFuncs are the functions whose first argument is a unit written as a
+// word: TIMESTAMPADD(HOUR, n, ts).
+var unitFuncs = wordSet(`timestampadd timestampdiff`)
 
 // number converts a numeric literal with Spark's typing: 1 is INT (BIGINT
 // when it does not fit, DECIMAL beyond), 1.5 is DECIMAL(2,1) as written,

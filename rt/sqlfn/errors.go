@@ -53,10 +53,16 @@ func (e *Error) SQLState() string {
 		return "22029"
 	case ClassInvalidFormat:
 		return "42601"
-	case ClassInvalidParameterValue, ClassInvalidRegexpReplace:
+	case ClassInvalidParameterValue, ClassInvalidRegexpReplace, ClassDatetimeFieldOutOfBounds:
 		return "22023"
 	case ClassUserRaisedException:
 		return "P0001"
+	case ClassIllegalDayOfWeek:
+		return "22009"
+	case ClassDatetimeOverflow:
+		return "22008"
+	case ClassCannotParseTimestamp:
+		return "22007"
 	}
 	return ""
 }
