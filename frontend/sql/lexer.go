@@ -18,7 +18,9 @@ import (
 var sqlLexer = lexer.MustSimple([]lexer.SimpleRule{
 	{Name: "Whitespace", Pattern: `\s+`},
 	// Spark string literals: single or double quotes, backslash escapes.
-	{Name: "String", Pattern: `'(?:\\.|[^'\\])*'|"(?:\\.|[^"\\])*"`},
+	// A quote doubled inside is the quote itself ('it''s'), as Spark 4's
+	// lexer reads it; two literals apart are concatenated ('a' 'b').
+	{Name: "String", Pattern: `'(?:\\.|''|[^'\\])*'|"(?:\\.|""|[^"\\])*"`},
 	// r'...' raw strings: no escapes.
 	{Name: "RawString", Pattern: `[rR](?:'[^']*'|"[^"]*")`},
 	{Name: "QIdent", Pattern: "`(?:[^`]|``)*`"},
@@ -275,7 +277,8 @@ func unquoteIdent(s string) string {
 // unquoteString decodes one Spark string literal token: 'text' or "text"
 // with backslash escapes (\n \t \r \b \0 \Z \\ \' \" \uXXXX \UXXXXXXXX, and
 // octal \NNN); \% and \_ keep their backslash (they are LIKE escapes);
-// any other escaped character stands for itself. r'text' is raw.
+// any other escaped character stands for itself; the quote doubled is the
+// quote. r'text' is raw.
 func unquoteString(tok string) string {
 	if len(tok) >= 3 && (tok[0] == 'r' || tok[0] == 'R') {
 		return tok[2 : len(tok)-1]
@@ -283,13 +286,18 @@ func unquoteString(tok string) string {
 	if len(tok) < 2 {
 		return ""
 	}
-	s := tok[1 : len(tok)-1]
-	if !strings.Contains(s, `\`) {
+	q, s := tok[0], tok[1:len(tok)-1]
+	if !strings.Contains(s, `\`) && !strings.Contains(s, string([]byte{q, q})) {
 		return s
 	}
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
 		c := s[i]
+		if c == q && i+1 < len(s) && s[i+1] == q {
+			b.WriteByte(q)
+			i++
+			continue
+		}
 		if c != '\\' || i+1 >= len(s) {
 			b.WriteByte(c)
 			continue
