@@ -67,6 +67,9 @@ var laneCases = []laneCase{
 	// streaming: outer joins of two streams
 	{name: "streamjoin_thund", dir: "testdata/spark/streamjoin", path: "pipeline.thund"},
 	{name: "streamjoin_sql", dir: "testdata/spark/streamjoin", path: "."},
+	// streaming: windowed aggregates at the watermark's boundary
+	{name: "streamwindow_thund", dir: "testdata/spark/streamwindow", path: "pipeline.thund"},
+	{name: "streamwindow_sql", dir: "testdata/spark/streamwindow", path: "."},
 }
 
 // nexmarkSkip: Spark refuses q7 as written (its stream read of q7_max
