@@ -291,7 +291,8 @@ func (g *flowGen) genStreamAggregate(n *ir.Aggregate, c consumer) {
 	kind := map[ir.WindowKind]string{ir.WindowTumble: "Tumbling", ir.WindowHop: "Hopping", ir.WindowSession: "Session"}[w.Kind]
 	spec := jen.Qual(streamPkg, "Spec").Values(jen.Dict{
 		jen.Id("Kind"): jen.Qual(streamPkg, kind), jen.Id("Size"): jen.Lit(size), jen.Id("Slide"): jen.Lit(slide),
-		jen.Id("Gap"): jen.Lit(gap), jen.Id("AllowedLateness"): jen.Lit(sf.lateness)})
+		jen.Id("Gap"): jen.Lit(gap), jen.Id("AllowedLateness"): jen.Lit(sf.lateness),
+		jen.Id("Grain"): jen.Lit(msGrain(sf.unit))})
 	mode := "Append"
 	switch g.fi.Emission {
 	case passes.EmissionUpdate:

@@ -36,7 +36,7 @@ func (g *flowGen) genStreamDedup(n *ir.Distinct, c consumer) {
 	}
 
 	dd := g.name("dedup")
-	grain := max(1, unitsPerSecond[sf.unit]/1000) // Spark's watermark is whole milliseconds
+	grain := msGrain(sf.unit)
 	g.prelude = append(g.prelude,
 		jen.Commentf("the keys of the distinct within watermark at %s (rt/stream.Dedup), held for %d units", posText(n.Pos), dp.Delay),
 		jen.List(jen.Id(dd), jen.Id(dd+"Err")).Op(":=").Qual(streamPkg, "NewDedup").Types(jen.Id(key.name)).Call(jen.Lit(dp.Delay), jen.Lit(sf.lateness), jen.Lit(grain)),

@@ -97,7 +97,7 @@ func (g *flowGen) genStreamJoin(n *ir.Join, c consumer) {
 	g.prelude = append(g.prelude,
 		jen.Commentf("the state of the join of two streams at %s (rt/stream.IntervalJoin): tr - tl in [%d, %d]", posText(n.Pos), tb.Lower, tb.Upper),
 		jen.List(jen.Id(ij), jen.Id(ij+"Err")).Op(":=").Qual(streamPkg, "NewIntervalJoin").Types(jen.Id(kt.name), jen.Id(L.st.name), jen.Id(R.st.name)).Call(
-			jen.Lit(tb.Lower), jen.Lit(tb.Upper), jen.Lit(sf.lateness)),
+			jen.Lit(tb.Lower), jen.Lit(tb.Upper), jen.Lit(sf.lateness), jen.Lit(msGrain(sf.unit))),
 		jen.If(jen.Id(ij+"Err").Op("!=").Nil()).Block(jen.Return(jen.Id(ij+"Err"))),
 		jen.Var().Id(pairs).Index().Id(pair),
 		jen.Id(emitFn).Op(":=").Func().Params(emitParams...).Block(

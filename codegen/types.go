@@ -123,6 +123,10 @@ var sqlfnUnits = [...]string{ir.Second: "UnitSecond", ir.Milli: "UnitMillisecond
 // unitsPerSecond is the number of ticks of u in one second.
 var unitsPerSecond = passes.UnitsPerSecond
 
+// msGrain is the ticks of u in a millisecond (at least 1):
+// Spark's watermark is whole milliseconds.
+func msGrain(u ir.TimeUnit) int64 { return max(1, unitsPerSecond[u]/1000) }
+
 // arrowType returns an expression that builds the arrow.DataType of t.
 func arrowType(t ir.Type) *jen.Statement {
 	switch t.Kind {

@@ -20,9 +20,10 @@ import (
 // run (micro-batch, epoch, process) per batch of files, restoring the
 // join's held rows and their matched flags from the last commit every time.
 // Each table must equal a batch outer join of the rows that were on time,
-// where lateness (t < WM - allowed lateness, WM the minimum over both inputs
-// of the greatest event time seen in earlier batches less the delay) is
-// computed here, from the generated arrival order, not read from the engine.
+// where lateness (Spark's rule, seen on its servers: t <= WM - allowed
+// lateness, WM the minimum over both inputs of the greatest event time seen
+// in earlier batches less the delay) is computed here, from the generated
+// arrival order, not read from the engine.
 // Keys are sometimes NULL (an empty CSV field): such a row matches nothing
 // and, on a preserved side, is emitted NULL-padded at once (unless late).
 // The join's residual condition (a.v <> bb.w) is one the state cannot test,
@@ -186,7 +187,7 @@ func joinEquivOracle(batches [][]jeRow) (map[string][]string, int, int, int, int
 	hasA, hasB, hasWM := false, false, false
 	for i, b := range batches {
 		for _, r := range b {
-			if hasWM && r.t < wm-jeLateness {
+			if hasWM && r.t <= wm-jeLateness {
 				late++
 				continue
 			}

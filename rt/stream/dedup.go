@@ -101,14 +101,7 @@ func (d *Dedup[K]) hold(key K, at int64) {
 // none yet) and drops the keys whose expiry it reached.
 func (d *Dedup[K]) Advance(wm int64, ok bool) {
 	if ok {
-		w := satSub(wm, d.lateness)
-		if r := w % d.grain; r != 0 { // floor to whole milliseconds
-			w -= r
-			if r < 0 {
-				w -= d.grain
-			}
-		}
-		d.wm = max(d.wm, w)
+		d.wm = max(d.wm, floorGrain(satSub(wm, d.lateness), d.grain))
 	}
 	for len(d.expiry) > 0 && d.expiry[0].at <= d.wm {
 		e := heapPop(&d.expiry, expiryLess[K])

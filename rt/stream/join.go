@@ -10,14 +10,18 @@ import (
 // side's state as it arrives and is then kept until no future on-time row of
 // the other side could match it.
 //
-// A row is late, by the DESIGN.md rule for stateful operators other than
-// windows, when its event time is < WM - allowed lateness, WM being the
-// flow's watermark (the minimum over both inputs). Late rows are dropped and
-// counted. Because every future on-time row has t >= WM - lateness, a left
-// row is evicted once tl+Upper < WM - lateness, and a right row once
-// tr-Lower < WM - lateness: eviction never loses a match.
+// A row is late, as Spark's stream-stream joins judge it, when its event
+// time is <= H, H being WM - allowed lateness floored to whole milliseconds
+// and WM the flow's watermark (the minimum over both inputs). Late rows are
+// dropped and counted. Every future on-time row has t > H; as Spark does
+// (its state watermark is a millisecond short of H), a left row is evicted
+// once tl+Upper <= H - 1ms and a right row once tr-Lower <= H - 1ms, so
+// eviction never loses a match and a row whose bound is within the last
+// millisecond up to H is held (and, in an outer join, emitted NULL-padded)
+// until a later watermark.
 type IntervalJoin[K comparable, L, R any] struct {
 	lower, upper, lateness int64
+	grain                  int64 // units per millisecond
 	wm                     int64
 	hasWM                  bool
 	left                   joinSide[K, L]
@@ -55,16 +59,20 @@ type expiryEntry[K comparable] struct {
 func expiryLess[K comparable](a, b expiryEntry[K]) bool { return a.at < b.at }
 
 // NewIntervalJoin returns empty join state for the bound
-// tl+lower <= tr <= tl+upper (lower <= upper; either may be negative).
-func NewIntervalJoin[K comparable, L, R any](lower, upper, allowedLateness int64) (*IntervalJoin[K, L, R], error) {
+// tl+lower <= tr <= tl+upper (lower <= upper; either may be negative);
+// grain is the units in a millisecond.
+func NewIntervalJoin[K comparable, L, R any](lower, upper, allowedLateness, grain int64) (*IntervalJoin[K, L, R], error) {
 	if lower > upper {
 		return nil, fmt.Errorf("interval join bound [%d, %d] is empty", lower, upper)
 	}
 	if allowedLateness < 0 {
 		return nil, fmt.Errorf("allowed lateness %d is negative", allowedLateness)
 	}
+	if grain < 1 {
+		return nil, fmt.Errorf("interval join grain %d is not positive", grain)
+	}
 	return &IntervalJoin[K, L, R]{
-		lower: lower, upper: upper, lateness: allowedLateness,
+		lower: lower, upper: upper, lateness: allowedLateness, grain: grain,
 		left:  joinSide[K, L]{rows: map[K][]*timed[L]{}},
 		right: joinSide[K, R]{rows: map[K][]*timed[R]{}},
 	}, nil
@@ -72,7 +80,13 @@ func NewIntervalJoin[K comparable, L, R any](lower, upper, allowedLateness int64
 
 // late reports whether event time t is late under the current watermark.
 func (j *IntervalJoin[K, L, R]) late(t int64) bool {
-	return j.hasWM && t < satSub(j.wm, j.lateness)
+	return j.hasWM && t <= j.horizon()
+}
+
+// horizon is H: the watermark less the allowed lateness, floored to whole
+// milliseconds.
+func (j *IntervalJoin[K, L, R]) horizon() int64 {
+	return floorGrain(satSub(j.wm, j.lateness), j.grain)
 }
 
 // AddLeft adds one left row: emit is called with each matching right row
@@ -136,7 +150,7 @@ func (j *IntervalJoin[K, L, R]) AddRightM(key K, t int64, row R, emit func(L, R,
 }
 
 // Late reports whether event time t is late under the current watermark
-// (t < WM - allowed lateness).
+// (t <= H, see IntervalJoin).
 func (j *IntervalJoin[K, L, R]) Late(t int64) bool { return j.late(t) }
 
 // addRow keeps a row; last is the greatest event time of the other side it
@@ -147,10 +161,10 @@ func addRow[K comparable, T any](s *joinSide[K, T], key K, r *timed[T], last int
 	heapPush(&s.expiry, expiryEntry[K]{at: last, key: key}, expiryLess[K])
 }
 
-// evict drops the rows whose last matchable time is before horizon,
+// evict drops the rows whose last matchable time is at or before horizon,
 // handing those never matched to unmatched when it is not nil.
 func evict[K comparable, T any](s *joinSide[K, T], horizon int64, last func(t int64) int64, unmatched func(T)) {
-	for len(s.expiry) > 0 && s.expiry[0].at < horizon {
+	for len(s.expiry) > 0 && s.expiry[0].at <= horizon {
 		e := heapPop(&s.expiry, expiryLess[K])
 		rows, ok := s.rows[e.key]
 		if !ok {
@@ -158,7 +172,7 @@ func evict[K comparable, T any](s *joinSide[K, T], horizon int64, last func(t in
 		}
 		keep := rows[:0]
 		for _, r := range rows {
-			if last(r.t) < horizon {
+			if last(r.t) <= horizon {
 				s.held--
 				s.evicted++
 				if unmatched != nil && !r.matched {
@@ -195,7 +209,7 @@ func (j *IntervalJoin[K, L, R]) AdvanceOuter(wm int64, ok bool, unmatchedLeft fu
 	if !j.hasWM {
 		return
 	}
-	h := satSub(j.wm, j.lateness)
+	h := satSub(j.horizon(), j.grain)
 	evict(&j.left, h, func(t int64) int64 { return satAdd(t, j.upper) }, unmatchedLeft)
 	evict(&j.right, h, func(t int64) int64 { return satSub(t, j.lower) }, unmatchedRight)
 }

@@ -29,7 +29,7 @@ func TestOuterJoinProperty(t *testing.T) {
 		lateness, delay := rng.Int64N(6), rng.Int64N(6)
 		preserveL, preserveR := c%3 != 1, c%3 != 0 // left, right, full
 		residual := func(l, r int) bool { return (l+r)%3 != 0 }
-		j, err := NewIntervalJoin[int, int, int](lower, upper, lateness)
+		j, err := NewIntervalJoin[int, int, int](lower, upper, lateness, 1)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -49,7 +49,7 @@ func TestOuterJoinProperty(t *testing.T) {
 				e := ev{id: id, key: rng.IntN(3), t: nominal - rng.Int64N(20), left: rng.IntN(2) == 0}
 				id++
 				maxT = max(maxT, e.t)
-				late := hasWM && e.t < wm-lateness
+				late := hasWM && e.t <= wm-lateness
 				var ok bool
 				if e.left {
 					ok = j.AddLeftM(e.key, e.t, e.id, emit)
@@ -76,7 +76,7 @@ func TestOuterJoinProperty(t *testing.T) {
 			j.AdvanceOuter(wm, hasWM, unL, unR)
 			if rng.IntN(3) == 0 { // a restart: checkpoint, restore into new state
 				snap := j.SnapshotOuter()
-				j, _ = NewIntervalJoin[int, int, int](lower, upper, lateness)
+				j, _ = NewIntervalJoin[int, int, int](lower, upper, lateness, 1)
 				if err := j.RestoreOuter(snap); err != nil {
 					t.Fatal(err)
 				}
@@ -123,5 +123,49 @@ func TestOuterJoinProperty(t *testing.T) {
 	}
 	if padded == 0 {
 		t.Fatal("no case emitted a NULL-padded row")
+	}
+}
+
+// TestOuterJoinSparkBoundary replays, in microseconds, a full outer join
+// run on Spark 4.1.4 and 4.2.1 (bt between at - 3s and at + 5s, both
+// watermarks delayed 2s, each side's first batch topped by 10.0009s): the
+// watermark is 8.000s, the millisecond-floored 10.0009s less the delay; a
+// left row is NULL-padded once at+5s <= 7.999s (2.999s and 2.998s are,
+// 2.9995s and 3s are not), a right row once bt+3s <= 7.999s, and a later
+// row at or before 8.000s is late (8s and 7.9995s are, 8.0005s is not).
+func TestOuterJoinSparkBoundary(t *testing.T) {
+	const s, ms = 1_000_000, 1_000
+	j, err := NewIntervalJoin[string, string, string](-3*s, 5*s, 0, ms)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	emit := func(l, r string, m Match) { m.Set(); got = append(got, l+"+"+r) }
+	for _, r := range []struct {
+		k string
+		t int64
+	}{{"x", 10*s + 900}, {"z", 3 * s}, {"q", 3*s + 500}, {"e", 3*s - 500}, {"f", 3*s - ms}, {"g", 3*s - 2*ms}} {
+		j.AddLeftM(r.k, r.t, "a"+r.k, emit)
+	}
+	for _, r := range []struct {
+		k string
+		t int64
+	}{{"x", 10*s + 900}, {"r1", 5 * s}, {"r2", 5*s - 500}, {"r3", 5*s - ms}} {
+		j.AddRightM(r.k, r.t, "b"+r.k, emit)
+	}
+	j.AdvanceOuter(10*s+900-2*s, true,
+		func(l string) { got = append(got, l+"+null") },
+		func(r string) { got = append(got, "null+"+r) })
+	slices.Sort(got)
+	if want := []string{"af+null", "ag+null", "ax+bx", "null+br3"}; !slices.Equal(got, want) {
+		t.Fatalf("after the first batch: got %v, want %v", got, want)
+	}
+	for _, c := range []struct {
+		t    int64
+		late bool
+	}{{8 * s, true}, {8*s - 500, true}, {8*s + 500, false}} {
+		if j.Late(c.t) != c.late {
+			t.Errorf("Late(%d) = %v, want %v", c.t, !c.late, c.late)
+		}
 	}
 }

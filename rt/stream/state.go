@@ -326,11 +326,13 @@ func (s *State[K, A]) markDirty(x *session[K, A]) {
 	}
 }
 
-// Advance ends a micro-batch with the flow's new watermark (ok false: still
-// none). A lower watermark than the state's is ignored: it never decreases.
+// Advance ends a micro-batch with the flow's new watermark, floored to the
+// spec's Grain (ok false: still none). A lower watermark than the state's is
+// ignored: it never decreases.
 // It returns the micro-batch's emission and evicts the windows that closed
 // (Complete mode keeps their final rows).
 func (s *State[K, A]) Advance(wm int64, ok bool) Emission[K, A] {
+	wm = floorGrain(wm, max(1, s.spec.Grain))
 	if ok && (!s.hasWM || wm > s.wm) {
 		s.wm, s.hasWM = wm, true
 	}

@@ -34,6 +34,18 @@ func satSub(a, b int64) int64 {
 	return satAdd(a, -b)
 }
 
+// floorGrain floors w to a multiple of grain, the units in a millisecond:
+// Spark's watermark is whole milliseconds.
+func floorGrain(w, grain int64) int64 {
+	if r := w % grain; r != 0 {
+		w -= r
+		if r < 0 {
+			w -= grain
+		}
+	}
+	return w
+}
+
 // Watermark is the watermark of one stream read (DESIGN.md): the maximum
 // event time seen in earlier micro-batches minus the delay, never
 // decreasing. Observe every row's event time during a micro-batch; Advance at

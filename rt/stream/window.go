@@ -65,12 +65,19 @@ type Spec struct {
 	// AllowedLateness: a window closes once the watermark reaches its end
 	// plus this.
 	AllowedLateness int64
+	// Grain is the event-time units in a millisecond (0 counts as 1): the
+	// watermark is floored to it, as Spark's is whole milliseconds, so that
+	// a session ending within the millisecond after it stays open.
+	Grain int64
 }
 
 // Validate reports a malformed spec.
 func (s Spec) Validate() error {
 	if s.AllowedLateness < 0 {
 		return fmt.Errorf("allowed lateness %d is negative", s.AllowedLateness)
+	}
+	if s.Grain < 0 {
+		return fmt.Errorf("window grain %d is negative", s.Grain)
 	}
 	switch s.Kind {
 	case Tumbling:

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"testing"
 )
 
@@ -275,5 +276,34 @@ func TestSnapshotJSON(t *testing.T) {
 	bad, _ := NewState[int, cnt](Spec{Kind: Tumbling, Size: 10}, Append, nil)
 	if err := bad.Restore(Snapshot[int, cnt]{Open: []SnapshotEntry[int, cnt]{{Key: 1, Window: Window{3, 13}}}}); err == nil {
 		t.Fatal("a misaligned window restored")
+	}
+}
+
+// TestSessionSparkBoundary replays, in microseconds, session windows (gap
+// 5s, delay 2s, append mode) run on Spark 4.1.4: the rows at 4.9995s, 5s,
+// 5.0005s (one key each) and 12.0009s make the watermark 10.000s, the
+// millisecond-floored 12.0009s less the delay; the sessions ending at
+// 9.9995s and 10s are emitted, the one ending at 10.0005s stays open.
+func TestSessionSparkBoundary(t *testing.T) {
+	const s = 1_000_000
+	st, err := NewState[string, int](Spec{Kind: Session, Gap: 5 * s, Grain: 1_000}, Append, func(dst, src *int) error { *dst += *src; return nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := map[string]int64{"q": 5*s - 500, "r": 5 * s, "p": 5*s + 500, "m": 12*s + 900}
+	for k, ts := range rows {
+		accs, _, err := st.Assign(k, ts)
+		if err != nil || len(accs) != 1 {
+			t.Fatalf("Assign(%s, %d): %d windows, %v", k, ts, len(accs), err)
+		}
+		*accs[0]++
+	}
+	var got []string
+	for _, r := range st.Advance(rows["m"]-2*s, true).Final {
+		got = append(got, fmt.Sprintf("%s[%d,%d)", r.Key, r.Window.Start, r.Window.End))
+	}
+	slices.Sort(got)
+	if want := []string{"q[4999500,9999500)", "r[5000000,10000000)"}; !slices.Equal(got, want) {
+		t.Fatalf("emitted %v, want %v", got, want)
 	}
 }
