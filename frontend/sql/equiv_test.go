@@ -163,7 +163,7 @@ var equivCases = []struct {
 	{
 		name:  "literals",
 		sql:   `CREATE MATERIALIZED VIEW m AS SELECT 1.50 AS d, 1.5e0 AS f, 1.5E3 AS f2, 1.5D AS g, 2D AS g2, 1L AS h, 7 AS i, 'it''s' AS s, "dq" AS s2, NULL AS n, TRUE AS b, INTERVAL 5 SECONDS AS i1, INTERVAL '5' SECOND AS i2, INTERVAL 1 HOUR 30 MINUTES AS i3, INTERVAL '10 minutes' AS i4, TIMESTAMP '2024-01-01 12:00:00' AS ts, TIMESTAMP '2024-01-01T12:00:00.5Z' AS ts2, DATE '2024-01-01' AS dt FROM t`,
-		thund: `materialized view m = from t | select 1.50 as d, 1.5e0 as f, 1.5e3 as f2, 1.5e0 as g, 2e0 as g2, cast(1 as int64) as h, 7 as i, 'its' as s, 'dq' as s2, null as n, true as b, 5s as i1, 5s as i2, 1h30m as i3, 10m as i4, timestamp '2024-01-01 12:00:00' as ts, cast('2024-01-01T12:00:00.5Z' as timestamp(us, "UTC")) as ts2, date '2024-01-01' as dt`,
+		thund: `materialized view m = from t | select 1.50 as d, 1.5e0 as f, 1.5e3 as f2, 1.5e0 as g, 2e0 as g2, cast(1 as int64) as h, 7 as i, 'it''s' as s, 'dq' as s2, null as n, true as b, 5s as i1, 5s as i2, 1h30m as i3, 10m as i4, timestamp '2024-01-01 12:00:00' as ts, cast('2024-01-01T12:00:00.5Z' as timestamp(us, "UTC")) as ts2, date '2024-01-01' as dt`,
 	},
 	{
 		name:  "operators and predicates",
