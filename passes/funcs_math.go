@@ -49,16 +49,6 @@ var mathFunctions = []funcSig{
 	{name: "width_bucket", minArgs: 4, maxArgs: 4, args: []argRule{argNumeric, argNumeric, argNumeric, argInteger}, ret: ir.Int64, result: resFixed, nulls: nullAlways, native: nativeWidthBucket, family: famMath, doc: "the bucket, 1 to n, of v among n equal buckets from min to max (0 below, n + 1 above; NULL for n <= 0, min = max, NaN or infinite bounds)"},
 }
 
-// mathSparkOnly are the random functions: Spark draws them per partition
-// (a generator seeded with the seed plus the partition index), so the rows'
-// values depend on how Spark splits the input, which the native engine
-// cannot reproduce; they run on the Spark targets only.
-var mathSparkOnly = []funcSig{
-	{name: "rand", aliases: []string{"random"}, minArgs: 0, maxArgs: 1, args: []argRule{argInteger}, ret: ir.Float64, result: resFixed, nulls: nullNever, notNative: randomReason, family: famMath, doc: "a uniform random double in [0, 1), from an optional seed"},
-	{name: "randn", minArgs: 0, maxArgs: 1, args: []argRule{argInteger}, ret: ir.Float64, result: resFixed, nulls: nullNever, notNative: randomReason, family: famMath, doc: "a standard normal random double, from an optional seed"},
-	{name: "uniform", minArgs: 2, maxArgs: 3, args: []argRule{argNumeric, argNumeric, argInteger}, result: resCustom, typeFn: uniformType, resultDoc: "the common type of min and max", notNative: randomReason, family: famMath, doc: "a uniform random number between min and max, from an optional seed"},
-}
-
 // randomReason is why the native backend does not run the random functions.
 const randomReason = "draws random numbers per Spark partition (its seed plus the partition index), which the native runtime cannot reproduce: target spark-4.1 or spark-4.2, or derive a pseudo-random value from a column (hash)"
 

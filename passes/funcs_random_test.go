@@ -1,10 +1,8 @@
 package passes
 
 import (
-	"strings"
 	"testing"
 
-	"github.com/nordisk/thund/frontend/dsl"
 	"github.com/nordisk/thund/ir"
 )
 
@@ -30,19 +28,7 @@ materialized view m = from u | select x, rand() as r, random(7) as s, randn(7) a
 		{Spark42, nil},
 	} {
 		t.Run(string(tc.target), func(t *testing.T) {
-			p, diags := dsl.Parse("t.thund", []byte(src))
-			if err := diags.Err(); err != nil {
-				t.Fatalf("parse: %v", err)
-			}
-			u, _ := Run(p, Options{Target: tc.target})
-			if len(u.Diags) != len(tc.want) {
-				t.Fatalf("got %d diagnostics, want %d:\n%s", len(u.Diags), len(tc.want), u.Diags.Error())
-			}
-			for i, w := range tc.want {
-				if d := u.Diags[i]; d.Code != ir.CodeCapability || !strings.HasPrefix(d.Error(), w) {
-					t.Errorf("diagnostic %d: got\n\t%s\nwant a capability refusal starting\n\t%s", i+1, d.Error(), w)
-				}
-			}
+			p, u := checkRefusals(t, src, tc.target, tc.want)
 			if len(tc.want) > 0 {
 				return
 			}
