@@ -64,6 +64,20 @@ type streamFlow struct {
 	lateFlush    []jen.Code // emits the late rows collected
 }
 
+// addState registers a stateful operator's state with the flow's
+// checkpoint: field (of type typ) in the state struct, saved from
+// op.snapshot() and restored by op.restore(st.field), whose error names
+// what is restored.
+func (sf *streamFlow) addState(field string, typ jen.Code, op, restore, snapshot, what string) {
+	sf.fields = append(sf.fields, jen.Id(field).Add(typ))
+	sf.restore = append(sf.restore, jen.If(jen.Err().Op(":=").Id(op).Dot(restore).Call(jen.Id("st").Dot(field)), jen.Err().Op("!=").Nil()).Block(
+		jen.Return(jen.Qual(fmtPkg, "Errorf").Call(jen.Lit("restoring its "+what+": %w"), jen.Err()))))
+	if sf.save == nil {
+		sf.save = jen.Dict{}
+	}
+	sf.save[jen.Id(field)] = jen.Id(op).Dot(snapshot).Call()
+}
+
 // wmRead is one stream read with a watermark: its input number in the
 // tracker and its event-time column.
 type wmRead struct {
@@ -348,13 +362,7 @@ func (g *flowGen) genStreamAggregate(n *ir.Aggregate, c consumer) {
 		jen.List(jen.Id(sw), jen.Id(sw+"Err")).Op(":=").Qual(streamPkg, "NewState").Types(jen.Id(key.name), jen.Id(acc.name)).Call(spec, jen.Qual(streamPkg, mode), merge),
 		jen.If(jen.Id(sw+"Err").Op("!=").Nil()).Block(jen.Return(jen.Id(sw+"Err"))))
 	field := fmt.Sprintf("W%d", sf.ops-1)
-	sf.fields = append(sf.fields, jen.Id(field).Qual(streamPkg, "Snapshot").Types(jen.Id(key.name), jen.Id(acc.name)))
-	sf.restore = append(sf.restore, jen.If(jen.Err().Op(":=").Id(sw).Dot("Restore").Call(jen.Id("st").Dot(field)), jen.Err().Op("!=").Nil()).Block(
-		jen.Return(jen.Qual(fmtPkg, "Errorf").Call(jen.Lit("restoring its window state: %w"), jen.Err()))))
-	if sf.save == nil {
-		sf.save = jen.Dict{}
-	}
-	sf.save[jen.Id(field)] = jen.Id(sw).Dot("Snapshot").Call()
+	sf.addState(field, jen.Qual(streamPkg, "Snapshot").Types(jen.Id(key.name), jen.Id(acc.name)), sw, "Restore", "Snapshot", "window state")
 	var shape strings.Builder
 	fmt.Fprintf(&shape, "%s: %s size %d slide %d gap %d mode %s; key", field, w.Kind, size, slide, gap, mode)
 	for i, t := range keyTypes {

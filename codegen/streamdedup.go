@@ -42,13 +42,7 @@ func (g *flowGen) genStreamDedup(n *ir.Distinct, c consumer) {
 		jen.List(jen.Id(dd), jen.Id(dd+"Err")).Op(":=").Qual(streamPkg, "NewDedup").Types(jen.Id(key.name)).Call(jen.Lit(dp.Delay), jen.Lit(sf.lateness), jen.Lit(grain)),
 		jen.If(jen.Id(dd+"Err").Op("!=").Nil()).Block(jen.Return(jen.Id(dd+"Err"))))
 	field := fmt.Sprintf("D%d", sf.ops-1)
-	sf.fields = append(sf.fields, jen.Id(field).Qual(streamPkg, "DedupSnapshot").Types(jen.Id(key.name)))
-	sf.restore = append(sf.restore, jen.If(jen.Err().Op(":=").Id(dd).Dot("Restore").Call(jen.Id("st").Dot(field)), jen.Err().Op("!=").Nil()).Block(
-		jen.Return(jen.Qual(fmtPkg, "Errorf").Call(jen.Lit("restoring its dedup state: %w"), jen.Err()))))
-	if sf.save == nil {
-		sf.save = jen.Dict{}
-	}
-	sf.save[jen.Id(field)] = jen.Id(dd).Dot("Snapshot").Call()
+	sf.addState(field, jen.Qual(streamPkg, "DedupSnapshot").Types(jen.Id(key.name)), dd, "Restore", "Snapshot", "dedup state")
 	shape := fmt.Sprintf("%s: dedup within watermark delay %d lateness %d; key", field, dp.Delay, sf.lateness)
 	for _, j := range dp.Keys {
 		shape += " " + in[j].Type.String()

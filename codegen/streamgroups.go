@@ -52,13 +52,7 @@ func (g *flowGen) genStreamGroups(n *ir.Aggregate, c consumer) {
 		jen.Commentf("the groups of the aggregate at %s (rt/stream.Groups)", posText(n.Pos)),
 		jen.Id(gs).Op(":=").Qual(streamPkg, "NewGroups").Types(jen.Id(key.name), jen.Id(acc.name)).Call())
 	field := fmt.Sprintf("G%d", sf.ops-1)
-	sf.fields = append(sf.fields, jen.Id(field).Qual(streamPkg, "GroupsSnapshot").Types(jen.Id(key.name), jen.Id(acc.name)))
-	sf.restore = append(sf.restore, jen.If(jen.Err().Op(":=").Id(gs).Dot("Restore").Call(jen.Id("st").Dot(field)), jen.Err().Op("!=").Nil()).Block(
-		jen.Return(jen.Qual(fmtPkg, "Errorf").Call(jen.Lit("restoring its groups: %w"), jen.Err()))))
-	if sf.save == nil {
-		sf.save = jen.Dict{}
-	}
-	sf.save[jen.Id(field)] = jen.Id(gs).Dot("Snapshot").Call()
+	sf.addState(field, jen.Qual(streamPkg, "GroupsSnapshot").Types(jen.Id(key.name), jen.Id(acc.name)), gs, "Restore", "Snapshot", "groups")
 	mode := "update"
 	if complete {
 		mode = "complete"

@@ -103,13 +103,7 @@ func (g *flowGen) genStreamJoin(n *ir.Join, c consumer) {
 		jen.Id(emitFn).Op(":=").Func().Params(emitParams...).Block(
 			jen.Id(pairs).Op("=").Append(jen.Id(pairs), jen.Id(pair).Values(pairVals...))))
 	field := fmt.Sprintf("J%d", sf.ops-1)
-	sf.fields = append(sf.fields, jen.Id(field).Qual(streamPkg, snapType).Types(jen.Id(kt.name), jen.Id(L.st.name), jen.Id(R.st.name)))
-	sf.restore = append(sf.restore, jen.If(jen.Err().Op(":=").Id(ij).Dot(restore).Call(jen.Id("st").Dot(field)), jen.Err().Op("!=").Nil()).Block(
-		jen.Return(jen.Qual(fmtPkg, "Errorf").Call(jen.Lit("restoring its join state: %w"), jen.Err()))))
-	if sf.save == nil {
-		sf.save = jen.Dict{}
-	}
-	sf.save[jen.Id(field)] = jen.Id(ij).Dot(snap).Call()
+	sf.addState(field, jen.Qual(streamPkg, snapType).Types(jen.Id(kt.name), jen.Id(L.st.name), jen.Id(R.st.name)), ij, restore, snap, "join state")
 	shape := fmt.Sprintf("%s: interval join [%d, %d]; key", field, tb.Lower, tb.Upper)
 	if outer {
 		shape = fmt.Sprintf("%s: %s outer interval join [%d, %d]; key", field, n.Kind, tb.Lower, tb.Upper)
