@@ -31,6 +31,7 @@ var familyAggs = map[string]struct {
 	"median": {"Percentile", "Result", maybe}, "percentile": {"Percentile", "Result", maybe},
 	"percentile_approx": {"Quantile", "Result", maybe},
 	"count_if":          {}, "bool_and": {}, "bool_or": {}, "bit_and": {}, "bit_or": {}, "bit_xor": {}, "max_by": {}, "min_by": {},
+	"approx_count_distinct": {}, // funcs_hll.go
 }
 
 // windowMoments are the family's functions the native backend computes
@@ -85,6 +86,8 @@ func (g *flowGen) planFamilyAccum(st *structDecl, a *accum) bool {
 		st.add(f, jen.Qual(sqlfnPkg, k.state))
 	case a.name == "count_if":
 		st.add(f, jen.Int64())
+	case a.name == "approx_count_distinct":
+		g.hllRegisters(st, a)
 	case a.name == "max_by" || a.name == "min_by":
 		st.add(f, goType(a.resT))
 		st.add(f+"ok", jen.Bool())
@@ -146,6 +149,8 @@ func (g *flowGen) accumulateFamily(a *accum, gs *jen.Statement, args []*value) {
 		when(f("").Dot("Add").Call(V(x)))
 	case a.name == "count_if":
 		when(jen.If(V(x)).Block(f("").Op("++")))
+	case a.name == "approx_count_distinct":
+		g.hllAdd(a, f(""), x)
 	case a.name == "bool_and": // true until a false (the zero state is false)
 		when(f("").Op("=").Parens(jen.Op("!").Add(f("ok")).Op("||").Add(f(""))).Op("&&").Add(V(x)), f("ok").Op("=").True())
 	case a.name == "bool_or":
@@ -205,6 +210,8 @@ func (g *flowGen) familyAccumResult(a *accum, gs *jen.Statement) *value {
 		return g.strict(t, a.call.Pos, k.mode, false, nil, func() jen.Code { return f("").Dot(k.result).Call(args...) })
 	case a.name == "count_if":
 		return plainValue(t, f(""))
+	case a.name == "approx_count_distinct":
+		return hllResult(f(""))
 	}
 	return &value{t: t, v: f(""), ok: f("ok")}
 }

@@ -30,12 +30,15 @@ func (p *planner) familyAccum(call *ir.Call, name string, stream bool) bool {
 }
 
 // IsFamilyAgg reports whether name (canonical) is an aggregate of
-// aggFunctions. Each skips a row whose arguments are all NULL, so that
-// sparkemit lowers its FILTER (WHERE ...) as IF(cond, x, NULL).
+// aggFunctions or hllFunctions. Each skips a row whose arguments are all
+// NULL, so that sparkemit lowers its FILTER (WHERE ...) as IF(cond, x,
+// NULL).
 func IsFamilyAgg(name string) bool {
-	for i := range aggFunctions {
-		if aggFunctions[i].name == name {
-			return true
+	for _, table := range [][]funcSig{aggFunctions, hllFunctions} {
+		for i := range table {
+			if table[i].name == name {
+				return true
+			}
 		}
 	}
 	return false

@@ -83,6 +83,8 @@ var laneCases = []laneCase{
 	// streaming: windowed aggregates at the watermark's boundary
 	{name: "streamwindow_thund", dir: "testdata/spark/streamwindow", path: "pipeline.thund"},
 	{name: "streamwindow_sql", dir: "testdata/spark/streamwindow", path: "."},
+	// functions: approx_count_distinct (passes/funcs_hll.go)
+	{name: "fn_bits_sql", dir: "testdata/spark/fn_bits", path: "."},
 }
 
 // nexmarkSkip: Spark refuses q7 as written (its stream read of q7_max
