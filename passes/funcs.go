@@ -249,6 +249,9 @@ var sparkOnly = []funcSig{
 	{name: "rand", aliases: []string{"random"}, minArgs: 0, maxArgs: 1, args: []argRule{argInteger}, ret: ir.Float64, result: resFixed, nulls: nullNever, notNative: randomReason, family: famMath, doc: "a uniform random double in [0, 1), from an optional seed"},
 	{name: "randn", minArgs: 0, maxArgs: 1, args: []argRule{argInteger}, ret: ir.Float64, result: resFixed, nulls: nullNever, notNative: randomReason, family: famMath, doc: "a standard normal random double, from an optional seed"},
 	{name: "uniform", minArgs: 2, maxArgs: 3, args: []argRule{argNumeric, argNumeric, argInteger}, result: resCustom, typeFn: uniformType, resultDoc: "the common type of min and max", notNative: randomReason, family: famMath, doc: "a uniform random number between min and max, from an optional seed"},
+	// uuid draws a random version-4 UUID per row: no engine gives
+	// another's values (funcs_hll.go: uuidReason)
+	{name: "uuid", minArgs: 0, maxArgs: 1, args: []argRule{argInteger}, ret: ir.StringT, result: resFixed, nulls: nullNever, notNative: uuidReason, family: famString, doc: "a random version-4 UUID as 36 lower-case characters, from an optional seed"},
 }
 
 // catalogueTables are every table of the catalogue: the scalar functions

@@ -23,6 +23,11 @@ var hllFunctions = []funcSig{
 			"relative standard error at most 2.4 / sqrt(2^p) there, 1.04 / sqrt(2^p) elsewhere"},
 }
 
+// uuidReason is why the native backend does not run uuid (a sparkOnly
+// function): Spark draws each row's UUID from a generator seeded per
+// partition, so no other engine reproduces its values.
+const uuidReason = "draws a random UUID per row from a generator Spark seeds per partition, which the native runtime cannot reproduce: target spark-4.1 or spark-4.2, or derive an identifier from columns (sha2, xxhash64)"
+
 // defaultRelativeSD is approx_count_distinct's default relative standard
 // deviation.
 const defaultRelativeSD = 0.05
