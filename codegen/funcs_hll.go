@@ -33,3 +33,25 @@ func (g *flowGen) hllAdd(a *accum, regs *jen.Statement, x *value) {
 func hllResult(regs *jen.Statement) *value {
 	return plainValue(ir.Int64, jen.Qual(sqlfnPkg, "HLLEstimate").Call(regs.Index(jen.Empty(), jen.Empty())))
 }
+
+// genSliceCall generates this slice's scalar functions
+// (passes/funcs_hll.go); nil for a call it does not generate.
+func (g *flowGen) genSliceCall(name string, e *ir.Call, args []*value, t ir.Type) *value {
+	if name != "make_dt_interval" {
+		return nil
+	}
+	// days, hours and minutes as INT, seconds as DECIMAL(18,6) (Spark's
+	// implicit casts); a missing one is 0
+	vals := []*value{
+		plainValue(ir.Int32, jen.Lit(int32(0))), plainValue(ir.Int32, jen.Lit(int32(0))), plainValue(ir.Int32, jen.Lit(int32(0))),
+		plainValue(ir.Decimal(18, 6), jen.Qual(decimalPkg, "Num").Values()),
+	}
+	for i, a := range args {
+		if i == 3 {
+			vals[i] = g.genCast(a, ir.Decimal(18, 6), false, e.Pos)
+		} else {
+			vals[i] = g.asInt32(a, e.Pos)
+		}
+	}
+	return g.sqlfnCall(t, e.Pos, checked, "MakeDTInterval", vals...)
+}

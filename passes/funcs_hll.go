@@ -7,9 +7,10 @@ import (
 	"github.com/nordisk/thund/ir"
 )
 
-// hllFunctions are the approximate distinct counts (famAggregate) whose
-// answers the Spark lane checks (testdata/spark/fn_bits, within the
-// stated error where they are not equal): approx_count_distinct is
+// hllFunctions are this slice's functions whose answers the Spark lane
+// checks (testdata/spark/fn_bits): make_dt_interval, and the approximate
+// distinct count (famAggregate; equal to Spark's where the algorithms
+// agree, within the stated error elsewhere): approx_count_distinct is
 // HyperLogLog++ over Spark's xxhash64 of each value (rt/sqlfn/hll.go).
 // The native backend computes it in batch aggregates (group by, global,
 // grouping sets, FILTER); the plan refuses it over streams and windows
@@ -21,6 +22,8 @@ var hllFunctions = []funcSig{
 			"Spark's answer while linear counting gives it (up to the HLL++ paper's threshold, 400 distinct values at p 9) and from 5 * 2^p up; " +
 			"in between Spark corrects the raw estimate by the paper's empirical bias table, and the native backend counts linearly instead: " +
 			"relative standard error at most 2.4 / sqrt(2^p) there, 1.04 / sqrt(2^p) elsewhere"},
+	{name: "make_dt_interval", minArgs: 0, maxArgs: 4, args: []argRule{argInt32, argInt32, argInt32, argNumeric}, ret: ir.DurationType(ir.Micro), result: resFixed, family: famTime,
+		doc: "make_dt_interval([days [, hours [, mins [, secs]]]]): the INTERVAL DAY TO SECOND of days, hours, minutes (INT, SMALLINT or TINYINT; default 0) and seconds (cast to DECIMAL(18,6), rounding half up; default 0); beyond a long's microseconds it is INTERVAL_ARITHMETIC_OVERFLOW"},
 }
 
 // uuidReason is why the native backend does not run uuid (a sparkOnly

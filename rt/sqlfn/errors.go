@@ -63,6 +63,8 @@ func (e *Error) SQLState() string {
 		return "22008"
 	case ClassCannotParseTimestamp:
 		return "22007"
+	case ClassIntervalArithmeticOverflow: // interval_make.go
+		return "22015"
 	}
 	return ""
 }
