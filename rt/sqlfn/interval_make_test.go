@@ -15,7 +15,7 @@ func TestMakeDTInterval(t *testing.T) {
 		want              int64
 		overflow          bool
 	}{
-		{1, 12, 30, 1_001_001, 86400e6 + 45001e6 + 1001, false},  // make_dt_interval(1, 12, 30, 01.001001)
+		{1, 12, 30, 1_001_001, 86400e6 + 45001e6 + 1001, false},   // make_dt_interval(1, 12, 30, 01.001001)
 		{-1, 25, -61, 1_500_000, -86400e6 + 86341e6 + 5e5, false}, // make_dt_interval(-1, 25, -61, 1.5)
 		{106751991, 0, 0, 0, 106751991 * 86400e6, false},
 		{106751992, 0, 0, 0, 0, true},
