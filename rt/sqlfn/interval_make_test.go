@@ -21,6 +21,9 @@ func TestMakeDTInterval(t *testing.T) {
 		{106751992, 0, 0, 0, 0, true},
 		{2147483647, 2147483647, 0, 0, 0, true},
 		{0, 0, 0, 0, 0, false},
+		{106751991, 4, 0, 54_775_807, 1<<63 - 1, false}, // the largest: INTERVAL '106751991 04:00:54.775807'
+		{106751991, 4, 0, 54_775_808, 0, true},
+		{-106751991, -4, 0, -54_775_808, -1 << 63, false}, // the smallest
 	}
 	for _, c := range cases {
 		got, err := MakeDTInterval(c.days, c.hours, c.mins, decimal128.FromI64(c.secs))
