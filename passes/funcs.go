@@ -249,13 +249,16 @@ var sparkOnly = []funcSig{
 	{name: "rand", aliases: []string{"random"}, minArgs: 0, maxArgs: 1, args: []argRule{argInteger}, ret: ir.Float64, result: resFixed, nulls: nullNever, notNative: randomReason, family: famMath, doc: "a uniform random double in [0, 1), from an optional seed"},
 	{name: "randn", minArgs: 0, maxArgs: 1, args: []argRule{argInteger}, ret: ir.Float64, result: resFixed, nulls: nullNever, notNative: randomReason, family: famMath, doc: "a standard normal random double, from an optional seed"},
 	{name: "uniform", minArgs: 2, maxArgs: 3, args: []argRule{argNumeric, argNumeric, argInteger}, result: resCustom, typeFn: uniformType, resultDoc: "the common type of min and max", notNative: randomReason, family: famMath, doc: "a uniform random number between min and max, from an optional seed"},
+	// shuffle: random too (funcs_arrays.go types it)
+	{name: "shuffle", minArgs: 1, maxArgs: 1, args: []argRule{argAny}, result: resNested, resultDoc: "the array's type", family: famNested,
+		notNative: "is random: Spark draws its permutation per partition, which the native engine cannot reproduce", doc: "a random permutation of the array"},
 }
 
 // catalogueTables are every table of the catalogue: the scalar functions
 // the conformance corpus covers against DuckDB (functions, whose table the
 // conformance module reads), the window functions, the Spark-only ones, and
 // the families whose answers the Spark lane checks (funcs_*.go).
-var catalogueTables = [][]funcSig{functions, windowFunctions, sparkOnly, stringFunctions, hashFunctions, timeFunctions, mathFunctions, condFunctions, aggFunctions, nestedFunctions}
+var catalogueTables = [][]funcSig{functions, windowFunctions, sparkOnly, stringFunctions, hashFunctions, timeFunctions, mathFunctions, condFunctions, aggFunctions, nestedFunctions, arrayFunctions}
 
 // funcIndex maps every name and alias to its catalogue entry.
 var funcIndex = indexFunctions(catalogueTables)
