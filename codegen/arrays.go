@@ -55,11 +55,10 @@ func (g *flowGen) genArrayCall(e *ir.Call, en *env, t ir.Type) *value {
 		asc := len(e.Args) == 1 || e.Args[1].(*ir.Literal).Text == "true"
 		return call(pure, nested("SortArray"), args[:1], jen.Lit(asc))
 	case "array_join":
-		rep := []jen.Code{jen.Lit(""), jen.False()}
 		if len(args) == 3 {
-			rep = []jen.Code{V(args[2]), jen.True()}
+			return call(pure, nested("Join"), args, jen.True())
 		}
-		return call(pure, nested("Join"), args, rep...)
+		return call(pure, nested("Join"), args, jen.Lit(""), jen.False())
 	case "array_position", "array_remove":
 		fn := map[string]string{"array_position": "Position", "array_remove": "Remove"}[e.Name]
 		return call(pure, nested(fn), []*value{x, g.as(args[1], x.t.Elem(), e.Pos)})
