@@ -156,14 +156,29 @@ func ArraySort(arr any) any {
 }
 
 // distinctInto appends to out each part of xs that keep accepts and that
-// out does not hold yet, in order.
+// out does not hold yet, in order (-0.0 as 0.0).
 func distinctInto(out Array, xs []any, keep func(any) bool) Array {
 	for _, x := range xs {
 		if keep(x) && indexOf(out, x) < 0 {
-			out = append(out, x)
+			out = append(out, normZero(x))
 		}
 	}
 	return out
+}
+
+// normZero is x with -0.0 made 0.0, as Spark's set functions return it.
+func normZero(x any) any {
+	switch f := x.(type) {
+	case float64:
+		if f == 0 {
+			return float64(0)
+		}
+	case float32:
+		if f == 0 {
+			return float32(0)
+		}
+	}
+	return x
 }
 
 // all accepts every value.
