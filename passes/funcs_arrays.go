@@ -163,16 +163,33 @@ func (a *arrayArgs) comparable(i int) bool {
 	return true
 }
 
-// elemWith is the common type of array argument i's elements and value
-// argument j (the element type a value is looked for as, or added as).
+// tightestType is Spark's tightest common type of a and b, which its
+// array functions compare and add elements in: one of them NULL, the same
+// type, or two numbers neither of which is a decimal (no string
+// promotion, no decimal widening).
+func tightestType(a, b ir.Type) (ir.Type, bool) {
+	switch {
+	case isUnknown(a):
+		return b, true
+	case isUnknown(b), SameType(a, b):
+		return a, true
+	case a.IsNumeric() && b.IsNumeric() && a.Kind != ir.TDecimal && b.Kind != ir.TDecimal:
+		return commonType(a, b)
+	}
+	return ir.Type{}, false
+}
+
+// elemWith is the tightest common type of array argument i's elements and
+// value argument j (the element type a value is looked for as, or added
+// as).
 func (a *arrayArgs) elemWith(i, j int) (ir.Type, bool) {
 	arr := a.types[i]
 	if l, ok := a.e.Args[j].(*ir.Literal); ok && l.Kind == ir.LitNull || isUnknown(arr) {
 		return arr.Elem(), true
 	}
-	c, ok := commonType(arr.Elem(), a.types[j])
+	c, ok := tightestType(arr.Elem(), a.types[j])
 	if !ok {
-		a.r.errorf(a.e.Args[j].Position(), ir.CodeTypeMismatch, "%s takes a value of the array's element type %s, got %s (%s)", a.name, arr.Elem(), a.types[j], exprString(a.e.Args[j]))
+		a.r.errorf(a.e.Args[j].Position(), ir.CodeTypeMismatch, "%s takes a value of the array's element type %s, got %s (%s): cast one of them (Spark: DATATYPE_MISMATCH.ARRAY_FUNCTION_DIFF_TYPES)", a.name, arr.Elem(), a.types[j], exprString(a.e.Args[j]))
 	}
 	return c, ok
 }
@@ -252,9 +269,9 @@ func (a *arrayArgs) commonArrays() (ir.Type, bool) {
 	case isUnknown(y):
 		return x, true
 	}
-	c, ok := commonType(x.Elem(), y.Elem())
+	c, ok := tightestType(x.Elem(), y.Elem())
 	if !ok {
-		a.r.errorf(a.e.Args[1].Position(), ir.CodeTypeMismatch, "%s takes two arrays of one element type, got %s and %s: cast one of them", a.name, x, y)
+		a.r.errorf(a.e.Args[1].Position(), ir.CodeTypeMismatch, "%s takes two arrays of one element type, got %s and %s: cast one of them (Spark: DATATYPE_MISMATCH.BINARY_ARRAY_DIFF_TYPES)", a.name, x, y)
 		return ir.Type{}, false
 	}
 	null := x.ElemNullable() || y.ElemNullable()
@@ -477,6 +494,10 @@ func typeMapContainsKey(a *arrayArgs) (ir.Type, bool, bool) {
 	if !a.want(0, ir.TMap, "a map") {
 		return ir.Type{}, false, false
 	}
+	if l, ok := a.e.Args[1].(*ir.Literal); ok && l.Kind == ir.LitNull {
+		a.r.errorf(l.Pos, ir.CodeTypeMismatch, "map_contains_key cannot look for NULL (Spark: DATATYPE_MISMATCH.NULL_TYPE)")
+		return ir.Type{}, false, false
+	}
 	if m := a.types[0]; !isUnknown(m) {
 		a.r.mapKey(a.e.Args[1], m, a.types[1], "a key of")
 	}
@@ -515,9 +536,12 @@ func strToMapPatterns(u *Unit, e *ir.Call, args []ir.Type) (ir.Pos, string) {
 
 // sameElements refuses a call whose arrays (or maps) the native backend
 // would have to cast to a common type: the arguments' types must already
-// be the result's (names and nullability aside).
+// be the first's (names and nullability aside), or hold only NULLs.
 func sameElements(u *Unit, e *ir.Call, args []ir.Type) (ir.Pos, string) {
 	for i, t := range args {
+		if t.Kind == ir.TArray && isUnknown(t.Elem()) { // array(NULL, ...): NULL elements only
+			continue
+		}
 		if !sameNestedRep(t, args[0]) {
 			return e.Args[i].Position(), strings.ToLower(e.Name) + " over " + args[0].String() + " and " + t.String() + " is not supported yet: cast one of them to the other's type"
 		}
