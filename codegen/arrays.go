@@ -28,7 +28,12 @@ var arrayFuncs = map[string]struct {
 	"slice": {}, "sequence": {}, "try_element_at": {}, "get": {}, "map_contains_key": {}, "str_to_map": {},
 }
 
-// genArrayCall generates a call of arrayFuncs of type t.
+// arrayForms are the string functions that genArrayCall generates when
+// their arguments are arrays.
+var arrayForms = map[string]bool{"concat": true, "reverse": true}
+
+// genArrayCall generates a call of arrayFuncs of type t, or of concat or
+// reverse of arrays.
 func (g *flowGen) genArrayCall(e *ir.Call, en *env, t ir.Type) *value {
 	args := make([]*value, len(e.Args))
 	for i, a := range e.Args {
@@ -95,6 +100,10 @@ func (g *flowGen) genArrayCall(e *ir.Call, en *env, t ir.Type) *value {
 		return g.strict(t, e.Pos, mode, false, args, func() jen.Code {
 			return generic(fn, t).Call(V(x), jen.Int64().Call(V(args[1])))
 		})
+	case "concat":
+		return call(pure, nested("ConcatArrays"), args)
+	case "reverse":
+		return call(pure, nested("ReverseArray"), args)
 	case "map_contains_key":
 		return call(pure, nested("ContainsKey"), []*value{x, g.as(args[1], x.t.Key(), e.Pos)})
 	}

@@ -48,7 +48,7 @@ func (g *flowGen) genCall(e *ir.Call, en *env) *value {
 	if nestedFuncs[name] { // nested.go
 		return g.genNestedCall(e, en, t)
 	}
-	if _, ok := arrayFuncs[name]; ok { // arrays.go
+	if _, ok := arrayFuncs[name]; ok || arrayForms[name] && t.Kind == ir.TArray { // arrays.go
 		return g.genArrayCall(e, en, t)
 	}
 	switch name {

@@ -1,6 +1,7 @@
 package passes
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -539,7 +540,7 @@ func strToMapPatterns(u *Unit, e *ir.Call, args []ir.Type) (ir.Pos, string) {
 // be the first's (names and nullability aside), or hold only NULLs.
 func sameElements(u *Unit, e *ir.Call, args []ir.Type) (ir.Pos, string) {
 	for i, t := range args {
-		if t.Kind == ir.TArray && isUnknown(t.Elem()) { // array(NULL, ...): NULL elements only
+		if isUnknown(t) || t.Kind == ir.TArray && isUnknown(t.Elem()) { // NULL, or array(NULL, ...)
 			continue
 		}
 		if !sameNestedRep(t, args[0]) {
@@ -571,4 +572,51 @@ func keyAsMapKey(u *Unit, e *ir.Call, args []ir.Type) (ir.Pos, string) {
 		return e.Args[1].Position(), exprString(e.Args[1]) + " as a key of " + m.String() + " (a cast from " + k.String() + ") is not supported yet"
 	}
 	return ir.Pos{}, ""
+}
+
+// arrayForms are the string functions Spark applies to arrays too: concat
+// joins arrays and reverse reverses one (codegen/arrays.go computes them
+// when the call's type is an array).
+var arrayForms = map[string]bool{"concat": true, "reverse": true}
+
+// arrayForm types concat and reverse of arrays: an array of the
+// arguments' common element type, NULL when any argument is. handled is
+// false when no argument is an array (the string forms type as usual).
+func (r *resolver) arrayForm(e *ir.Call, f *funcSig, types []ir.Type, nulls []bool) (t ir.Type, null, handled bool) {
+	if !arrayForms[f.name] || !slices.ContainsFunc(types, func(t ir.Type) bool { return t.Kind == ir.TArray }) {
+		return ir.Type{}, false, false
+	}
+	a := &arrayArgs{r: r, e: e, name: f.name, types: types, nulls: nulls}
+	var elem ir.Type
+	elemNull := false
+	for i, at := range types {
+		if !a.want(i, ir.TArray, "an array (Spark: DATATYPE_MISMATCH.DATA_DIFF_TYPES)") {
+			return invalid, true, true
+		}
+		if isUnknown(at) {
+			elemNull = true
+			continue
+		}
+		c, ok := commonType(elem, at.Elem())
+		if !ok || (elem.Kind == ir.TString) != (at.Elem().Kind == ir.TString) && !isUnknown(elem) {
+			r.errorf(e.Args[i].Position(), ir.CodeTypeMismatch, "%s of arrays takes arrays of one element type, got %s and %s (%s): cast one of them", f.name, ir.ArrayOf(elem, elemNull), at, exprString(e.Args[i]))
+			return invalid, true, true
+		}
+		elem, elemNull = c, elemNull || at.ElemNullable()
+	}
+	return ir.ArrayOf(elem, elemNull), a.anyNull(), true
+}
+
+// refuseArrayForm refuses concat of arrays whose types the native backend
+// would have to cast to the result's, and reports whether it did.
+func (p *planner) refuseArrayForm(x *ir.Call) bool {
+	args := make([]ir.Type, len(x.Args))
+	for i, a := range x.Args {
+		args[i] = p.u.Types[a]
+	}
+	if pos, why := sameElements(p.u, x, args); why != "" {
+		p.refuse(pos, "%s", why)
+		return true
+	}
+	return false
 }

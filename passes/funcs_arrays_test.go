@@ -16,9 +16,10 @@ source s from jsonl "s.jsonl" { id int64, xs array<int32>, ls array<int64>, ss a
 // TestArrayNativeRefusals: the Spark targets run every call; the native
 // target refuses, where it is written, array_join over non-strings (Spark
 // casts them), str_to_map by a delimiter that is not a literal (a regex),
-// set functions and lookups that would widen an array, and shuffle.
+// set functions, lookups and concat that would widen an array, and
+// shuffle.
 func TestArrayNativeRefusals(t *testing.T) {
-	const src = arraysHead + `materialized view m = from s | select array_join(xs, ','), str_to_map(t, t), array_union(xs, ls), array_position(xs, id), shuffle(xs)
+	const src = arraysHead + `materialized view m = from s | select array_join(xs, ','), str_to_map(t, t), array_union(xs, ls), array_position(xs, id), shuffle(xs), concat(xs, ls)
 `
 	for _, tc := range []struct {
 		target Target
@@ -30,6 +31,7 @@ func TestArrayNativeRefusals(t *testing.T) {
 			`t.thund:3:94: native backend: array_union over array<int32> and array<int64> is not supported yet`,
 			`t.thund:3:99: native backend: array_position(array<int32>, int64) works in int64, which is not supported yet: cast the array to array<int64>`,
 			`t.thund:3:123: native backend: SHUFFLE is random`,
+			`t.thund:3:147: native backend: concat over array<int32> and array<int64> is not supported yet`,
 		}},
 		{Spark41, nil},
 		{Spark42, nil},
@@ -43,11 +45,12 @@ func TestArrayNativeRefusals(t *testing.T) {
 // TestArrayTypes: the result types Spark 4.2 gives (its schema's JSON):
 // sequence in the bounds' common type, array_position a BIGINT,
 // array_compact's elements not NULL, arrays_zip's fields named as the
-// columns or by index, map_entries' key and value.
+// columns or by index, map_entries' key and value, concat and reverse of
+// arrays (on a Spark target: the native one refuses the widening concat).
 func TestArrayTypes(t *testing.T) {
-	const src = arraysHead + `materialized view m = from s | select sequence(1, id) as a, array_position(xs, 1) as b, array_compact(xs) as c, arrays_zip(xs, array('x')) as d, map_entries(m) as e, array_union(xs, array(null)) as f, array_repeat(t, 2) as g
+	const src = arraysHead + `materialized view m = from s | select sequence(1, id) as a, array_position(xs, 1) as b, array_compact(xs) as c, arrays_zip(xs, array('x')) as d, map_entries(m) as e, array_union(xs, array(null)) as f, array_repeat(t, 2) as g, concat(xs, ls, null) as h, reverse(ss) as i, concat(t, 'x') as j
 `
-	_, u := checkRefusals(t, src, Native, nil)
+	_, u := checkRefusals(t, src, Spark42, nil)
 	want := map[string]ir.Type{
 		"sequence":       ir.ArrayOf(ir.Int64, false),
 		"array_position": ir.Int64,
@@ -56,6 +59,7 @@ func TestArrayTypes(t *testing.T) {
 		"map_entries":    ir.ArrayOf(ir.StructOf(ir.StructField{Name: "key", Type: ir.StringT, NotNull: true}, ir.StructField{Name: "value", Type: ir.Int64}), false),
 		"array_union":    ir.ArrayOf(ir.Int32, true),
 		"array_repeat":   ir.ArrayOf(ir.StringT, true),
+		"reverse":        ir.ArrayOf(ir.StringT, true),
 	}
 	for call, f := range u.Calls {
 		if w, ok := want[f.Name]; ok {
@@ -67,6 +71,14 @@ func TestArrayTypes(t *testing.T) {
 	}
 	if len(want) > 0 {
 		t.Errorf("not typed: %v", want)
+	}
+	// concat of arrays is an array (of the wider elements), of strings a string
+	for call, f := range u.Calls {
+		if f.Name == "concat" {
+			if got, w := u.Types[call], ir.ArrayOf(ir.Int64, true); len(call.Args) == 3 && got != w || len(call.Args) == 2 && got != ir.StringT {
+				t.Errorf("%d-argument concat: got %v", len(call.Args), got)
+			}
+		}
 	}
 }
 
@@ -84,6 +96,8 @@ func TestArrayTypeErrors(t *testing.T) {
 		{"map_contains_key(m, null)", "map_contains_key cannot look for NULL (Spark: DATATYPE_MISMATCH.NULL_TYPE)"},
 		{"array_position(xs, 1.5)", "array_position takes a value of the array's element type int32, got decimal(2,1) (1.5): cast one of them (Spark: DATATYPE_MISMATCH.ARRAY_FUNCTION_DIFF_TYPES)"},
 		{"array_append(ss, 1)", "(Spark: DATATYPE_MISMATCH.ARRAY_FUNCTION_DIFF_TYPES)"},
+		{"concat(xs, t)", "concat takes an array (Spark: DATATYPE_MISMATCH.DATA_DIFF_TYPES) as argument 2, got string (t)"},
+		{"concat(xs, ss)", "concat of arrays takes arrays of one element type, got array<int32> and array<string> (ss)"},
 		{"sequence(1.5, 3)", "sequence takes integers (dates and timestamps are not supported yet)"},
 		{"slice(xs, 1)", "slice takes 3 argument(s), got 2 argument(s)"},
 	} {

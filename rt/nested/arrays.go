@@ -562,3 +562,19 @@ func StrToMap(s, pairDelim, kvDelim string) (any, *sqlfn.Error) {
 	}
 	return fromPairs(ks, vs)
 }
+
+// ConcatArrays is concat(arrs...) of arrays: their elements in order.
+func ConcatArrays(arrs ...any) any {
+	out := Array{}
+	for _, a := range arrs {
+		out = append(out, a.(Array)...)
+	}
+	return out
+}
+
+// ReverseArray is reverse(arr) of an array.
+func ReverseArray(arr any) any {
+	out := slices.Clone(arr.(Array))
+	slices.Reverse(out)
+	return out
+}
