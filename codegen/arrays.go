@@ -19,7 +19,7 @@ var arrayFuncs = map[string]struct {
 }{
 	"array_sort": {"ArraySort", pure}, "array_distinct": {"Distinct", pure}, "array_compact": {"Compact", pure},
 	"array_union": {"Union", pure}, "array_intersect": {"Intersect", pure}, "array_except": {"Except", pure},
-	"arrays_overlap": {"Overlap", maybe}, "flatten": {"Flatten", maybe}, "cardinality": {"Size", pure},
+	"arrays_overlap": {"Overlap", maybe}, "flatten": {"Flatten", maybe}, "cardinality": {"Size", pure}, "array_size": {"Size", pure},
 	"map_from_arrays": {"MapFromArrays", checked}, "map_from_entries": {"MapFromEntries", checkedMaybe},
 	"map_entries": {"MapEntries", pure}, "map_concat": {"MapConcat", checked}, "arrays_zip": {"Zip", pure},
 	// the ones below convert their arguments first (genArrayCall)

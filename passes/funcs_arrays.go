@@ -58,6 +58,8 @@ var arrayFunctions = []funcSig{
 		doc: "a struct per index of the longest array, NULL where an array is shorter; a field is named as its column, else by its 0-based argument index"},
 	{name: "cardinality", minArgs: 1, maxArgs: 1, args: []argRule{argAny}, result: resNested, resultDoc: "INT", family: famNested,
 		doc: "the number of elements of an array or entries of a map (size)"},
+	{name: "array_size", minArgs: 1, maxArgs: 1, args: []argRule{argAny}, result: resNested, resultDoc: "INT", family: famNested,
+		doc: "the number of elements of an array"},
 	{name: "try_element_at", native: keyAsMapKey, minArgs: 2, maxArgs: 2, args: []argRule{argAny}, result: resNested, resultDoc: "the element type", family: famNested,
 		doc: "element_at, but NULL when the index is out of range (index 0 is still INVALID_INDEX_OF_ZERO, as in Spark)"},
 	{name: "get", minArgs: 2, maxArgs: 2, args: []argRule{argAny, argInt32}, result: resNested, resultDoc: "the element type", family: famNested,
@@ -103,6 +105,7 @@ var arrayTyping = map[string]func(a *arrayArgs) (ir.Type, bool, bool){
 	"sequence":         typeSequence,
 	"arrays_zip":       typeArraysZip,
 	"cardinality":      typeCardinality,
+	"array_size":       typeArraySize,
 	"try_element_at":   typeTryElementAt,
 	"get":              typeGet,
 	"map_from_arrays":  typeMapFromArrays,
@@ -406,6 +409,11 @@ func typeCardinality(a *arrayArgs) (ir.Type, bool, bool) {
 		return ir.Type{}, false, false
 	}
 	return ir.Int32, a.nulls[0], true
+}
+
+// typeArraySize types array_size(arr), size of an array only.
+func typeArraySize(a *arrayArgs) (ir.Type, bool, bool) {
+	return ir.Int32, a.nulls[0], a.want(0, ir.TArray, "an array")
 }
 
 // typeTryElementAt types try_element_at(x, i) as element_at, always
