@@ -320,6 +320,10 @@ func typeArrayPosition(a *arrayArgs) (ir.Type, bool, bool) {
 
 // typeArrayRepeat types array_repeat(v, n).
 func typeArrayRepeat(a *arrayArgs) (ir.Type, bool, bool) {
+	if isUnknown(a.types[0]) {
+		a.r.errorf(a.e.Args[0].Position(), ir.CodeTypeMismatch, "array_repeat of an untyped NULL (an array of Spark's VOID) is not supported: cast it, cast(null as int)")
+		return ir.Type{}, false, false
+	}
 	return ir.ArrayOf(a.types[0], a.nulls[0]), a.nulls[1], a.wantInt(1)
 }
 

@@ -93,6 +93,7 @@ func TestArrayTypeErrors(t *testing.T) {
 		{"flatten(xs)", "flatten takes an array of arrays, got array<int32> (xs)"},
 		{"array_union(xs, ss)", "array_union takes two arrays of one element type, got array<int32> and array<string>"},
 		{"array_size(m)", "array_size takes an array as argument 1, got map<string, int64> (m)"},
+		{"array_repeat(null, 2)", "array_repeat of an untyped NULL (an array of Spark's VOID) is not supported: cast it"},
 		{"array_max(m)", "array_max takes an array as argument 1, got map<string, int64> (m)"},
 		{"map_contains_key(m, null)", "map_contains_key cannot look for NULL (Spark: DATATYPE_MISMATCH.NULL_TYPE)"},
 		{"array_position(xs, 1.5)", "array_position takes a value of the array's element type int32, got decimal(2,1) (1.5): cast one of them (Spark: DATATYPE_MISMATCH.ARRAY_FUNCTION_DIFF_TYPES)"},
