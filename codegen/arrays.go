@@ -10,9 +10,8 @@ import (
 // makes the call NULL) except the value array_repeat repeats and the one
 // array_append, array_prepend and array_insert add, which may be NULL.
 
-// arrayFuncs are the functions genArrayCall generates, by the rt/nested
-// function of the strict ones whose result is a nested value or a scalar
-// of a fixed type, and their call mode.
+// arrayFuncs are the functions genArrayCall generates; for those that take
+// their arguments as they are, the rt/nested function and its call mode.
 var arrayFuncs = map[string]struct {
 	fn   string
 	mode callMode
