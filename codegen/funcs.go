@@ -48,6 +48,9 @@ func (g *flowGen) genCall(e *ir.Call, en *env) *value {
 	if nestedFuncs[name] { // nested.go
 		return g.genNestedCall(e, en, t)
 	}
+	if _, ok := arrayFuncs[name]; ok || arrayForms[name] && t.Kind == ir.TArray { // arrays.go
+		return g.genArrayCall(e, en, t)
+	}
 	switch name {
 	case "coalesce":
 		return g.genCoalesce(e, en, t)

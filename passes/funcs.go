@@ -252,13 +252,16 @@ var sparkOnly = []funcSig{
 	// uuid draws a random version-4 UUID per row: no engine gives
 	// another's values (funcs_hll.go: uuidReason)
 	{name: "uuid", minArgs: 0, maxArgs: 1, args: []argRule{argInteger}, ret: ir.StringT, result: resFixed, nulls: nullNever, notNative: uuidReason, family: famString, doc: "a random version-4 UUID as 36 lower-case characters, from an optional seed"},
+	// shuffle: random too (funcs_arrays.go types it)
+	{name: "shuffle", minArgs: 1, maxArgs: 1, args: []argRule{argAny}, result: resNested, resultDoc: "the array's type", family: famNested,
+		notNative: "is random: Spark draws its permutation per partition, which the native engine cannot reproduce", doc: "a random permutation of the array"},
 }
 
 // catalogueTables are every table of the catalogue: the scalar functions
 // the conformance corpus covers against DuckDB (functions, whose table the
 // conformance module reads), the window functions, the Spark-only ones, and
 // the families whose answers the Spark lane checks (funcs_*.go).
-var catalogueTables = [][]funcSig{functions, windowFunctions, sparkOnly, stringFunctions, hashFunctions, timeFunctions, mathFunctions, condFunctions, aggFunctions, nestedFunctions, hllFunctions}
+var catalogueTables = [][]funcSig{functions, windowFunctions, sparkOnly, stringFunctions, hashFunctions, timeFunctions, mathFunctions, condFunctions, aggFunctions, nestedFunctions, hllFunctions, arrayFunctions}
 
 // funcIndex maps every name and alias to its catalogue entry.
 var funcIndex = indexFunctions(catalogueTables)

@@ -443,6 +443,9 @@ func (r *resolver) call(e *ir.Call, sc *scope, c ectx) (ir.Type, bool) {
 	if anyInvalid(types...) {
 		return invalid, true
 	}
+	if t, n, ok := r.arrayForm(e, f, types, nulls); ok { // concat and reverse of arrays: funcs_arrays.go
+		return t, n
+	}
 	for i, t := range types {
 		rule := f.argAt(i)
 		if !isUnknown(t) && !argRules[rule].ok(t) {

@@ -180,6 +180,9 @@ func (r *resolver) arity(e *ir.Call, name string, ok bool, want string) bool {
 
 // nestedCallType is the type and nullability of a nested function's call.
 func (r *resolver) nestedCallType(e *ir.Call, name string, types []ir.Type, nulls []bool) (ir.Type, bool) {
+	if t, null, ok := r.arrayCallType(e, name, types, nulls); ok { // funcs_arrays.go
+		return t, null
+	}
 	n := len(types)
 	common := func(idx []int) (ir.Type, bool, bool) {
 		var t ir.Type

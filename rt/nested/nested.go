@@ -307,8 +307,17 @@ func MapType(key, value arrow.DataType, nullable bool) *arrow.MapType {
 	return m
 }
 
-// splitRegexps caches the compiled patterns of split.
+// splitRegexps caches the compiled patterns of split and str_to_map.
 var splitRegexps sync.Map
+
+// compiled is pattern compiled (once).
+func compiled(pattern string) *regexp.Regexp {
+	re, ok := splitRegexps.Load(pattern)
+	if !ok {
+		re, _ = splitRegexps.LoadOrStore(pattern, regexp.MustCompile(pattern))
+	}
+	return re.(*regexp.Regexp)
+}
 
 // Split is split(s, pattern, limit): s cut at each match of the regular
 // expression pattern, as Java's String.split, which Spark calls, cuts it:
@@ -320,15 +329,11 @@ func Split(s, pattern string, limit int64) any {
 	if s == "" {
 		return Array{""}
 	}
-	re, ok := splitRegexps.Load(pattern)
-	if !ok {
-		re, _ = splitRegexps.LoadOrStore(pattern, regexp.MustCompile(pattern))
-	}
 	n := -1
 	if limit > 0 {
 		n = int(min(limit, int64(len(s))+1))
 	}
-	parts := re.(*regexp.Regexp).Split(s, n)
+	parts := compiled(pattern).Split(s, n)
 	out := make(Array, len(parts))
 	for i, p := range parts {
 		out[i] = p
