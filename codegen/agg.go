@@ -60,6 +60,9 @@ type accum struct {
 	ignoreNulls bool
 	stream      bool // kept in window state: count(distinct x) is an rt/stream.Distinct
 	try         bool // try_sum, try_avg: an overflow is NULL (field "ovf"), not an error
+	// mem accounts the values an accumulator keeps (collect_list, the
+	// percentiles) against --memory-limit; nil for one of fixed size
+	mem *memAccount
 }
 
 // genAggregate generates hash aggregation: the input's pipeline ends in
@@ -485,7 +488,7 @@ func (g *flowGen) planAccum(st *structDecl, a *accum) bool {
 			st.add(f+"set", jen.Bool())
 		}
 	default:
-		if !g.planFamilyAccum(st, a) { // funcs_agg.go
+		if !g.planFamilyAccum(st, a) && !g.planCollectAccum(st, a) { // funcs_agg.go, collect.go
 			g.unplanned(a.call.Pos, "aggregate %s is not supported yet", a.call.Name)
 			return false
 		}
@@ -514,6 +517,10 @@ func (g *flowGen) accumulate(a *accum, gs *jen.Statement, args []*value) {
 	pos := a.call.Pos
 	if _, ok := familyAggs[a.name]; ok {
 		g.accumulateFamily(a, gs, args) // funcs_agg.go
+		return
+	}
+	if passes.IsCollectAgg(a.name) {
+		g.accumulateCollect(a, gs, args) // collect.go
 		return
 	}
 	if anyNull(args[0]) {
@@ -653,6 +660,9 @@ func (g *flowGen) sumFail(a *accum, f func(string) *jen.Statement, err jen.Code)
 func (g *flowGen) genAccumResult(a *accum, gs *jen.Statement) *value {
 	if v := g.familyAccumResult(a, gs); v != nil { // funcs_agg.go
 		return v
+	}
+	if passes.IsCollectAgg(a.name) {
+		return plainValue(a.resT, jen.Any().Call(gs.Clone().Dot(a.field))) // collect.go: never NULL
 	}
 	v := g.accumResult(a, gs)
 	if !a.try {

@@ -228,6 +228,8 @@ func cloneValue(t ir.Type, v jen.Code) jen.Code {
 		return jen.Qual(stringsPkg, "Clone").Call(v)
 	case ir.TBinary:
 		return jen.Qual(bytesPkg, "Clone").Call(v)
+	case ir.TArray, ir.TMap, ir.TStruct:
+		return jen.Qual(nestedPkg, "Clone").Call(v)
 	}
 	return v
 }

@@ -32,6 +32,9 @@ func (p *planner) refuseNested(x ir.Expr) bool {
 		if f := p.u.Calls[x]; f != nil && isNestedFunc(f.Name) {
 			return p.refuseNestedCall(x, f.Name)
 		}
+		if f := p.u.Calls[x]; f != nil && IsCollectAgg(f.Name) {
+			return false // an ARRAY of its argument, nested or not (familyAccum checks the call)
+		}
 	}
 	if nested(x) {
 		p.refuse(x.Position(), "%s, of the nested type %s, is not supported yet: target spark-4.1 or spark-4.2", exprString(x), p.u.Types[x])
@@ -108,14 +111,19 @@ func (p *planner) refuseConversion(e ir.Expr, to ir.Type, place string) bool {
 }
 
 // nestedOperators refuses an operator other than a scan, a filter or a
-// projection whose output holds a nested column.
+// projection whose output holds a nested column; an aggregate's own
+// items may be nested (collect_list, whose expressions refuseNested
+// judges), not its keys.
 func (p *planner) nestedOperators() {
 	walkAll(p.fp.Flow.Query, func(r ir.Rel) {
-		switch r.(type) {
+		fields := p.u.Schemas[r]
+		switch r := r.(type) {
 		case *ir.Scan, *ir.Filter, *ir.Project:
 			return
+		case *ir.Aggregate:
+			fields = fields[:min(len(r.Keys), len(fields))]
 		}
-		for _, f := range p.u.Schemas[r] {
+		for _, f := range fields {
 			if f.Type.IsNested() {
 				p.refuse(r.Position(), "%s over the nested column %s (%s) is not supported yet: target spark-4.1 or spark-4.2", ir.NodeKindName(r), f.Name, f.Type)
 				return

@@ -1,0 +1,26 @@
+-- Per group: NULLs skipped, c's arrays empty; collect_set's columns are
+-- compared as multisets (the lane's unordered columns).
+CREATE MATERIALIZED VIEW lists AS
+SELECT g, collect_list(x) AS xs, array_agg(s) AS ss, collect_list(d) AS ds, collect_list(b) AS bs,
+  collect_set(x) AS set_x, collect_set(s) AS set_s, collect_set(d) AS set_d,
+  collect_list(coalesce(s, '')) AS ss_empty, collect_set(coalesce(s, '')) AS set_empty,
+  size(collect_list(id)) AS n, size(collect_set(b)) AS nb
+FROM c GROUP BY g;
+
+-- FILTER (a group it empties gives an empty array) and DISTINCT.
+CREATE MATERIALIZED VIEW filtered AS
+SELECT g, collect_list(s) FILTER (WHERE x > 0) AS pos, collect_list(DISTINCT x) AS dx,
+  collect_set(s) FILTER (WHERE b) AS set_true, collect_set(DISTINCT s) AS set_ds
+FROM c GROUP BY g;
+
+-- Global: one row, also over no input.
+CREATE MATERIALIZED VIEW global AS
+SELECT collect_list(id) AS ids, collect_set(g) AS set_g, count(*) AS n FROM c;
+
+CREATE MATERIALIZED VIEW empty AS
+SELECT collect_list(id) AS ids, collect_set(s) AS set_s FROM c WHERE id < 0;
+
+-- Nested values: collect_list of arrays and structs (built per row).
+CREATE MATERIALIZED VIEW nested_lists AS
+SELECT g, collect_list(array(x, id)) AS pairs, collect_list(named_struct('id', id, 's', s)) AS rows
+FROM c GROUP BY g;
