@@ -11,9 +11,9 @@ import (
 // collect_list and collect_set (passes/funcs_collect.go): a group's state
 // keeps its values in an rt/nested Array, in the order its rows came
 // (copied out of their batch), and collect_set a Go map of the values
-// seen beside it. A Go map compares as Spark's hash set does (Scala's ==
-// on the boxed values): NaN never equals NaN, so each NaN is kept, and
-// -0.0 equals 0.0, so the first seen of the two is kept. The plan admits
+// seen beside it. collect_set and a DISTINCT collect keep floats
+// normalized, as Spark's do (its NormalizeFloatingNumbers): -0.0 is kept
+// as 0.0, and every NaN is one value. The plan admits
 // collect_set of scalars only, and leaves the aggregate sequential (its
 // states do not merge), so collect_list's order is the input's. Each kept
 // value is counted against --memory-limit.
@@ -43,18 +43,29 @@ func (g *flowGen) planCollectAccum(st *structDecl, a *accum) bool {
 }
 
 // setKeyType is the Go map key of collect_set's values of type t: the
-// value itself, a binary as a string.
+// value itself, a binary as a string, a (normalized) float as its bits,
+// so that NaN equals NaN.
 func setKeyType(t ir.Type) jen.Code {
-	if t.Kind == ir.TBinary || t.Kind == ir.TUnknown {
+	switch t.Kind {
+	case ir.TBinary, ir.TUnknown:
 		return jen.String()
+	case ir.TFloat64:
+		return jen.Uint64()
+	case ir.TFloat32:
+		return jen.Uint32()
 	}
 	return goType(t)
 }
 
-// setKey is a value as its collect_set map key.
+// setKey is a value as its collect_set map key (setKeyType).
 func setKey(t ir.Type, v jen.Code) jen.Code {
-	if t.Kind == ir.TBinary {
+	switch t.Kind {
+	case ir.TBinary:
 		return jen.String().Call(v)
+	case ir.TFloat64:
+		return jen.Qual("math", "Float64bits").Call(v)
+	case ir.TFloat32:
+		return jen.Qual("math", "Float32bits").Call(v)
 	}
 	return v
 }
@@ -77,6 +88,9 @@ func (g *flowGen) accumulateCollect(a *accum, gs *jen.Statement, args []*value) 
 	x := args[0]
 	if x.null {
 		return
+	}
+	if a.name == "collect_set" || a.distinct != nil {
+		x = normalized(x)
 	}
 	x = g.bind(x, "cv")
 	f := func(suffix string) *jen.Statement { return gs.Clone().Dot(a.field + suffix) }

@@ -15,7 +15,7 @@ var collectFunctions = []funcSig{
 		doc: "the non-NULL values of x, in the input's order (Spark does not define the order across partitions)"},
 	{name: "collect_set", agg: true, minArgs: 1, maxArgs: 1, args: []argRule{argAny}, result: resCustom, nulls: nullNever, family: famAggregate,
 		typeFn: collectType(true), resultDoc: "ARRAY of x's type, without NULL elements", native: collectNative(true),
-		doc: "the distinct non-NULL values of x, in no defined order (as Spark's hash set compares them: NaN never equals NaN, -0.0 equals 0.0 and the first seen is kept); a MAP is refused"},
+		doc: "the distinct non-NULL values of x, in no defined order (floats normalized as Spark's are: -0.0 is 0.0, and every NaN one value); a MAP is refused"},
 }
 
 // collectType types collect_list and collect_set (set): an ARRAY of the

@@ -10,7 +10,7 @@ FROM c GROUP BY g;
 -- FILTER (a group it empties gives an empty array) and DISTINCT.
 CREATE MATERIALIZED VIEW filtered AS
 SELECT g, collect_list(s) FILTER (WHERE x > 0) AS pos, collect_list(DISTINCT x) AS dx,
-  collect_set(s) FILTER (WHERE b) AS set_true, collect_set(DISTINCT s) AS set_ds
+  collect_set(s) FILTER (WHERE b) AS set_true, collect_set(DISTINCT s) AS set_ds, collect_list(DISTINCT d) AS dd
 FROM c GROUP BY g;
 
 -- Global: one row, also over no input.
