@@ -357,6 +357,22 @@ materialized view m = from u | group by k aggregate percentile_approx(d, 0.5) as
 	{"max_by ordered by binary", `source u from csv "u.csv" { k int64, s string, b binary }
 materialized view m = from u | group by k aggregate max_by(s, b) as a`,
 		`p.thund:2:63: native backend: max_by ordered by binary is not supported yet`},
+	// collect_list and collect_set (funcs_collect.go)
+	{"collect_set of a nested value", `source u from jsonl "u.jsonl" { k int64, a array<int32> }
+materialized view m = from u | group by k aggregate collect_set(a) as s`,
+		`p.thund:2:65: native backend: collect_set of the nested type array<int32> is not supported yet: target spark-4.1 or spark-4.2`},
+	{"collect_list distinct of a nested value", `source u from jsonl "u.jsonl" { k int64, s struct<x: int32> }
+materialized view m = from u | group by k aggregate collect_list(distinct s) as l`,
+		`p.thund:2:75: native backend: collect_list(distinct ...) of the nested type struct<x: int32> is not supported yet: target spark-4.1 or spark-4.2`},
+	{"collect_list over a stream", `source s from csv "s/*.csv" { t timestamp(ms), k int64, x float64 watermark t delay 5s }
+streaming table g = from stream s | window tumble(t, 1m) | group by window_start aggregate collect_list(x) as xs`,
+		`p.thund:2:92: native backend: collect_list over a stream is not supported yet: aggregate a snapshot of the input (from x)`},
+	{"collect_set over a window", `source u from csv "u.csv" { k int64, x float64 }
+materialized view w = from u | select k, collect_set(x) over (order by k) as v`,
+		`p.thund:2:42: native backend: collect_set over a window is not supported yet: aggregate with group by and join the result back`},
+	{"group by a nested key", `source u from jsonl "u.jsonl" { k int64, a array<int32> }
+materialized view m = from u | group by a aggregate count(*) as n`,
+		`p.thund:2:32: native backend: aggregate over the nested column a (array<int32>) is not supported yet: target spark-4.1 or spark-4.2`},
 }
 
 // preempted are the refusals of the plan pass that an earlier pass always
