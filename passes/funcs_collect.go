@@ -20,16 +20,34 @@ var collectFunctions = []funcSig{
 
 // collectType types collect_list and collect_set (set): an ARRAY of the
 // argument's type whose elements are never NULL; collect_set refuses a
-// MAP, which Spark does not compare (DATATYPE_MISMATCH.UNSUPPORTED_INPUT_TYPE).
+// type that holds a MAP at any depth, as Spark does
+// (DATATYPE_MISMATCH.UNSUPPORTED_INPUT_TYPE).
 func collectType(set bool) func(r *resolver, e *ir.Call, types []ir.Type) (ir.Type, bool) {
 	return func(r *resolver, e *ir.Call, types []ir.Type) (ir.Type, bool) {
 		t := types[0]
-		if set && t.Kind == ir.TMap {
-			r.errorf(e.Args[0].Position(), ir.CodeTypeMismatch, "the input of %s cannot be a MAP, got %s", e.Name, t)
+		if set && holdsMap(t) {
+			r.errorf(e.Args[0].Position(), ir.CodeTypeMismatch, "the input of %s cannot be or hold a MAP, got %s", e.Name, t)
 			return ir.Type{}, false
 		}
 		return ir.ArrayOf(t, false), true
 	}
+}
+
+// holdsMap reports whether t is a MAP or holds one in an element or field.
+func holdsMap(t ir.Type) bool {
+	switch t.Kind {
+	case ir.TMap:
+		return true
+	case ir.TArray:
+		return holdsMap(t.Elem())
+	case ir.TStruct:
+		for _, f := range t.Fields() {
+			if holdsMap(f.Type) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // collectNative refuses what the native accumulators do not keep: a
