@@ -247,8 +247,12 @@ func (g *flowGen) groupLookup(kt *keyType, groups, ht, nullGroup string, nullDec
 		if kt.mem != nil {
 			var strs []jen.Code
 			for i, x := range vals {
-				if x.t.Kind == ir.TString || x.t.Kind == ir.TBinary {
-					strs = append(strs, slot.Clone().Dot(fmt.Sprintf("k%d", i)))
+				k := slot.Clone().Dot(fmt.Sprintf("k%d", i))
+				switch {
+				case x.t.Kind == ir.TString || x.t.Kind == ir.TBinary:
+					strs = append(strs, k)
+				case x.t.IsNested(): // its parts, counted before add hands them on
+					g.emit(jen.Id(kt.mem.pending).Op("+=").Qual(nestedPkg, "Bytes").Call(k))
 				}
 			}
 			kt.mem.add(g, jen.Id(kt.stateName).Values(), strs)
@@ -266,7 +270,7 @@ func (g *flowGen) groupLookup(kt *keyType, groups, ht, nullGroup string, nullDec
 				store()
 				account()
 				mapKey := slot.Clone().Dot("k0")
-				if x.t.Kind == ir.TFloat64 || x.t.Kind == ir.TFloat32 || x.t.Kind == ir.TBinary {
+				if x.t.Kind == ir.TFloat64 || x.t.Kind == ir.TFloat32 || x.t.Kind == ir.TBinary || x.t.IsNested() {
 					mapKey = jen.Add(key)
 				}
 				g.emit(kt.put(ht, mapKey, jen.Id(gi)))
@@ -405,9 +409,16 @@ func (g *flowGen) memoGroup(from *buildRef, decl *jen.Statement, op string, look
 }
 
 // normalized is a float value with -0.0 as 0.0 and one NaN (Spark's
-// NormalizeFloatingNumbers), as group keys and distinct rows hold them;
-// other values pass.
+// NormalizeFloatingNumbers), as group keys and distinct rows hold them,
+// and an ARRAY or STRUCT with its floats so (rt/nested.Normalize); other
+// values pass.
 func normalized(x *value) *value {
+	if !x.null && (x.t.Kind == ir.TArray || x.t.Kind == ir.TStruct) {
+		y := *x
+		y.vl, y.k = nil, nil
+		y.v = jen.Qual(nestedPkg, "Normalize").Call(V(x))
+		return &y
+	}
 	if x.null || !x.t.IsFloat() {
 		return x
 	}

@@ -370,9 +370,9 @@ streaming table g = from stream s | window tumble(t, 1m) | group by window_start
 	{"collect_set over a window", `source u from csv "u.csv" { k int64, x float64 }
 materialized view w = from u | select k, collect_set(x) over (order by k) as v`,
 		`p.thund:2:42: native backend: collect_set over a window is not supported yet: aggregate with group by and join the result back`},
-	{"group by a nested key", `source u from jsonl "u.jsonl" { k int64, a array<int32> }
+	{"group by a map key", `source u from jsonl "u.jsonl" { k int64, a array<map<string, int32>> }
 materialized view m = from u | group by a aggregate count(*) as n`,
-		`p.thund:2:32: native backend: aggregate over the nested column a (array<int32>) is not supported yet: target spark-4.1 or spark-4.2`},
+		`p.thund:2:32: native backend: aggregate over the nested column a (array<map<string, int32>>) is not supported yet: target spark-4.1 or spark-4.2`},
 }
 
 // preempted are the refusals of the plan pass that an earlier pass always

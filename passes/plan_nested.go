@@ -110,18 +110,25 @@ func (p *planner) refuseConversion(e ir.Expr, to ir.Type, place string) bool {
 	return true
 }
 
-// nestedOperators refuses an operator other than a scan, a filter or a
-// projection whose output holds a nested column; an aggregate's own
-// items may be nested (collect_list, whose expressions refuseNested
-// judges), not its keys.
+// nestedOperators refuses an operator other than a scan, a filter, a
+// projection or a derived table whose output holds a nested column. An aggregate's own items
+// may be nested (collect_list, whose expressions refuseNested judges),
+// and its keys ARRAY or STRUCT values that hold no MAP (grouped by
+// rt/nested.Key).
 func (p *planner) nestedOperators() {
 	walkAll(p.fp.Flow.Query, func(r ir.Rel) {
 		fields := p.u.Schemas[r]
 		switch r := r.(type) {
-		case *ir.Scan, *ir.Filter, *ir.Project:
+		case *ir.Scan, *ir.Filter, *ir.Project, *ir.SubqueryRel: // a derived table passes its input's rows
 			return
 		case *ir.Aggregate:
-			fields = fields[:min(len(r.Keys), len(fields))]
+			var keys Schema
+			for _, f := range fields[:min(len(r.Keys), len(fields))] {
+				if holdsMap(f.Type) { // funcs_collect.go
+					keys = append(keys, f)
+				}
+			}
+			fields = keys
 		}
 		for _, f := range fields {
 			if f.Type.IsNested() {

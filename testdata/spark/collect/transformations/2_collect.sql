@@ -24,3 +24,13 @@ SELECT collect_list(id) AS ids, collect_set(s) AS set_s FROM c WHERE id < 0;
 CREATE MATERIALIZED VIEW nested_lists AS
 SELECT g, collect_list(array(x, id)) AS pairs, collect_list(named_struct('id', id, 's', s)) AS rows
 FROM c GROUP BY g;
+
+-- Nested group keys: an ARRAY (with -0.0 and 0.0, NaN, NULL elements) and
+-- a STRUCT (NULL fields); the groups' keys show normalized floats.
+CREATE MATERIALIZED VIEW array_keys AS
+SELECT a, count(*) AS n, collect_list(id) AS ids
+FROM (SELECT id, array(d, CAST(x AS DOUBLE)) AS a FROM c) GROUP BY a;
+
+CREATE MATERIALIZED VIEW struct_keys AS
+SELECT st, count(*) AS n, sum(x) AS sx
+FROM (SELECT x, named_struct('g', g, 'b', b, 'd', d) AS st FROM c) GROUP BY st;
