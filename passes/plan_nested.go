@@ -111,10 +111,11 @@ func (p *planner) refuseConversion(e ir.Expr, to ir.Type, place string) bool {
 }
 
 // nestedOperators refuses an operator other than a scan, a filter, a
-// projection or a derived table whose output holds a nested column. An aggregate's own items
-// may be nested (collect_list, whose expressions refuseNested judges),
-// and its keys ARRAY or STRUCT values that hold no MAP (grouped by
-// rt/nested.Key).
+// projection or a derived table whose output holds a nested column. An
+// aggregate's own items may be nested (collect_list, whose expressions
+// refuseNested judges), and its keys, as a distinct's, a union's and a
+// set operation's rows, ARRAY or STRUCT values that hold no MAP (compared
+// by rt/nested.Key).
 func (p *planner) nestedOperators() {
 	walkAll(p.fp.Flow.Query, func(r ir.Rel) {
 		fields := p.u.Schemas[r]
@@ -122,13 +123,15 @@ func (p *planner) nestedOperators() {
 		case *ir.Scan, *ir.Filter, *ir.Project, *ir.SubqueryRel: // a derived table passes its input's rows
 			return
 		case *ir.Aggregate:
-			var keys Schema
-			for _, f := range fields[:min(len(r.Keys), len(fields))] {
-				if holdsMap(f.Type) { // funcs_collect.go
-					keys = append(keys, f)
-				}
+			fields = mapFields(fields[:min(len(r.Keys), len(fields))])
+		case *ir.Distinct:
+			if !r.WithinWatermark {
+				fields = mapFields(fields)
 			}
-			fields = keys
+		case *ir.Union:
+			fields = p.unlikeNested(fields, r.Inputs...)
+		case *ir.SetOp:
+			fields = p.unlikeNested(fields, r.Left, r.Right)
 		}
 		for _, f := range fields {
 			if f.Type.IsNested() {
@@ -169,6 +172,38 @@ func sameNestedRep(a, b ir.Type) bool {
 		}
 	}
 	return true
+}
+
+// unlikeNested are the fields of a union's or set operation's output s
+// that the native backend does not compare or pass on: those that hold a
+// MAP, and the nested ones an input gives in another type (which would
+// need a cast of nested values).
+func (p *planner) unlikeNested(s Schema, inputs ...ir.Rel) Schema {
+	out := mapFields(s)
+	for i, f := range s {
+		if !f.Type.IsNested() || holdsMap(f.Type) {
+			continue
+		}
+		for _, in := range inputs {
+			if is := p.u.Schemas[in]; i >= len(is) || !SameType(is[i].Type, f.Type) {
+				out = append(out, f)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// mapFields are the fields of s that hold a MAP (funcs_collect.go's
+// holdsMap): the nested keys the native hash does not compare.
+func mapFields(s Schema) Schema {
+	var out Schema
+	for _, f := range s {
+		if holdsMap(f.Type) {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // javaOnly are the regex constructs whose meaning Java (Spark's split) and

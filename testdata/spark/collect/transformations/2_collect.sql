@@ -34,3 +34,20 @@ FROM (SELECT id, array(d, CAST(x AS DOUBLE)) AS a FROM c) GROUP BY a;
 CREATE MATERIALIZED VIEW struct_keys AS
 SELECT st, count(*) AS n, sum(x) AS sx
 FROM (SELECT x, named_struct('g', g, 'b', b, 'd', d) AS st FROM c) GROUP BY st;
+
+-- DISTINCT, UNION, INTERSECT and EXCEPT over nested rows (the rows keep
+-- normalized floats, as Spark's aggregate does).
+CREATE TEMPORARY VIEW nested_rows AS
+SELECT id, array(d, CAST(x AS DOUBLE)) AS a, named_struct('g', g, 'b', b) AS st FROM c;
+
+CREATE MATERIALIZED VIEW nested_distinct AS
+SELECT DISTINCT a, st FROM nested_rows;
+
+CREATE MATERIALIZED VIEW nested_union AS
+SELECT a, st FROM nested_rows WHERE id < 5 UNION SELECT a, st FROM nested_rows WHERE id > 2;
+
+CREATE MATERIALIZED VIEW nested_intersect AS
+SELECT st FROM nested_rows WHERE id < 6 INTERSECT SELECT st FROM nested_rows WHERE id > 2;
+
+CREATE MATERIALIZED VIEW nested_except AS
+SELECT a FROM nested_rows WHERE id < 9 EXCEPT ALL SELECT a FROM nested_rows WHERE id = 3;
