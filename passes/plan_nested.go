@@ -120,7 +120,7 @@ func (p *planner) nestedOperators() {
 	walkAll(p.fp.Flow.Query, func(r ir.Rel) {
 		fields := p.u.Schemas[r]
 		switch r := r.(type) {
-		case *ir.Scan, *ir.Filter, *ir.Project, *ir.SubqueryRel: // a derived table passes its input's rows
+		case *ir.Scan, *ir.Filter, *ir.Project, *ir.SubqueryRel, *ir.Limit: // a derived table and a limit pass their input's rows
 			return
 		case *ir.Aggregate:
 			fields = mapFields(fields[:min(len(r.Keys), len(fields))])
@@ -128,6 +128,8 @@ func (p *planner) nestedOperators() {
 			if !r.WithinWatermark {
 				fields = mapFields(fields)
 			}
+		case *ir.Sort: // its rows kept (rt/nested.Clone), its keys ordered by rt/nested.Compare
+			fields = p.mapSortKeys(r)
 		case *ir.Union:
 			fields = p.unlikeNested(fields, r.Inputs...)
 		case *ir.SetOp:
@@ -189,6 +191,18 @@ func (p *planner) unlikeNested(s Schema, inputs ...ir.Rel) Schema {
 				out = append(out, f)
 				break
 			}
+		}
+	}
+	return out
+}
+
+// mapSortKeys are an order by's keys that hold a MAP (as fields named by
+// their expressions), which the native order does not compare.
+func (p *planner) mapSortKeys(n *ir.Sort) Schema {
+	var out Schema
+	for _, k := range n.Keys {
+		if t := p.u.Types[k.Expr]; holdsMap(t) {
+			out = append(out, Field{Name: exprString(k.Expr), Type: t})
 		}
 	}
 	return out

@@ -51,3 +51,11 @@ SELECT st FROM nested_rows WHERE id < 6 INTERSECT SELECT st FROM nested_rows WHE
 
 CREATE MATERIALIZED VIEW nested_except AS
 SELECT a FROM nested_rows WHERE id < 9 EXCEPT ALL SELECT a FROM nested_rows WHERE id = 3;
+
+-- ORDER BY an ARRAY and a STRUCT (NULL parts first, shorter arrays first,
+-- NaN last), each direction; LIMIT keeps the order the lane compares.
+CREATE MATERIALIZED VIEW nested_sorted AS
+SELECT a, id FROM nested_rows ORDER BY a, id LIMIT 6;
+
+CREATE MATERIALIZED VIEW nested_top AS
+SELECT st, a, id FROM nested_rows ORDER BY st DESC NULLS LAST, a DESC, id LIMIT 5;
