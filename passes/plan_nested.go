@@ -35,6 +35,10 @@ func (p *planner) refuseNested(x ir.Expr) bool {
 		if f := p.u.Calls[x]; f != nil && IsCollectAgg(f.Name) {
 			return false // an ARRAY of its argument, nested or not (familyAccum checks the call)
 		}
+	case *ir.Binary:
+		if l, r := p.u.Types[x.L], p.u.Types[x.R]; x.Op.IsComparison() && orderable(l) && SameType(l, r) {
+			return false // rt/nested.Compare, as Spark compares them (a join's key too)
+		}
 	}
 	if nested(x) {
 		p.refuse(x.Position(), "%s, of the nested type %s, is not supported yet: target spark-4.1 or spark-4.2", exprString(x), p.u.Types[x])
@@ -111,29 +115,18 @@ func (p *planner) refuseConversion(e ir.Expr, to ir.Type, place string) bool {
 }
 
 // nestedOperators refuses an operator other than a scan, a filter, a
-// projection or a derived table whose output holds a nested column. An
-// aggregate's own items may be nested (collect_list, whose expressions
-// refuseNested judges), and its keys, as a distinct's, a union's and a
-// set operation's rows, ARRAY or STRUCT values that hold no MAP (compared
-// by rt/nested.Key).
+// projection, a derived table or a limit whose output holds a nested
+// column the native backend does not run: over a stream any (a stream
+// operator's state holds no nested value), else those of batchNested.
 func (p *planner) nestedOperators() {
 	walkAll(p.fp.Flow.Query, func(r ir.Rel) {
-		fields := p.u.Schemas[r]
-		switch r := r.(type) {
-		case *ir.Scan, *ir.Filter, *ir.Project, *ir.SubqueryRel, *ir.Limit: // a derived table and a limit pass their input's rows
+		switch r.(type) {
+		case *ir.Scan, *ir.Filter, *ir.Project, *ir.SubqueryRel, *ir.Limit: // they pass their input's rows
 			return
-		case *ir.Aggregate:
-			fields = mapFields(fields[:min(len(r.Keys), len(fields))])
-		case *ir.Distinct:
-			if !r.WithinWatermark {
-				fields = mapFields(fields)
-			}
-		case *ir.Sort: // its rows kept (rt/nested.Clone), its keys ordered by rt/nested.Compare
-			fields = p.mapSortKeys(r)
-		case *ir.Union:
-			fields = p.unlikeNested(fields, r.Inputs...)
-		case *ir.SetOp:
-			fields = p.unlikeNested(fields, r.Left, r.Right)
+		}
+		fields := p.u.Schemas[r]
+		if !Streaming(r) {
+			fields = p.batchNested(r, fields)
 		}
 		for _, f := range fields {
 			if f.Type.IsNested() {
@@ -142,6 +135,33 @@ func (p *planner) nestedOperators() {
 			}
 		}
 	})
+}
+
+// batchNested are the nested fields of a batch operator's output that the
+// native backend does not run: an aggregate's own items may be nested
+// (collect_list, whose expressions refuseNested judges), a join carries
+// nested columns (its build rows cloned), and keys, as a distinct's, a
+// union's, a set operation's and an order by's, may be ARRAY or STRUCT
+// values that hold no MAP (hashed by rt/nested.Key, ordered by
+// rt/nested.Compare).
+func (p *planner) batchNested(r ir.Rel, fields Schema) Schema {
+	switch r := r.(type) {
+	case *ir.Join:
+		return nil
+	case *ir.Aggregate:
+		fields = mapFields(fields[:min(len(r.Keys), len(fields))])
+	case *ir.Distinct:
+		if !r.WithinWatermark {
+			fields = mapFields(fields)
+		}
+	case *ir.Sort: // its rows kept (rt/nested.Clone), its keys ordered by rt/nested.Compare
+		fields = p.mapSortKeys(r)
+	case *ir.Union:
+		fields = p.unlikeNested(fields, r.Inputs...)
+	case *ir.SetOp:
+		fields = p.unlikeNested(fields, r.Left, r.Right)
+	}
+	return fields
 }
 
 // nestedColumns refuses a nested column of a CSV source, at its
@@ -194,6 +214,12 @@ func (p *planner) unlikeNested(s Schema, inputs ...ir.Rel) Schema {
 		}
 	}
 	return out
+}
+
+// orderable reports whether t is an ARRAY or STRUCT that holds no MAP: a
+// nested value the native backend compares and orders.
+func orderable(t ir.Type) bool {
+	return (t.Kind == ir.TArray || t.Kind == ir.TStruct) && !holdsMap(t)
 }
 
 // mapSortKeys are an order by's keys that hold a MAP (as fields named by

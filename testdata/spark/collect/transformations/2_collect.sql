@@ -59,3 +59,9 @@ SELECT a, id FROM nested_rows ORDER BY a, id LIMIT 6;
 
 CREATE MATERIALIZED VIEW nested_top AS
 SELECT st, a, id FROM nested_rows ORDER BY st DESC NULLS LAST, a DESC, id LIMIT 5;
+
+-- Comparisons and joins on nested values: a NULL part equals a NULL part,
+-- NaN equals NaN, -0.0 equals 0.0 (as Spark's ordering compares them).
+CREATE MATERIALIZED VIEW nested_compare AS
+SELECT l.id, r.id AS rid, l.a, l.a < r.a AS lt, l.st <=> r.st AS same_st
+FROM nested_rows l JOIN nested_rows r ON l.a = r.a;
