@@ -117,7 +117,8 @@ func (p *planner) refuseConversion(e ir.Expr, to ir.Type, place string) bool {
 // nestedOperators refuses an operator other than a scan, a filter, a
 // projection, a derived table or a limit whose output holds a nested
 // column the native backend does not run: over a stream any (a stream
-// operator's state holds no nested value), else those of batchNested.
+// operator's state holds no nested value; an aggregate's items are judged
+// with their calls), else those of batchNested.
 func (p *planner) nestedOperators() {
 	walkAll(p.fp.Flow.Query, func(r ir.Rel) {
 		switch r.(type) {
@@ -125,8 +126,11 @@ func (p *planner) nestedOperators() {
 			return
 		}
 		fields := p.u.Schemas[r]
-		if !Streaming(r) {
+		switch a, agg := r.(*ir.Aggregate); {
+		case !Streaming(r):
 			fields = p.batchNested(r, fields)
+		case agg:
+			fields = fields[:min(len(a.Keys), len(fields))]
 		}
 		for _, f := range fields {
 			if f.Type.IsNested() {
