@@ -60,6 +60,9 @@ type accum struct {
 	ignoreNulls bool
 	stream      bool // kept in window state: count(distinct x) is an rt/stream.Distinct
 	try         bool // try_sum, try_avg: an overflow is NULL (field "ovf"), not an error
+	// mem accounts the values an accumulator keeps (collect_list, the
+	// percentiles) against --memory-limit; nil for one of fixed size
+	mem *memAccount
 }
 
 // genAggregate generates hash aggregation: the input's pipeline ends in
@@ -244,8 +247,12 @@ func (g *flowGen) groupLookup(kt *keyType, groups, ht, nullGroup string, nullDec
 		if kt.mem != nil {
 			var strs []jen.Code
 			for i, x := range vals {
-				if x.t.Kind == ir.TString || x.t.Kind == ir.TBinary {
-					strs = append(strs, slot.Clone().Dot(fmt.Sprintf("k%d", i)))
+				k := slot.Clone().Dot(fmt.Sprintf("k%d", i))
+				switch {
+				case x.t.Kind == ir.TString || x.t.Kind == ir.TBinary:
+					strs = append(strs, k)
+				case x.t.IsNested(): // its parts, counted before add hands them on
+					g.emit(jen.Id(kt.mem.pending).Op("+=").Qual(nestedPkg, "Bytes").Call(k))
 				}
 			}
 			kt.mem.add(g, jen.Id(kt.stateName).Values(), strs)
@@ -263,7 +270,7 @@ func (g *flowGen) groupLookup(kt *keyType, groups, ht, nullGroup string, nullDec
 				store()
 				account()
 				mapKey := slot.Clone().Dot("k0")
-				if x.t.Kind == ir.TFloat64 || x.t.Kind == ir.TFloat32 || x.t.Kind == ir.TBinary {
+				if x.t.Kind == ir.TFloat64 || x.t.Kind == ir.TFloat32 || x.t.Kind == ir.TBinary || x.t.IsNested() {
 					mapKey = jen.Add(key)
 				}
 				g.emit(kt.put(ht, mapKey, jen.Id(gi)))
@@ -402,9 +409,16 @@ func (g *flowGen) memoGroup(from *buildRef, decl *jen.Statement, op string, look
 }
 
 // normalized is a float value with -0.0 as 0.0 and one NaN (Spark's
-// NormalizeFloatingNumbers), as group keys and distinct rows hold them;
-// other values pass.
+// NormalizeFloatingNumbers), as group keys and distinct rows hold them,
+// and an ARRAY or STRUCT with its floats so (rt/nested.Normalize); other
+// values pass.
 func normalized(x *value) *value {
+	if !x.null && (x.t.Kind == ir.TArray || x.t.Kind == ir.TStruct) {
+		y := *x
+		y.vl, y.k = nil, nil
+		y.v = jen.Qual(nestedPkg, "Normalize").Call(V(x))
+		return &y
+	}
 	if x.null || !x.t.IsFloat() {
 		return x
 	}
@@ -485,7 +499,7 @@ func (g *flowGen) planAccum(st *structDecl, a *accum) bool {
 			st.add(f+"set", jen.Bool())
 		}
 	default:
-		if !g.planFamilyAccum(st, a) { // funcs_agg.go
+		if !g.planFamilyAccum(st, a) && !g.planCollectAccum(st, a) { // funcs_agg.go, collect.go
 			g.unplanned(a.call.Pos, "aggregate %s is not supported yet", a.call.Name)
 			return false
 		}
@@ -514,6 +528,10 @@ func (g *flowGen) accumulate(a *accum, gs *jen.Statement, args []*value) {
 	pos := a.call.Pos
 	if _, ok := familyAggs[a.name]; ok {
 		g.accumulateFamily(a, gs, args) // funcs_agg.go
+		return
+	}
+	if passes.IsCollectAgg(a.name) {
+		g.accumulateCollect(a, gs, args) // collect.go
 		return
 	}
 	if anyNull(args[0]) {
@@ -653,6 +671,9 @@ func (g *flowGen) sumFail(a *accum, f func(string) *jen.Statement, err jen.Code)
 func (g *flowGen) genAccumResult(a *accum, gs *jen.Statement) *value {
 	if v := g.familyAccumResult(a, gs); v != nil { // funcs_agg.go
 		return v
+	}
+	if passes.IsCollectAgg(a.name) {
+		return plainValue(a.resT, jen.Any().Call(gs.Clone().Dot(a.field))) // collect.go: never NULL
 	}
 	v := g.accumResult(a, gs)
 	if !a.try {

@@ -447,6 +447,8 @@ func cmpExpr(op ir.BinaryOp, a, b *value) jen.Code {
 			return jen.Qual(bytesPkg, "Equal").Call(av, bv)
 		}
 		return jen.Qual(bytesPkg, "Compare").Call(av, bv).Op(goOp).Lit(0)
+	case t.Kind == ir.TArray || t.Kind == ir.TStruct: // the plan admits the same type on both sides
+		return jen.Qual(nestedPkg, "Compare").Call(av, bv).Op(goOp).Lit(0)
 	}
 	return jen.Add(av).Op(goOp).Add(bv)
 }

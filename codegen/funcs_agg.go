@@ -1,6 +1,8 @@
 package codegen
 
 import (
+	"fmt"
+
 	"github.com/dave/jennifer/jen"
 	"github.com/nordisk/thund/ir"
 	"github.com/nordisk/thund/passes"
@@ -79,6 +81,10 @@ func (g *flowGen) planFamilyAccum(st *structDecl, a *accum) bool {
 		a.distinct = g.newKeyType("aggDistinct", []ir.Type{a.argT}, false)
 		st.add(f+"d", jen.Map(a.distinct.goType()).Struct())
 	}
+	if k.state == "Percentile" || k.state == "Quantile" { // they keep every value (percentileBytes)
+		a.mem = g.newMemAccount(fmt.Sprintf("%s at %s", a.call.Name, posText(a.call.Pos)))
+		g.emit(jen.Id("_").Op("=").Id(a.mem.pending)) // used only where a row can give a value
+	}
 	switch {
 	case k.state == "Quantile":
 		st.add(f, jen.Qual(sqlfnPkg, k.state).Types(goType(a.resT)))
@@ -135,18 +141,18 @@ func (g *flowGen) accumulateFamily(a *accum, gs *jen.Statement, args []*value) {
 	case k.state == "CoMoments": // regr_*(y, x): added as (x, y)
 		when(f("").Dot("Add").Call(double(1), double(0)))
 	case a.name == "median":
-		when(f("").Dot("Add").Call(double(0), jen.Lit(1)))
+		when(append([]jen.Code{f("").Dot("Add").Call(double(0), jen.Lit(1))}, a.mem.growStmts(percentileBytes(x.t, true))...)...)
 	case a.name == "percentile":
 		if len(args) < 3 {
-			when(f("").Dot("Add").Call(double(0), jen.Lit(1)))
+			when(append([]jen.Code{f("").Dot("Add").Call(double(0), jen.Lit(1))}, a.mem.growStmts(percentileBytes(x.t, true))...)...)
 			return
 		}
 		fr := g.bind(g.coerce(args[2], ir.Int64, pos), "freq")
 		en := g.name("e")
-		when(jen.If(jen.Id(en).Op(":=").Qual(sqlfnPkg, "PercentileFrequency").Call(V(fr), jen.Lit(ir.FormatExpr(a.call.Args[2], ir.Label))), jen.Id(en).Op("!=").Nil()).Block(g.fail(pos, jen.Id(en))),
-			f("").Dot("Add").Call(double(0), V(fr)))
+		when(append([]jen.Code{jen.If(jen.Id(en).Op(":=").Qual(sqlfnPkg, "PercentileFrequency").Call(V(fr), jen.Lit(ir.FormatExpr(a.call.Args[2], ir.Label))), jen.Id(en).Op("!=").Nil()).Block(g.fail(pos, jen.Id(en))),
+			f("").Dot("Add").Call(double(0), V(fr))}, a.mem.growStmts(percentileBytes(x.t, true))...)...)
 	case k.state == "Quantile":
-		when(f("").Dot("Add").Call(V(x)))
+		when(append([]jen.Code{f("").Dot("Add").Call(V(x))}, a.mem.growStmts(percentileBytes(x.t, false))...)...)
 	case a.name == "count_if":
 		when(jen.If(V(x)).Block(f("").Op("++")))
 	case a.name == "approx_count_distinct":
@@ -164,6 +170,17 @@ func (g *flowGen) accumulateFamily(a *accum, gs *jen.Statement, args []*value) {
 	default:
 		g.unplanned(pos, "aggregate %s has no accumulator", a.name)
 	}
+}
+
+// percentileBytes is what a percentile accumulator keeps per row, for
+// --memory-limit: sqlfn.Percentile (exact) a float64 value and an int64
+// frequency, sqlfn.Quantile a value of x's type t, each in a slice grown
+// by doubling (memSliceTimes).
+func percentileBytes(t ir.Type, exact bool) jen.Code {
+	if exact {
+		return jen.Lit(int64(memSliceTimes * 16))
+	}
+	return jen.Lit(memSliceTimes).Op("*").Int64().Call(jen.Qual(unsafePkg, "Sizeof").Call(zeroCode(t)))
 }
 
 // accumulateBy updates max_by's or min_by's accumulator: the row's value

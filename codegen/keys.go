@@ -39,6 +39,8 @@ func keyField(t ir.Type) (typ jen.Code, conv func(v jen.Code) jen.Code) {
 		}
 	case ir.TBinary:
 		return jen.String(), func(v jen.Code) jen.Code { return jen.String().Call(v) }
+	case ir.TArray, ir.TStruct: // its encoding (the plan admits no MAP key)
+		return jen.String(), func(v jen.Code) jen.Code { return jen.Qual(nestedPkg, "Key").Call(v) }
 	}
 	return goType(t), func(v jen.Code) jen.Code { return v }
 }
@@ -196,7 +198,7 @@ func zeroKey(t ir.Type) jen.Code {
 	if t.Kind == ir.TFloat32 {
 		return jen.Uint32().Call(jen.Lit(0))
 	}
-	if t.Kind == ir.TBinary {
+	if t.Kind == ir.TBinary || t.Kind == ir.TArray || t.Kind == ir.TStruct {
 		return jen.Lit("")
 	}
 	return zeroCode(t)
@@ -228,6 +230,8 @@ func cloneValue(t ir.Type, v jen.Code) jen.Code {
 		return jen.Qual(stringsPkg, "Clone").Call(v)
 	case ir.TBinary:
 		return jen.Qual(bytesPkg, "Clone").Call(v)
+	case ir.TArray, ir.TMap, ir.TStruct:
+		return jen.Qual(nestedPkg, "Clone").Call(v)
 	}
 	return v
 }

@@ -79,6 +79,12 @@ func (m *memAccount) addStmts(zero jen.Code, strs []jen.Code) []jen.Code {
 	for _, s := range strs {
 		size = size.Op("+").Int64().Call(jen.Len(s))
 	}
+	return m.growStmts(size)
+}
+
+// growStmts is the code that accounts size (an int64 expression) more
+// bytes kept, handing the pending bytes to fc.Grow past fc.GrowStep.
+func (m *memAccount) growStmts(size jen.Code) []jen.Code {
 	return []jen.Code{jen.Id(m.pending).Op("+=").Add(size),
 		jen.If(jen.Id(m.pending).Op(">=").Id("fc").Dot("GrowStep")).Block(
 			jen.If(jen.Err().Op(":=").Id("fc").Dot("Grow").Call(jen.Lit(m.op), jen.Id(m.pending)), jen.Err().Op("!=").Nil()).Block(

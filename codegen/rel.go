@@ -479,14 +479,14 @@ func (g *flowGen) distinctConsumer(schema passes.Schema, op string, c consumer) 
 		g.emit(jen.Id(set).Index(k.cloned(g, key)).Op("=").Struct().Values())
 		var strs []jen.Code
 		for i, t := range types {
-			if t.Kind == ir.TString || t.Kind == ir.TBinary {
+			if t.Kind == ir.TString || t.Kind == ir.TBinary || t.IsNested() { // a nested value's key is its encoding
 				strs = append(strs, jen.Add(key).Dot(fmt.Sprintf("k%d", i)))
 			}
 		}
 		mem.add(g, jen.Id(k.name).Values(), strs)
 		out := &row{cols: make([]*column, len(vis))}
 		for i, x := range vals {
-			if x.t.IsFloat() {
+			if x.t.IsFloat() || x.t.IsNested() {
 				// the distinct row holds the normalized value, as Spark's
 				// aggregate does: -0.0 is 0.0
 				out.cols[i] = constColumn(g.bind(normalized(x), "norm"))

@@ -53,7 +53,7 @@ func (g *flowGen) genSetOp(n *ir.SetOp, c consumer) {
 		return g.sub(func() {
 			var strs []jen.Code
 			for i, t := range types {
-				if t.Kind == ir.TString || t.Kind == ir.TBinary {
+				if t.Kind == ir.TString || t.Kind == ir.TBinary || t.IsNested() { // a nested value's key is its encoding
 					strs = append(strs, jen.Id(kv).Dot(fmt.Sprintf("k%d", i)))
 				}
 			}
@@ -93,7 +93,7 @@ func (g *flowGen) genSetOp(n *ir.SetOp, c consumer) {
 		}
 		out := &row{cols: make([]*column, len(vis))}
 		for i, x := range vals {
-			if x.t.IsFloat() {
+			if x.t.IsFloat() || x.t.IsNested() {
 				// the row holds the normalized value, as Spark's
 				// aggregate does: -0.0 is 0.0
 				x = g.bind(normalized(x), "norm")

@@ -227,6 +227,8 @@ func compareCode(t ir.Type, a, b jen.Code) jen.Code {
 		return jen.Qual(sqlfnPkg, "CompareBool").Call(a, b)
 	case t.Kind == ir.TBinary:
 		return jen.Qual(bytesPkg, "Compare").Call(a, b)
+	case t.Kind == ir.TArray || t.Kind == ir.TStruct:
+		return jen.Qual(nestedPkg, "Compare").Call(a, b)
 	}
 	return jen.Qual(cmpPkg, "Compare").Call(a, b)
 }

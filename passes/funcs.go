@@ -261,7 +261,7 @@ var sparkOnly = []funcSig{
 // the conformance corpus covers against DuckDB (functions, whose table the
 // conformance module reads), the window functions, the Spark-only ones, and
 // the families whose answers the Spark lane checks (funcs_*.go).
-var catalogueTables = [][]funcSig{functions, windowFunctions, sparkOnly, stringFunctions, hashFunctions, timeFunctions, mathFunctions, condFunctions, aggFunctions, nestedFunctions, hllFunctions, arrayFunctions}
+var catalogueTables = [][]funcSig{functions, windowFunctions, sparkOnly, stringFunctions, hashFunctions, timeFunctions, mathFunctions, condFunctions, aggFunctions, nestedFunctions, hllFunctions, arrayFunctions, collectFunctions}
 
 // funcIndex maps every name and alias to its catalogue entry.
 var funcIndex = indexFunctions(catalogueTables)

@@ -41,7 +41,7 @@ func IsFamilyAgg(name string) bool {
 			}
 		}
 	}
-	return false
+	return IsCollectAgg(name) // funcs_collect.go
 }
 
 // windowMoments are the family's functions the native backend computes

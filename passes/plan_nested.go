@@ -35,6 +35,13 @@ func (p *planner) refuseNested(x ir.Expr) bool {
 		if f := p.u.Calls[x]; f != nil && arrayForms[f.Name] && nested(x) { // funcs_arrays.go
 			return p.refuseArrayForm(x)
 		}
+		if f := p.u.Calls[x]; f != nil && IsCollectAgg(f.Name) {
+			return false // an ARRAY of its argument, nested or not (familyAccum checks the call)
+		}
+	case *ir.Binary:
+		if l, r := p.u.Types[x.L], p.u.Types[x.R]; x.Op.IsComparison() && orderable(l) && SameType(l, r) {
+			return false // rt/nested.Compare, as Spark compares them (a join's key too)
+		}
 	}
 	if nested(x) {
 		p.refuse(x.Position(), "%s, of the nested type %s, is not supported yet: target spark-4.1 or spark-4.2", exprString(x), p.u.Types[x])
@@ -110,21 +117,58 @@ func (p *planner) refuseConversion(e ir.Expr, to ir.Type, place string) bool {
 	return true
 }
 
-// nestedOperators refuses an operator other than a scan, a filter or a
-// projection whose output holds a nested column.
+// nestedOperators refuses an operator other than a scan, a filter, a
+// projection, a derived table or a limit whose output holds a nested
+// column the native backend does not run: over a stream any (a stream
+// operator's state holds no nested value; an aggregate's items are judged
+// with their calls), else those of batchNested.
 func (p *planner) nestedOperators() {
 	walkAll(p.fp.Flow.Query, func(r ir.Rel) {
 		switch r.(type) {
-		case *ir.Scan, *ir.Filter, *ir.Project:
+		case *ir.Scan, *ir.Filter, *ir.Project, *ir.SubqueryRel, *ir.Limit: // they pass their input's rows
 			return
 		}
-		for _, f := range p.u.Schemas[r] {
+		fields := p.u.Schemas[r]
+		switch a, agg := r.(*ir.Aggregate); {
+		case !Streaming(r):
+			fields = p.batchNested(r, fields)
+		case agg:
+			fields = fields[:min(len(a.Keys), len(fields))]
+		}
+		for _, f := range fields {
 			if f.Type.IsNested() {
 				p.refuse(r.Position(), "%s over the nested column %s (%s) is not supported yet: target spark-4.1 or spark-4.2", ir.NodeKindName(r), f.Name, f.Type)
 				return
 			}
 		}
 	})
+}
+
+// batchNested are the nested fields of a batch operator's output that the
+// native backend does not run: an aggregate's own items may be nested
+// (collect_list, whose expressions refuseNested judges), a join carries
+// nested columns (its build rows cloned), and keys, as a distinct's, a
+// union's, a set operation's and an order by's, may be ARRAY or STRUCT
+// values that hold no MAP (hashed by rt/nested.Key, ordered by
+// rt/nested.Compare).
+func (p *planner) batchNested(r ir.Rel, fields Schema) Schema {
+	switch r := r.(type) {
+	case *ir.Join:
+		return nil
+	case *ir.Aggregate:
+		fields = mapFields(fields[:min(len(r.Keys), len(fields))])
+	case *ir.Distinct:
+		if !r.WithinWatermark {
+			fields = mapFields(fields)
+		}
+	case *ir.Sort: // its rows kept (rt/nested.Clone), its keys ordered by rt/nested.Compare
+		fields = p.mapSortKeys(r)
+	case *ir.Union:
+		fields = p.unlikeNested(fields, r.Inputs...)
+	case *ir.SetOp:
+		fields = p.unlikeNested(fields, r.Left, r.Right)
+	}
+	return fields
 }
 
 // nestedColumns refuses a nested column of a CSV source, at its
@@ -157,6 +201,56 @@ func sameNestedRep(a, b ir.Type) bool {
 		}
 	}
 	return true
+}
+
+// unlikeNested are the fields of a union's or set operation's output s
+// that the native backend does not compare or pass on: those that hold a
+// MAP, and the nested ones an input gives in another type (which would
+// need a cast of nested values).
+func (p *planner) unlikeNested(s Schema, inputs ...ir.Rel) Schema {
+	out := mapFields(s)
+	for i, f := range s {
+		if !f.Type.IsNested() || holdsMap(f.Type) {
+			continue
+		}
+		for _, in := range inputs {
+			if is := p.u.Schemas[in]; i >= len(is) || !SameType(is[i].Type, f.Type) {
+				out = append(out, f)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// orderable reports whether t is an ARRAY or STRUCT that holds no MAP: a
+// nested value the native backend compares and orders.
+func orderable(t ir.Type) bool {
+	return (t.Kind == ir.TArray || t.Kind == ir.TStruct) && !holdsMap(t)
+}
+
+// mapSortKeys are an order by's keys that hold a MAP (as fields named by
+// their expressions), which the native order does not compare.
+func (p *planner) mapSortKeys(n *ir.Sort) Schema {
+	var out Schema
+	for _, k := range n.Keys {
+		if t := p.u.Types[k.Expr]; holdsMap(t) {
+			out = append(out, Field{Name: exprString(k.Expr), Type: t})
+		}
+	}
+	return out
+}
+
+// mapFields are the fields of s that hold a MAP (funcs_collect.go's
+// holdsMap): the nested keys the native hash does not compare.
+func mapFields(s Schema) Schema {
+	var out Schema
+	for _, f := range s {
+		if holdsMap(f.Type) {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // javaOnly are the regex constructs whose meaning Java (Spark's split) and

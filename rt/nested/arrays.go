@@ -1,15 +1,11 @@
 package nested
 
 import (
-	"bytes"
-	"cmp"
 	"fmt"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
-
-	"github.com/apache/arrow-go/v18/arrow/decimal128"
 
 	"github.com/nordisk/thund/rt/sqlfn"
 )
@@ -26,99 +22,9 @@ import (
 // first. The set functions, array_position, array_remove and the map
 // functions' keys use the same equality.
 
-// Compare orders two non-NULL values of one type: negative, zero or
-// positive.
-func Compare(a, b any) int {
-	switch a := a.(type) {
-	case bool:
-		return cmpBool(a, b.(bool))
-	case int8:
-		return cmp.Compare(a, b.(int8))
-	case int16:
-		return cmp.Compare(a, b.(int16))
-	case int32:
-		return cmp.Compare(a, b.(int32))
-	case int64:
-		return cmp.Compare(a, b.(int64))
-	case uint8:
-		return cmp.Compare(a, b.(uint8))
-	case uint16:
-		return cmp.Compare(a, b.(uint16))
-	case uint32:
-		return cmp.Compare(a, b.(uint32))
-	case uint64:
-		return cmp.Compare(a, b.(uint64))
-	case float32:
-		return cmpFloat(float64(a), float64(b.(float32)))
-	case float64:
-		return cmpFloat(a, b.(float64))
-	case string:
-		return strings.Compare(a, b.(string))
-	case []byte:
-		return bytes.Compare(a, b.([]byte))
-	case decimal128.Num:
-		return a.Cmp(b.(decimal128.Num))
-	case Array:
-		return cmpParts(a, b.(Array))
-	case Struct:
-		return cmpParts(a, b.(Struct))
-	}
-	panic(fmt.Sprintf("nested: cannot compare %T", a))
-}
-
-// cmpBool orders false before true.
-func cmpBool(a, b bool) int {
-	switch {
-	case a == b:
-		return 0
-	case b:
-		return -1
-	}
-	return 1
-}
-
-// cmpFloat is Spark's order of doubles: NaN equal to itself and above
-// everything, -0.0 equal to 0.0.
-func cmpFloat(a, b float64) int {
-	an, bn := math.IsNaN(a), math.IsNaN(b)
-	switch {
-	case an && bn:
-		return 0
-	case an:
-		return 1
-	case bn:
-		return -1
-	}
-	return cmp.Compare(a, b)
-}
-
-// cmpParts orders two arrays (or structs of one type) part by part, a NULL
-// part first, then by length.
-func cmpParts[S ~[]any](a, b S) int {
-	for i := range min(len(a), len(b)) {
-		if c := cmpNullsFirst(a[i], b[i]); c != 0 {
-			return c
-		}
-	}
-	return cmp.Compare(len(a), len(b))
-}
-
-// cmpNullsFirst orders values with NULL (nil) first.
-func cmpNullsFirst(a, b any) int {
-	switch {
-	case a == nil && b == nil:
-		return 0
-	case a == nil:
-		return -1
-	case b == nil:
-		return 1
-	}
-	return Compare(a, b)
-}
-
 // same reports whether two values are equal, NULL equal to NULL (the set
 // functions' equality).
-func same(a, b any) bool { return cmpNullsFirst(a, b) == 0 }
+func same(a, b any) bool { return Compare(a, b) == 0 }
 
 // indexOf is the index of the first part of xs equal to v (same), or -1.
 func indexOf(xs []any, v any) int {
@@ -131,9 +37,9 @@ func SortArray(arr any, asc bool) any {
 	out := slices.Clone(arr.(Array))
 	slices.SortStableFunc(out, func(a, b any) int {
 		if asc {
-			return cmpNullsFirst(a, b)
+			return Compare(a, b)
 		}
-		return cmpNullsFirst(b, a)
+		return Compare(b, a)
 	})
 	return out
 }
