@@ -112,7 +112,7 @@ func (p *planner) refuseConversion(e ir.Expr, to ir.Type, place string) bool {
 func (p *planner) nestedOperators() {
 	walkAll(p.fp.Flow.Query, func(r ir.Rel) {
 		switch r.(type) {
-		case *ir.Scan, *ir.Filter, *ir.Project:
+		case *ir.Scan, *ir.Filter, *ir.Project, *ir.Generate:
 			return
 		}
 		for _, f := range p.u.Schemas[r] {

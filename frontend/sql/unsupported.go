@@ -148,7 +148,6 @@ var constructs = []struct {
 	name  string
 	hint  string // what to write instead, or why
 }{
-	{[]string{"LATERAL", "VIEW"}, "LATERAL VIEW", ""},
 	{[]string{"LATERAL"}, "a LATERAL subquery", ""},
 	{[]string{"PIVOT"}, "PIVOT", ""},
 	{[]string{"UNPIVOT"}, "UNPIVOT", ""},
