@@ -15,11 +15,10 @@ func (r *resolver) generate(n *ir.Generate, outer *scope) Schema {
 	in := r.rel(n.Input, outer)
 	sc := single(n.Input, in, outer)
 	types := make([]ir.Type, len(n.Args))
-	nulls := make([]bool, len(n.Args))
 	for i, a := range n.Args {
-		types[i], nulls[i] = r.expr(a, sc, ectx{clause: "a generator"})
+		types[i], _ = r.expr(a, sc, ectx{clause: "a generator"})
 	}
-	gen, ok := r.generated(n, types, nulls)
+	gen, ok := r.generated(n, types)
 	vis := in.Visible()
 	s := append(Schema{}, vis...)
 	if ok {
@@ -40,7 +39,7 @@ func (r *resolver) generate(n *ir.Generate, outer *scope) Schema {
 
 // generated is the columns a generator makes, before aliases and OUTER, or
 // false after an error.
-func (r *resolver) generated(n *ir.Generate, types []ir.Type, nulls []bool) (Schema, bool) {
+func (r *resolver) generated(n *ir.Generate, types []ir.Type) (Schema, bool) {
 	for _, t := range types {
 		if t == invalid {
 			return nil, false
@@ -73,7 +72,7 @@ func (r *resolver) generated(n *ir.Generate, types []ir.Type, nulls []bool) (Sch
 		}
 		r.errorf(n.Args[0].Position(), ir.CodeTypeMismatch, "inline needs an array of structs, got %s %s", exprString(n.Args[0]), types[0])
 	case "stack":
-		return r.stackColumns(n, types, nulls)
+		return r.stackColumns(n, types)
 	case "json_tuple":
 		var s Schema
 		for i, t := range types {
@@ -91,9 +90,10 @@ func (r *resolver) generated(n *ir.Generate, types []ir.Type, nulls []bool) (Sch
 }
 
 // stackColumns types stack(n, v...): n, a positive integer literal, rows of
-// ceil(len(v)/n) columns col0, col1, ..., each of its values' common type
-// (a missing value of the last row is NULL).
-func (r *resolver) stackColumns(n *ir.Generate, types []ir.Type, nulls []bool) (Schema, bool) {
+// ceil(len(v)/n) columns col0, col1, ..., each of the one type of its
+// values (NULLs aside: Spark does not widen, STACK_COLUMN_DIFF_TYPES),
+// always nullable, as Spark types them.
+func (r *resolver) stackColumns(n *ir.Generate, types []ir.Type) (Schema, bool) {
 	rows := 0
 	if len(n.Args) >= 2 {
 		if l, ok := n.Args[0].(*ir.Literal); ok && l.Kind == ir.LitInt {
@@ -108,17 +108,16 @@ func (r *resolver) stackColumns(n *ir.Generate, types []ir.Type, nulls []bool) (
 	cols := (vals + rows - 1) / rows
 	s := make(Schema, cols)
 	for j := range s {
-		s[j] = Field{Name: "col" + strconv.Itoa(j), Type: ir.Type{Kind: ir.TUnknown}} // NULL's type until a value widens it
+		s[j] = Field{Name: "col" + strconv.Itoa(j), Type: ir.Type{Kind: ir.TUnknown}, Nullable: true} // NULL's type until a value has one
 		for i := 1 + j; i < len(n.Args); i += cols {
-			t, ok := commonType(s[j].Type, types[i])
-			if !ok {
-				r.errorf(n.Args[i].Position(), ir.CodeTypeMismatch, "stack column %d is %s, but %s is %s: cast it", j, s[j].Type, exprString(n.Args[i]), types[i])
+			switch t := types[i]; {
+			case isUnknown(t):
+			case isUnknown(s[j].Type):
+				s[j].Type = t
+			case !SameType(s[j].Type, t):
+				r.errorf(n.Args[i].Position(), ir.CodeTypeMismatch, "stack column %d is %s, but %s is %s: cast it (Spark: DATATYPE_MISMATCH.STACK_COLUMN_DIFF_TYPES)", j, s[j].Type, exprString(n.Args[i]), t)
 				return nil, false
 			}
-			s[j].Type, s[j].Nullable = t, s[j].Nullable || nulls[i]
-		}
-		if rows*cols > vals && j >= vals-(rows-1)*cols {
-			s[j].Nullable = true // the last row lacks it
 		}
 	}
 	return s, true

@@ -64,7 +64,7 @@ func (c *conv) selectGenerator(sel *selectAST, in ir.Rel, items []selItem) (ir.R
 			continue
 		}
 		if gen != nil {
-			c.errorf(it.pos, ir.CodeSyntax, "only one generator is allowed per SELECT, and %s is a second one (Spark: UNSUPPORTED_GENERATOR.MULTI_GENERATOR): use LATERAL VIEW for the others", call.Name)
+			c.errorf(it.pos, ir.CodeSyntax, "a second generator (%s) in a SELECT is not supported in pipeline SQL: use LATERAL VIEW for the others", call.Name)
 			return nil, false
 		}
 		gen = &ir.Generate{Pos: call.Pos, Input: in, Func: fn, Args: call.Args, Outer: outer, Alias: fn}
