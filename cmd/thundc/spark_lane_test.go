@@ -74,6 +74,9 @@ var laneCases = []laneCase{
 	// nested types: ARRAY, MAP and STRUCT from JSON lines and Parquet
 	{name: "nested_sql", dir: "testdata/spark/nested", path: "."},
 	{name: "nested_thund", dir: "testdata/spark/nested", path: "pipeline.thund"},
+	// generators: explode and friends, LATERAL VIEW, over a stream read too
+	{name: "generators_sql", dir: "testdata/spark/generators", path: "."},
+	{name: "generators_thund", dir: "testdata/spark/generators", path: "pipeline.thund"},
 	// the string functions (passes/funcs_strings.go)
 	{name: "fn_strings_sql", dir: "testdata/spark/fn_strings", path: "."},
 	// functions: hashing, encoding and bits (passes/funcs_hash.go)

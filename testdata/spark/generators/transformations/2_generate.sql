@@ -1,0 +1,40 @@
+-- A generator as a SELECT item, with Spark's default names and with AS.
+CREATE MATERIALIZED VIEW tag_rows AS
+SELECT id, explode(tags) AS tag FROM events;
+
+CREATE MATERIALIZED VIEW tag_rows_outer AS
+SELECT id, posexplode_outer(tags) AS (p, tag) FROM events;
+
+CREATE MATERIALIZED VIEW tag_pos AS
+SELECT id, posexplode(tags) FROM events;
+
+-- maps: key and value columns
+CREATE MATERIALIZED VIEW attr_rows AS
+SELECT id, explode_outer(attrs) FROM events;
+
+-- arrays of structs: a column per field; a NULL struct is a row of NULLs
+CREATE MATERIALIZED VIEW item_rows AS
+SELECT id, inline(items) FROM events;
+
+CREATE MATERIALIZED VIEW item_rows_outer AS
+SELECT id, inline_outer(items) AS (s, q) FROM events;
+
+-- stack: the values in rows
+CREATE MATERIALIZED VIEW stacked AS
+SELECT id, stack(2, 'a', id, 'b', id * 10) AS (k, v) FROM events;
+
+-- LATERAL VIEW: chained, OUTER, the alias as qualifier, a filter on a
+-- generated column
+CREATE MATERIALIZED VIEW lateral_rows AS
+SELECT e.id, t.tag, a.key, a.value
+FROM events e
+LATERAL VIEW OUTER explode(e.tags) t AS tag
+LATERAL VIEW explode(e.attrs) a
+WHERE t.tag IS NULL OR t.tag <> 'b';
+
+CREATE MATERIALIZED VIEW lateral_star AS
+SELECT * FROM events LATERAL VIEW posexplode(tags) p AS i, tag;
+
+-- a stream read exploded
+CREATE STREAMING TABLE page_views AS
+SELECT user, explode(pages) AS page FROM STREAM(clicks);
