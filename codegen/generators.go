@@ -10,7 +10,7 @@ import (
 
 // genGenerate generates a generator (LATERAL VIEW, or one in a SELECT
 // list): per input row, the generator's rows (rt/nested's Explode, Inline,
-// Stack; Outer keeps one row of NULLs for explode_outer and LATERAL VIEW
+// Stack, JSONTuple; Outer keeps one row of NULLs for explode_outer and LATERAL VIEW
 // OUTER) are computed once, then the consumer runs once per generated row,
 // with the input row's columns and the generated ones, each read from the
 // row's Struct on first use. It is stateless, so it runs over a stream read
@@ -62,6 +62,12 @@ func (g *flowGen) generatorRows(n *ir.Generate, e *env, cols passes.Schema) jen.
 			vals = append(vals, anyOf(g.as(a, cols[i%width].Type, n.Pos)))
 		}
 		return jen.Qual(nestedPkg, "Stack").Call(vals...)
+	case "json_tuple": // one row, always
+		parts := make([]jen.Code, len(args))
+		for i, a := range args {
+			parts[i] = anyOf(a)
+		}
+		return jen.Qual(nestedPkg, "JSONTuple").Call(parts...)
 	case "inline":
 		if args[0].null && !n.Outer {
 			return nil

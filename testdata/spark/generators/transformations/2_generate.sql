@@ -23,6 +23,15 @@ SELECT id, inline_outer(items) AS (s, q) FROM events;
 CREATE MATERIALIZED VIEW stacked AS
 SELECT id, stack(2, 'a', id, 'b', id * 10) AS (k, v) FROM events;
 
+-- json_tuple: one row per input row, fields as text (numbers as Jackson
+-- writes them, nested values compact), NULL when missing, not an object
+-- or malformed
+CREATE MATERIALIZED VIEW doc_fields AS
+SELECT id, json_tuple(doc, 'name', 'n', 'f', 'o', 'e', 'missing') FROM events;
+
+CREATE MATERIALIZED VIEW doc_named AS
+SELECT d.id, j.name, j.o FROM events d LATERAL VIEW json_tuple(d.doc, 'name', 'o') j AS name, o;
+
 -- LATERAL VIEW: chained, OUTER, the alias as qualifier, a filter on a
 -- generated column
 CREATE MATERIALIZED VIEW lateral_rows AS
