@@ -12,12 +12,12 @@ import (
 // generator standing as a whole SELECT item.
 
 // lateralAST is LATERAL VIEW [OUTER] f(args) alias [AS] [col, ...]: Spark
-// requires the table alias.
+// requires the table alias (lateral refuses its absence by name).
 type lateralAST struct {
 	Pos   lexer.Position
 	Outer bool          `parser:"'LATERAL' 'VIEW' @'OUTER'?"`
 	Call  *exprAST      `parser:"@@"`
-	Alias *aliasIdent   `parser:"@@"`
+	Alias *aliasIdent   `parser:"@@?"`
 	Names []*aliasIdent `parser:"'AS'? ( @@ ( ',' @@ )* )?"`
 }
 
@@ -41,6 +41,10 @@ func (c *conv) lateral(in ir.Rel, l *lateralAST) ir.Rel {
 	call, fn, outer, ok := generatorCall(x)
 	if !ok {
 		c.errorf(x.Position(), ir.CodeSyntax, "LATERAL VIEW needs a generator (explode, posexplode, inline, stack, json_tuple or an _outer variant), got %s", ir.FormatExpr(x, ir.Label))
+		return nil
+	}
+	if l.Alias == nil {
+		c.errorf(x.Position(), ir.CodeSyntax, "LATERAL VIEW %s(...) needs a table alias after the call, as Spark's grammar does: LATERAL VIEW %s(...) e [AS name, ...]", call.Name, call.Name)
 		return nil
 	}
 	g := &ir.Generate{Pos: pos(l.Pos), Input: in, Func: fn, Args: call.Args, Outer: outer || l.Outer, Alias: l.Alias.Name}
