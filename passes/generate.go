@@ -23,7 +23,7 @@ func (r *resolver) generate(n *ir.Generate, outer *scope) Schema {
 	s := append(Schema{}, vis...)
 	if ok {
 		if len(n.Names) > 0 && len(n.Names) != len(gen) {
-			r.errorf(n.Pos, ir.CodeArity, "%s makes %d columns (%s), but %d names are given (Spark: UDTF_ALIAS_NUMBER_MISMATCH)", n.Func, len(gen), strings.Join(gen.Names(), ", "), len(n.Names))
+			r.errorf(n.Pos, ir.CodeArity, "%s makes %d columns (%s), but the names given are %d (%s) (Spark: UDTF_ALIAS_NUMBER_MISMATCH)", n.Func, len(gen), strings.Join(gen.Names(), ", "), len(n.Names), strings.Join(n.Names, ", "))
 		}
 		for i := range gen {
 			gen[i].Qualifier = n.Alias
@@ -46,7 +46,7 @@ func (r *resolver) generated(n *ir.Generate, types []ir.Type) (Schema, bool) {
 		}
 	}
 	if f := lookupFunc(n.Func); len(n.Args) < f.minArgs || f.maxArgs >= 0 && len(n.Args) > f.maxArgs {
-		r.errorf(n.Pos, ir.CodeArity, "%s takes %s arguments, got %d", n.Func, f.arityText(), len(n.Args))
+		r.errorf(n.Pos, ir.CodeArity, "%s takes %s argument(s), got %d", n.Func, f.arityText(), len(n.Args))
 		return nil, false
 	}
 	switch n.Func {

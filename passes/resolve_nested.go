@@ -140,7 +140,7 @@ func (r *resolver) mapKey(key ir.Expr, m, kt ir.Type, what string) {
 func (r *resolver) nestedCall(e *ir.Call, sc *scope, c ectx) (ir.Type, bool, bool) {
 	name := strings.ToLower(e.Name)
 	if _, _, ok := ir.SplitGenerator(name); ok {
-		r.errorf(e.Pos, ir.CodeUnknownFunc, "%s is a generator (it makes rows): it stands only as a whole SELECT item or in LATERAL VIEW, not inside an expression (Spark: UNSUPPORTED_GENERATOR)", name)
+		r.errorf(e.Pos, ir.CodeUnknownFunc, "%s is a generator (it makes rows): it stands only in a lateral view (SQL: LATERAL VIEW, or a whole SELECT item), not inside an expression (Spark: UNSUPPORTED_GENERATOR)", name)
 		return invalid, true, true
 	}
 	if !isNestedFunc(name) {
