@@ -405,7 +405,7 @@ func (l *lowerer) distinct(n *ir.Distinct) *pb.Relation {
 	}
 	agg := &pb.Aggregate{Input: in, GroupType: pb.Aggregate_GROUP_TYPE_GROUPBY}
 	for _, f := range schema {
-		agg.GroupingExpressions = append(agg.GroupingExpressions, alias(attr(qualified(f.Qualifier, f.Name)), f.Name))
+		agg.GroupingExpressions = append(agg.GroupingExpressions, alias(attr(l.qualified(f.Qualifier, f.Name)), f.Name))
 	}
 	return &pb.Relation{RelType: &pb.Relation_Aggregate{Aggregate: agg}}
 }

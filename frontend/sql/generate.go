@@ -56,20 +56,23 @@ func (c *conv) lateral(in ir.Rel, l *lateralAST) ir.Rel {
 }
 
 // selectGenerator takes a generator standing as a whole SELECT item out of
-// the items: it becomes a Generate over in (named by the item's alias, or
-// AS (a, b)), and the item a star over its columns. Spark allows one
-// generator per SELECT; a generator with GROUP BY or aggregates and one
-// beside a * are refused with a position.
-func (c *conv) selectGenerator(sel *selectAST, in ir.Rel, items []selItem) (ir.Rel, bool) {
+// the items: it becomes a Generate over in, aliased by its function's name,
+// and the item its columns: those the item's alias or AS (a, b) names,
+// else a star over them (their names are the generator's defaults, which
+// depend on the argument's type). A second generator in a SELECT, and one
+// beside a *, an aggregate or GROUP BY, are refused with a position.
+func (c *conv) selectGenerator(sel *selectAST, in ir.Rel, items []selItem) (ir.Rel, []selItem, bool) {
 	var gen *ir.Generate
+	var out []selItem
 	for i, it := range items {
 		call, fn, outer, ok := generatorCall(it.expr)
 		if !ok {
+			out = append(out, it)
 			continue
 		}
 		if gen != nil {
 			c.errorf(it.pos, ir.CodeSyntax, "a second generator (%s) in a SELECT is not supported in pipeline SQL: use LATERAL VIEW for the others", call.Name)
-			return nil, false
+			return nil, nil, false
 		}
 		gen = &ir.Generate{Pos: call.Pos, Input: in, Func: fn, Args: call.Args, Outer: outer, Alias: fn}
 		switch {
@@ -80,24 +83,29 @@ func (c *conv) selectGenerator(sel *selectAST, in ir.Rel, items []selItem) (ir.R
 		case it.alias != "":
 			gen.Names = []string{it.alias}
 		}
-		items[i] = selItem{pos: it.pos, expr: &ir.Star{Pos: it.pos, Qualifier: gen.Alias}}
+		for _, n := range gen.Names {
+			out = append(out, selItem{pos: it.pos, expr: &ir.ColumnRef{Pos: it.pos, Qualifier: gen.Alias, Name: n}})
+		}
+		if len(gen.Names) == 0 {
+			out = append(out, selItem{pos: it.pos, expr: &ir.Star{Pos: it.pos, Qualifier: gen.Alias}})
+		}
 	}
 	if gen == nil {
-		return in, true
+		return in, items, true
 	}
-	for _, it := range items {
+	for _, it := range out {
 		if s, ok := it.expr.(*ir.Star); ok && !strings.EqualFold(s.Qualifier, gen.Alias) {
 			c.errorf(it.pos, ir.CodeSyntax, "a * beside the generator %s in a SELECT is not supported in pipeline SQL: write FROM ... LATERAL VIEW %s(...) alias AS name, ... and SELECT *", gen.Func, gen.Func)
-			return nil, false
+			return nil, nil, false
 		}
 		if containsAgg(it.expr) {
 			c.errorf(it.pos, ir.CodeBadAggregate, "a generator beside an aggregate is not supported in pipeline SQL: aggregate in a subquery, and explode its result outside")
-			return nil, false
+			return nil, nil, false
 		}
 	}
 	if len(sel.GroupBy) > 0 || sel.GroupAll || sel.Having != nil {
 		c.errorf(gen.Pos, ir.CodeBadAggregate, "a generator in a SELECT with GROUP BY or HAVING is not supported in pipeline SQL: group in a subquery, and explode its result outside")
-		return nil, false
+		return nil, nil, false
 	}
-	return gen, true
+	return gen, out, true
 }

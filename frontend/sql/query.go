@@ -212,7 +212,7 @@ func (c *conv) selectBlock(sel *selectAST, order []*orderItemAST) ir.Rel {
 	if !ok {
 		return nil
 	}
-	if in, ok = c.selectGenerator(sel, in, items); !ok { // generate.go
+	if in, items, ok = c.selectGenerator(sel, in, items); !ok { // generate.go
 		return nil
 	}
 	nameWindows(items) // window functions (window.go)

@@ -44,6 +44,18 @@ WHERE t.tag IS NULL OR t.tag <> 'b';
 CREATE MATERIALIZED VIEW lateral_star AS
 SELECT * FROM events LATERAL VIEW posexplode(tags) p AS i, tag;
 
+-- nested: a generator over a function's result, over the column of an
+-- earlier LATERAL VIEW, and a generated struct's fields
+CREATE MATERIALIZED VIEW words AS
+SELECT DISTINCT explode(split(line, ',')) AS w FROM events ORDER BY w;
+
+CREATE MATERIALIZED VIEW cells AS
+SELECT id, r, c, x, size(row) AS width
+FROM events LATERAL VIEW posexplode(grid) g AS r, row LATERAL VIEW OUTER posexplode(row) h AS c, x;
+
+CREATE MATERIALIZED VIEW item_fields AS
+SELECT id, it.sku, it.qty * 2 AS q2 FROM events LATERAL VIEW explode(items) i AS it;
+
 -- a stream read exploded
 CREATE STREAMING TABLE page_views AS
 SELECT user, explode(pages) AS page FROM STREAM(clicks);
