@@ -32,17 +32,31 @@ func (l *lowerer) generate(n *ir.Generate) *pb.Relation {
 // a generator's columns (a LATERAL VIEW alias): in Spark Connect a
 // generator is a Project item, whose columns have none.
 func (l *lowerer) qualified(q, name string) string {
-	if q != "" {
-		gen := false
-		ir.WalkRel(l.flow.Query, func(r ir.Rel) bool {
-			if g, ok := r.(*ir.Generate); ok && strings.EqualFold(g.Alias, q) {
-				gen = true
-			}
-			return !gen
-		})
-		if gen {
-			q = ""
-		}
+	if l.generatorAlias(q) {
+		q = ""
 	}
 	return qualified(q, name)
+}
+
+// generatorAlias reports whether q is the alias of a generator of the
+// flow's query.
+func (l *lowerer) generatorAlias(q string) bool {
+	gen := false
+	ir.WalkRel(l.flow.Query, func(r ir.Rel) bool {
+		if g, ok := r.(*ir.Generate); ok && q != "" && strings.EqualFold(g.Alias, q) {
+			gen = true
+		}
+		return !gen
+	})
+	return gen
+}
+
+// unqualifiedField is a struct field reference (q.col.f) without its
+// qualifier when that is a generator's alias (see qualified).
+func (l *lowerer) unqualifiedField(n *ir.ColumnRef) *ir.ColumnRef {
+	parts := strings.Split(n.Qualifier, ".")
+	if q := len(parts) - l.e.u.FieldRefs[n]; q == 1 && l.generatorAlias(parts[0]) {
+		return &ir.ColumnRef{Pos: n.Pos, Qualifier: strings.Join(parts[1:], "."), Name: n.Name}
+	}
+	return n
 }

@@ -641,7 +641,7 @@ func (l *lowerer) expr(x ir.Expr) *pb.Expression {
 		return l.literal(n)
 	case *ir.ColumnRef:
 		if l.e.u.FieldRefs[n] > 0 { // a struct's field (nested.go)
-			return fieldRefAttr(n)
+			return fieldRefAttr(l.unqualifiedField(n)) // generators.go
 		}
 		return attr(l.qualified(n.Qualifier, n.Name))
 	case *ir.GetField, *ir.Subscript: // nested.go

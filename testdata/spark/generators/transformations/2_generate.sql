@@ -54,7 +54,7 @@ SELECT id, r, c, x, size(row) AS width
 FROM events LATERAL VIEW posexplode(grid) g AS r, row LATERAL VIEW OUTER posexplode(row) h AS c, x;
 
 CREATE MATERIALIZED VIEW item_fields AS
-SELECT id, it.sku, it.qty * 2 AS q2 FROM events LATERAL VIEW explode(items) i AS it;
+SELECT id, it.sku, i.it.qty * 2 AS q2 FROM events LATERAL VIEW explode(items) i AS it;
 
 -- a stream read exploded
 CREATE STREAMING TABLE page_views AS
