@@ -22,9 +22,6 @@ func (g *flowGen) genGenerate(n *ir.Generate, c consumer) {
 	width := len(schema) - len(in)
 	g.produce(n.Input, func(r *row) {
 		rows := g.generatorRows(n, g.envOf(n.Input, r), schema[vis:vis+width])
-		if rows == nil {
-			return // a NULL argument: no row
-		}
 		gr := g.name("gen")
 		body := g.loop(func() {
 			o := &row{cols: make([]*column, len(schema))}
@@ -45,8 +42,8 @@ func (g *flowGen) genGenerate(n *ir.Generate, c consumer) {
 }
 
 // generatorRows is the expression of the rows n's generator makes of the
-// current input row (a []nested.Struct), or nil when they are known to be
-// none (a NULL argument of a generator that is not outer).
+// current input row (a []nested.Struct). A NULL argument still makes the
+// loop (over no rows), so that its consumer's code is generated.
 func (g *flowGen) generatorRows(n *ir.Generate, e *env, cols passes.Schema) jen.Code {
 	width := len(cols)
 	args := make([]*value, len(n.Args))
@@ -69,14 +66,8 @@ func (g *flowGen) generatorRows(n *ir.Generate, e *env, cols passes.Schema) jen.
 		}
 		return jen.Qual(nestedPkg, "JSONTuple").Call(parts...)
 	case "inline":
-		if args[0].null && !n.Outer {
-			return nil
-		}
 		rows = jen.Qual(nestedPkg, "Inline").Call(anyOf(args[0]), jen.Lit(width))
 	default: // explode, posexplode
-		if args[0].null && !n.Outer {
-			return nil
-		}
 		rows = jen.Qual(nestedPkg, "Explode").Call(anyOf(args[0]), jen.Lit(n.Func == "posexplode"))
 	}
 	if n.Outer {
