@@ -66,6 +66,8 @@ func (g *flowGen) produceOp(r ir.Rel, c consumer) {
 		g.genDistinct(n, c)
 	case *ir.SetOp: // EXCEPT, INTERSECT (setop.go)
 		g.genSetOp(n, c)
+	case *ir.Generate: // generators, LATERAL VIEW (generators.go)
+		g.genGenerate(n, c)
 	case *ir.Sort:
 		g.genSort(n, c, 0)
 	case *ir.Limit:

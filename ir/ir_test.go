@@ -259,3 +259,29 @@ func TestNodeKindsComplete(t *testing.T) {
 		t.Fatalf("nodeKinds out of date:\nimplemented %v\nlisted      %v", impl, listed)
 	}
 }
+
+// TestGenerateJSON: a generator (LATERAL VIEW) round-trips through JSON,
+// and prints as the .thund stage.
+func TestGenerateJSON(t *testing.T) {
+	g := &Generate{Pos: pos(3), Input: &Scan{Name: "events"}, Func: "posexplode", Args: []Expr{&ColumnRef{Name: "tags"}},
+		Outer: true, Alias: "t", Names: []string{"p", "tag"}}
+	p := &Pipeline{Name: "g", Datasets: []*Dataset{{Pos: pos(1), Kind: KindMaterializedView, Name: "v"}},
+		Flows: []*Flow{{Pos: pos(2), Name: "v", Target: "v", Query: g}}}
+	b, err := MarshalJSON(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, err := UnmarshalJSON(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := Diff(p, q); d != "" {
+		t.Fatalf("round trip differs: %s", d)
+	}
+	if !strings.Contains(string(b), `"node": "generate"`) {
+		t.Errorf("no generate node in:\n%s", b)
+	}
+	if got := Print(q); !strings.Contains(string(got), "| lateral view outer posexplode(tags) t as p, tag\n") {
+		t.Errorf("printed as:\n%s", got)
+	}
+}

@@ -34,6 +34,7 @@ var nodeKinds = []struct {
 	{"distinct", reflect.TypeFor[Distinct]()},
 	{"sort", reflect.TypeFor[Sort]()},
 	{"limit", reflect.TypeFor[Limit]()},
+	{"generate", reflect.TypeFor[Generate]()}, // generators, LATERAL VIEW
 	{"literal", reflect.TypeFor[Literal]()},
 	{"column", reflect.TypeFor[ColumnRef]()},
 	{"star", reflect.TypeFor[Star]()},

@@ -669,6 +669,9 @@ func chain(r Rel) (string, []string) {
 			keys[i] = printSortKey(k)
 		}
 		return from, append(st, "order by "+strings.Join(keys, ", "))
+	case *Generate: // generators, LATERAL VIEW
+		from, st := chain(r.Input)
+		return from, append(st, lateralView(r))
 	case *Limit:
 		from, st := chain(r.Input)
 		s := fmt.Sprintf("limit %d", r.N)

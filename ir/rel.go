@@ -244,6 +244,8 @@ func RelInputs(r Rel) []Rel {
 		return []Rel{r.Input}
 	case *Limit:
 		return []Rel{r.Input}
+	case *Generate: // generators, LATERAL VIEW
+		return []Rel{r.Input}
 	}
 	return nil
 }
@@ -275,6 +277,8 @@ func RelExprs(r Rel) []Expr {
 		for _, k := range r.Keys {
 			out = append(out, k.Expr)
 		}
+	case *Generate: // generators, LATERAL VIEW
+		out = append(out, r.Args...)
 	}
 	return out
 }

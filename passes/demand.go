@@ -161,18 +161,9 @@ func (d *demand) visit(r ir.Rel, need []bool) {
 		d.visit(n.Left, l)
 		d.visit(n.Right, rr)
 	case *ir.Window:
-		in := d.refs(n.Input, n.Time)
-		vis := len(d.u.Schemas[n.Input].Visible())
-		for k, x := range need {
-			switch {
-			case !x:
-			case k < vis:
-				in[k] = true
-			case k >= vis+2:
-				in[k-2] = true
-			}
-		}
-		d.visit(n.Input, in)
+		d.visit(n.Input, d.passThrough(n.Input, need, 2, n.Time))
+	case *ir.Generate: // generators, LATERAL VIEW
+		d.visit(n.Input, d.passThrough(n.Input, need, len(d.u.Schemas[n])-len(d.u.Schemas[n.Input]), n.Args...))
 	case *ir.Union:
 		for _, in := range n.Inputs {
 			m := make([]bool, len(d.u.Schemas[in]))
@@ -210,4 +201,22 @@ func (d *demand) visit(r ir.Rel, need []bool) {
 		copy(in, need)
 		d.visit(n.Input, in)
 	}
+}
+
+// passThrough is the demand on the input of an operator that outputs its
+// input's visible columns, then added columns computed from exprs, then
+// the input's hidden columns (a window, a generator).
+func (d *demand) passThrough(input ir.Rel, need []bool, added int, exprs ...ir.Expr) []bool {
+	in := d.refs(input, exprs...)
+	vis := len(d.u.Schemas[input].Visible())
+	for k, x := range need {
+		switch {
+		case !x:
+		case k < vis:
+			in[k] = true
+		case k >= vis+added:
+			in[k-added] = true
+		}
+	}
+	return in
 }

@@ -374,6 +374,8 @@ func describeOp(r ir.Rel, kind string) string {
 			return n.Kind.String() + " all"
 		}
 		return n.Kind.String()
+	case *ir.Generate: // generators, LATERAL VIEW
+		return "generate " + exprString(&ir.Call{Name: n.Func, Args: n.Args}) + map[bool]string{true: " outer"}[n.Outer]
 	case *ir.Distinct:
 		// dedup within the watermark: the state it keeps
 		if n.WithinWatermark {

@@ -92,7 +92,7 @@ func TestNestedErrors(t *testing.T) {
 		{"size(id)", `size takes an array or a map, got int64 (id)`},
 		{"cast(tags as array<int32 not null>)", `cannot cast array<string> to array<int32 not null>`},
 		{"cast('x' as array<string>)", `cannot cast string to array<string>`},
-		{"explode(tags)", `explode is a generator (it makes a row per element), which is not supported yet on either target`},
+		{"explode(tags)", `explode is a generator (it makes rows): it stands only in a lateral view (SQL: LATERAL VIEW, or a whole SELECT item), not inside an expression (Spark: UNSUPPORTED_GENERATOR)`},
 		{"split(id, ',')", `split takes a string, a regex (string) and a limit (integer); argument 1 is int64 (id)`},
 		{"m as x | order by x", `cannot order by x, of type map<string, int64>: a map has no order (Spark: INVALID_ORDERING_TYPE)`},
 		{"m as x | distinct", `distinct over the column x, of type map<string, int64>: Spark cannot compare maps (UNSUPPORTED_FEATURE.SET_OPERATION_ON_MAP_TYPE)`},

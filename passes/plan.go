@@ -583,6 +583,8 @@ func (p *planner) operators() {
 			}
 		case *ir.Window:
 			p.window(n)
+		case *ir.Generate: // generators, LATERAL VIEW (plan_generate.go)
+			p.generate(n)
 		case *ir.Filter:
 			// a row_number filter's group limit (wgl)
 			p.groupLimit(n)
@@ -765,7 +767,7 @@ func notIncremental(u *Unit, d *ir.Dataset) string {
 				return false
 			}
 			switch n := r.(type) {
-			case *ir.Scan, *ir.Filter, *ir.SubqueryRel:
+			case *ir.Scan, *ir.Filter, *ir.SubqueryRel, *ir.Generate:
 			case *ir.Project:
 				// window functions (wnative)
 				if WindowProject(n) {

@@ -125,7 +125,7 @@ func (p *planner) refuseConversion(e ir.Expr, to ir.Type, place string) bool {
 func (p *planner) nestedOperators() {
 	walkAll(p.fp.Flow.Query, func(r ir.Rel) {
 		switch r.(type) {
-		case *ir.Scan, *ir.Filter, *ir.Project, *ir.SubqueryRel, *ir.Limit: // they pass their input's rows
+		case *ir.Scan, *ir.Filter, *ir.Project, *ir.SubqueryRel, *ir.Limit, *ir.Generate: // they pass their input's rows
 			return
 		}
 		fields := p.u.Schemas[r]

@@ -513,6 +513,8 @@ func (r *resolver) rel(rel ir.Rel, outer *scope) Schema {
 		if !n.All {
 			r.noMapColumns(n.Pos, s, nil, "union") // resolve_nested.go
 		}
+	case *ir.Generate: // generators, LATERAL VIEW (generate.go)
+		s = r.generate(n, outer)
 	case *ir.SetOp: // EXCEPT, INTERSECT
 		s = r.setOp(n, outer)
 		r.noMapColumns(n.Pos, s, nil, "except or intersect")

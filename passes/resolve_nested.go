@@ -12,12 +12,6 @@ import (
 // (s.f, t.s.f), GetField, Subscript, and the functions that build and read
 // nested values, with the types and nullability Spark 4 gives them.
 
-// generators are Spark's functions that make rows (a row per element),
-// which the IR has no operator for yet.
-var generators = map[string]bool{
-	"explode": true, "explode_outer": true, "posexplode": true, "posexplode_outer": true, "inline": true, "inline_outer": true,
-}
-
 // fieldRef types a dotted column reference that names a struct column and
 // then its fields (s.f, t.s.f, s.f.g), when it is not a qualified column:
 // as in Spark, t.c is first table t's column c. ok is false when the
@@ -145,8 +139,8 @@ func (r *resolver) mapKey(key ir.Expr, m, kt ir.Type, what string) {
 // other function.
 func (r *resolver) nestedCall(e *ir.Call, sc *scope, c ectx) (ir.Type, bool, bool) {
 	name := strings.ToLower(e.Name)
-	if generators[name] {
-		r.errorf(e.Pos, ir.CodeUnknownFunc, "%s is a generator (it makes a row per element), which is not supported yet on either target: read the elements with x[i], element_at or size", name)
+	if _, _, ok := ir.SplitGenerator(name); ok {
+		r.errorf(e.Pos, ir.CodeUnknownFunc, "%s is a generator (it makes rows): it stands only in a lateral view (SQL: LATERAL VIEW, or a whole SELECT item), not inside an expression (Spark: UNSUPPORTED_GENERATOR)", name)
 		return invalid, true, true
 	}
 	if !isNestedFunc(name) {

@@ -476,6 +476,16 @@ func (s *sanitizer) trace(r ir.Rel, idx int) (origin, bool) {
 			return origin{window: n}, true
 		}
 		return s.trace(n.Input, idx-2)
+	case *ir.Generate: // generators, LATERAL VIEW: the input's columns pass through
+		nv := len(s.u.Schemas[n.Input].Visible())
+		ng := len(sch) - len(s.u.Schemas[n.Input])
+		switch {
+		case idx < nv:
+			return s.trace(n.Input, idx)
+		case idx >= nv+ng:
+			return s.trace(n.Input, idx-ng)
+		}
+		return origin{}, false
 	case *ir.Union:
 		var first origin
 		for i, in := range n.Inputs {

@@ -187,6 +187,14 @@ func (c *irChecker) rel(r ir.Rel) {
 		if n.Left == nil || n.Right == nil {
 			c.bad("%s at %s lacks an input", n.Kind, n.Pos)
 		}
+	case *ir.Generate: // generators, LATERAL VIEW
+		if !ir.GeneratorFuncs[n.Func] {
+			c.bad("generate at %s runs %q, which is no generator", n.Pos, n.Func)
+		}
+		for _, a := range n.Args {
+			need(a, "generator argument")
+			c.expr(a, false)
+		}
 	case *ir.Sort:
 		for _, k := range n.Keys {
 			if k == nil || k.Expr == nil {

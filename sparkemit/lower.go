@@ -97,7 +97,7 @@ func (l *lowerer) flowQuery(f *ir.Flow, d *ir.Dataset) *pb.Relation {
 	changed := false
 	exprs := make([]*pb.Expression, len(out))
 	for i, c := range out {
-		x := attr(qualified(c.Qualifier, c.Name))
+		x := attr(l.qualified(c.Qualifier, c.Name))
 		j := into[i]
 		if j < 0 {
 			exprs[i] = x
@@ -283,6 +283,8 @@ func (l *lowerer) rel(r ir.Rel) *pb.Relation {
 			}}}
 		}
 		return acc
+	case *ir.Generate: // generators, LATERAL VIEW (generate.go)
+		return l.generate(n)
 	case *ir.SetOp: // EXCEPT, INTERSECT: Spark's own Except and Intersect, by position
 		typ := pb.SetOperation_SET_OP_TYPE_EXCEPT
 		if n.Kind == ir.SetIntersect {
@@ -403,7 +405,7 @@ func (l *lowerer) distinct(n *ir.Distinct) *pb.Relation {
 	}
 	agg := &pb.Aggregate{Input: in, GroupType: pb.Aggregate_GROUP_TYPE_GROUPBY}
 	for _, f := range schema {
-		agg.GroupingExpressions = append(agg.GroupingExpressions, alias(attr(qualified(f.Qualifier, f.Name)), f.Name))
+		agg.GroupingExpressions = append(agg.GroupingExpressions, alias(attr(l.qualified(f.Qualifier, f.Name)), f.Name))
 	}
 	return &pb.Relation{RelType: &pb.Relation_Aggregate{Aggregate: agg}}
 }
@@ -523,7 +525,7 @@ func (l *lowerer) window(n *ir.Window) *pb.Relation {
 	withStruct := project(in, []*pb.Expression{star(""), alias(l.windowFunc(n), windowColumn)})
 	var cols []*pb.Expression
 	for _, f := range inSchema {
-		cols = append(cols, attr(qualified(f.Qualifier, f.Name)))
+		cols = append(cols, attr(l.qualified(f.Qualifier, f.Name)))
 	}
 	cols = append(cols,
 		alias(attr(windowColumn+".start"), "window_start"),
@@ -570,7 +572,7 @@ func (l *lowerer) projection(p *ir.Project) []*pb.Expression {
 			exprs = append(exprs, star(st.Qualifier))
 			continue
 		}
-		exprs = append(exprs, attr(qualified(f.Qualifier, f.Name)))
+		exprs = append(exprs, attr(l.qualified(f.Qualifier, f.Name)))
 	}
 	// A star that expanded to no columns still has its item (none).
 	return exprs
@@ -639,9 +641,9 @@ func (l *lowerer) expr(x ir.Expr) *pb.Expression {
 		return l.literal(n)
 	case *ir.ColumnRef:
 		if l.e.u.FieldRefs[n] > 0 { // a struct's field (nested.go)
-			return fieldRefAttr(n)
+			return fieldRefAttr(l.unqualifiedField(n)) // generators.go
 		}
-		return attr(qualified(n.Qualifier, n.Name))
+		return attr(l.qualified(n.Qualifier, n.Name))
 	case *ir.GetField, *ir.Subscript: // nested.go
 		return l.nestedExpr(n)
 	case *ir.Star:

@@ -81,6 +81,9 @@ var laneCases = []laneCase{
 	// the array and map library without lambdas (passes/funcs_arrays.go)
 	{name: "fn_arrays_sql", dir: "testdata/spark/arrays", path: "."},
 	{name: "fn_arrays_thund", dir: "testdata/spark/arrays", path: "pipeline.thund"},
+	// generators: explode and friends, LATERAL VIEW, over a stream read too
+	{name: "generators_sql", dir: "testdata/spark/generators", path: "."},
+	{name: "generators_thund", dir: "testdata/spark/generators", path: "pipeline.thund"},
 	// the string functions (passes/funcs_strings.go)
 	{name: "fn_strings_sql", dir: "testdata/spark/fn_strings", path: "."},
 	// functions: hashing, encoding and bits (passes/funcs_hash.go)

@@ -27,7 +27,7 @@ import (
 // the list of their first tokens.
 var productionNames = map[string]string{
 	"Decl":       "a declaration: source, materialized view, streaming table, temporary view, view, sink or flow",
-	"Stage":      "a stage: where, select, group, aggregate, join, window, union, except, intersect, distinct, order or limit",
+	"Stage":      "a stage: where, select, group, aggregate, join, window, union, except, intersect, distinct, order, limit or lateral view",
 	"Query":      `a query: "from" ...`,
 	"FromItem":   "a dataset name, range(...) or a query in parentheses",
 	"TypeRef":    "a type",

@@ -50,15 +50,15 @@ var errorCases = []errorCase{
 
 	// --- syntax
 	{name: "unknown stage", src: "materialized view v =\n  from s\n  | wher a > 1\n",
-		want: []string{`e.thund:3:5: unexpected identifier "wher" (did you mean where?), expected a stage: where, select, group, aggregate, join, window, union, except, intersect, distinct, order or limit [syntax]`}},
+		want: []string{`e.thund:3:5: unexpected identifier "wher" (did you mean where?), expected a stage: where, select, group, aggregate, join, window, union, except, intersect, distinct, order, limit or lateral view [syntax]`}},
 	{name: "misspelt from", src: "materialized view v = form s\n",
 		want: []string{`e.thund:1:23: unexpected identifier "form" (did you mean from?), expected a query: "from" ... [syntax]`}},
 	{name: "misspelt aggregate after group by", src: "materialized view v =\n  from s\n  | group by a agregate count(*) as n\n",
 		want: []string{`e.thund:3:16: unexpected identifier "agregate" (did you mean aggregate?), expected "aggregate" and the aggregates, "|" and a stage, a flow clause (comment, set, apply changes, trigger, output mode, emit, late table) or a new declaration (source, materialized view, streaming table, temporary view, view, sink, flow) [syntax]`}},
 	{name: "no did-you-mean for a far word", src: "materialized view v =\n  from s\n  | frobnicate a\n",
-		want: []string{`e.thund:3:5: unexpected identifier "frobnicate", expected a stage: where, select, group, aggregate, join, window, union, except, intersect, distinct, order or limit [syntax]`}},
+		want: []string{`e.thund:3:5: unexpected identifier "frobnicate", expected a stage: where, select, group, aggregate, join, window, union, except, intersect, distinct, order, limit or lateral view [syntax]`}},
 	{name: "double pipe", src: "materialized view v =\n  from s\n  | | where a\n",
-		want: []string{`e.thund:3:5: unexpected "|", expected a stage: where, select, group, aggregate, join, window, union, except, intersect, distinct, order or limit [syntax]`}},
+		want: []string{`e.thund:3:5: unexpected "|", expected a stage: where, select, group, aggregate, join, window, union, except, intersect, distinct, order, limit or lateral view [syntax]`}},
 	{name: "missing expression", src: "materialized view v =\n  from s\n  | where\n",
 		want: []string{`e.thund:4:1: unexpected end of file, expected an expression [syntax]`}},
 	{name: "missing operand", src: "materialized view v =\n  from s\n  | where a >\n  | select b\n",
@@ -158,7 +158,7 @@ sink k = from s
 `,
 		want: []string{
 			`e.thund:4:14: unknown type "strin" (did you mean string?) [unknown-type]`,
-			`e.thund:9:5: unexpected identifier "wher" (did you mean where?), expected a stage: where, select, group, aggregate, join, window, union, except, intersect, distinct, order or limit [syntax]`,
+			`e.thund:9:5: unexpected identifier "wher" (did you mean where?), expected a stage: where, select, group, aggregate, join, window, union, except, intersect, distinct, order, limit or lateral view [syntax]`,
 			`e.thund:16:17: unexpected character '@' [lex]`,
 			`e.thund:22:1: unexpected "sink", expected an expression [syntax]`,
 			`e.thund:22:8: a sink takes no query: fill it with a flow, as in: flow NAME into k = from ... [syntax]`,

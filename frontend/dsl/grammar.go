@@ -281,6 +281,7 @@ type stage struct {
 	Distinct  *distinctStage `parser:"| @@"`
 	Order     []*sortKey     `parser:"| 'order' 'by' @@ ( ',' @@ )*"`
 	Limit     *limitStage    `parser:"| 'limit' @@"`
+	Lateral   *lateralStage  `parser:"| @@"` // generators (generate.go)
 }
 
 // distinctStage is distinct, or (dedup feature) distinct [on (k, ...)]

@@ -537,6 +537,8 @@ func (l *lowerer) query(q *query) ir.Rel {
 			rel = d
 		case st.Order != nil:
 			rel = &ir.Sort{Pos: pos, Input: rel, Keys: l.sortKeys(st.Order)}
+		case st.Lateral != nil: // generators (generate.go)
+			rel = l.lateral(rel, st.Lateral, pos)
 		case st.Limit != nil:
 			lim := &ir.Limit{Pos: pos, Input: rel}
 			lim.N, _ = strconv.ParseInt(st.Limit.N, 10, 64)

@@ -87,11 +87,30 @@ var errorCases = []struct {
 			"e.sql:1:59: window specification w2 is not defined in the WINDOW clause (Spark: MISSING_WINDOW_SPECIFICATION): it defines w1 [syntax]",
 		},
 	},
+	// generators (generate.go)
 	{
-		sql: "CREATE MATERIALIZED VIEW b AS SELECT * FROM t LATERAL VIEW explode(xs) e AS x",
-		want: []string{
-			"e.sql:1:47: LATERAL VIEW is not supported in pipeline SQL [syntax]",
-		},
+		sql:  "CREATE MATERIALIZED VIEW b AS SELECT * FROM t LATERAL VIEW explode(xs)",
+		want: []string{"e.sql:1:60: LATERAL VIEW explode(...) needs a table alias after the call, as Spark's grammar does: LATERAL VIEW explode(...) e [AS name, ...] [syntax]"},
+	},
+	{
+		sql:  "CREATE MATERIALIZED VIEW b AS SELECT * FROM t LATERAL VIEW explode(xs) e WHERE x > 1 LATERAL VIEW explode(xs) f",
+		want: []string{"e.sql:1:86: LATERAL VIEW after WHERE or GROUP BY is not supported in pipeline SQL: write each LATERAL VIEW right after FROM's relations (FROM t LATERAL VIEW explode(xs) e AS x WHERE ...) [syntax]"},
+	},
+	{
+		sql:  "CREATE MATERIALIZED VIEW b AS SELECT * FROM t LATERAL VIEW upper(s) e",
+		want: []string{"e.sql:1:60: LATERAL VIEW needs a generator (explode, posexplode, inline, stack, json_tuple or an _outer variant), got upper(s) [syntax]"},
+	},
+	{
+		sql:  "CREATE MATERIALIZED VIEW b AS SELECT explode(xs), explode(ys) FROM t",
+		want: []string{"e.sql:1:51: a second generator (explode) in a SELECT is not supported in pipeline SQL: use LATERAL VIEW for the others [syntax]"},
+	},
+	{
+		sql:  "CREATE MATERIALIZED VIEW b AS SELECT *, explode(xs) FROM t",
+		want: []string{"e.sql:1:38: a * beside the generator explode in a SELECT is not supported in pipeline SQL: write FROM ... LATERAL VIEW explode(...) alias AS name, ... and SELECT * [syntax]"},
+	},
+	{
+		sql:  "CREATE MATERIALIZED VIEW b AS SELECT k, explode(collect_list(x)) FROM t GROUP BY k",
+		want: []string{"e.sql:1:41: a generator in a SELECT with GROUP BY or HAVING is not supported in pipeline SQL: group in a subquery, and explode its result outside [bad-aggregate]"},
 	},
 	{
 		sql: "CREATE STREAMING TABLE t; CREATE FLOW f2 AS AUTO CDC INTO t FROM STREAM(s) KEYS (id) APPLY AS TRUNCATE WHEN op = 'T' SEQUENCE BY seq",
@@ -464,11 +483,11 @@ var errorCases = []struct {
 	},
 	{
 		sql:  "CREATE MATERIALIZED VIEW b AS SELECT city, count(*) AS n FROM trips GRUOP BY city",
-		want: []string{"e.sql:1:69: unexpected \"GRUOP\" (did you mean GROUP BY?): expected WATERMARK, AS, \",\", JOIN, WHERE, GROUP BY, HAVING, QUALIFY, UNION, EXCEPT, MINUS, INTERSECT, ORDER BY, LIMIT, OFFSET or the end of the statement [syntax]"},
+		want: []string{"e.sql:1:69: unexpected \"GRUOP\" (did you mean GROUP BY?): expected WATERMARK, AS, \",\", JOIN, LATERAL VIEW, WHERE, GROUP BY, HAVING, QUALIFY, UNION, EXCEPT, MINUS, INTERSECT, ORDER BY, LIMIT, OFFSET or the end of the statement [syntax]"},
 	},
 	{
 		sql:  "CREATE MATERIALIZED VIEW c AS SELECT city FROM trips JION hubs USING (city)",
-		want: []string{"e.sql:1:54: unexpected \"JION\" (did you mean JOIN?): expected WATERMARK, AS, \",\", JOIN, WHERE, GROUP BY, HAVING, QUALIFY, UNION, EXCEPT, MINUS, INTERSECT, ORDER BY, LIMIT, OFFSET or the end of the statement [syntax]"},
+		want: []string{"e.sql:1:54: unexpected \"JION\" (did you mean JOIN?): expected WATERMARK, AS, \",\", JOIN, LATERAL VIEW, WHERE, GROUP BY, HAVING, QUALIFY, UNION, EXCEPT, MINUS, INTERSECT, ORDER BY, LIMIT, OFFSET or the end of the statement [syntax]"},
 	},
 	{
 		sql:  "CREATE MATERIALIZED VIEW d AS SELECT city FROM trips WHERE id > 1 ORDR BY city",
@@ -516,7 +535,7 @@ var errorCases = []struct {
 	{
 		// a real alias before a mistake is left alone
 		sql:  "CREATE MATERIALIZED VIEW j AS SELECT a FROM t AS form trips",
-		want: []string{"e.sql:1:55: unexpected \"trips\": expected \"(\", \",\", JOIN, WHERE, GROUP BY, HAVING, WINDOW, QUALIFY, UNION, EXCEPT, MINUS, INTERSECT, ORDER BY, LIMIT, OFFSET or the end of the statement [syntax]"},
+		want: []string{"e.sql:1:55: unexpected \"trips\": expected \"(\", \",\", JOIN, LATERAL VIEW, WHERE, GROUP BY, HAVING, WINDOW, QUALIFY, UNION, EXCEPT, MINUS, INTERSECT, ORDER BY, LIMIT, OFFSET or the end of the statement [syntax]"},
 	},
 }
 

@@ -293,13 +293,13 @@ var phrases = map[string]string{
 	"GROUP": "GROUP BY", "ORDER": "ORDER BY", "PARTITIONED": "PARTITIONED BY", "CLUSTER": "CLUSTER BY",
 	"SEQUENCE": "SEQUENCE BY", "DELAY": "DELAY OF", "MATERIALIZED": "MATERIALIZED VIEW",
 	"STREAMING": "STREAMING TABLE", "TEMPORARY": "TEMPORARY VIEW", "TEMP": "TEMP VIEW", "APPLY": "APPLY CHANGES",
-	"AUTO": "AUTO CDC",
+	"AUTO": "AUTO CDC", "LATERAL": "LATERAL VIEW",
 }
 
 // clauseOrder is the order of the clauses a message lists: as a query
 // writes them. Other words and operators come before them, in grammar
 // order, and the end of the statement last.
-var clauseOrder = []string{"WATERMARK", "AS", `","`, "JOIN", "FROM", "WHERE", "GROUP BY", "HAVING", "WINDOW", "QUALIFY", "UNION",
+var clauseOrder = []string{"WATERMARK", "AS", `","`, "JOIN", "LATERAL VIEW", "FROM", "WHERE", "GROUP BY", "HAVING", "WINDOW", "QUALIFY", "UNION",
 	"EXCEPT", "MINUS", "INTERSECT", "ORDER BY", "LIMIT", "OFFSET", descEnd}
 
 // describeExpected names the viable probes in a few words: the classes

@@ -396,7 +396,8 @@ type selectAST struct {
 	Pos      lexer.Position
 	Quant    string          `parser:"'SELECT' @( 'DISTINCT' | 'ALL' )?"`
 	Items    []*selItemAST   `parser:"@@ ( ',' @@ )*"`
-	From     []*relationAST  `parser:"( 'FROM' @@ ( ',' @@ )* )?"`
+	From     []*relationAST  `parser:"( 'FROM' @@ ( ',' @@ )*"`
+	Laterals []*lateralAST   `parser:"  @@* )?"` // LATERAL VIEW (generate.go)
 	Where    *exprAST        `parser:"( 'WHERE' @@ )?"`
 	GroupAll bool            `parser:"( 'GROUP' 'BY' ( @'ALL'"`
 	GroupBy  []*groupItemAST `parser:"| @@ ( ',' @@ )*"`
@@ -426,7 +427,8 @@ type groupSetAST struct {
 type selItemAST struct {
 	Pos     lexer.Position
 	Expr    *exprAST    `parser:"@@"`
-	AsAlias *anyIdent   `parser:"( 'AS' @@"`
+	AsNames []*anyIdent `parser:"( 'AS' ( '(' @@ ( ',' @@ )* ')'"` // a generator's columns: AS (a, b)
+	AsAlias *anyIdent   `parser:"        | @@ )"`
 	Alias   *aliasIdent `parser:"| @@ )?"`
 }
 

@@ -163,6 +163,26 @@ var irCases = []struct {
 			}
 		},
 	},
+	{
+		name: "generators: chained LATERAL VIEWs before WHERE, OUTER, a SELECT-list generator by its names or as a star",
+		sql: `CREATE MATERIALIZED VIEW a AS SELECT e.id, t.x FROM ev e LATERAL VIEW OUTER explode(e.xs) t AS x LATERAL VIEW posexplode_outer(m) p WHERE t.x > 1;
+			CREATE MATERIALIZED VIEW b AS SELECT id, posexplode(xs) AS (i, x) FROM ev;
+			CREATE MATERIALIZED VIEW c AS SELECT inline(items) FROM ev`,
+		want: func() *ir.Pipeline {
+			t := &ir.Generate{Input: &ir.Scan{Name: "ev", Alias: "e"}, Func: "explode", Args: []ir.Expr{&ir.ColumnRef{Qualifier: "e", Name: "xs"}}, Outer: true, Alias: "t", Names: []string{"x"}}
+			p := &ir.Generate{Input: t, Func: "posexplode", Args: []ir.Expr{col("m")}, Outer: true, Alias: "p"}
+			a := &ir.Project{Input: &ir.Filter{Input: p, Cond: &ir.Binary{Op: ir.OpGt, L: &ir.ColumnRef{Qualifier: "t", Name: "x"}, R: lit(ir.LitInt, "1")}},
+				Items: []*ir.NamedExpr{{Expr: &ir.ColumnRef{Qualifier: "e", Name: "id"}}, {Expr: &ir.ColumnRef{Qualifier: "t", Name: "x"}}}}
+			b := &ir.Project{Input: &ir.Generate{Input: scan("ev"), Func: "posexplode", Args: []ir.Expr{col("xs")}, Alias: "posexplode", Names: []string{"i", "x"}},
+				Items: []*ir.NamedExpr{{Expr: col("id")}, {Expr: &ir.ColumnRef{Qualifier: "posexplode", Name: "i"}}, {Expr: &ir.ColumnRef{Qualifier: "posexplode", Name: "x"}}}}
+			c := &ir.Project{Input: &ir.Generate{Input: scan("ev"), Func: "inline", Args: []ir.Expr{col("items")}, Alias: "inline"},
+				Items: []*ir.NamedExpr{{Expr: &ir.Star{Qualifier: "inline"}}}}
+			return &ir.Pipeline{
+				Datasets: []*ir.Dataset{{Kind: ir.KindMaterializedView, Name: "a"}, {Kind: ir.KindMaterializedView, Name: "b"}, {Kind: ir.KindMaterializedView, Name: "c"}},
+				Flows:    []*ir.Flow{{Name: "a", Target: "a", Query: a}, {Name: "b", Target: "b", Query: b}, {Name: "c", Target: "c", Query: c}},
+			}
+		},
+	},
 }
 
 func TestIR(t *testing.T) {

@@ -212,6 +212,9 @@ func (c *conv) selectBlock(sel *selectAST, order []*orderItemAST) ir.Rel {
 	if !ok {
 		return nil
 	}
+	if in, items, ok = c.selectGenerator(sel, in, items); !ok { // generate.go
+		return nil
+	}
 	nameWindows(items) // window functions (window.go)
 	distinct := strings.EqualFold(sel.Quant, "DISTINCT")
 
@@ -988,6 +991,11 @@ func (c *conv) from(sel *selectAST) ir.Rel {
 			rel = x
 		} else {
 			rel = &ir.Join{Pos: pos(r.Pos), Kind: ir.JoinCross, Left: rel, Right: x}
+		}
+	}
+	for _, l := range sel.Laterals { // LATERAL VIEW (generate.go)
+		if rel = c.lateral(rel, l); rel == nil {
+			return nil
 		}
 	}
 	return rel

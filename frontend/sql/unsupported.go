@@ -148,7 +148,7 @@ var constructs = []struct {
 	name  string
 	hint  string // what to write instead, or why
 }{
-	{[]string{"LATERAL", "VIEW"}, "LATERAL VIEW", ""},
+	{[]string{"LATERAL", "VIEW"}, "LATERAL VIEW after WHERE or GROUP BY", "write each LATERAL VIEW right after FROM's relations (FROM t LATERAL VIEW explode(xs) e AS x WHERE ...)"},
 	{[]string{"LATERAL"}, "a LATERAL subquery", ""},
 	{[]string{"PIVOT"}, "PIVOT", ""},
 	{[]string{"UNPIVOT"}, "UNPIVOT", ""},
