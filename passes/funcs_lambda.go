@@ -246,3 +246,17 @@ func (r *resolver) lambdaCallType(e *ir.Call, fn string, sc *scope, c ectx, type
 	}
 	return ir.MapOf(x.Key(), bt, bn), xn
 }
+
+// refuseLambdaCall refuses a higher-order function's call that the native
+// backend does not compute (notNative: refused where the catalogue's
+// Spark-only functions are), and aggregate's start value when it needs a
+// cast the native backend does not run.
+func (p *planner) refuseLambdaCall(x *ir.Call, f *funcSig) bool {
+	if f.notNative != "" {
+		return false
+	}
+	if f.name == "aggregate" {
+		return p.refuseConversion(x.Args[1], p.u.Types[x.Args[2]], "aggregate's start value")
+	}
+	return false
+}

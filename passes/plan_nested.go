@@ -21,7 +21,7 @@ import (
 func (p *planner) refuseNested(x ir.Expr) bool {
 	nested := func(e ir.Expr) bool { return p.u.Types[e].IsNested() }
 	switch x := x.(type) {
-	case *ir.ColumnRef, *ir.GetField, *ir.IsNull, *ir.Cast:
+	case *ir.ColumnRef, *ir.GetField, *ir.IsNull, *ir.Cast, *ir.LambdaVar, *ir.Lambda: // a lambda: funcs_lambda.go
 		return false
 	case *ir.Subscript:
 		if t := p.u.Types[x.X]; t.Kind == ir.TMap {
@@ -31,6 +31,9 @@ func (p *planner) refuseNested(x ir.Expr) bool {
 	case *ir.Call:
 		if f := p.u.Calls[x]; f != nil && isNestedFunc(f.Name) {
 			return p.refuseNestedCall(x, f.Name)
+		}
+		if f := lookupFunc(x.Name); f != nil && f.result == resLambda {
+			return p.refuseLambdaCall(x, f)
 		}
 	}
 	if nested(x) {

@@ -74,6 +74,8 @@ var laneCases = []laneCase{
 	// nested types: ARRAY, MAP and STRUCT from JSON lines and Parquet
 	{name: "nested_sql", dir: "testdata/spark/nested", path: "."},
 	{name: "nested_thund", dir: "testdata/spark/nested", path: "pipeline.thund"},
+	// lambdas and higher-order functions (transform, filter, exists, forall, aggregate)
+	{name: "lambdas_sql", dir: "testdata/spark/lambdas", path: "."},
 	// the string functions (passes/funcs_strings.go)
 	{name: "fn_strings_sql", dir: "testdata/spark/fn_strings", path: "."},
 	// functions: hashing, encoding and bits (passes/funcs_hash.go)
