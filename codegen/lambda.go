@@ -81,7 +81,8 @@ func (g *flowGen) genLambdaCall(name string, e *ir.Call, en *env, t ir.Type) *va
 		})...)
 	}
 	body := g.sub(func() {
-		g.emit(jen.Id(xs).Op(":=").Add(V(arr)).Assert(jen.Qual(nestedPkg, "Array")))
+		// any(...): a constructor's value is a nested.Array already
+		g.emit(jen.Id(xs).Op(":=").Id("any").Call(V(arr)).Assert(jen.Qual(nestedPkg, "Array")))
 		switch name {
 		case "transform":
 			out := g.name("out")

@@ -41,7 +41,7 @@ var lambdaFunctions = []funcSig{
 
 // lambdaSparkOnly is why the native backend does not run the map
 // higher-order functions and zip_with yet.
-const lambdaSparkOnly = "its native code generation is not written yet (the Spark targets run it)"
+const lambdaSparkOnly = "is not generated natively yet: target spark-4.1 or spark-4.2"
 
 // lambdaScope is one lambda's parameters, their types and nullability, in
 // the scope of its body; outer is the enclosing lambda's.
