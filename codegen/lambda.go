@@ -56,6 +56,8 @@ func (g *flowGen) elemValue(t ir.Type, el jen.Code) *value {
 func (g *flowGen) genLambdaCall(name string, e *ir.Call, en *env, t ir.Type) *value {
 	switch name {
 	case "transform", "filter", "exists", "forall", "aggregate":
+	case "zip_with", "map_filter", "transform_keys", "transform_values", "map_zip_with":
+		return g.genPairLambdaCall(name, e, en, t)
 	default:
 		return nil
 	}
@@ -162,4 +164,90 @@ func (g *flowGen) genAggregateFold(e *ir.Call, en *env, res *value, lam func(int
 		return
 	}
 	g.emit(jen.List(jen.Id(res.vl.name), jen.Id(res.okl.name)).Op("=").List(V(out), OK(out)))
+}
+
+// genPairLambdaCall generates the higher-order functions whose lambda
+// takes two or three parameters from two arrays or maps: zip_with over
+// both arrays' indexes, map_filter, transform_keys and transform_values
+// over a map's entries, map_zip_with over the keys of either map. The call
+// is NULL when an array or map argument is.
+func (g *flowGen) genPairLambdaCall(name string, e *ir.Call, en *env, t ir.Type) *value {
+	nvals := 1
+	if name == "zip_with" || name == "map_zip_with" {
+		nvals = 2
+	}
+	vals := make([]*value, nvals)
+	for i := range vals {
+		if vals[i] = g.genExpr(e.Args[i], en); vals[i].null {
+			return nullValue(t)
+		}
+	}
+	l := e.Args[nvals].(*ir.Lambda)
+	x := vals[0].t
+	rn := g.name("hof")
+	res := &value{t: t, v: jen.Id(rn), ok: jen.Id(rn + "ok")}
+	res.vl = g.declareVar(rn, goType(t))
+	ok := and(oksOf(vals...)...)
+	if ok == nil {
+		ok = jen.True()
+	}
+	res.okl = g.declare([]string{rn + "ok"}, ok)[0]
+	// as is a nested argument's Go value as a nested.Array or *nested.Map
+	as := func(v *value, typ jen.Code) jen.Code { return jen.Id("any").Call(V(v)).Assert(typ) }
+	mapT := jen.Op("*").Qual(nestedPkg, "Map")
+	body := g.sub(func() {
+		n, i := g.name("n"), g.name("i")
+		var parts []jen.Code // the Go expressions of the lambda's parameters, per element
+		var types []ir.Type
+		switch name {
+		case "zip_with":
+			a, b := g.name("as"), g.name("bs")
+			g.emit(jen.List(jen.Id(a), jen.Id(b)).Op(":=").List(as(vals[0], jen.Qual(nestedPkg, "Array")), as(vals[1], jen.Qual(nestedPkg, "Array"))))
+			g.emit(jen.Id(n).Op(":=").Max(jen.Len(jen.Id(a)), jen.Len(jen.Id(b))))
+			parts = []jen.Code{jen.Qual(nestedPkg, "At").Call(jen.Id(a), jen.Id(i)), jen.Qual(nestedPkg, "At").Call(jen.Id(b), jen.Id(i))}
+			types = []ir.Type{x.Elem(), vals[1].t.Elem()}
+		case "map_zip_with":
+			ks, va, vb := g.name("ks"), g.name("va"), g.name("vb")
+			g.emit(jen.List(jen.Id(ks), jen.Id(va), jen.Id(vb)).Op(":=").Qual(nestedPkg, "ZipMaps").Call(as(vals[0], mapT), as(vals[1], mapT)))
+			g.emit(jen.Id(n).Op(":=").Len(jen.Id(ks)))
+			parts = []jen.Code{jen.Id(ks).Index(jen.Id(i)), jen.Id(va).Index(jen.Id(i)), jen.Id(vb).Index(jen.Id(i))}
+			types = []ir.Type{x.Key(), x.Elem(), vals[1].t.Elem()}
+		default:
+			m := g.name("m")
+			g.emit(jen.Id(m).Op(":=").Add(as(vals[0], mapT)))
+			g.emit(jen.Id(n).Op(":=").Len(jen.Id(m).Dot("Keys")))
+			parts = []jen.Code{jen.Id(m).Dot("Keys").Index(jen.Id(i)), jen.Id(m).Dot("Values").Index(jen.Id(i))}
+			types = []ir.Type{x.Key(), x.Elem()}
+		}
+		kv := g.name("kv") // the result's parts: elements, or keys and values in turn
+		g.emit(jen.Id(kv).Op(":=").Index().Any().Values())
+		g.emit(jen.For(jen.Id(i).Op(":=").Range().Id(n)).Block(g.sub(func() {
+			ps := make([]*value, len(parts))
+			for j, p := range parts {
+				ps[j] = g.elemValue(types[j], p)
+			}
+			v := g.genLambdaBody(l, en, ps...)
+			switch name {
+			case "zip_with":
+				g.emit(jen.Id(kv).Op("=").Append(jen.Id(kv), anyOf(g.as(v, t.Elem(), e.Pos))))
+			case "map_filter":
+				g.emit(jen.If(truth(v)).Block(jen.Id(kv).Op("=").Append(jen.Id(kv), parts[0], parts[1])))
+			case "transform_keys":
+				g.emit(jen.Id(kv).Op("=").Append(jen.Id(kv), anyOf(g.as(v, t.Key(), e.Pos)), parts[1]))
+			default: // transform_values, map_zip_with
+				g.emit(jen.Id(kv).Op("=").Append(jen.Id(kv), parts[0], anyOf(g.as(v, t.Elem(), e.Pos))))
+			}
+		})...))
+		if name == "zip_with" {
+			g.emit(jen.Id(rn).Op("=").Qual(nestedPkg, "Array").Call(jen.Id(kv)))
+			return
+		}
+		// MakeMap raises transform_keys' NULL_MAP_KEY and DUPLICATED_MAP_KEY
+		en := g.name("e")
+		g.emit(jen.Var().Id(en).Op("*").Qual(sqlfnPkg, "Error"),
+			jen.List(jen.Id(rn), jen.Id(en)).Op("=").Qual(nestedPkg, "MakeMap").Call(jen.Id(kv).Op("...")),
+			jen.If(jen.Id(en).Op("!=").Nil()).Block(g.fail(e.Pos, jen.Id(en))))
+	})
+	g.emit(jen.If(jen.Id(rn + "ok")).Block(body...))
+	return res
 }

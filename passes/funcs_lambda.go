@@ -27,21 +27,17 @@ var lambdaFunctions = []funcSig{
 		doc: "whether the lambda is true for every element (NULL when false for none, and NULL for one)"},
 	{name: "aggregate", aliases: []string{"reduce"}, minArgs: 3, maxArgs: 4, args: []argRule{argAny, argAny, argLambda}, result: resLambda, resultDoc: "the start value's type, or the finish lambda's", family: famLambda,
 		doc: "folds the elements into an accumulator from a start value ((acc, x) -> ..., of exactly the start value's type), then applies the optional finish lambda"},
-	{name: "zip_with", minArgs: 3, maxArgs: 3, args: []argRule{argAny, argAny, argLambda}, result: resLambda, resultDoc: "ARRAY of the lambda's type", family: famLambda, notNative: lambdaSparkOnly,
+	{name: "zip_with", minArgs: 3, maxArgs: 3, args: []argRule{argAny, argAny, argLambda}, result: resLambda, resultDoc: "ARRAY of the lambda's type", family: famLambda,
 		doc: "the lambda of the two arrays' elements pairwise ((x, y) -> ...), the shorter padded with NULLs"},
-	{name: "map_filter", minArgs: 2, maxArgs: 2, args: []argRule{argAny, argLambda}, result: resLambda, resultDoc: "the map's type", family: famLambda, notNative: lambdaSparkOnly,
+	{name: "map_filter", minArgs: 2, maxArgs: 2, args: []argRule{argAny, argLambda}, result: resLambda, resultDoc: "the map's type", family: famLambda,
 		doc: "the entries for which the lambda ((k, v) -> ...) is true"},
-	{name: "transform_keys", minArgs: 2, maxArgs: 2, args: []argRule{argAny, argLambda}, result: resLambda, resultDoc: "MAP of the lambda's type to the value type", family: famLambda, notNative: lambdaSparkOnly,
+	{name: "transform_keys", minArgs: 2, maxArgs: 2, args: []argRule{argAny, argLambda}, result: resLambda, resultDoc: "MAP of the lambda's type to the value type", family: famLambda,
 		doc: "the map with each key replaced by the lambda ((k, v) -> ...; ANSI: a NULL key is NULL_MAP_KEY, a repeated one DUPLICATED_MAP_KEY)"},
-	{name: "transform_values", minArgs: 2, maxArgs: 2, args: []argRule{argAny, argLambda}, result: resLambda, resultDoc: "MAP of the key type to the lambda's type", family: famLambda, notNative: lambdaSparkOnly,
+	{name: "transform_values", minArgs: 2, maxArgs: 2, args: []argRule{argAny, argLambda}, result: resLambda, resultDoc: "MAP of the key type to the lambda's type", family: famLambda,
 		doc: "the map with each value replaced by the lambda ((k, v) -> ...)"},
-	{name: "map_zip_with", minArgs: 3, maxArgs: 3, args: []argRule{argAny, argAny, argLambda}, result: resLambda, resultDoc: "MAP of the key type to the lambda's type", family: famLambda, notNative: lambdaSparkOnly,
+	{name: "map_zip_with", minArgs: 3, maxArgs: 3, args: []argRule{argAny, argAny, argLambda}, result: resLambda, resultDoc: "MAP of the key type to the lambda's type", family: famLambda,
 		doc: "the lambda ((k, v1, v2) -> ...) for each key of either map, a missing value NULL"},
 }
-
-// lambdaSparkOnly is why the native backend does not run the map
-// higher-order functions and zip_with yet.
-const lambdaSparkOnly = "is not generated natively yet: target spark-4.1 or spark-4.2"
 
 // lambdaScope is one lambda's parameters, their types and nullability, in
 // the scope of its body; outer is the enclosing lambda's.
@@ -247,14 +243,9 @@ func (r *resolver) lambdaCallType(e *ir.Call, fn string, sc *scope, c ectx, type
 	return ir.MapOf(x.Key(), bt, bn), xn
 }
 
-// refuseLambdaCall refuses a higher-order function's call that the native
-// backend does not compute (notNative: refused where the catalogue's
-// Spark-only functions are), and aggregate's start value when it needs a
-// cast the native backend does not run.
+// refuseLambdaCall refuses aggregate's start value when it needs a cast
+// the native backend does not run.
 func (p *planner) refuseLambdaCall(x *ir.Call, f *funcSig) bool {
-	if f.notNative != "" {
-		return false
-	}
 	if f.name == "aggregate" {
 		return p.refuseConversion(x.Args[1], p.u.Types[x.Args[2]], "aggregate's start value")
 	}
