@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/nordisk/thund/frontend/dsl"
+	"github.com/nordisk/thund/frontend/sql"
 	"github.com/nordisk/thund/ir"
 	"github.com/rogpeppe/go-internal/txtar"
 )
@@ -63,6 +64,28 @@ func corpus(t *testing.T) (files []thundFile, scripts map[string]string) {
 	return files, scripts
 }
 
+// sqlScripts are the .sql files of testdata/scripts, each archive's own.
+func sqlScripts(t *testing.T) []sql.File {
+	t.Helper()
+	archives, err := filepath.Glob("testdata/scripts/*.txtar")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []sql.File
+	for _, a := range archives {
+		ar, err := txtar.ParseFile(a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range ar.Files {
+			if strings.HasSuffix(f.Name, ".sql") && !strings.Contains(f.Name, "/") {
+				out = append(out, sql.File{Name: f.Name, Src: f.Data})
+			}
+		}
+	}
+	return out
+}
+
 func missing(all []string, seen map[string]bool) []string {
 	var out []string
 	for _, a := range all {
@@ -103,11 +126,19 @@ func TestIRCoverage(t *testing.T) {
 	files, _ := corpus(t)
 	seen := map[string]bool{}
 	mark := func(k string) { seen[k] = true }
+	var pipelines []*ir.Pipeline
 	for _, f := range files {
-		p, diags := dsl.Parse(f.name, f.src)
-		if diags.HasErrors() || p == nil {
-			continue
+		if p, diags := dsl.Parse(f.name, f.src); !diags.HasErrors() && p != nil {
+			pipelines = append(pipelines, p)
 		}
+	}
+	// the SQL surface's scripts too: some IR (lambdas) has no DSL spelling yet
+	for _, f := range sqlScripts(t) {
+		if p, diags := sql.Parse([]sql.File{f}); !diags.HasErrors() && p != nil {
+			pipelines = append(pipelines, p)
+		}
+	}
+	for _, p := range pipelines {
 		for _, d := range p.Datasets {
 			mark("dataset:" + d.Kind.String())
 			if d.Source != nil {

@@ -145,6 +145,8 @@ func (g *flowGen) genExpr(e ir.Expr, en *env) *value {
 		return g.genColumnRef(e, en)
 	case *ir.GetField, *ir.Subscript: // nested.go
 		return g.genNestedExpr(e, en)
+	case *ir.LambdaVar: // lambda.go
+		return g.genLambdaVar(e)
 	case *ir.Unary:
 		return g.genUnary(e, en)
 	case *ir.Binary:

@@ -47,6 +47,8 @@ type flowGen struct {
 	typeDecls []func() jen.Code // package-level types and functions of the flow, declared last
 
 	corr map[ir.Expr]*corrBuild // correlated subqueries' build sides (decorrelate.go)
+
+	lambdas []lambdaFrame // the lambdas whose bodies are being generated, innermost last (lambda.go)
 }
 
 // skipTarget is a label a consumer jumps to to drop the current row.

@@ -272,6 +272,8 @@ func ExprChildren(e Expr) []Expr {
 		return []Expr{e.X}
 	case *Subscript:
 		return []Expr{e.X, e.Index}
+	case *Lambda: // lambda.go
+		return []Expr{e.Body}
 	}
 	return nil
 }

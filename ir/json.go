@@ -53,6 +53,8 @@ var nodeKinds = []struct {
 	{"over", reflect.TypeFor[Over]()},
 	{"get_field", reflect.TypeFor[GetField]()}, // nested types
 	{"subscript", reflect.TypeFor[Subscript]()},
+	{"lambda", reflect.TypeFor[Lambda]()}, // higher-order functions
+	{"lambda_var", reflect.TypeFor[LambdaVar]()},
 }
 
 // NodeKindNames returns the JSON kind names of every Rel and Expr type, the

@@ -1093,6 +1093,8 @@ func (p exprPrinter) text(e Expr) string {
 		return p.over(e)
 	case *GetField, *Subscript:
 		return p.nested(e) // nested_expr.go
+	case *Lambda, *LambdaVar:
+		return p.lambda(e) // lambda.go
 	case *ScalarSubquery:
 		if spark {
 			return "scalarsubquery()"

@@ -24,6 +24,7 @@ const (
 	argTruncUnit // a string naming a date_trunc unit
 	argInt32     // INT, SMALLINT or TINYINT (funcs_time.go: Spark's date_add takes no BIGINT)
 	argDate      // a date (funcs_time.go: Spark's unix_date casts nothing to DATE)
+	argLambda    // a lambda, x -> body (funcs_lambda.go: lambdaCall checks it)
 )
 
 // argRules describes each argRule: the words an error uses, and the test.
@@ -44,6 +45,7 @@ var argRules = [...]struct {
 	argTimestamp:         {"a timestamp", func(t ir.Type) bool { return t.Kind == ir.TTimestamp }},
 	argTruncUnit:         {"a string (the unit)", func(t ir.Type) bool { return t.Kind == ir.TString }},
 	argDate:              {"a date", func(t ir.Type) bool { return t.Kind == ir.TDate32 }},
+	argLambda:            {"a lambda", func(ir.Type) bool { return true }},
 	argInt32: {"an INT, SMALLINT or TINYINT", func(t ir.Type) bool {
 		return t.Kind == ir.TInt32 || t.Kind == ir.TInt16 || t.Kind == ir.TInt8
 	}},
@@ -66,6 +68,7 @@ const (
 	resToTimestamp                   // Spark's TIMESTAMP, in the unit of a timestamp argument (zonedTimestamp)
 	resCustom                        // funcSig.typeFn
 	resNested                        // typed by nestedCall (resolve_nested.go)
+	resLambda                        // typed by lambdaCall (funcs_lambda.go)
 )
 
 // nullRule says when a call can be NULL.
@@ -127,6 +130,7 @@ const (
 	famTime
 	famNested
 	famGenerator
+	famLambda // higher-order functions (funcs_lambda.go)
 )
 
 // familyNames are the headings, in the order docs/functions.md gives them.
@@ -141,6 +145,7 @@ var familyNames = [...]string{
 	famTime:        "Date and time",
 	famNested:      "Arrays, maps and structs",
 	famGenerator:   "Generators (LATERAL VIEW)",
+	famLambda:      "Higher-order functions (lambdas)",
 }
 
 // Func is the catalogue entry a call resolved to (Unit.Calls): its
@@ -263,7 +268,7 @@ var sparkOnly = []funcSig{
 // the conformance corpus covers against DuckDB (functions, whose table the
 // conformance module reads), the window functions, the Spark-only ones, and
 // the families whose answers the Spark lane checks (funcs_*.go).
-var catalogueTables = [][]funcSig{functions, windowFunctions, sparkOnly, stringFunctions, hashFunctions, timeFunctions, mathFunctions, condFunctions, aggFunctions, nestedFunctions, hllFunctions, arrayFunctions, collectFunctions, generatorFunctions}
+var catalogueTables = [][]funcSig{functions, windowFunctions, sparkOnly, stringFunctions, hashFunctions, timeFunctions, mathFunctions, condFunctions, aggFunctions, nestedFunctions, hllFunctions, arrayFunctions, collectFunctions, generatorFunctions, lambdaFunctions}
 
 // funcIndex maps every name and alias to its catalogue entry.
 var funcIndex = indexFunctions(catalogueTables)

@@ -21,7 +21,7 @@ import (
 func (p *planner) refuseNested(x ir.Expr) bool {
 	nested := func(e ir.Expr) bool { return p.u.Types[e].IsNested() }
 	switch x := x.(type) {
-	case *ir.ColumnRef, *ir.GetField, *ir.IsNull, *ir.Cast:
+	case *ir.ColumnRef, *ir.GetField, *ir.IsNull, *ir.Cast, *ir.LambdaVar, *ir.Lambda: // a lambda: funcs_lambda.go
 		return false
 	case *ir.Subscript:
 		if t := p.u.Types[x.X]; t.Kind == ir.TMap {
@@ -37,6 +37,9 @@ func (p *planner) refuseNested(x ir.Expr) bool {
 		}
 		if f := p.u.Calls[x]; f != nil && IsCollectAgg(f.Name) {
 			return false // an ARRAY of its argument, nested or not (familyAccum checks the call)
+		}
+		if f := lookupFunc(x.Name); f != nil && f.result == resLambda {
+			return p.refuseLambdaCall(x, f)
 		}
 	case *ir.Binary:
 		if l, r := p.u.Types[x.L], p.u.Types[x.R]; x.Op.IsComparison() && orderable(l) && SameType(l, r) {

@@ -37,6 +37,9 @@ type ectx struct {
 	// window functions (resolve_window.go)
 	overFunc *ir.Call // the function of the Over being typed: a window function may stand here
 	inWindow string   // the window function being typed, for nesting errors
+	// lambdas are the parameters of the lambdas around the expression,
+	// innermost first (funcs_lambda.go)
+	lambdas *lambdaScope
 }
 
 // expr types an expression, records its type and nullability, and returns them.
@@ -119,6 +122,8 @@ func (r *resolver) expr1(e ir.Expr, sc *scope, c ectx) (ir.Type, bool) {
 		return r.over(e, sc, c)
 	case *ir.GetField, *ir.Subscript: // nested types (resolve_nested.go)
 		return r.nestedExpr(e, sc, c)
+	case *ir.Lambda, *ir.LambdaVar: // higher-order functions (funcs_lambda.go)
+		return r.lambdaExpr(e, c)
 	case *ir.ScalarSubquery:
 		s := r.rel(e.Query, sc).Visible()
 		switch {
@@ -368,6 +373,9 @@ func aggHint(clause, call string) string {
 // call types a function call against the catalogue.
 func (r *resolver) call(e *ir.Call, sc *scope, c ectx) (ir.Type, bool) {
 	if t, n, ok := r.nestedCall(e, sc, c); ok { // nested types (resolve_nested.go)
+		return t, n
+	}
+	if t, n, ok := r.lambdaCall(e, sc, c); ok { // higher-order functions (funcs_lambda.go)
 		return t, n
 	}
 	f := lookupFunc(e.Name)

@@ -646,6 +646,8 @@ func (l *lowerer) expr(x ir.Expr) *pb.Expression {
 		return attr(l.qualified(n.Qualifier, n.Name))
 	case *ir.GetField, *ir.Subscript: // nested.go
 		return l.nestedExpr(n)
+	case *ir.Lambda, *ir.LambdaVar: // lambda.go
+		return l.lambdaExpr(n)
 	case *ir.Star:
 		if len(n.Except) > 0 {
 			l.refuse(n.Pos, "* except outside a projection", "")

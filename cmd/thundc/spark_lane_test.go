@@ -84,6 +84,8 @@ var laneCases = []laneCase{
 	// generators: explode and friends, LATERAL VIEW, over a stream read too
 	{name: "generators_sql", dir: "testdata/spark/generators", path: "."},
 	{name: "generators_thund", dir: "testdata/spark/generators", path: "pipeline.thund"},
+	// lambdas and higher-order functions (transform, filter, exists, forall, aggregate)
+	{name: "lambdas_sql", dir: "testdata/spark/lambdas", path: "."},
 	// the string functions (passes/funcs_strings.go)
 	{name: "fn_strings_sql", dir: "testdata/spark/fn_strings", path: "."},
 	// functions: hashing, encoding and bits (passes/funcs_hash.go)

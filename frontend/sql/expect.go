@@ -278,7 +278,7 @@ func contains(list []string, s string) bool {
 // exprStarts are the probes that start an expression other than a name, a
 // number or a string, described together as "an expression".
 var exprStarts = wordSet(`( * - + ~ ! NOT CASE CAST TRY_CAST EXISTS INTERVAL DATE TIMESTAMP TIMESTAMP_LTZ
-	TIMESTAMP_NTZ TIME X TRUE FALSE NULL EXTRACT POSITION LEFT RIGHT RLIKE REGEXP LIKE ILIKE`)
+	TIMESTAMP_NTZ TIME X TRUE FALSE NULL EXTRACT POSITION LEFT RIGHT RLIKE REGEXP LIKE ILIKE FILTER`)
 
 // binaryOps are the probes that continue an expression, described together
 // as "an operator".

@@ -425,6 +425,9 @@ func (c *conv) column(q *colRefAST) ir.Expr {
 			c.errorf(p, ir.CodeSyntax, "%s is not supported in pipeline SQL", name)
 			return nil
 		}
+		if c.isLambdaParam(parts[0]) { // lambda.go
+			return &ir.LambdaVar{Pos: p, Name: parts[0]}
+		}
 		return &ir.ColumnRef{Pos: p, Name: parts[0]}
 	case 2:
 		if (strings.EqualFold(parts[0], "window") || strings.EqualFold(parts[0], "session_window")) && !c.aliasInScope(parts[0]) {
@@ -500,7 +503,7 @@ func (c *conv) call(a *callAST) ir.Expr {
 			c.errorf(pos(arg.Pos), ir.CodeSyntax, "named arguments (%s => ...) are only supported in read_files(...)", arg.Named.Key.Name)
 			return nil
 		}
-		x := c.expr(arg.Expr)
+		x := c.arg(arg)
 		if x == nil {
 			return nil
 		}

@@ -26,6 +26,9 @@ func FuzzParseSQL(f *testing.F) {
 	for _, c := range irCases {
 		f.Add(c.sql)
 	}
+	for _, c := range lambdaCases {
+		f.Add(c.sql)
+	}
 	f.Fuzz(func(t *testing.T, src string) {
 		p, diags := sql.Parse([]sql.File{{Name: "fuzz.sql", Src: []byte(src)}})
 		for _, d := range diags {

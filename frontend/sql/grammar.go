@@ -758,11 +758,11 @@ type callAST struct {
 }
 
 // funcNameAST is a function name: an identifier, or a reserved word that
-// also names a function (LEFT / RIGHT, RLIKE / REGEXP, LIKE / ILIKE),
-// possibly qualified.
+// also names a function (LEFT / RIGHT, RLIKE / REGEXP, LIKE / ILIKE, and
+// the higher-order FILTER and EXISTS of lambda.go), possibly qualified.
 type funcNameAST struct {
 	Pos   lexer.Position
-	Left  string   `parser:"(   @( 'LEFT' | 'RIGHT' | 'RLIKE' | 'REGEXP' | 'LIKE' | 'ILIKE' )"`
+	Left  string   `parser:"(   @( 'LEFT' | 'RIGHT' | 'RLIKE' | 'REGEXP' | 'LIKE' | 'ILIKE' | 'FILTER' | 'EXISTS' )"`
 	Parts []*ident `parser:"  | @@ ( '.' @@ )* )"`
 }
 
@@ -778,9 +778,10 @@ func (f *funcNameAST) name() string {
 }
 
 type argAST struct {
-	Pos   lexer.Position
-	Named *namedArgAST `parser:"  @@"`
-	Expr  *exprAST     `parser:"| @@"`
+	Pos    lexer.Position
+	Named  *namedArgAST `parser:"  @@"`
+	Lambda *lambdaAST   `parser:"| @@"` // lambda.go
+	Expr   *exprAST     `parser:"| @@"`
 }
 
 // Window functions (window.go): f(...) OVER w | OVER (spec), and the WINDOW

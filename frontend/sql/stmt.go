@@ -22,6 +22,9 @@ type conv struct {
 	pending []*ir.Dataset
 	// relAliases are the relation aliases in scope (for window.start).
 	relAliases []map[string]bool
+	// lambdaParams are the parameters of the lambdas being converted,
+	// innermost last (lambda.go).
+	lambdaParams [][]string
 	// doc are the comment lines before the statement.
 	doc ir.Comments
 	// windows is the stack of WINDOW clauses in scope, innermost last

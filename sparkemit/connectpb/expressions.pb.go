@@ -292,7 +292,9 @@ type Expression struct {
 	//	*Expression_Cast_
 	//	*Expression_SortOrder_
 	//	*Expression_Window_
+	//	*Expression_LambdaFunction_
 	//	*Expression_UnresolvedExtractValue_
+	//	*Expression_UnresolvedNamedLambdaVariable_
 	//	*Expression_SubqueryExpression
 	ExprType      isExpression_ExprType `protobuf_oneof:"expr_type"`
 	unknownFields protoimpl.UnknownFields
@@ -417,10 +419,28 @@ func (x *Expression) GetWindow() *Expression_Window {
 	return nil
 }
 
+func (x *Expression) GetLambdaFunction() *Expression_LambdaFunction {
+	if x != nil {
+		if x, ok := x.ExprType.(*Expression_LambdaFunction_); ok {
+			return x.LambdaFunction
+		}
+	}
+	return nil
+}
+
 func (x *Expression) GetUnresolvedExtractValue() *Expression_UnresolvedExtractValue {
 	if x != nil {
 		if x, ok := x.ExprType.(*Expression_UnresolvedExtractValue_); ok {
 			return x.UnresolvedExtractValue
+		}
+	}
+	return nil
+}
+
+func (x *Expression) GetUnresolvedNamedLambdaVariable() *Expression_UnresolvedNamedLambdaVariable {
+	if x != nil {
+		if x, ok := x.ExprType.(*Expression_UnresolvedNamedLambdaVariable_); ok {
+			return x.UnresolvedNamedLambdaVariable
 		}
 	}
 	return nil
@@ -475,8 +495,16 @@ type Expression_Window_ struct {
 	Window *Expression_Window `protobuf:"bytes,11,opt,name=window,proto3,oneof"`
 }
 
+type Expression_LambdaFunction_ struct {
+	LambdaFunction *Expression_LambdaFunction `protobuf:"bytes,10,opt,name=lambda_function,json=lambdaFunction,proto3,oneof"`
+}
+
 type Expression_UnresolvedExtractValue_ struct {
 	UnresolvedExtractValue *Expression_UnresolvedExtractValue `protobuf:"bytes,12,opt,name=unresolved_extract_value,json=unresolvedExtractValue,proto3,oneof"`
+}
+
+type Expression_UnresolvedNamedLambdaVariable_ struct {
+	UnresolvedNamedLambdaVariable *Expression_UnresolvedNamedLambdaVariable `protobuf:"bytes,14,opt,name=unresolved_named_lambda_variable,json=unresolvedNamedLambdaVariable,proto3,oneof"`
 }
 
 type Expression_SubqueryExpression struct {
@@ -501,7 +529,11 @@ func (*Expression_SortOrder_) isExpression_ExprType() {}
 
 func (*Expression_Window_) isExpression_ExprType() {}
 
+func (*Expression_LambdaFunction_) isExpression_ExprType() {}
+
 func (*Expression_UnresolvedExtractValue_) isExpression_ExprType() {}
+
+func (*Expression_UnresolvedNamedLambdaVariable_) isExpression_ExprType() {}
 
 func (*Expression_SubqueryExpression) isExpression_ExprType() {}
 
@@ -1357,6 +1389,104 @@ func (x *Expression_UnresolvedExtractValue) GetExtraction() *Expression {
 	return nil
 }
 
+// a higher-order function's lambda: function over the arguments
+type Expression_LambdaFunction struct {
+	state         protoimpl.MessageState                      `protogen:"open.v1"`
+	Function      *Expression                                 `protobuf:"bytes,1,opt,name=function,proto3" json:"function,omitempty"`
+	Arguments     []*Expression_UnresolvedNamedLambdaVariable `protobuf:"bytes,2,rep,name=arguments,proto3" json:"arguments,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Expression_LambdaFunction) Reset() {
+	*x = Expression_LambdaFunction{}
+	mi := &file_spark_connect_expressions_proto_msgTypes[10]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Expression_LambdaFunction) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Expression_LambdaFunction) ProtoMessage() {}
+
+func (x *Expression_LambdaFunction) ProtoReflect() protoreflect.Message {
+	mi := &file_spark_connect_expressions_proto_msgTypes[10]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Expression_LambdaFunction.ProtoReflect.Descriptor instead.
+func (*Expression_LambdaFunction) Descriptor() ([]byte, []int) {
+	return file_spark_connect_expressions_proto_rawDescGZIP(), []int{0, 8}
+}
+
+func (x *Expression_LambdaFunction) GetFunction() *Expression {
+	if x != nil {
+		return x.Function
+	}
+	return nil
+}
+
+func (x *Expression_LambdaFunction) GetArguments() []*Expression_UnresolvedNamedLambdaVariable {
+	if x != nil {
+		return x.Arguments
+	}
+	return nil
+}
+
+// a lambda's variable, by name
+type Expression_UnresolvedNamedLambdaVariable struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	NameParts     []string               `protobuf:"bytes,1,rep,name=name_parts,json=nameParts,proto3" json:"name_parts,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Expression_UnresolvedNamedLambdaVariable) Reset() {
+	*x = Expression_UnresolvedNamedLambdaVariable{}
+	mi := &file_spark_connect_expressions_proto_msgTypes[11]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Expression_UnresolvedNamedLambdaVariable) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Expression_UnresolvedNamedLambdaVariable) ProtoMessage() {}
+
+func (x *Expression_UnresolvedNamedLambdaVariable) ProtoReflect() protoreflect.Message {
+	mi := &file_spark_connect_expressions_proto_msgTypes[11]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Expression_UnresolvedNamedLambdaVariable.ProtoReflect.Descriptor instead.
+func (*Expression_UnresolvedNamedLambdaVariable) Descriptor() ([]byte, []int) {
+	return file_spark_connect_expressions_proto_rawDescGZIP(), []int{0, 9}
+}
+
+func (x *Expression_UnresolvedNamedLambdaVariable) GetNameParts() []string {
+	if x != nil {
+		return x.NameParts
+	}
+	return nil
+}
+
 // * or q.*
 type Expression_UnresolvedStar struct {
 	state          protoimpl.MessageState `protogen:"open.v1"`
@@ -1368,7 +1498,7 @@ type Expression_UnresolvedStar struct {
 
 func (x *Expression_UnresolvedStar) Reset() {
 	*x = Expression_UnresolvedStar{}
-	mi := &file_spark_connect_expressions_proto_msgTypes[10]
+	mi := &file_spark_connect_expressions_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1380,7 +1510,7 @@ func (x *Expression_UnresolvedStar) String() string {
 func (*Expression_UnresolvedStar) ProtoMessage() {}
 
 func (x *Expression_UnresolvedStar) ProtoReflect() protoreflect.Message {
-	mi := &file_spark_connect_expressions_proto_msgTypes[10]
+	mi := &file_spark_connect_expressions_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1393,7 +1523,7 @@ func (x *Expression_UnresolvedStar) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Expression_UnresolvedStar.ProtoReflect.Descriptor instead.
 func (*Expression_UnresolvedStar) Descriptor() ([]byte, []int) {
-	return file_spark_connect_expressions_proto_rawDescGZIP(), []int{0, 8}
+	return file_spark_connect_expressions_proto_rawDescGZIP(), []int{0, 10}
 }
 
 func (x *Expression_UnresolvedStar) GetUnparsedTarget() string {
@@ -1422,7 +1552,7 @@ type Expression_Alias struct {
 
 func (x *Expression_Alias) Reset() {
 	*x = Expression_Alias{}
-	mi := &file_spark_connect_expressions_proto_msgTypes[11]
+	mi := &file_spark_connect_expressions_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1434,7 +1564,7 @@ func (x *Expression_Alias) String() string {
 func (*Expression_Alias) ProtoMessage() {}
 
 func (x *Expression_Alias) ProtoReflect() protoreflect.Message {
-	mi := &file_spark_connect_expressions_proto_msgTypes[11]
+	mi := &file_spark_connect_expressions_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1447,7 +1577,7 @@ func (x *Expression_Alias) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Expression_Alias.ProtoReflect.Descriptor instead.
 func (*Expression_Alias) Descriptor() ([]byte, []int) {
-	return file_spark_connect_expressions_proto_rawDescGZIP(), []int{0, 9}
+	return file_spark_connect_expressions_proto_rawDescGZIP(), []int{0, 11}
 }
 
 func (x *Expression_Alias) GetExpr() *Expression {
@@ -1482,7 +1612,7 @@ type Expression_Window_WindowFrame struct {
 
 func (x *Expression_Window_WindowFrame) Reset() {
 	*x = Expression_Window_WindowFrame{}
-	mi := &file_spark_connect_expressions_proto_msgTypes[12]
+	mi := &file_spark_connect_expressions_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1494,7 +1624,7 @@ func (x *Expression_Window_WindowFrame) String() string {
 func (*Expression_Window_WindowFrame) ProtoMessage() {}
 
 func (x *Expression_Window_WindowFrame) ProtoReflect() protoreflect.Message {
-	mi := &file_spark_connect_expressions_proto_msgTypes[12]
+	mi := &file_spark_connect_expressions_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1545,7 +1675,7 @@ type Expression_Window_WindowFrame_FrameBoundary struct {
 
 func (x *Expression_Window_WindowFrame_FrameBoundary) Reset() {
 	*x = Expression_Window_WindowFrame_FrameBoundary{}
-	mi := &file_spark_connect_expressions_proto_msgTypes[13]
+	mi := &file_spark_connect_expressions_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1557,7 +1687,7 @@ func (x *Expression_Window_WindowFrame_FrameBoundary) String() string {
 func (*Expression_Window_WindowFrame_FrameBoundary) ProtoMessage() {}
 
 func (x *Expression_Window_WindowFrame_FrameBoundary) ProtoReflect() protoreflect.Message {
-	mi := &file_spark_connect_expressions_proto_msgTypes[13]
+	mi := &file_spark_connect_expressions_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1646,7 +1776,7 @@ type Expression_Literal_Decimal struct {
 
 func (x *Expression_Literal_Decimal) Reset() {
 	*x = Expression_Literal_Decimal{}
-	mi := &file_spark_connect_expressions_proto_msgTypes[14]
+	mi := &file_spark_connect_expressions_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1658,7 +1788,7 @@ func (x *Expression_Literal_Decimal) String() string {
 func (*Expression_Literal_Decimal) ProtoMessage() {}
 
 func (x *Expression_Literal_Decimal) ProtoReflect() protoreflect.Message {
-	mi := &file_spark_connect_expressions_proto_msgTypes[14]
+	mi := &file_spark_connect_expressions_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1706,7 +1836,7 @@ type Expression_Literal_CalendarInterval struct {
 
 func (x *Expression_Literal_CalendarInterval) Reset() {
 	*x = Expression_Literal_CalendarInterval{}
-	mi := &file_spark_connect_expressions_proto_msgTypes[15]
+	mi := &file_spark_connect_expressions_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1718,7 +1848,7 @@ func (x *Expression_Literal_CalendarInterval) String() string {
 func (*Expression_Literal_CalendarInterval) ProtoMessage() {}
 
 func (x *Expression_Literal_CalendarInterval) ProtoReflect() protoreflect.Message {
-	mi := &file_spark_connect_expressions_proto_msgTypes[15]
+	mi := &file_spark_connect_expressions_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1759,7 +1889,7 @@ var File_spark_connect_expressions_proto protoreflect.FileDescriptor
 
 const file_spark_connect_expressions_proto_rawDesc = "" +
 	"\n" +
-	"\x1fspark/connect/expressions.proto\x12\rspark.connect\x1a\x19spark/connect/types.proto\"\xac \n" +
+	"\x1fspark/connect/expressions.proto\x12\rspark.connect\x1a\x19spark/connect/types.proto\"\xe7#\n" +
 	"\n" +
 	"Expression\x12=\n" +
 	"\aliteral\x18\x01 \x01(\v2!.spark.connect.Expression.LiteralH\x00R\aliteral\x12b\n" +
@@ -1771,8 +1901,11 @@ const file_spark_connect_expressions_proto_rawDesc = "" +
 	"\x04cast\x18\a \x01(\v2\x1e.spark.connect.Expression.CastH\x00R\x04cast\x12D\n" +
 	"\n" +
 	"sort_order\x18\t \x01(\v2#.spark.connect.Expression.SortOrderH\x00R\tsortOrder\x12:\n" +
-	"\x06window\x18\v \x01(\v2 .spark.connect.Expression.WindowH\x00R\x06window\x12l\n" +
-	"\x18unresolved_extract_value\x18\f \x01(\v20.spark.connect.Expression.UnresolvedExtractValueH\x00R\x16unresolvedExtractValue\x12T\n" +
+	"\x06window\x18\v \x01(\v2 .spark.connect.Expression.WindowH\x00R\x06window\x12S\n" +
+	"\x0flambda_function\x18\n" +
+	" \x01(\v2(.spark.connect.Expression.LambdaFunctionH\x00R\x0elambdaFunction\x12l\n" +
+	"\x18unresolved_extract_value\x18\f \x01(\v20.spark.connect.Expression.UnresolvedExtractValueH\x00R\x16unresolvedExtractValue\x12\x82\x01\n" +
+	" unresolved_named_lambda_variable\x18\x0e \x01(\v27.spark.connect.Expression.UnresolvedNamedLambdaVariableH\x00R\x1dunresolvedNamedLambdaVariable\x12T\n" +
 	"\x13subquery_expression\x18\x15 \x01(\v2!.spark.connect.SubqueryExpressionH\x00R\x12subqueryExpression\x1a\x8f\x06\n" +
 	"\x06Window\x12B\n" +
 	"\x0fwindow_function\x18\x01 \x01(\v2\x19.spark.connect.ExpressionR\x0ewindowFunction\x12@\n" +
@@ -1872,7 +2005,13 @@ const file_spark_connect_expressions_proto_rawDesc = "" +
 	"\x05child\x18\x01 \x01(\v2\x19.spark.connect.ExpressionR\x05child\x129\n" +
 	"\n" +
 	"extraction\x18\x02 \x01(\v2\x19.spark.connect.ExpressionR\n" +
-	"extraction\x1a|\n" +
+	"extraction\x1a\x9e\x01\n" +
+	"\x0eLambdaFunction\x125\n" +
+	"\bfunction\x18\x01 \x01(\v2\x19.spark.connect.ExpressionR\bfunction\x12U\n" +
+	"\targuments\x18\x02 \x03(\v27.spark.connect.Expression.UnresolvedNamedLambdaVariableR\targuments\x1a>\n" +
+	"\x1dUnresolvedNamedLambdaVariable\x12\x1d\n" +
+	"\n" +
+	"name_parts\x18\x01 \x03(\tR\tnameParts\x1a|\n" +
 	"\x0eUnresolvedStar\x12,\n" +
 	"\x0funparsed_target\x18\x01 \x01(\tH\x00R\x0eunparsedTarget\x88\x01\x01\x12\x1c\n" +
 	"\aplan_id\x18\x02 \x01(\x03H\x01R\x06planId\x88\x01\x01B\x12\n" +
@@ -1909,7 +2048,7 @@ func file_spark_connect_expressions_proto_rawDescGZIP() []byte {
 }
 
 var file_spark_connect_expressions_proto_enumTypes = make([]protoimpl.EnumInfo, 5)
-var file_spark_connect_expressions_proto_msgTypes = make([]protoimpl.MessageInfo, 16)
+var file_spark_connect_expressions_proto_msgTypes = make([]protoimpl.MessageInfo, 18)
 var file_spark_connect_expressions_proto_goTypes = []any{
 	(Expression_Window_WindowFrame_FrameType)(0),        // 0: spark.connect.Expression.Window.WindowFrame.FrameType
 	(Expression_SortOrder_SortDirection)(0),             // 1: spark.connect.Expression.SortOrder.SortDirection
@@ -1926,54 +2065,60 @@ var file_spark_connect_expressions_proto_goTypes = []any{
 	(*Expression_UnresolvedFunction)(nil),               // 12: spark.connect.Expression.UnresolvedFunction
 	(*Expression_ExpressionString)(nil),                 // 13: spark.connect.Expression.ExpressionString
 	(*Expression_UnresolvedExtractValue)(nil),           // 14: spark.connect.Expression.UnresolvedExtractValue
-	(*Expression_UnresolvedStar)(nil),                   // 15: spark.connect.Expression.UnresolvedStar
-	(*Expression_Alias)(nil),                            // 16: spark.connect.Expression.Alias
-	(*Expression_Window_WindowFrame)(nil),               // 17: spark.connect.Expression.Window.WindowFrame
-	(*Expression_Window_WindowFrame_FrameBoundary)(nil), // 18: spark.connect.Expression.Window.WindowFrame.FrameBoundary
-	(*Expression_Literal_Decimal)(nil),                  // 19: spark.connect.Expression.Literal.Decimal
-	(*Expression_Literal_CalendarInterval)(nil),         // 20: spark.connect.Expression.Literal.CalendarInterval
-	(*DataType)(nil),                                    // 21: spark.connect.DataType
+	(*Expression_LambdaFunction)(nil),                   // 15: spark.connect.Expression.LambdaFunction
+	(*Expression_UnresolvedNamedLambdaVariable)(nil),    // 16: spark.connect.Expression.UnresolvedNamedLambdaVariable
+	(*Expression_UnresolvedStar)(nil),                   // 17: spark.connect.Expression.UnresolvedStar
+	(*Expression_Alias)(nil),                            // 18: spark.connect.Expression.Alias
+	(*Expression_Window_WindowFrame)(nil),               // 19: spark.connect.Expression.Window.WindowFrame
+	(*Expression_Window_WindowFrame_FrameBoundary)(nil), // 20: spark.connect.Expression.Window.WindowFrame.FrameBoundary
+	(*Expression_Literal_Decimal)(nil),                  // 21: spark.connect.Expression.Literal.Decimal
+	(*Expression_Literal_CalendarInterval)(nil),         // 22: spark.connect.Expression.Literal.CalendarInterval
+	(*DataType)(nil),                                    // 23: spark.connect.DataType
 }
 var file_spark_connect_expressions_proto_depIdxs = []int32{
 	10, // 0: spark.connect.Expression.literal:type_name -> spark.connect.Expression.Literal
 	11, // 1: spark.connect.Expression.unresolved_attribute:type_name -> spark.connect.Expression.UnresolvedAttribute
 	12, // 2: spark.connect.Expression.unresolved_function:type_name -> spark.connect.Expression.UnresolvedFunction
 	13, // 3: spark.connect.Expression.expression_string:type_name -> spark.connect.Expression.ExpressionString
-	15, // 4: spark.connect.Expression.unresolved_star:type_name -> spark.connect.Expression.UnresolvedStar
-	16, // 5: spark.connect.Expression.alias:type_name -> spark.connect.Expression.Alias
+	17, // 4: spark.connect.Expression.unresolved_star:type_name -> spark.connect.Expression.UnresolvedStar
+	18, // 5: spark.connect.Expression.alias:type_name -> spark.connect.Expression.Alias
 	9,  // 6: spark.connect.Expression.cast:type_name -> spark.connect.Expression.Cast
 	8,  // 7: spark.connect.Expression.sort_order:type_name -> spark.connect.Expression.SortOrder
 	7,  // 8: spark.connect.Expression.window:type_name -> spark.connect.Expression.Window
-	14, // 9: spark.connect.Expression.unresolved_extract_value:type_name -> spark.connect.Expression.UnresolvedExtractValue
-	6,  // 10: spark.connect.Expression.subquery_expression:type_name -> spark.connect.SubqueryExpression
-	4,  // 11: spark.connect.SubqueryExpression.subquery_type:type_name -> spark.connect.SubqueryExpression.SubqueryType
-	5,  // 12: spark.connect.SubqueryExpression.in_subquery_values:type_name -> spark.connect.Expression
-	5,  // 13: spark.connect.Expression.Window.window_function:type_name -> spark.connect.Expression
-	5,  // 14: spark.connect.Expression.Window.partition_spec:type_name -> spark.connect.Expression
-	8,  // 15: spark.connect.Expression.Window.order_spec:type_name -> spark.connect.Expression.SortOrder
-	17, // 16: spark.connect.Expression.Window.frame_spec:type_name -> spark.connect.Expression.Window.WindowFrame
-	5,  // 17: spark.connect.Expression.SortOrder.child:type_name -> spark.connect.Expression
-	1,  // 18: spark.connect.Expression.SortOrder.direction:type_name -> spark.connect.Expression.SortOrder.SortDirection
-	2,  // 19: spark.connect.Expression.SortOrder.null_ordering:type_name -> spark.connect.Expression.SortOrder.NullOrdering
-	5,  // 20: spark.connect.Expression.Cast.expr:type_name -> spark.connect.Expression
-	21, // 21: spark.connect.Expression.Cast.type:type_name -> spark.connect.DataType
-	3,  // 22: spark.connect.Expression.Cast.eval_mode:type_name -> spark.connect.Expression.Cast.EvalMode
-	21, // 23: spark.connect.Expression.Literal.null:type_name -> spark.connect.DataType
-	19, // 24: spark.connect.Expression.Literal.decimal:type_name -> spark.connect.Expression.Literal.Decimal
-	20, // 25: spark.connect.Expression.Literal.calendar_interval:type_name -> spark.connect.Expression.Literal.CalendarInterval
-	5,  // 26: spark.connect.Expression.UnresolvedFunction.arguments:type_name -> spark.connect.Expression
-	5,  // 27: spark.connect.Expression.UnresolvedExtractValue.child:type_name -> spark.connect.Expression
-	5,  // 28: spark.connect.Expression.UnresolvedExtractValue.extraction:type_name -> spark.connect.Expression
-	5,  // 29: spark.connect.Expression.Alias.expr:type_name -> spark.connect.Expression
-	0,  // 30: spark.connect.Expression.Window.WindowFrame.frame_type:type_name -> spark.connect.Expression.Window.WindowFrame.FrameType
-	18, // 31: spark.connect.Expression.Window.WindowFrame.lower:type_name -> spark.connect.Expression.Window.WindowFrame.FrameBoundary
-	18, // 32: spark.connect.Expression.Window.WindowFrame.upper:type_name -> spark.connect.Expression.Window.WindowFrame.FrameBoundary
-	5,  // 33: spark.connect.Expression.Window.WindowFrame.FrameBoundary.value:type_name -> spark.connect.Expression
-	34, // [34:34] is the sub-list for method output_type
-	34, // [34:34] is the sub-list for method input_type
-	34, // [34:34] is the sub-list for extension type_name
-	34, // [34:34] is the sub-list for extension extendee
-	0,  // [0:34] is the sub-list for field type_name
+	15, // 9: spark.connect.Expression.lambda_function:type_name -> spark.connect.Expression.LambdaFunction
+	14, // 10: spark.connect.Expression.unresolved_extract_value:type_name -> spark.connect.Expression.UnresolvedExtractValue
+	16, // 11: spark.connect.Expression.unresolved_named_lambda_variable:type_name -> spark.connect.Expression.UnresolvedNamedLambdaVariable
+	6,  // 12: spark.connect.Expression.subquery_expression:type_name -> spark.connect.SubqueryExpression
+	4,  // 13: spark.connect.SubqueryExpression.subquery_type:type_name -> spark.connect.SubqueryExpression.SubqueryType
+	5,  // 14: spark.connect.SubqueryExpression.in_subquery_values:type_name -> spark.connect.Expression
+	5,  // 15: spark.connect.Expression.Window.window_function:type_name -> spark.connect.Expression
+	5,  // 16: spark.connect.Expression.Window.partition_spec:type_name -> spark.connect.Expression
+	8,  // 17: spark.connect.Expression.Window.order_spec:type_name -> spark.connect.Expression.SortOrder
+	19, // 18: spark.connect.Expression.Window.frame_spec:type_name -> spark.connect.Expression.Window.WindowFrame
+	5,  // 19: spark.connect.Expression.SortOrder.child:type_name -> spark.connect.Expression
+	1,  // 20: spark.connect.Expression.SortOrder.direction:type_name -> spark.connect.Expression.SortOrder.SortDirection
+	2,  // 21: spark.connect.Expression.SortOrder.null_ordering:type_name -> spark.connect.Expression.SortOrder.NullOrdering
+	5,  // 22: spark.connect.Expression.Cast.expr:type_name -> spark.connect.Expression
+	23, // 23: spark.connect.Expression.Cast.type:type_name -> spark.connect.DataType
+	3,  // 24: spark.connect.Expression.Cast.eval_mode:type_name -> spark.connect.Expression.Cast.EvalMode
+	23, // 25: spark.connect.Expression.Literal.null:type_name -> spark.connect.DataType
+	21, // 26: spark.connect.Expression.Literal.decimal:type_name -> spark.connect.Expression.Literal.Decimal
+	22, // 27: spark.connect.Expression.Literal.calendar_interval:type_name -> spark.connect.Expression.Literal.CalendarInterval
+	5,  // 28: spark.connect.Expression.UnresolvedFunction.arguments:type_name -> spark.connect.Expression
+	5,  // 29: spark.connect.Expression.UnresolvedExtractValue.child:type_name -> spark.connect.Expression
+	5,  // 30: spark.connect.Expression.UnresolvedExtractValue.extraction:type_name -> spark.connect.Expression
+	5,  // 31: spark.connect.Expression.LambdaFunction.function:type_name -> spark.connect.Expression
+	16, // 32: spark.connect.Expression.LambdaFunction.arguments:type_name -> spark.connect.Expression.UnresolvedNamedLambdaVariable
+	5,  // 33: spark.connect.Expression.Alias.expr:type_name -> spark.connect.Expression
+	0,  // 34: spark.connect.Expression.Window.WindowFrame.frame_type:type_name -> spark.connect.Expression.Window.WindowFrame.FrameType
+	20, // 35: spark.connect.Expression.Window.WindowFrame.lower:type_name -> spark.connect.Expression.Window.WindowFrame.FrameBoundary
+	20, // 36: spark.connect.Expression.Window.WindowFrame.upper:type_name -> spark.connect.Expression.Window.WindowFrame.FrameBoundary
+	5,  // 37: spark.connect.Expression.Window.WindowFrame.FrameBoundary.value:type_name -> spark.connect.Expression
+	38, // [38:38] is the sub-list for method output_type
+	38, // [38:38] is the sub-list for method input_type
+	38, // [38:38] is the sub-list for extension type_name
+	38, // [38:38] is the sub-list for extension extendee
+	0,  // [0:38] is the sub-list for field type_name
 }
 
 func init() { file_spark_connect_expressions_proto_init() }
@@ -1992,7 +2137,9 @@ func file_spark_connect_expressions_proto_init() {
 		(*Expression_Cast_)(nil),
 		(*Expression_SortOrder_)(nil),
 		(*Expression_Window_)(nil),
+		(*Expression_LambdaFunction_)(nil),
 		(*Expression_UnresolvedExtractValue_)(nil),
+		(*Expression_UnresolvedNamedLambdaVariable_)(nil),
 		(*Expression_SubqueryExpression)(nil),
 	}
 	file_spark_connect_expressions_proto_msgTypes[4].OneofWrappers = []any{
@@ -2019,21 +2166,21 @@ func file_spark_connect_expressions_proto_init() {
 		(*Expression_Literal_DayTimeInterval)(nil),
 	}
 	file_spark_connect_expressions_proto_msgTypes[6].OneofWrappers = []any{}
-	file_spark_connect_expressions_proto_msgTypes[10].OneofWrappers = []any{}
-	file_spark_connect_expressions_proto_msgTypes[11].OneofWrappers = []any{}
-	file_spark_connect_expressions_proto_msgTypes[13].OneofWrappers = []any{
+	file_spark_connect_expressions_proto_msgTypes[12].OneofWrappers = []any{}
+	file_spark_connect_expressions_proto_msgTypes[13].OneofWrappers = []any{}
+	file_spark_connect_expressions_proto_msgTypes[15].OneofWrappers = []any{
 		(*Expression_Window_WindowFrame_FrameBoundary_CurrentRow)(nil),
 		(*Expression_Window_WindowFrame_FrameBoundary_Unbounded)(nil),
 		(*Expression_Window_WindowFrame_FrameBoundary_Value)(nil),
 	}
-	file_spark_connect_expressions_proto_msgTypes[14].OneofWrappers = []any{}
+	file_spark_connect_expressions_proto_msgTypes[16].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_spark_connect_expressions_proto_rawDesc), len(file_spark_connect_expressions_proto_rawDesc)),
 			NumEnums:      5,
-			NumMessages:   16,
+			NumMessages:   18,
 			NumExtensions: 0,
 			NumServices:   0,
 		},
