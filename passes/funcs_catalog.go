@@ -59,12 +59,13 @@ var sparkSyntax = []syntaxForm{
 	{[]string{"=", "==", "<>", "!=", "<", "<=", ">", ">=", "<=>"}, "a = b, a <> b, a < b, ..., a <=> b (NULL-safe equality)", "SELECT a = b AS c1, a == b AS c2, a <> b AS c3, a != b AS c4, a < b AS c5, a <= b AS c6, a > b AS c7, a >= b AS c8, a <=> b AS c9 FROM t"},
 	{[]string{"and", "or", "not", "!"}, "p AND q, p OR q, NOT p (or !p)", "SELECT p AND p AS c1, p OR p AS c2, NOT p AS c3, !p AS c4 FROM t"},
 	{[]string{"||"}, "s || t", "SELECT s || s AS c FROM t"},
-	{[]string{"like", "ilike"}, "s LIKE pattern, s ILIKE pattern", "SELECT s LIKE 'a%' AS c1, s ILIKE 'a%' AS c2 FROM t"},
+	{[]string{"like", "ilike"}, "s LIKE pattern, s ILIKE pattern (pipeline SQL also reads like(s, pattern))", "SELECT s LIKE 'a%' AS c1, s ILIKE 'a%' AS c2 FROM t"},
 	{[]string{"between"}, "a BETWEEN lo AND hi", "SELECT a BETWEEN 1 AND 2 AS c FROM t"},
 	{[]string{"in"}, "a IN (x, y, ...)", "SELECT a IN (1, 2) AS c FROM t"},
 	{[]string{"case", "when"}, "CASE WHEN p THEN x ELSE y END", "SELECT CASE WHEN p THEN 1 ELSE 2 END AS c FROM t"},
 	{[]string{"cast"}, "CAST(x AS type)", "SELECT CAST(a AS STRING) AS c FROM t"},
-	{[]string{"window", "session_window"}, "GROUP BY window(ts, '10 seconds') or session_window(ts, '30 seconds') in a streaming aggregate", "SELECT window.start AS ws, count(*) AS n FROM STREAM t GROUP BY window(ts, '10 seconds')"},
+	{[]string{"window"}, "GROUP BY window(ts, '10 seconds') in a streaming aggregate of pipeline SQL (.thund: window tumble(ts, 10s) or hop(ts, 10s, 2s))", "SELECT window.start AS ws, count(*) AS n FROM STREAM(t) WATERMARK ts DELAY OF INTERVAL 5 SECONDS GROUP BY window(ts, '10 seconds')"},
+	{[]string{"session_window"}, "GROUP BY session_window(ts, '30 seconds') in a streaming aggregate of pipeline SQL (.thund: window session(ts, 30s))", "SELECT session_window.start AS ws, count(*) AS n FROM STREAM(t) WATERMARK ts DELAY OF INTERVAL 5 SECONDS GROUP BY session_window(ts, '30 seconds')"},
 }
 
 // lackGroup is a group of Spark built-ins Þund does not have, with the
@@ -176,7 +177,7 @@ func unknownFuncText(name string) string {
 	syntax, reason, ok := sparkBuiltin(name)
 	switch {
 	case ok && syntax != "":
-		return fmt.Sprintf("function %q is a Spark built-in that Þund supports as syntax only: write %s", name, syntax)
+		return fmt.Sprintf("function %q is a Spark built-in that Þund supports as syntax: write %s", name, syntax)
 	case ok:
 		return fmt.Sprintf("function %q is a Spark built-in that Þund does not support: %s", name, reason)
 	}

@@ -103,7 +103,7 @@ func TestUnknownFuncText(t *testing.T) {
 	for _, c := range []struct{ name, want string }{
 		{"xpath", `function "xpath" is a Spark built-in that Þund does not support: XML functions are not built`},
 		{"XPATH", `function "XPATH" is a Spark built-in that Þund does not support: XML functions are not built`},
-		{"like", `function "like" is a Spark built-in that Þund supports as syntax only: write s LIKE pattern, s ILIKE pattern`},
+		{"between", `function "between" is a Spark built-in that Þund supports as syntax: write a BETWEEN lo AND hi`},
 		{"int", `function "int" is a Spark built-in that Þund does not support: a cast written as a function is not built: write CAST(x AS type)`},
 		{"rlikee", `unknown function "rlikee" (did you mean "rlike"?)`},
 		{"frobnicate", `unknown function "frobnicate"`},
