@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/nordisk/thund/internal/suggest"
 	"github.com/nordisk/thund/ir"
 )
 
@@ -383,11 +382,7 @@ func (r *resolver) call(e *ir.Call, sc *scope, c ectx) (ir.Type, bool) {
 		for _, a := range e.Args {
 			r.expr(a, sc, c)
 		}
-		if s, ok := suggest.Closest(e.Name, funcNames()); ok {
-			r.errorf(e.Pos, ir.CodeUnknownFunc, "unknown function %q (did you mean %q?); docs/functions.md lists the functions", e.Name, s)
-		} else {
-			r.errorf(e.Pos, ir.CodeUnknownFunc, "unknown function %q; docs/functions.md lists the functions", e.Name)
-		}
+		r.errorf(e.Pos, ir.CodeUnknownFunc, "%s; docs/functions.md lists the functions", unknownFuncText(e.Name))
 		return invalid, true
 	}
 	r.u.Calls[e] = f.entry
