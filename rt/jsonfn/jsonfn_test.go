@@ -1,0 +1,151 @@
+package jsonfn
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/nordisk/thund/rt/nested"
+)
+
+// The expected answers are Spark 4.2.1's (and 4.1.4's where noted in the
+// lane case testdata/spark/json), asked on a live server.
+func TestGetJSONObject(t *testing.T) {
+	const null = "<NULL>"
+	cases := []struct{ json, path, want string }{
+		{`{"a":{"b":[1,2,{"c":"x"}]}}`, `$.a`, `{"b":[1,2,{"c":"x"}]}`},
+		{`{"a":{"b":[1,2]}}`, `$.a.b[1]`, `2`},
+		{`{"s":"hi\u00e9"}`, `$.s`, `hié`},
+		{`{"n":null}`, `$.n`, null},
+		{`{"d":1.50}`, `$.d`, `1.5`},
+		{`{"e":1e400}`, `$.e`, `"Infinity"`},
+		{`{"big":123456789012345678901234567890}`, `$.big`, `123456789012345678901234567890`},
+		{`{"t":true}`, `$.t`, `true`},
+		{`[1,2,3]`, `$[*]`, `[1,2,3]`},
+		{`[{"a":1},{"a":2}]`, `$[*].a`, `[1,2]`},
+		{`[{"a":1},{"b":2}]`, `$[*].a`, `1`},
+		{`[[1,2],[3]]`, `$[*]`, `[[1,2],[3]]`},
+		{`{"a b":1}`, `$['a b']`, `1`},
+		{`{"a":1`, `$.a`, null},
+		{`{"a":1}x`, `$.a`, `1`},
+		{`{"a":1,"a":2}`, `$.a`, `1`},
+		{`{"a":null,"a":3}`, `$.a`, `3`},
+		{`{"a":1}`, `a`, null},
+		{`{"a":1}`, `$`, `{"a":1}`},
+		{`"str"`, `$`, `str`},
+		{`{"a":[1,2]}`, `$.a[5]`, null},
+		{`{"a":[1,2]}`, `$.a[-1]`, null},
+		{`{"A":1}`, `$.a`, null},
+		{`{"a":"x"}`, `$.a.b`, null},
+		{`{"a": [ 1 , "x" ]}`, `$.a`, `[1,"x"]`},
+		{`{"a":"q\"uo\n"}`, `$.a`, "q\"uo\n"},
+		{`{"x":1e2}`, `$.x`, `100.0`},
+		{`{"x":-0.0}`, `$.x`, `-0.0`},
+		{`{"x":12345678.9}`, `$.x`, `1.23456789E7`},
+		{`{"x":1E-7}`, `$.x`, `1.0E-7`},
+		{`{"a":{"h":007}}`, `$.a`, null},
+		{`{"x":"\u00e9\ud83d\ude00/\/\t"}`, `$.x`, "é😀//\t"},
+		{`{"x":["\u00e9\/",{"k":"\t"}]}`, `$.x`, `["é/",{"k":"\t"}]`},
+		{`{'a':1}`, `$.a`, `1`},
+		{`{a:1}`, `$.a`, null},
+		{`{"a":[[1,2],[3,4]]}`, `$.a[*][0]`, `[1,3]`},
+		{`{"a":[[1,2],[3,4]]}`, `$.a[0][*]`, `[1,2]`},
+		{`{"a":[{"b":[1]},{"b":[2,3]}]}`, `$.a[*].b`, `[[1],[2,3]]`},
+		{`{"a":[{"b":[1]},{"b":[2,3]}]}`, `$.a[*].b[*]`, `[[1],[2,3]]`},
+		{`[]`, `$[*]`, null},
+		{`[null]`, `$[*]`, `null`},
+		{`["x"]`, `$[*]`, `"x"`},
+		{`{"a":1}`, `$..a`, null},
+		{`{"a":1}`, `$.a `, null},
+		{`{"a":1}`, `$["a"]`, null},
+		{`{"a":{"b":1}}`, `$.a.*`, null},
+		{`{"a":{"*":1}}`, `$.a.*`, null},
+		{`[1,2]`, `$[0 ]`, null},
+		{`{"":1}`, `$.`, null},
+		{``, `$`, null},
+		{`null`, `$`, `null`},
+		{`1x`, `$`, null},
+		{`truex`, `$`, null},
+		{`[1]x`, `$`, `[1]`},
+		{`{"a":"x\u0001y\u001fz\b\f\r` + "\x7f" + `"}`, `$`, `{"a":"x\u0001y\u001Fz\b\f\r` + "\x7f" + `"}`},
+		{`[{"a":[]},{"a":[1]}]`, `$[*].a[*]`, `[],[1]`},
+		{`[[],[1]]`, `$[*][*]`, `[1]`},
+		{`[[1,[2]],[3]]`, `$[*][*]`, `[1,2,3]`},
+		{`{"a":[1,2]}`, `$.a[1][*]`, null},
+		{`{"a":[[5,6],[7]]}`, `$.a[0][*]`, `[5,6]`},
+		{`[{"a":[]}]`, `$[*].a[*]`, null},
+		{`[[]]`, `$[*][*]`, null},
+		{`[[[1]],[[2,3]]]`, `$[*][*][0]`, `[1,2,3]`},
+		{`{"a":"\x"}`, `$.a`, null},
+		{`{'a':'it\'s'}`, `$.a`, `it's`},
+		{`{"a":01}`, `$.a`, null},
+		{`{"a":-}`, `$.a`, null},
+		{`{"a":1.}`, `$.a`, null},
+		{`{"a":.5}`, `$.a`, null},
+		{`{"a":NaN}`, `$.a`, null},
+		{`{"a":"\ud83d"}`, `$.a`, null},
+		{`{"a b":{"c]":2}}`, `$.a b.c]`, `2`},
+		{`{"a":1}`, `$a`, null},
+		{"{\"a\":\"tab\tx\"}", `$.a`, "tab\tx"},
+	}
+	for _, c := range cases {
+		got, ok := GetJSONObject(c.json, c.path)
+		if !ok {
+			got = null
+		}
+		if got != c.want {
+			t.Errorf("get_json_object(%q, %q) = %q, want %q", c.json, c.path, got, c.want)
+		}
+	}
+}
+
+func TestJSONArrayLengthAndKeys(t *testing.T) {
+	lengths := map[string]int32{`[1,2,[3,4]]`: 3, `[]`: 0, `[1,2]x`: 2, ` [1] `: 1, `['a',"b"]`: 2}
+	for s, want := range lengths {
+		if got, ok := JSONArrayLength(s); !ok || got != want {
+			t.Errorf("json_array_length(%q) = %d, %v; want %d", s, got, ok, want)
+		}
+	}
+	for _, s := range []string{`{}`, `[1,`, ``, `[1,{]`, `[1,2,]`} {
+		if got, ok := JSONArrayLength(s); ok {
+			t.Errorf("json_array_length(%q) = %d, want NULL", s, got)
+		}
+	}
+	keys := map[string]nested.Array{`{"a":1,"b":{"c":2}}`: {"a", "b"}, `{}`: {}, `{"a":1,"a":2}`: {"a", "a"},
+		`{"a":1}x`: {"a"}, ` {"b":1,"a":2} `: {"b", "a"}}
+	for s, want := range keys {
+		if got, ok := JSONObjectKeys(s); !ok || !reflect.DeepEqual(got, want) {
+			t.Errorf("json_object_keys(%q) = %v, %v; want %v", s, got, ok, want)
+		}
+	}
+	for _, s := range []string{`[1]`, `{"a":1`, `{"a":[1,}`} {
+		if got, ok := JSONObjectKeys(s); ok {
+			t.Errorf("json_object_keys(%q) = %v, want NULL", s, got)
+		}
+	}
+}
+
+// FuzzGetJSONObject checks that no text or path panics, and that a value
+// the reader accepts is written back as JSON the reader accepts again,
+// unchanged.
+func FuzzGetJSONObject(f *testing.F) {
+	for _, s := range []string{`{"a":{"b":[1,2.5,{"c":"x\u00e9"}]}}`, `[[1,[2]],[3]]`, `{'a':'it\'s'}`, `"s"`, `1e400`} {
+		f.Add(s, "$.a.b[*]")
+	}
+	f.Fuzz(func(t *testing.T, json, path string) {
+		GetJSONObject(json, path)
+		JSONArrayLength(json)
+		JSONObjectKeys(json)
+		v, err := parseFirst(json)
+		if err != nil {
+			return
+		}
+		out := appendValue(nil, v)
+		w, err := parseFirst(string(out))
+		if err != nil {
+			t.Fatalf("%q was written as %q, which does not parse: %v", json, out, err)
+		}
+		if again := appendValue(nil, w); string(again) != string(out) {
+			t.Fatalf("%q was written as %q, then as %q", json, out, again)
+		}
+	})
+}

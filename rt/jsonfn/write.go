@@ -1,0 +1,122 @@
+package jsonfn
+
+import (
+	"math"
+	"strconv"
+
+	"github.com/nordisk/thund/rt/sqlfn"
+)
+
+// writer writes JSON as Jackson's generator does: it puts the commas
+// between the values of an array (or the top level) itself.
+type writer struct {
+	buf []byte
+	// open[i] is whether the i-th open array has a value already; the
+	// last entry is the innermost.
+	open []bool
+}
+
+// sep writes the comma a value needs before it.
+func (w *writer) sep() {
+	if n := len(w.open); n > 0 {
+		if w.open[n-1] {
+			w.buf = append(w.buf, ',')
+		}
+		w.open[n-1] = true
+	}
+}
+
+func (w *writer) startArray() {
+	w.sep()
+	w.buf = append(w.buf, '[')
+	w.open = append(w.open, false)
+}
+
+func (w *writer) endArray() {
+	w.buf = append(w.buf, ']')
+	w.open = w.open[:len(w.open)-1]
+}
+
+// rawValue writes already formatted JSON as one value.
+func (w *writer) rawValue(s []byte) {
+	w.sep()
+	w.buf = append(w.buf, s...)
+}
+
+// copy writes v.
+func (w *writer) copy(v value) {
+	w.sep()
+	w.buf = appendValue(w.buf, v)
+}
+
+// appendValue appends v as Jackson writes it.
+func appendValue(b []byte, v value) []byte {
+	switch v.kind {
+	case kNull:
+		return append(b, "null"...)
+	case kTrue:
+		return append(b, "true"...)
+	case kFalse:
+		return append(b, "false"...)
+	case kInt:
+		return append(b, v.text...)
+	case kFloat:
+		f, _ := strconv.ParseFloat(v.text, 64) // out of range: ±Inf, as Java's parseDouble
+		if math.IsInf(f, 0) {
+			b = append(b, '"')
+			b = sqlfn.AppendFloat64(b, f)
+			return append(b, '"') // Jackson quotes non-numeric numbers
+		}
+		return sqlfn.AppendFloat64(b, f)
+	case kString:
+		return appendString(b, v.text)
+	case kArray:
+		b = append(b, '[')
+		for i, e := range v.elems {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendValue(b, e)
+		}
+		return append(b, ']')
+	}
+	b = append(b, '{')
+	for i, e := range v.elems {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendString(b, v.names[i])
+		b = append(b, ':')
+		b = appendValue(b, e)
+	}
+	return append(b, '}')
+}
+
+// appendString appends s quoted, escaping '"', '\\' and the control
+// characters (\b \t \n \f \r by letter, the others as \u00XX).
+func appendString(b []byte, s string) []byte {
+	const hex = "0123456789ABCDEF"
+	b = append(b, '"')
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '"' || c == '\\':
+			b = append(b, '\\', c)
+		case c >= 0x20:
+			b = append(b, c)
+		case c == '\b':
+			b = append(b, '\\', 'b')
+		case c == '\t':
+			b = append(b, '\\', 't')
+		case c == '\n':
+			b = append(b, '\\', 'n')
+		case c == '\f':
+			b = append(b, '\\', 'f')
+		case c == '\r':
+			b = append(b, '\\', 'r')
+		default:
+			b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&15])
+		}
+	}
+	return append(b, '"')
+}
