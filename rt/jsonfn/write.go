@@ -3,6 +3,8 @@ package jsonfn
 import (
 	"math"
 	"strconv"
+	"unicode/utf16"
+	"unicode/utf8"
 
 	"github.com/nordisk/thund/rt/sqlfn"
 )
@@ -92,16 +94,24 @@ func appendValue(b []byte, v value) []byte {
 	return append(b, '}')
 }
 
-// appendString appends s quoted, escaping '"', '\\' and the control
-// characters (\b \t \n \f \r by letter, the others as \u00XX).
+// appendString appends s quoted, escaping '"', '\\', the control
+// characters (\b \t \n \f \r by letter, the others as \u00XX) and the
+// characters beyond the BMP (as their UTF-16 surrogates), as Jackson does.
 func appendString(b []byte, s string) []byte {
-	const hex = "0123456789ABCDEF"
 	b = append(b, '"')
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		switch {
 		case c == '"' || c == '\\':
 			b = append(b, '\\', c)
+		case c >= 0xF0 && utf16.IsSurrogate(firstUnit(s[i:])): // beyond the BMP: Jackson escapes its surrogate pair
+			r, n := utf8.DecodeRuneInString(s[i:])
+			hi, lo := utf16.EncodeRune(r)
+			b = appendEscape(appendEscape(b, uint16(hi)), uint16(lo))
+			i += n - 1
+		case c == 0xED && i+2 < len(s) && s[i+1] >= 0xA0: // a lone surrogate (value.go)
+			b = appendEscape(b, 0xD000|uint16(s[i+1]&0x3F)<<6|uint16(s[i+2]&0x3F))
+			i += 2
 		case c >= 0x20:
 			b = append(b, c)
 		case c == '\b':
@@ -115,8 +125,25 @@ func appendString(b []byte, s string) []byte {
 		case c == '\r':
 			b = append(b, '\\', 'r')
 		default:
-			b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&15])
+			b = appendEscape(b, uint16(c))
 		}
 	}
 	return append(b, '"')
+}
+
+// firstUnit is the first UTF-16 unit of s's first character (U+FFFD when
+// s does not start with valid UTF-8).
+func firstUnit(s string) rune {
+	r, _ := utf8.DecodeRuneInString(s)
+	hi, _ := utf16.EncodeRune(r)
+	if hi == utf8.RuneError {
+		return r
+	}
+	return hi
+}
+
+// appendEscape appends \uXXXX, in upper-case hex as Jackson writes it.
+func appendEscape(b []byte, u uint16) []byte {
+	const hex = "0123456789ABCDEF"
+	return append(b, '\\', 'u', hex[u>>12], hex[u>>8&15], hex[u>>4&15], hex[u&15])
 }
