@@ -126,6 +126,7 @@ const (
 	famHash
 	famTime
 	famNested
+	famJSON // funcs_json.go
 )
 
 // familyNames are the headings, in the order docs/functions.md gives them.
@@ -139,6 +140,7 @@ var familyNames = [...]string{
 	famHash:        "Hashing and encoding",
 	famTime:        "Date and time",
 	famNested:      "Arrays, maps and structs",
+	famJSON:        "JSON",
 }
 
 // Func is the catalogue entry a call resolved to (Unit.Calls): its
@@ -255,7 +257,7 @@ var sparkOnly = []funcSig{
 // the conformance corpus covers against DuckDB (functions, whose table the
 // conformance module reads), the window functions, the Spark-only ones, and
 // the families whose answers the Spark lane checks (funcs_*.go).
-var catalogueTables = [][]funcSig{functions, windowFunctions, sparkOnly, stringFunctions, hashFunctions, timeFunctions, mathFunctions, condFunctions, aggFunctions, nestedFunctions}
+var catalogueTables = [][]funcSig{functions, windowFunctions, sparkOnly, stringFunctions, hashFunctions, timeFunctions, mathFunctions, condFunctions, aggFunctions, nestedFunctions, jsonFunctions}
 
 // funcIndex maps every name and alias to its catalogue entry.
 var funcIndex = indexFunctions(catalogueTables)

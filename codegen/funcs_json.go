@@ -1,0 +1,32 @@
+package codegen
+
+import (
+	"github.com/dave/jennifer/jen"
+	"github.com/nordisk/thund/ir"
+)
+
+// jsonfnPkg is the runtime of the JSON functions.
+const jsonfnPkg = "github.com/nordisk/thund/rt/jsonfn"
+
+// jsonFns are the rt/jsonfn functions of the JSON functions
+// (passes/funcs_json.go), by catalogue name: each takes the strings and
+// answers (value, valid).
+var jsonFns = map[string]string{
+	"get_json_object": "GetJSONObject", "json_array_length": "JSONArrayLength", "json_object_keys": "JSONObjectKeys",
+}
+
+// genJSONCall generates the JSON functions (passes/funcs_json.go); nil for
+// a call it does not generate.
+func (g *flowGen) genJSONCall(name string, e *ir.Call, args []*value, t ir.Type) *value {
+	fn, ok := jsonFns[name]
+	if !ok {
+		return nil
+	}
+	return g.strict(t, e.Pos, maybe, false, args, func() jen.Code {
+		cs := make([]jen.Code, len(args))
+		for i, a := range args {
+			cs[i] = V(a)
+		}
+		return jen.Qual(jsonfnPkg, fn).Call(cs...)
+	})
+}

@@ -1,0 +1,22 @@
+package passes
+
+import "github.com/nordisk/thund/ir"
+
+// jsonFunctions are Spark's JSON functions over JSON text (famJSON), whose
+// answers the Spark lane checks (testdata/spark/json). Each reads only the
+// first JSON value of its text, as Spark's Jackson parser does (single
+// quotes allowed, what follows the value ignored), and answers NULL for
+// malformed text. The runtime is rt/jsonfn.
+var jsonFunctions = []funcSig{
+	{name: "get_json_object", minArgs: 2, maxArgs: 2, args: []argRule{argString}, ret: ir.StringT, result: resFixed, nulls: nullAlways, family: famJSON,
+		doc: "the value a JSON path ($, .name, ['name'], [n], [*]) selects: a string unquoted, anything else as compact JSON (numbers as Jackson rewrites them); NULL when nothing matches, for a JSON null, or for malformed JSON"},
+	{name: "json_array_length", minArgs: 1, maxArgs: 1, args: []argRule{argString}, ret: ir.Int32, result: resFixed, nulls: nullAlways, family: famJSON,
+		doc: "the number of elements of the outermost JSON array; NULL for anything else or malformed JSON"},
+	{name: "json_object_keys", minArgs: 1, maxArgs: 1, args: []argRule{argString}, ret: ir.ArrayOf(ir.StringT, true), result: resFixed, nulls: nullAlways, family: famJSON,
+		doc: "the keys of the outermost JSON object, in order (a repeated key each time); NULL for anything else or malformed JSON"},
+}
+
+// jsonNestedResults are the JSON functions whose result is nested (an
+// ARRAY, MAP or STRUCT) and that the native backend computes (plan_nested.go
+// admits them).
+var jsonNestedResults = map[string]bool{"json_object_keys": true}
