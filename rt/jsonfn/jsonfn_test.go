@@ -151,3 +151,26 @@ func FuzzGetJSONObject(f *testing.F) {
 		}
 	})
 }
+
+func TestSchemaOfJSON(t *testing.T) {
+	cases := map[string]string{
+		`{"b":1,"a":[1.5,2],"c":"x","d":null,"e":true,"f":{"z":1,"y":[]},"g":[1,"x"],"h":12345678901234567890,"i":[null],"j":[{"a":1},{"b":2}]}`: "STRUCT<a: ARRAY<DOUBLE>, b: BIGINT, c: STRING, d: STRING, e: BOOLEAN, f: STRUCT<y: ARRAY<STRING>, z: BIGINT>, g: ARRAY<STRING>, h: DECIMAL(20,0), i: ARRAY<STRING>, j: ARRAY<STRUCT<a: BIGINT, b: BIGINT>>>",
+		`[1,2]`: "ARRAY<BIGINT>", `1`: "BIGINT", `"x"`: "STRING", `{"a":1,"A":2}`: "STRUCT<A: BIGINT, a: BIGINT>",
+		`{"a":1,"a":"x"}`: "STRUCT<a: BIGINT, a: STRING>", `{"a":[1, 1.5]}`: "STRUCT<a: ARRAY<DOUBLE>>",
+		`{"a":[1, true]}`: "STRUCT<a: ARRAY<STRING>>", `{"a":1e400}`: "STRUCT<a: DOUBLE>", ``: "STRING",
+		"{\"a b\":1, \"c`d\":2}": "STRUCT<`a b`: BIGINT, `c``d`: BIGINT>", `{}`: "STRUCT<>", `[]`: "ARRAY<STRING>",
+		`null`: "STRING", `[[1],[1.5]]`: "ARRAY<ARRAY<DOUBLE>>", `{"a":"2020-01-01"}`: "STRUCT<a: STRING>",
+		`{"a":{},"":1,"b":[{}],"c":[[]],"d":{"x":null},"1a":1,"12":2,"é":3}`: "STRUCT<`12`: BIGINT, `1a`: BIGINT, c: ARRAY<ARRAY<STRING>>, d: STRUCT<x: STRING>, `é`: BIGINT>",
+		`[1, 12345678901234567890]`: "ARRAY<DECIMAL(20,0)>", `[1.5, 12345678901234567890]`: "ARRAY<DOUBLE>",
+		`[{"a":1},{"a":1.5,"b":[]}]`: "ARRAY<STRUCT<a: DOUBLE, b: ARRAY<STRING>>>", `[{"a":1},[1]]`: "ARRAY<STRING>",
+		`{"a":1}x`: "STRUCT<a: BIGINT>", `{'a':1}`: "STRUCT<a: BIGINT>", `[123456789012345678901234567890123456789012]`: "ARRAY<DOUBLE>",
+	}
+	for in, want := range cases {
+		if got, ok := SchemaOfJSON(in); !ok || got != want {
+			t.Errorf("schema_of_json(%q) = %q, %v; want %q", in, got, ok, want)
+		}
+	}
+	if got, ok := SchemaOfJSON(`{"a":`); ok {
+		t.Errorf("schema_of_json of malformed JSON = %q, want a failure", got)
+	}
+}
