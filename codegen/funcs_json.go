@@ -18,11 +18,20 @@ var jsonFns = map[string]string{
 // genJSONCall generates the JSON functions (passes/funcs_json.go); nil for
 // a call it does not generate.
 func (g *flowGen) genJSONCall(name string, e *ir.Call, args []*value, t ir.Type) *value {
+	if name == "schema_of_json" { // of a literal (passes/funcs_json.go): an error when malformed
+		return g.jsonfnCall(t, e.Pos, checked, "SchemaOfJSON", args)
+	}
 	fn, ok := jsonFns[name]
 	if !ok {
 		return nil
 	}
-	return g.strict(t, e.Pos, maybe, false, args, func() jen.Code {
+	return g.jsonfnCall(t, e.Pos, maybe, fn, args)
+}
+
+// jsonfnCall calls rt/jsonfn's fn on args: NULL when any is, and fn's
+// error (by mode) raised at pos.
+func (g *flowGen) jsonfnCall(t ir.Type, pos ir.Pos, mode callMode, fn string, args []*value) *value {
+	return g.strict(t, pos, mode, false, args, func() jen.Code {
 		cs := make([]jen.Code, len(args))
 		for i, a := range args {
 			cs[i] = V(a)

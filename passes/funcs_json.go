@@ -14,6 +14,18 @@ var jsonFunctions = []funcSig{
 		doc: "the number of elements of the outermost JSON array; NULL for anything else or malformed JSON"},
 	{name: "json_object_keys", minArgs: 1, maxArgs: 1, args: []argRule{argString}, ret: ir.ArrayOf(ir.StringT, true), result: resFixed, nulls: nullAlways, family: famJSON,
 		doc: "the keys of the outermost JSON object, in order (a repeated key each time); NULL for anything else or malformed JSON"},
+	{name: "schema_of_json", minArgs: 1, maxArgs: 1, args: []argRule{argString}, result: resCustom, typeFn: schemaOfJSONType, resultDoc: "STRING", nulls: nullNever, family: famJSON,
+		doc: "the DDL type Spark infers for a JSON string literal (integers BIGINT, DECIMAL(p,0) beyond, other numbers DOUBLE, objects STRUCT with their fields sorted); malformed JSON is an error"},
+}
+
+// schemaOfJSONType: schema_of_json takes a string literal only (Spark:
+// DATATYPE_MISMATCH.NON_FOLDABLE_INPUT for anything not constant).
+func schemaOfJSONType(r *resolver, e *ir.Call, types []ir.Type) (ir.Type, bool) {
+	if l, ok := e.Args[0].(*ir.Literal); !ok || l.Kind != ir.LitString {
+		r.errorf(e.Args[0].Position(), ir.CodeTypeMismatch, "schema_of_json takes a string literal, got %s (Spark: DATATYPE_MISMATCH.NON_FOLDABLE_INPUT)", exprString(e.Args[0]))
+		return ir.Type{}, false
+	}
+	return ir.StringT, true
 }
 
 // jsonNestedResults are the JSON functions whose result is nested (an

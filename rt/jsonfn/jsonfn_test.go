@@ -166,11 +166,11 @@ func TestSchemaOfJSON(t *testing.T) {
 		`{"a":1}x`: "STRUCT<a: BIGINT>", `{'a':1}`: "STRUCT<a: BIGINT>", `[123456789012345678901234567890123456789012]`: "ARRAY<DOUBLE>",
 	}
 	for in, want := range cases {
-		if got, ok := SchemaOfJSON(in); !ok || got != want {
-			t.Errorf("schema_of_json(%q) = %q, %v; want %q", in, got, ok, want)
+		if got, err := SchemaOfJSON(in); err != nil || got != want {
+			t.Errorf("schema_of_json(%q) = %q, %v; want %q", in, got, err, want)
 		}
 	}
-	if got, ok := SchemaOfJSON(`{"a":`); ok {
+	if got, err := SchemaOfJSON(`{"a":`); err == nil {
 		t.Errorf("schema_of_json of malformed JSON = %q, want a failure", got)
 	}
 }

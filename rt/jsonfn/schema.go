@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/nordisk/thund/rt/sqlfn"
 )
 
 // jtype is a type Spark infers for a JSON value (schema_of_json), with its
@@ -185,17 +187,17 @@ func appendType(b []byte, t jtype) []byte {
 }
 
 // SchemaOfJSON is schema_of_json(json): the DDL type Spark infers for the
-// first JSON value of the text (STRING for an empty text); ok is false
-// when the text is malformed, which Spark reports when it analyses the
-// query.
-func SchemaOfJSON(json string) (string, bool) {
+// first JSON value of the text (STRING for an empty text). Malformed text
+// is an error (Spark raises Jackson's parse exception when it analyses
+// the query).
+func SchemaOfJSON(json string) (string, *sqlfn.Error) {
 	if strings.TrimLeft(json, " \t\r\n") == "" {
-		return "STRING", true
+		return "STRING", nil
 	}
 	v, err := parseFirst(json)
 	if err != nil {
-		return "", false
+		return "", &sqlfn.Error{Msg: "com.fasterxml.jackson.core.JsonParseException: schema_of_json of malformed JSON"}
 	}
 	t, _ := canonical(infer(v)) // a struct left without fields is STRUCT<>
-	return string(appendType(nil, t)), true
+	return string(appendType(nil, t)), nil
 }
