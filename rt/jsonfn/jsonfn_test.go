@@ -1,8 +1,11 @@
 package jsonfn
 
 import (
+	"math"
 	"reflect"
 	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
 
 	"github.com/nordisk/thund/rt/nested"
 )
@@ -172,5 +175,29 @@ func TestSchemaOfJSON(t *testing.T) {
 	}
 	if got, err := SchemaOfJSON(`{"a":`); err == nil {
 		t.Errorf("schema_of_json of malformed JSON = %q, want a failure", got)
+	}
+}
+
+func TestToJSON(t *testing.T) {
+	i64, str, f64 := &Type{Kind: Int}, &Type{Kind: String}, &Type{Kind: Float64}
+	st := &Type{Kind: Struct, Fields: []Field{
+		{"a", i64}, {"b", str}, {"c", str}, {"d", f64}, {"e", f64}, {"f", &Type{Kind: Float32}}, {"g", &Type{Kind: Bool}},
+		{"h", &Type{Kind: Array, Elem: &Type{Kind: Int}}}, {"i", &Type{Kind: Map, Key: str, Elem: i64}},
+		{"j", &Type{Kind: Decimal, Scale: 2}}, {"k", &Type{Kind: Int}}, {"l", f64},
+		{"dt", &Type{Kind: Date}}, {"bin", &Type{Kind: Binary}}, {"z", &Type{Kind: Decimal, Scale: 8}},
+		{"inner", &Type{Kind: Struct, Fields: []Field{{"x", i64}}}}, {"s", str},
+	}}
+	v := nested.Struct{int32(1), nil, `x"\u00e9`, 1.5, 1e20, float32(1.5), true, nested.Array{int32(1), nil},
+		&nested.Map{Keys: []any{"k"}, Values: []any{int64(1)}}, decimal128.FromI64(150), int8(-7), math.NaN(),
+		int32(19782), []byte{0, 0xff}, decimal128.FromI64(10), nested.Struct{nil}, "😀 tab\t ctl\x01 /"}
+	// Spark 4.2.1's answer for the same struct
+	want := `{"a":1,"c":"x\"\\u00e9","d":1.5,"e":1.0E20,"f":1.5,"g":true,"h":[1,null],"i":{"k":1},"j":1.50,"k":-7,"l":"NaN",` +
+		`"dt":"2024-02-29","bin":"AP8=","z":1.0E-7,"inner":{},"s":"\uD83D\uDE00 tab\t ctl\u0001 /"}`
+	if got := ToJSON(v, st); got != want {
+		t.Errorf("to_json = %s\n           want %s", got, want)
+	}
+	m := &Type{Kind: Map, Key: &Type{Kind: Int}, Elem: str}
+	if got := ToJSON(&nested.Map{Keys: []any{int32(1)}, Values: []any{nil}}, m); got != `{"1":null}` {
+		t.Errorf("to_json of a map = %s", got)
 	}
 }
