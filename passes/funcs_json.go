@@ -16,6 +16,49 @@ var jsonFunctions = []funcSig{
 		doc: "the keys of the outermost JSON object, in order (a repeated key each time); NULL for anything else or malformed JSON"},
 	{name: "schema_of_json", minArgs: 1, maxArgs: 1, args: []argRule{argString}, result: resCustom, typeFn: schemaOfJSONType, resultDoc: "STRING", nulls: nullNever, family: famJSON,
 		doc: "the DDL type Spark infers for a JSON string literal (integers BIGINT, DECIMAL(p,0) beyond, other numbers DOUBLE, objects STRUCT with their fields sorted); malformed JSON is an error"},
+	{name: "to_json", minArgs: 1, maxArgs: 1, args: []argRule{argAny}, result: resCustom, typeFn: toJSONType, resultDoc: "STRING", native: toJSONNative, family: famJSON,
+		doc: "a struct, array or map as JSON text: a struct's NULL fields left out, doubles as Java prints them, decimals as BigDecimal.toString, dates as yyyy-MM-dd, binaries in base64 (no options argument yet)"},
+}
+
+// toJSONType: to_json writes a struct, an array or a map (Spark:
+// DATATYPE_MISMATCH.INVALID_JSON_SCHEMA for anything else).
+func toJSONType(r *resolver, e *ir.Call, types []ir.Type) (ir.Type, bool) {
+	if t := types[0]; !isUnknown(t) && !t.IsNested() {
+		r.errorf(e.Args[0].Position(), ir.CodeTypeMismatch, "to_json takes a struct, an array or a map, got %s (%s)", t, exprString(e.Args[0]))
+		return ir.Type{}, false
+	}
+	return ir.StringT, true
+}
+
+// toJSONNative refuses to_json of a value holding what rt/jsonfn does not
+// write yet: timestamps (Spark writes them in the session zone with its
+// JSON timestampFormat), intervals, and maps keyed by nested values.
+func toJSONNative(u *Unit, e *ir.Call, args []ir.Type) (ir.Pos, string) {
+	var why string
+	var walk func(t ir.Type)
+	walk = func(t ir.Type) {
+		switch t.Kind {
+		case ir.TTimestamp, ir.TDuration:
+			why = "a " + t.String()
+		case ir.TArray:
+			walk(t.Elem())
+		case ir.TMap:
+			if t.Key().IsNested() {
+				why = "a map keyed by " + t.Key().String()
+			}
+			walk(t.Key())
+			walk(t.Elem())
+		case ir.TStruct:
+			for _, f := range t.Fields() {
+				walk(f.Type)
+			}
+		}
+	}
+	walk(args[0])
+	if why == "" {
+		return ir.Pos{}, ""
+	}
+	return e.Args[0].Position(), "to_json of a value holding " + why + " is not supported yet: format it as a string first (date_format), or target spark-4.1 or spark-4.2"
 }
 
 // schemaOfJSONType: schema_of_json takes a string literal only (Spark:
@@ -28,7 +71,7 @@ func schemaOfJSONType(r *resolver, e *ir.Call, types []ir.Type) (ir.Type, bool) 
 	return ir.StringT, true
 }
 
-// jsonNestedResults are the JSON functions whose result is nested (an
-// ARRAY, MAP or STRUCT) and that the native backend computes (plan_nested.go
-// admits them).
-var jsonNestedResults = map[string]bool{"json_object_keys": true}
+// jsonNestedResults are the JSON functions whose result or argument is
+// nested (an ARRAY, MAP or STRUCT) and that the native backend computes
+// (plan_nested.go admits them; toJSONNative refuses what it does not).
+var jsonNestedResults = map[string]bool{"json_object_keys": true, "to_json": true}

@@ -33,7 +33,7 @@ func (p *planner) refuseNested(x ir.Expr) bool {
 			return p.refuseNestedCall(x, f.Name)
 		}
 		if f := p.u.Calls[x]; f != nil && jsonNestedResults[f.Name] {
-			return false // funcs_json.go: over strings, computed natively
+			return false // funcs_json.go: computed natively
 		}
 	}
 	if nested(x) {

@@ -71,7 +71,7 @@ func appendValue(b []byte, v value) []byte {
 		}
 		return sqlfn.AppendFloat64(b, f)
 	case kString:
-		return appendString(b, v.text)
+		return appendQuoted(b, v.text, true)
 	case kArray:
 		b = append(b, '[')
 		for i, e := range v.elems {
@@ -87,24 +87,29 @@ func appendValue(b []byte, v value) []byte {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendString(b, v.names[i])
+		b = appendQuoted(b, v.names[i], true)
 		b = append(b, ':')
 		b = appendValue(b, e)
 	}
 	return append(b, '}')
 }
 
-// appendString appends s quoted, escaping '"', '\\', the control
-// characters (\b \t \n \f \r by letter, the others as \u00XX) and the
-// characters beyond the BMP (as their UTF-16 surrogates), as Jackson does.
-func appendString(b []byte, s string) []byte {
+// appendString appends s quoted, escaping '"', '\\' and the control
+// characters (\b \t \n \f \r by letter, the others as \u00XX), as
+// Jackson does.
+func appendString(b []byte, s string) []byte { return appendQuoted(b, s, false) }
+
+// appendQuoted is appendString, also escaping the characters beyond the BMP
+// (as their UTF-16 surrogates) when escapeAstral is set: Spark's
+// get_json_object does, its to_json does not.
+func appendQuoted(b []byte, s string, escapeAstral bool) []byte {
 	b = append(b, '"')
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		switch {
 		case c == '"' || c == '\\':
 			b = append(b, '\\', c)
-		case c >= 0xF0 && utf16.IsSurrogate(firstUnit(s[i:])): // beyond the BMP: Jackson escapes its surrogate pair
+		case c >= 0xF0 && escapeAstral && utf16.IsSurrogate(firstUnit(s[i:])): // beyond the BMP: as its surrogate pair
 			r, n := utf8.DecodeRuneInString(s[i:])
 			hi, lo := utf16.EncodeRune(r)
 			b = appendEscape(appendEscape(b, uint16(hi)), uint16(lo))
