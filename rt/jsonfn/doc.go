@@ -1,6 +1,7 @@
-// Package jsonfn is the runtime of Spark's JSON functions over strings:
-// get_json_object (Spark's JSON path subset), json_array_length and
-// json_object_keys.
+// Package jsonfn is the runtime of Spark's JSON functions:
+// get_json_object (Spark's JSON path subset), json_array_length,
+// json_object_keys, schema_of_json (Spark's schema inference) and to_json
+// (of nested values, as rt/nested holds them).
 //
 // Spark reads JSON with Jackson, configured to accept single-quoted strings
 // and names and unescaped control characters in strings; it reads only the

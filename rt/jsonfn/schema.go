@@ -188,15 +188,15 @@ func appendType(b []byte, t jtype) []byte {
 
 // SchemaOfJSON is schema_of_json(json): the DDL type Spark infers for the
 // first JSON value of the text (STRING for an empty text). Malformed text
-// is an error (Spark raises Jackson's parse exception when it analyses
-// the query).
+// is an error (Spark raises Jackson's parse exception, without an error
+// class, when it analyses the query).
 func SchemaOfJSON(json string) (string, *sqlfn.Error) {
 	if strings.TrimLeft(json, " \t\r\n") == "" {
 		return "STRING", nil
 	}
 	v, err := parseFirst(json)
 	if err != nil {
-		return "", &sqlfn.Error{Msg: "com.fasterxml.jackson.core.JsonParseException: schema_of_json of malformed JSON"}
+		return "", &sqlfn.Error{Msg: "schema_of_json of malformed JSON: " + strconv.Quote(json)}
 	}
 	t, _ := canonical(infer(v)) // a struct left without fields is STRUCT<>
 	return string(appendType(nil, t)), nil
