@@ -201,3 +201,51 @@ func TestToJSON(t *testing.T) {
 		t.Errorf("to_json of a map = %s", got)
 	}
 }
+
+func TestFromJSON(t *testing.T) {
+	i32, str := &Type{Kind: Int, Bits: 32}, &Type{Kind: String}
+	ab := &Type{Kind: Struct, Fields: []Field{{"a", i32}, {"b", str}}}
+	// Spark 4.2.1's answers
+	cases := []struct {
+		json string
+		typ  *Type
+		want any
+	}{
+		{`{"a":1,"b":"x"}`, ab, nested.Struct{int32(1), "x"}},
+		{`{"a":`, ab, nested.Struct{nil, nil}},
+		{`{"a":"12","b":12}`, ab, nested.Struct{nil, "12"}},
+		{`{"a":1.5,"b":true}`, ab, nested.Struct{nil, "true"}},
+		{`{"A":1}`, ab, nested.Struct{nil, nil}},
+		{`[{"a":1},{"a":2}]`, ab, nested.Struct{nil, nil}},
+		{`1`, ab, nested.Struct{nil, nil}},
+		{`null`, ab, nested.Struct{nil, nil}},
+		{`{"a":3000000000}`, ab, nested.Struct{nil, nil}},
+		{`{"a":1}x`, ab, nested.Struct{int32(1), nil}},
+		{`{"a":1,"a":2}`, ab, nested.Struct{int32(2), nil}},
+		{`{"b":{"x":1}}`, ab, nested.Struct{nil, `{"x":1}`}},
+		{`{"b":[1,2]}`, ab, nested.Struct{nil, `[1,2]`}},
+		{`{"a":[1,null,"x"],"m":{"k":1.5}}`, &Type{Kind: Struct, Fields: []Field{{"a", &Type{Kind: Array, Elem: i32}}, {"m", &Type{Kind: Map, Key: str, Elem: &Type{Kind: Float64}}}}},
+			nested.Struct{nil, &nested.Map{Keys: []any{"k"}, Values: []any{1.5}}}},
+	}
+	for _, c := range cases {
+		got, ok := FromJSON(c.json, c.typ)
+		if !ok || !reflect.DeepEqual(got, c.want) {
+			t.Errorf("from_json(%q) = %#v, %v; want %#v", c.json, got, ok, c.want)
+		}
+	}
+	if got, ok := FromJSON(" ", ab); ok {
+		t.Errorf("from_json of an empty text = %v, want NULL", got)
+	}
+	dbl := &Type{Kind: Struct, Fields: []Field{{"b", &Type{Kind: Float64}}}}
+	for in, want := range map[string]float64{`{"b":1e400}`: math.Inf(1), `{"b":1}`: 1} {
+		if got, _ := FromJSON(in, dbl); got.(nested.Struct)[0] != want {
+			t.Errorf("from_json(%q) = %v, want %v", in, got, want)
+		}
+	}
+	if got, _ := FromJSON(`{"b":"NaN"}`, dbl); !math.IsNaN(got.(nested.Struct)[0].(float64)) {
+		t.Errorf("from_json of \"NaN\" = %v, want NaN", got)
+	}
+	if got, _ := FromJSON(`{"b":"1.5"}`, dbl); got.(nested.Struct)[0] != nil {
+		t.Errorf("from_json of \"1.5\" as a double = %v, want NULL", got)
+	}
+}

@@ -12,11 +12,12 @@ import (
 	"github.com/nordisk/thund/rt/sqlfn"
 )
 
-// Type describes the type of a value to_json writes; generated code builds
-// it from the argument's type.
+// Type describes the type of a value to_json writes, or from_json reads;
+// generated code builds it from the value's type.
 type Type struct {
 	Kind   TypeKind
 	Scale  int32   // a decimal's scale
+	Bits   int     // a signed integer's width (from_json): 8, 16, 32 or 64
 	Elem   *Type   // an array's element, a map's value
 	Key    *Type   // a map's key
 	Fields []Field // a struct's fields
