@@ -24,6 +24,12 @@ func (g *flowGen) genJSONCall(name string, e *ir.Call, args []*value, t ir.Type)
 			return jen.Qual(jsonfnPkg, "ToJSON").Call(V(x), jsonType(x.t))
 		})
 	}
+	if name == "from_json" { // of a literal STRUCT schema (passes/funcs_json.go)
+		x := args[0]
+		return g.strict(t, e.Pos, maybe, false, []*value{x}, func() jen.Code {
+			return jen.Qual(jsonfnPkg, "FromJSON").Call(V(x), jsonType(t))
+		})
+	}
 	if name == "schema_of_json" { // of a literal (passes/funcs_json.go): an error when malformed
 		return g.jsonfnCall(t, e.Pos, checked, "SchemaOfJSON", args)
 	}
@@ -63,6 +69,8 @@ func jsonType(t ir.Type) jen.Code {
 	switch t.Kind {
 	case ir.TDecimal:
 		d[jen.Id("Scale")] = jen.Lit(int32(t.Scale))
+	case ir.TInt8, ir.TInt16, ir.TInt32, ir.TInt64:
+		d[jen.Id("Bits")] = jen.Lit(bitsOf(t))
 	case ir.TArray:
 		d[jen.Id("Elem")] = jsonType(t.Elem())
 	case ir.TMap:

@@ -22,6 +22,11 @@ func TestJSONFamilyErrors(t *testing.T) {
 		{"to_json(s)", "p.thund:3:47: to_json takes a struct, an array or a map, got string (s) [type-mismatch]"},
 		{"to_json(named_struct('t', ts))", "p.thund:3:47: native backend: to_json of a value holding a timestamp(us, \"UTC\") is not supported yet: format it as a string first (date_format), or target spark-4.1 or spark-4.2 [capability]"},
 		{"to_json(at)", "p.thund:3:47: native backend: to_json of a value holding a timestamp(us, \"UTC\") is not supported yet: format it as a string first (date_format), or target spark-4.1 or spark-4.2 [capability]"},
+		{"from_json(s, s)", "p.thund:3:52: from_json's schema must be a string literal in DDL ('a INT, b STRING'), got s (Spark: INVALID_SCHEMA.NON_STRING_LITERAL) [type-mismatch]"},
+		{"from_json(s, 'a')", "p.thund:3:52: from_json's schema \"a\": expected NAME TYPE, got \"a\" [type-mismatch]"},
+		{"from_json(s, 'a TIMESTAMP')", "p.thund:3:52: from_json's schema \"a TIMESTAMP\": a field of type timestamp(us) is not supported yet [type-mismatch]"},
+		{"from_json(s, 'd DATE')", "p.thund:3:52: native backend: from_json with a date32 is not supported yet: read it as a string and cast it, or target spark-4.1 or spark-4.2 [capability]"},
+		{"from_json(s, 'ARRAY<INT>')", "p.thund:3:52: native backend: from_json with the schema array<int32> (not a STRUCT) is not supported yet: read it as a string and cast it, or target spark-4.1 or spark-4.2 [capability]"},
 	} {
 		u := planOf(t, "pipeline p\n"+jsonSource+"materialized view m = from u | select "+c.expr+" as x\n")
 		var got []string

@@ -51,7 +51,9 @@ func convert(v value, t *Type) (any, bool) {
 	switch t.Kind {
 	case String:
 		switch v.kind {
-		case kString, kInt, kFloat:
+		case kString:
+			return javaString(v.text), true
+		case kInt, kFloat:
 			return v.text, true
 		case kTrue, kFalse:
 			return strconv.FormatBool(v.kind == kTrue), true
@@ -142,4 +144,23 @@ func floatOf(v value) (float64, bool) {
 		}
 	}
 	return 0, false
+}
+
+// javaString is a decoded JSON string as Spark stores it: a lone UTF-16
+// surrogate (kept as its three bytes by the reader, value.go) becomes '?',
+// as Java's UTF-8 encoder writes it.
+func javaString(s string) string {
+	if !strings.Contains(s, "\xED") {
+		return s
+	}
+	b := make([]byte, 0, len(s))
+	for i := 0; i < len(s); i++ {
+		if s[i] == 0xED && i+2 < len(s) && s[i+1] >= 0xA0 {
+			b = append(b, '?')
+			i += 2
+			continue
+		}
+		b = append(b, s[i])
+	}
+	return string(b)
 }

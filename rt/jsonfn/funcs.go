@@ -48,7 +48,7 @@ func JSONObjectKeys(json string) (any, bool) {
 	}
 	out := make(nested.Array, len(v.names))
 	for i, n := range v.names {
-		out[i] = n
+		out[i] = javaString(n)
 	}
 	return out, true
 }

@@ -224,6 +224,7 @@ func TestFromJSON(t *testing.T) {
 		{`{"a":1,"a":2}`, ab, nested.Struct{int32(2), nil}},
 		{`{"b":{"x":1}}`, ab, nested.Struct{nil, `{"x":1}`}},
 		{`{"b":[1,2]}`, ab, nested.Struct{nil, `[1,2]`}},
+		{`{"b":"\ud83d!"}`, ab, nested.Struct{nil, `?!`}},
 		{`{"a":[1,null,"x"],"m":{"k":1.5}}`, &Type{Kind: Struct, Fields: []Field{{"a", &Type{Kind: Array, Elem: i32}}, {"m", &Type{Kind: Map, Key: str, Elem: &Type{Kind: Float64}}}}},
 			nested.Struct{nil, &nested.Map{Keys: []any{"k"}, Values: []any{1.5}}}},
 	}
