@@ -262,6 +262,7 @@ func (g *flowGen) genCall(e *ir.Call, en *env) *value {
 var familyGens = []func(g *flowGen, name string, e *ir.Call, args []*value, t ir.Type) *value{
 	(*flowGen).genStringCall, (*flowGen).genHashCall, (*flowGen).genTimeCall, (*flowGen).genMathCall, (*flowGen).genCondCall,
 	(*flowGen).genSliceCall, // funcs_hll.go
+	(*flowGen).genJSONCall,
 }
 
 // lazyGens are the generators of the catalogue's families' calls that

@@ -70,7 +70,7 @@ func TestLaneCoversFunctions(t *testing.T) {
 	for _, m := range regexp.MustCompile(`([a-z_][a-z0-9_]*)\s*\(`).FindAllStringSubmatch(text.String(), -1) {
 		called[m[1]] = true
 	}
-	for _, list := range [][]funcSig{stringFunctions, hashFunctions, timeFunctions, mathFunctions, condFunctions, aggFunctions, nestedFunctions, hllFunctions, arrayFunctions, collectFunctions, generatorFunctions, lambdaFunctions} {
+	for _, list := range [][]funcSig{stringFunctions, hashFunctions, timeFunctions, mathFunctions, condFunctions, aggFunctions, nestedFunctions, hllFunctions, arrayFunctions, collectFunctions, generatorFunctions, lambdaFunctions, jsonFunctions} {
 		for _, f := range list {
 			ok := called[f.name]
 			for _, a := range f.aliases {

@@ -131,6 +131,7 @@ const (
 	famNested
 	famGenerator
 	famLambda // higher-order functions (funcs_lambda.go)
+	famJSON   // funcs_json.go
 )
 
 // familyNames are the headings, in the order docs/functions.md gives them.
@@ -146,6 +147,7 @@ var familyNames = [...]string{
 	famNested:      "Arrays, maps and structs",
 	famGenerator:   "Generators (LATERAL VIEW)",
 	famLambda:      "Higher-order functions (lambdas)",
+	famJSON:        "JSON",
 }
 
 // Func is the catalogue entry a call resolved to (Unit.Calls): its
@@ -268,7 +270,7 @@ var sparkOnly = []funcSig{
 // the conformance corpus covers against DuckDB (functions, whose table the
 // conformance module reads), the window functions, the Spark-only ones, and
 // the families whose answers the Spark lane checks (funcs_*.go).
-var catalogueTables = [][]funcSig{functions, windowFunctions, sparkOnly, stringFunctions, hashFunctions, timeFunctions, mathFunctions, condFunctions, aggFunctions, nestedFunctions, hllFunctions, arrayFunctions, collectFunctions, generatorFunctions, lambdaFunctions}
+var catalogueTables = [][]funcSig{functions, windowFunctions, sparkOnly, stringFunctions, hashFunctions, timeFunctions, mathFunctions, condFunctions, aggFunctions, nestedFunctions, hllFunctions, arrayFunctions, collectFunctions, generatorFunctions, lambdaFunctions, jsonFunctions}
 
 // funcIndex maps every name and alias to its catalogue entry.
 var funcIndex = indexFunctions(catalogueTables)

@@ -41,6 +41,9 @@ func (p *planner) refuseNested(x ir.Expr) bool {
 		if f := lookupFunc(x.Name); f != nil && f.result == resLambda {
 			return p.refuseLambdaCall(x, f)
 		}
+		if f := p.u.Calls[x]; f != nil && jsonNestedResults[f.Name] {
+			return false // funcs_json.go: computed natively
+		}
 	case *ir.Binary:
 		if l, r := p.u.Types[x.L], p.u.Types[x.R]; x.Op.IsComparison() && orderable(l) && SameType(l, r) {
 			return false // rt/nested.Compare, as Spark compares them (a join's key too)

@@ -96,6 +96,9 @@ var laneCases = []laneCase{
 	{name: "fn_hash_sql", dir: "testdata/spark/fn_hash", path: "."},
 	// the date and time functions (passes/funcs_time.go)
 	{name: "fn_time_sql", dir: "testdata/spark/fn_time", path: "."},
+	// the JSON functions (passes/funcs_json.go)
+	{name: "json_sql", dir: "testdata/spark/json", path: "."},
+	{name: "json_thund", dir: "testdata/spark/json", path: "pipeline.thund"},
 	// streaming: windowed aggregates at the watermark's boundary
 	{name: "streamwindow_thund", dir: "testdata/spark/streamwindow", path: "pipeline.thund"},
 	{name: "streamwindow_sql", dir: "testdata/spark/streamwindow", path: "."},

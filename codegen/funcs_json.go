@@ -1,0 +1,86 @@
+package codegen
+
+import (
+	"github.com/dave/jennifer/jen"
+	"github.com/nordisk/thund/ir"
+)
+
+// jsonfnPkg is the runtime of the JSON functions.
+const jsonfnPkg = "github.com/nordisk/thund/rt/jsonfn"
+
+// jsonFns are the rt/jsonfn functions of the JSON functions
+// (passes/funcs_json.go), by catalogue name: each takes the strings and
+// answers (value, valid).
+var jsonFns = map[string]string{
+	"get_json_object": "GetJSONObject", "json_array_length": "JSONArrayLength", "json_object_keys": "JSONObjectKeys",
+}
+
+// genJSONCall generates the JSON functions (passes/funcs_json.go); nil for
+// a call it does not generate.
+func (g *flowGen) genJSONCall(name string, e *ir.Call, args []*value, t ir.Type) *value {
+	if name == "to_json" { // of a nested value (passes/funcs_json.go refuses what jsonfn does not write)
+		x := args[0]
+		return g.strict(t, e.Pos, pure, false, args, func() jen.Code {
+			return jen.Qual(jsonfnPkg, "ToJSON").Call(V(x), jsonType(x.t))
+		})
+	}
+	if name == "from_json" { // of a literal STRUCT schema (passes/funcs_json.go)
+		x := args[0]
+		return g.strict(t, e.Pos, maybe, false, []*value{x}, func() jen.Code {
+			return jen.Qual(jsonfnPkg, "FromJSON").Call(V(x), jsonType(t))
+		})
+	}
+	if name == "schema_of_json" { // of a literal (passes/funcs_json.go): an error when malformed
+		return g.jsonfnCall(t, e.Pos, checked, "SchemaOfJSON", args)
+	}
+	fn, ok := jsonFns[name]
+	if !ok {
+		return nil
+	}
+	return g.jsonfnCall(t, e.Pos, maybe, fn, args)
+}
+
+// jsonfnCall calls rt/jsonfn's fn on args: NULL when any is, and fn's
+// error (by mode) raised at pos.
+func (g *flowGen) jsonfnCall(t ir.Type, pos ir.Pos, mode callMode, fn string, args []*value) *value {
+	return g.strict(t, pos, mode, false, args, func() jen.Code {
+		cs := make([]jen.Code, len(args))
+		for i, a := range args {
+			cs[i] = V(a)
+		}
+		return jen.Qual(jsonfnPkg, fn).Call(cs...)
+	})
+}
+
+// jsonKinds are rt/jsonfn's TypeKind of each scalar type to_json writes.
+var jsonKinds = map[ir.TypeKind]string{
+	ir.TBool: "Bool", ir.TFloat32: "Float32", ir.TFloat64: "Float64", ir.TDecimal: "Decimal",
+	ir.TString: "String", ir.TBinary: "Binary", ir.TDate32: "Date",
+	ir.TArray: "Array", ir.TMap: "Map", ir.TStruct: "Struct",
+}
+
+// jsonType builds the rt/jsonfn.Type that describes t to to_json.
+func jsonType(t ir.Type) jen.Code {
+	kind, ok := jsonKinds[t.Kind]
+	if !ok {
+		kind = "Int" // the integers (the plan admits nothing else)
+	}
+	d := jen.Dict{jen.Id("Kind"): jen.Qual(jsonfnPkg, kind)}
+	switch t.Kind {
+	case ir.TDecimal:
+		d[jen.Id("Scale")] = jen.Lit(int32(t.Scale))
+	case ir.TInt8, ir.TInt16, ir.TInt32, ir.TInt64:
+		d[jen.Id("Bits")] = jen.Lit(bitsOf(t))
+	case ir.TArray:
+		d[jen.Id("Elem")] = jsonType(t.Elem())
+	case ir.TMap:
+		d[jen.Id("Key")], d[jen.Id("Elem")] = jsonType(t.Key()), jsonType(t.Elem())
+	case ir.TStruct:
+		fs := make([]jen.Code, len(t.Fields()))
+		for i, f := range t.Fields() {
+			fs[i] = jen.Values(jen.Lit(f.Name), jsonType(f.Type))
+		}
+		d[jen.Id("Fields")] = jen.Index().Qual(jsonfnPkg, "Field").Values(fs...)
+	}
+	return jen.Op("&").Qual(jsonfnPkg, "Type").Values(d)
+}
