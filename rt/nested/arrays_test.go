@@ -164,3 +164,25 @@ func TestMapBuilders(t *testing.T) {
 		t.Errorf("str_to_map of '': got %#v (%v), want %#v", m, err, want)
 	}
 }
+
+// TestEqualAsSpark: array_contains, element_at of a map and map() compare
+// as Spark 4.2.1 answered: NaN equals NaN, -0.0 equals 0.0.
+func TestEqualAsSpark(t *testing.T) {
+	nan := math.NaN()
+	if v, ok := Contains(Array{nan}, nan); !v || !ok {
+		t.Errorf("array_contains(array(NaN), NaN) = %v, %v; Spark: true", v, ok)
+	}
+	if v, ok := Contains(Array{-0.0}, 0.0); !v || !ok {
+		t.Errorf("array_contains(array(-0.0), 0.0) = %v, %v; Spark: true", v, ok)
+	}
+	m, err := MakeMap(nan, int32(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, ok := Lookup[int32](m, nan); !ok || v != 1 {
+		t.Errorf("element_at(map(NaN, 1), NaN) = %v, %v; Spark: 1", v, ok)
+	}
+	if _, err := MakeMap(nan, int32(1), nan, int32(2)); err == nil || err.Class != "DUPLICATED_MAP_KEY" {
+		t.Errorf("map(NaN, 1, NaN, 2): %v; Spark: DUPLICATED_MAP_KEY", err)
+	}
+}

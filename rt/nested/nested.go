@@ -22,7 +22,6 @@
 package nested
 
 import (
-	"bytes"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -234,13 +233,10 @@ func Lookup[T any](m any, key any) (T, bool) {
 	return zero, false
 }
 
-// equal compares two non-NULL scalars of one type.
-func equal(a, b any) bool {
-	if x, ok := a.([]byte); ok {
-		return bytes.Equal(x, b.([]byte))
-	}
-	return a == b
-}
+// equal compares two non-NULL values of one type as Spark's ordering
+// does (Compare): NaN equals NaN, -0.0 equals 0.0, arrays and structs part
+// by part.
+func equal(a, b any) bool { return Compare(a, b) == 0 }
 
 // Size is size(x) of an array or a map (x not NULL).
 func Size(x any) int32 {
