@@ -4,10 +4,11 @@ import (
 	"bytes"
 	"cmp"
 	"fmt"
-	"math"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
+
+	"github.com/nordisk/thund/rt/sqlfn"
 )
 
 // Compare orders two nested values of one type (-1, 0, +1) as Spark's
@@ -43,9 +44,9 @@ func Compare(a, b any) int {
 		}
 		return 1
 	case float64:
-		return compareFloat(a, b.(float64))
+		return sqlfn.CompareFloat64(a, b.(float64))
 	case float32:
-		return compareFloat(float64(a), float64(b.(float32)))
+		return sqlfn.CompareFloat64(float64(a), float64(b.(float32)))
 	case decimal128.Num:
 		return a.Cmp(b.(decimal128.Num))
 	case int8:
@@ -77,22 +78,4 @@ func compareParts(a, b []any) int {
 		}
 	}
 	return cmp.Compare(len(a), len(b))
-}
-
-// compareFloat is Spark's order of doubles: -0.0 equals 0.0, NaN equals
-// NaN and follows every number.
-func compareFloat(a, b float64) int {
-	switch an, bn := math.IsNaN(a), math.IsNaN(b); {
-	case an && bn:
-		return 0
-	case an:
-		return 1
-	case bn:
-		return -1
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }

@@ -1,7 +1,6 @@
 package sqlfn
 
 import (
-	"cmp"
 	"math"
 	"slices"
 	"strconv"
@@ -63,7 +62,7 @@ func (p *Percentile) Result(pct float64) (float64, bool) {
 	for i := range idx {
 		idx[i] = i
 	}
-	slices.SortStableFunc(idx, func(a, b int) int { return compareDouble(p.vals[a], p.vals[b]) })
+	slices.SortStableFunc(idx, func(a, b int) int { return CompareFloat64(p.vals[a], p.vals[b]) })
 	pos := pct * float64(p.n-1)
 	lo, hi := int64(math.Floor(pos)), int64(math.Ceil(pos))
 	// at is the value at 0-based position k of the expansion
@@ -82,20 +81,6 @@ func (p *Percentile) Result(pct float64) (float64, bool) {
 	}
 	hv := at(hi)
 	return (float64(hi)-pos)*lv + (pos-float64(lo))*hv, true
-}
-
-// compareDouble orders doubles as Spark sorts them: NaN above every other
-// value, -0.0 equal to 0.0.
-func compareDouble(a, b float64) int {
-	switch an, bn := math.IsNaN(a), math.IsNaN(b); {
-	case an && bn:
-		return 0
-	case an:
-		return 1
-	case bn:
-		return -1
-	}
-	return cmp.Compare(a, b)
 }
 
 // Quantile is percentile_approx's accumulator over an ordered type: the
@@ -118,7 +103,7 @@ func (q *Quantile[T]) Result(pct float64) (T, bool) {
 	if len(q.vals) == 0 {
 		return zero, false
 	}
-	slices.SortFunc(q.vals, func(a, b T) int { return compareDouble(float64(a), float64(b)) })
+	slices.SortFunc(q.vals, func(a, b T) int { return CompareFloat64(float64(a), float64(b)) })
 	rank := int(math.Ceil(pct * float64(len(q.vals))))
 	rank = max(rank, 1)
 	return q.vals[min(rank, len(q.vals))-1], true
