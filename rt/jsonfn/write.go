@@ -114,7 +114,7 @@ func appendQuoted(b []byte, s string, escapeAstral bool) []byte {
 			hi, lo := utf16.EncodeRune(r)
 			b = appendEscape(appendEscape(b, uint16(hi)), uint16(lo))
 			i += n - 1
-		case c == 0xED && i+2 < len(s) && s[i+1] >= 0xA0: // a lone surrogate (value.go)
+		case c == 0xED && i+2 < len(s) && s[i+1]>>5 == 0b101 && s[i+2]>>6 == 0b10: // a lone surrogate (value.go's WTF-8: ED A0..BF 80..BF)
 			b = appendEscape(b, 0xD000|uint16(s[i+1]&0x3F)<<6|uint16(s[i+2]&0x3F))
 			i += 2
 		case c >= 0x20:
