@@ -423,6 +423,25 @@ func shiftLine(s string) string {
 	return "p.thund:" + strconv.Itoa(n+1) + ":" + s[len(m[0]):]
 }
 
+// selectDiag is a select expression and one diagnostic it must give.
+type selectDiag struct{ expr, want string }
+
+// checkSelectDiags plans each expression as the one item of a select over
+// the source's table u, and fails when its diagnostics lack the wanted one.
+func checkSelectDiags(t *testing.T, source string, cases []selectDiag) {
+	t.Helper()
+	for _, c := range cases {
+		u := planOf(t, "pipeline p\n"+source+"materialized view m = from u | select "+c.expr+" as x\n")
+		var got []string
+		for _, d := range u.Diags {
+			got = append(got, d.Error())
+		}
+		if !containsStr(got, c.want) {
+			t.Errorf("%s:\ngot  %s\nwant %s", c.expr, strings.Join(got, "\n     "), c.want)
+		}
+	}
+}
+
 func containsStr(list []string, s string) bool {
 	for _, x := range list {
 		if x == s || !strings.HasPrefix(s, "p.thund:") && strings.HasSuffix(x, ": "+s) {
