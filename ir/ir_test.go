@@ -54,19 +54,27 @@ func sample() *Pipeline {
 	}
 }
 
-func TestJSONRoundTrip(t *testing.T) {
-	p := sample()
+// roundTripJSON marshals p, reads it back as q, and fails when q differs
+// from p; b is p's JSON.
+func roundTripJSON(t *testing.T, p *Pipeline) (b []byte, q *Pipeline) {
+	t.Helper()
 	b, err := MarshalJSON(p)
 	if err != nil {
 		t.Fatal(err)
 	}
-	q, err := UnmarshalJSON(b)
+	q, err = UnmarshalJSON(b)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if d := Diff(p, q); d != "" {
 		t.Fatalf("round trip differs: %s", d)
 	}
+	return b, q
+}
+
+func TestJSONRoundTrip(t *testing.T) {
+	p := sample()
+	b, q := roundTripJSON(t, p)
 	b2, _ := MarshalJSON(q)
 	if string(b) != string(b2) {
 		t.Fatalf("JSON not stable:\n%s\n---\n%s", b, b2)
@@ -267,17 +275,7 @@ func TestGenerateJSON(t *testing.T) {
 		Outer: true, Alias: "t", Names: []string{"p", "tag"}}
 	p := &Pipeline{Name: "g", Datasets: []*Dataset{{Pos: pos(1), Kind: KindMaterializedView, Name: "v"}},
 		Flows: []*Flow{{Pos: pos(2), Name: "v", Target: "v", Query: g}}}
-	b, err := MarshalJSON(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	q, err := UnmarshalJSON(b)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if d := Diff(p, q); d != "" {
-		t.Fatalf("round trip differs: %s", d)
-	}
+	b, q := roundTripJSON(t, p)
 	if !strings.Contains(string(b), `"node": "generate"`) {
 		t.Errorf("no generate node in:\n%s", b)
 	}
