@@ -20,14 +20,16 @@ var jsonFns = map[string]string{
 func (g *flowGen) genJSONCall(name string, e *ir.Call, args []*value, t ir.Type) *value {
 	if name == "to_json" { // of a nested value (passes/funcs_json.go refuses what jsonfn does not write)
 		x := args[0]
+		jt := g.jsonTypeVar(e, x.t)
 		return g.strict(t, e.Pos, pure, false, args, func() jen.Code {
-			return jen.Qual(jsonfnPkg, "ToJSON").Call(V(x), jsonType(x.t))
+			return jen.Qual(jsonfnPkg, "ToJSON").Call(V(x), jen.Id(jt))
 		})
 	}
 	if name == "from_json" { // of a literal STRUCT schema (passes/funcs_json.go)
 		x := args[0]
+		jt := g.jsonTypeVar(e, t)
 		return g.strict(t, e.Pos, maybe, false, []*value{x}, func() jen.Code {
-			return jen.Qual(jsonfnPkg, "FromJSON").Call(V(x), jsonType(t))
+			return jen.Qual(jsonfnPkg, "FromJSON").Call(V(x), jen.Id(jt))
 		})
 	}
 	if name == "schema_of_json" { // of a literal (passes/funcs_json.go): an error when malformed
@@ -38,6 +40,17 @@ func (g *flowGen) genJSONCall(name string, e *ir.Call, args []*value, t ir.Type)
 		return nil
 	}
 	return g.jsonfnCall(t, e.Pos, maybe, fn, args)
+}
+
+// jsonTypeVar declares, once when the flow starts, the rt/jsonfn.Type of
+// t that a to_json or from_json call reads, and returns its name: the
+// type is built once, not for every row.
+func (g *flowGen) jsonTypeVar(e *ir.Call, t ir.Type) string {
+	v := g.name("jt")
+	g.prelude = append(g.prelude,
+		jen.Commentf("%s %s: its JSON type", posText(e.Pos), e.Name),
+		jen.Id(v).Op(":=").Add(jsonType(t)))
+	return v
 }
 
 // jsonfnCall calls rt/jsonfn's fn on args: NULL when any is, and fn's
