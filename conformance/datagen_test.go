@@ -300,5 +300,10 @@ func generate(dir string) error {
 			return err
 		}
 	}
+	for _, gen := range extraTables {
+		if err := gen().write(dir); err != nil {
+			return err
+		}
+	}
 	return nil
 }

@@ -95,7 +95,7 @@ func setup() error {
 	suite.refused = map[string]string{}
 	suite.expect = map[string]string{}
 
-	src, err := os.ReadFile(pipelineFile)
+	src, err := pipelineSource()
 	if err != nil {
 		return err
 	}

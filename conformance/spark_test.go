@@ -203,7 +203,7 @@ func orNone(s string) string {
 // refuses left out, each with thundc's reasons.
 func sparkCopy(t *testing.T, dir, target string) ([]byte, map[string]string) {
 	t.Helper()
-	src, err := os.ReadFile(pipelineFile)
+	src, err := pipelineSource()
 	if err != nil {
 		t.Fatal(err)
 	}

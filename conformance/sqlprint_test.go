@@ -665,6 +665,9 @@ var aggregates = map[string]bool{"count": true, "sum": true, "avg": true, "mean"
 
 func (p *printer) call(e *ir.Call) string {
 	name := strings.ToLower(e.Name)
+	if f := familyCalls[name]; f != nil {
+		return f(p, e)
+	}
 	if aggregates[name] {
 		return p.aggregate(e, name)
 	}
