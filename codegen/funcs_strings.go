@@ -86,7 +86,7 @@ func (g *flowGen) genStringCall(name string, e *ir.Call, args []*value, t ir.Typ
 			return sq(maybe, "FormatNumberFloat", g.coerce(a, ir.Float64, e.Pos), d)
 		}
 		return sq(maybe, "FormatNumberInt", g.coerce(a, ir.Int64, e.Pos), d)
-	case "rlike", "regexp_extract", "regexp_replace", "regexp_count", "regexp_substr", "regexp_instr":
+	case "rlike", "regexp_extract", "regexp_extract_all", "regexp_replace", "regexp_count", "regexp_substr", "regexp_instr":
 		return g.genRegexCall(name, e, args, t)
 	}
 	return nil
@@ -129,12 +129,17 @@ func (g *flowGen) genRegexCall(name string, e *ir.Call, args []*value, t ir.Type
 	switch name {
 	case "rlike":
 		return method(pure, "Like")
-	case "regexp_extract":
+	case "regexp_extract", "regexp_extract_all":
 		idx := constValue(ir.Int32, &konst{i: big.NewInt(1)})
 		if len(args) == 3 {
 			idx = g.asInt32(args[2], e.Pos)
 		}
-		return method(checked, "Extract", idx)
+		if name == "regexp_extract" {
+			return method(checked, "Extract", idx)
+		}
+		return g.strict(t, e.Pos, checked, false, []*value{s, idx}, func() jen.Code {
+			return jen.Qual(nestedPkg, "RegexpExtractAll").Call(jen.Id(rv), V(s), V(idx))
+		})
 	case "regexp_replace":
 		pos := constValue(ir.Int32, &konst{i: big.NewInt(1)})
 		if len(args) == 4 {

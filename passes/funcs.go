@@ -106,6 +106,10 @@ type funcSig struct {
 	// call with these argument types ("" when it can), and where; the plan
 	// pass refuses it there (nativeCall).
 	native func(u *Unit, e *ir.Call, args []ir.Type) (ir.Pos, string)
+	// nativeNested: the native backend computes the call's nested result
+	// or arguments itself, so the plan pass does not refuse it for them
+	// (plan_nested.go).
+	nativeNested bool
 	// sparkSince is the first Spark target that has the function ("": every
 	// one); sparkemit refuses it on an older target.
 	sparkSince string

@@ -109,7 +109,7 @@ var sparkLacks = []lackGroup{
 	{"Þund's timestamps are TIMESTAMP (with the session time zone) only: TIMESTAMP_LTZ and TIMESTAMP_NTZ constructors and these conversions are not built yet",
 		[]string{"convert_timezone", "make_timestamp_ltz", "make_timestamp_ntz", "to_timestamp_ltz", "to_timestamp_ntz", "try_make_timestamp", "try_make_timestamp_ltz", "try_make_timestamp_ntz"}},
 	{"this date, string or number-format function is not built yet",
-		[]string{"dayname", "monthname", "time_bucket", "try_to_date", "parse_url", "try_parse_url", "regexp_extract_all", "sentences", "to_char", "to_varchar", "to_number", "try_to_number", "typeof", "window_time"}},
+		[]string{"dayname", "monthname", "time_bucket", "try_to_date", "parse_url", "try_parse_url", "sentences", "to_char", "to_varchar", "to_number", "try_to_number", "typeof", "window_time"}},
 	{"collations are not built: Þund compares strings by their UTF-8 bytes (Spark's UTF8_BINARY)",
 		[]string{"collate", "collation", "collations"}},
 	{"it reads the Spark session (catalog, user, version, time zone), which a pipeline does not have natively",

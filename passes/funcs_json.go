@@ -17,14 +17,14 @@ var jsonFunctions = []funcSig{
 		doc: "the value a JSON path ($, .name, ['name'], [n], [*]) selects: a string unquoted, anything else as compact JSON (numbers as Jackson rewrites them); NULL when nothing matches, for a JSON null, or for malformed JSON"},
 	{name: "json_array_length", minArgs: 1, maxArgs: 1, args: []argRule{argString}, ret: ir.Int32, result: resFixed, nulls: nullAlways, family: famJSON,
 		doc: "the number of elements of the outermost JSON array; NULL for anything else or malformed JSON"},
-	{name: "json_object_keys", minArgs: 1, maxArgs: 1, args: []argRule{argString}, ret: ir.ArrayOf(ir.StringT, true), result: resFixed, nulls: nullAlways, family: famJSON,
+	{name: "json_object_keys", minArgs: 1, maxArgs: 1, args: []argRule{argString}, ret: ir.ArrayOf(ir.StringT, true), result: resFixed, nulls: nullAlways, nativeNested: true, family: famJSON,
 		doc: "the keys of the outermost JSON object, in order (a repeated key each time); NULL for anything else or malformed JSON"},
 	{name: "schema_of_json", minArgs: 1, maxArgs: 1, args: []argRule{argString}, result: resCustom, typeFn: schemaOfJSONType, resultDoc: "STRING", nulls: nullNever, family: famJSON,
 		doc: "the DDL type Spark infers for a JSON string literal (integers BIGINT, DECIMAL(p,0) beyond, other numbers DOUBLE, objects STRUCT with their fields sorted); malformed JSON is an error"},
-	{name: "to_json", minArgs: 1, maxArgs: 1, args: []argRule{argAny}, result: resCustom, typeFn: toJSONType, resultDoc: "STRING", native: toJSONNative, family: famJSON,
+	{name: "to_json", minArgs: 1, maxArgs: 1, args: []argRule{argAny}, result: resCustom, typeFn: toJSONType, resultDoc: "STRING", native: toJSONNative, nativeNested: true, family: famJSON,
 		doc: "a struct, array or map as JSON text: a struct's NULL fields left out, doubles as Java prints them, decimals as BigDecimal.toString, dates as yyyy-MM-dd, binaries in base64 (no options argument yet)"},
 	{name: "from_json", minArgs: 2, maxArgs: 2, args: []argRule{argString}, result: resCustom, typeFn: fromJSONType, resultDoc: "the schema's type, every part nullable",
-		nulls: nullAlways, native: fromJSONNative, family: famJSON,
+		nulls: nullAlways, native: fromJSONNative, nativeNested: true, family: famJSON,
 		doc: "JSON text read as the schema, a DDL string literal ('a INT, b ARRAY<STRING>' or a type): PERMISSIVE, so malformed JSON is a struct of NULLs and a field that does not convert is NULL; names match exactly; NULL for an empty text (no options argument yet)"},
 }
 
@@ -205,8 +205,3 @@ func schemaOfJSONType(r *resolver, e *ir.Call, types []ir.Type) (ir.Type, bool) 
 	}
 	return ir.StringT, true
 }
-
-// jsonNestedResults are the JSON functions whose result or argument is
-// nested (an ARRAY, MAP or STRUCT) and that the native backend computes
-// (plan_nested.go admits them; toJSONNative refuses what it does not).
-var jsonNestedResults = map[string]bool{"json_object_keys": true, "to_json": true, "from_json": true}

@@ -41,8 +41,8 @@ func (p *planner) refuseNested(x ir.Expr) bool {
 		if f := lookupFunc(x.Name); f != nil && f.result == resLambda {
 			return p.refuseLambdaCall(x, f)
 		}
-		if f := p.u.Calls[x]; f != nil && jsonNestedResults[f.Name] {
-			return false // funcs_json.go: computed natively
+		if f := lookupFunc(x.Name); f != nil && f.nativeNested {
+			return false // computed natively (funcs_json.go, regexp_extract_all)
 		}
 	case *ir.Binary:
 		if l, r := p.u.Types[x.L], p.u.Types[x.R]; x.Op.IsComparison() && orderable(l) && SameType(l, r) {

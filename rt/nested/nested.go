@@ -336,3 +336,17 @@ func Split(s, pattern string, limit int64) any {
 	}
 	return out
 }
+
+// RegexpExtractAll is regexp_extract_all(s, pattern, idx) as an ARRAY of
+// strings (sqlfn.Regex.ExtractAll).
+func RegexpExtractAll(x *sqlfn.Regex, s string, idx int32) (any, *sqlfn.Error) {
+	parts, err := x.ExtractAll(s, idx)
+	if err != nil {
+		return nil, err
+	}
+	out := make(Array, len(parts))
+	for i, p := range parts {
+		out[i] = p
+	}
+	return out, nil
+}

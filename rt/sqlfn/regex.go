@@ -143,6 +143,24 @@ func (x *Regex) Extract(s string, idx int32) (string, *Error) {
 	return s[m[2*idx]:m[2*idx+1]], nil
 }
 
+// ExtractAll is regexp_extract_all(s, pattern, idx): group idx of every
+// match of the find loop, in order, "" where the group did not take part.
+func (x *Regex) ExtractAll(s string, idx int32) ([]string, *Error) {
+	if err := x.checkGroup("regexp_extract_all", idx); err != nil {
+		return nil, err
+	}
+	out := []string{}
+	x.each(s, 0, func(m match) bool {
+		if m[2*idx] < 0 {
+			out = append(out, "")
+		} else {
+			out = append(out, s[m[2*idx]:m[2*idx+1]])
+		}
+		return true
+	})
+	return out, nil
+}
+
 // Substr is regexp_substr(s, pattern): the first match, NULL (valid false)
 // when there is none or it is empty.
 func (x *Regex) Substr(s string) (string, bool) {
