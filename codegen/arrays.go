@@ -1,8 +1,11 @@
 package codegen
 
 import (
+	"time"
+
 	"github.com/dave/jennifer/jen"
 	"github.com/nordisk/thund/ir"
+	"github.com/nordisk/thund/passes"
 )
 
 // The array and map library without lambdas (passes/funcs_arrays.go),
@@ -85,12 +88,7 @@ func (g *flowGen) genArrayCall(e *ir.Call, en *env, t ir.Type) *value {
 			return nested("Slice").Call(V(x), int32Of(args[1]), int32Of(args[2]))
 		})
 	case "sequence":
-		bounds := make([]*value, len(args))
-		for i, a := range args {
-			bounds[i] = g.as(a, t.Elem(), e.Pos)
-		}
-		fn := map[int]string{2: "SequenceBy1", 3: "Sequence"}[len(args)]
-		return call(checked, generic(fn, t.Elem()), bounds)
+		return g.genSequence(e, args, t)
 	case "try_element_at", "get":
 		if x.t.Kind == ir.TMap {
 			return call(maybe, generic("Lookup", t), []*value{x, g.as(args[1], x.t.Key(), e.Pos)})
@@ -110,4 +108,40 @@ func (g *flowGen) genArrayCall(e *ir.Call, en *env, t ir.Type) *value {
 	delims := []*value{plainValue(ir.StringT, jen.Lit(",")), plainValue(ir.StringT, jen.Lit(":"))}
 	copy(delims, args[1:])
 	return call(checked, nested("StrToMap"), append(args[:1:1], delims...))
+}
+
+// genSequence generates sequence(start, stop[, step]): of integers by
+// their step; of dates by whole days (the plan admits no other step); of
+// timestamps by a constant interval's microseconds, or by the default
+// step, a day of wall clock in the session zone.
+func (g *flowGen) genSequence(e *ir.Call, args []*value, t ir.Type) *value {
+	elem := t.Elem()
+	bounds := []*value{g.as(args[0], elem, e.Pos), g.as(args[1], elem, e.Pos)}
+	seq := func(fn string, extra ...jen.Code) *value {
+		return g.strict(t, e.Pos, checked, false, bounds, func() jen.Code {
+			return jen.Qual(nestedPkg, fn).Types(goType(elem)).Call(append([]jen.Code{V(bounds[0]), V(bounds[1])}, extra...)...)
+		})
+	}
+	switch {
+	case elem.Kind == ir.TTimestamp && len(args) == 2:
+		return g.strict(t, e.Pos, checked, false, bounds, func() jen.Code {
+			return jen.Qual(nestedPkg, "SequenceDays").Call(V(bounds[0]), V(bounds[1]), g.zoneArg())
+		})
+	case elem.Kind == ir.TDate32 || elem.Kind == ir.TTimestamp:
+		if len(args) == 2 {
+			return seq("SequenceBy1")
+		}
+		d, _ := passes.IntervalConstant(e.Args[2])
+		if elem.Kind == ir.TDate32 {
+			return seq("Sequence", jen.Lit(int32(d/ir.Duration(24*time.Hour))))
+		}
+		return seq("Sequence", jen.Lit(int64(d/ir.Duration(time.Microsecond))))
+	}
+	if len(args) == 3 {
+		bounds = append(bounds, g.as(args[2], elem, e.Pos))
+		return g.strict(t, e.Pos, checked, false, bounds, func() jen.Code {
+			return jen.Qual(nestedPkg, "Sequence").Types(goType(elem)).Call(V(bounds[0]), V(bounds[1]), V(bounds[2]))
+		})
+	}
+	return seq("SequenceBy1")
 }

@@ -1,9 +1,11 @@
 package passes
 
 import (
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/nordisk/thund/ir"
 )
@@ -52,8 +54,8 @@ var arrayFunctions = []funcSig{
 		doc: "the elements of an array of arrays, in order (NULL when one of the arrays is)"},
 	{name: "slice", minArgs: 3, maxArgs: 3, args: []argRule{argAny, argInt32}, result: resNested, resultDoc: "the array's type", family: famNested,
 		doc: "length elements from a 1-based start (negative: from the end; ANSI: start 0 or a negative length is INVALID_PARAMETER_VALUE)"},
-	{name: "sequence", minArgs: 2, maxArgs: 3, args: []argRule{argInteger}, result: resNested, resultDoc: "ARRAY of the arguments' common type", family: famNested,
-		doc: "the integers from start to stop (both included) by step (default 1 or -1; a step away from stop is an error)"},
+	{name: "sequence", minArgs: 2, maxArgs: 3, args: []argRule{argAny}, result: resNested, resultDoc: "ARRAY of the arguments' common type", native: nativeSequence, family: famNested,
+		doc: "the integers, dates or timestamps from start to stop (both included) by step (default 1 or -1; a day of wall clock for dates and timestamps, and an interval of whole days for dates); a step away from stop is an error"},
 	{name: "arrays_zip", minArgs: 1, maxArgs: -1, args: []argRule{argAny}, result: resNested, resultDoc: "ARRAY of STRUCT, a field per array", family: famNested,
 		doc: "a struct per index of the longest array, NULL where an array is shorter; a field is named as its column, else by its 0-based argument index"},
 	{name: "cardinality", minArgs: 1, maxArgs: 1, args: []argRule{argAny}, result: resNested, resultDoc: "INT", family: famNested,
@@ -368,21 +370,91 @@ func typeSlice(a *arrayArgs) (ir.Type, bool, bool) {
 	return a.types[0], a.anyNull(), a.want(0, ir.TArray, "an array") && a.wantInt(1) && a.wantInt(2)
 }
 
-// typeSequence types sequence(start, stop[, step]) of integers: an array
-// of their common type.
+// typeSequence types sequence(start, stop[, step]): an array of start's
+// and stop's common type, integers with an integer step, or dates and
+// timestamps (a timestamp when either is one) with an interval step. A
+// constant step of dates shorter than a day is the error Spark raises when
+// it runs the call.
 func typeSequence(a *arrayArgs) (ir.Type, bool, bool) {
 	var t ir.Type
-	for i, at := range a.types {
-		if !isUnknown(at) && !at.IsSigned() || at.IsFloat() || at.Kind == ir.TDecimal {
-			a.r.errorf(a.e.Args[i].Position(), ir.CodeTypeMismatch, "sequence takes integers (dates and timestamps are not supported yet), got %s (%s)", at, exprString(a.e.Args[i]))
+	temporal, integral := -1, -1
+	for i, at := range a.types[:2] {
+		switch {
+		case isUnknown(at):
+			continue
+		case at.Kind == ir.TDate32 || at.Kind == ir.TTimestamp:
+			temporal = i
+		case at.IsSigned():
+			integral = i
+		default:
+			a.r.errorf(a.e.Args[i].Position(), ir.CodeTypeMismatch, "sequence takes integers, dates or timestamps, got %s (%s)", at, exprString(a.e.Args[i]))
 			return ir.Type{}, false, false
 		}
 		t, _ = commonType(t, at)
+	}
+	if temporal >= 0 && integral >= 0 {
+		a.r.errorf(a.e.Args[integral].Position(), ir.CodeTypeMismatch, "sequence's start and stop must be of one type (DATATYPE_MISMATCH.SEQUENCE_WRONG_INPUT_TYPES), got %s and %s", a.types[0], a.types[1])
+		return ir.Type{}, false, false
+	}
+	if len(a.types) == 3 && !isUnknown(a.types[2]) {
+		st := a.types[2]
+		switch {
+		case temporal >= 0 && st.Kind != ir.TDuration:
+			a.r.errorf(a.e.Args[2].Position(), ir.CodeTypeMismatch, "sequence of %s steps by an INTERVAL (DATATYPE_MISMATCH.SEQUENCE_WRONG_INPUT_TYPES), got %s (%s)", t, st, exprString(a.e.Args[2]))
+			return ir.Type{}, false, false
+		case temporal < 0 && !st.IsSigned():
+			a.r.errorf(a.e.Args[2].Position(), ir.CodeTypeMismatch, "sequence of integers steps by an integer (DATATYPE_MISMATCH.SEQUENCE_WRONG_INPUT_TYPES), got %s (%s)", st, exprString(a.e.Args[2]))
+			return ir.Type{}, false, false
+		case temporal < 0:
+			t, _ = commonType(t, st)
+		}
+		if d, ok := IntervalConstant(a.e.Args[2]); ok && t.Kind == ir.TDate32 && (d < ir.Duration(24*time.Hour) && d > -ir.Duration(24*time.Hour)) {
+			a.r.errorf(a.e.Args[2].Position(), ir.CodeTypeMismatch, "sequence step must be an interval day to second of day granularity if start and end values are dates, got %s", exprString(a.e.Args[2]))
+			return ir.Type{}, false, false
+		}
 	}
 	if isUnknown(t) {
 		t = ir.Int32
 	}
 	return ir.ArrayOf(t, false), a.anyNull(), true
+}
+
+// IntervalConstant is an INTERVAL literal's duration, or its negation's.
+func IntervalConstant(e ir.Expr) (ir.Duration, bool) {
+	if n, ok := e.(*ir.Unary); ok && n.Op == ir.OpNeg {
+		d, ok := IntervalConstant(n.X)
+		return -d, ok
+	}
+	l, ok := e.(*ir.Literal)
+	if !ok || l.Kind != ir.LitInterval {
+		return 0, false
+	}
+	d, err := ir.ParseDuration(l.Text)
+	return d, err == nil
+}
+
+// nativeSequence: sequence of dates by a constant step of whole days, of
+// microsecond timestamps by a constant step, or of either by the default
+// day.
+func nativeSequence(u *Unit, e *ir.Call, args []ir.Type) (ir.Pos, string) {
+	t := u.Types[e].Elem()
+	if t.Kind != ir.TDate32 && t.Kind != ir.TTimestamp {
+		return ir.Pos{}, ""
+	}
+	if t.Kind == ir.TTimestamp && t.Unit != ir.Micro {
+		return e.Pos, fmt.Sprintf("sequence of %s is not supported yet: cast start and stop to timestamp(us)", t)
+	}
+	if len(e.Args) < 3 {
+		return ir.Pos{}, ""
+	}
+	d, ok := IntervalConstant(e.Args[2])
+	switch {
+	case !ok:
+		return e.Args[2].Position(), "sequence with a step that is not an INTERVAL literal is not supported yet"
+	case t.Kind == ir.TDate32 && d%ir.Duration(24*time.Hour) != 0:
+		return e.Args[2].Position(), fmt.Sprintf("sequence of dates by %s, not whole days, is not supported yet", exprString(e.Args[2]))
+	}
+	return ir.Pos{}, ""
 }
 
 // typeArraysZip types arrays_zip(arrs...): an array of structs whose

@@ -100,7 +100,12 @@ func TestArrayTypeErrors(t *testing.T) {
 		{"array_append(ss, 1)", "(Spark: DATATYPE_MISMATCH.ARRAY_FUNCTION_DIFF_TYPES)"},
 		{"concat(xs, t)", "concat takes an array (Spark: DATATYPE_MISMATCH.DATA_DIFF_TYPES) as argument 2, got string (t)"},
 		{"concat(xs, ss)", "concat of arrays takes arrays of one element type, got array<int32> and array<string> (ss)"},
-		{"sequence(1.5, 3)", "sequence takes integers (dates and timestamps are not supported yet)"},
+		{"sequence(1.5, 3)", "sequence takes integers, dates or timestamps, got decimal(2,1) (1.5)"},
+		{"sequence(date '2024-01-01', id)", "sequence's start and stop must be of one type (DATATYPE_MISMATCH.SEQUENCE_WRONG_INPUT_TYPES), got date32 and int64"},
+		{"sequence(date '2024-01-01', date '2024-01-05', 1)", "sequence of date32 steps by an INTERVAL (DATATYPE_MISMATCH.SEQUENCE_WRONG_INPUT_TYPES), got int32 (1)"},
+		{"sequence(1, 5, 1d)", "sequence of integers steps by an integer (DATATYPE_MISMATCH.SEQUENCE_WRONG_INPUT_TYPES)"},
+		{"sequence(date '2024-01-01', date '2024-01-05', 12h)", "sequence step must be an interval day to second of day granularity if start and end values are dates, got 12h"},
+		{"sequence(date '2024-01-01', date '2024-01-05', -23h)", "of day granularity"},
 		{"slice(xs, 1)", "slice takes 3 argument(s), got 2 argument(s)"},
 	} {
 		p, diags := dsl.Parse("t.thund", []byte(arraysHead+"materialized view m = from s | select "+tc.expr+" as x\n"))
@@ -111,5 +116,31 @@ func TestArrayTypeErrors(t *testing.T) {
 		if len(u.Diags) != 1 || !strings.Contains(u.Diags[0].Msg, tc.want) || !strings.HasPrefix(u.Diags[0].Error(), "t.thund:3:") {
 			t.Errorf("%s: got\n%s\nwant one diagnostic at line 3 containing\n\t%s", tc.expr, u.Diags.Error(), tc.want)
 		}
+	}
+}
+
+// TestSequenceNativeRefusals: the native target runs sequence of dates by
+// whole days and of microsecond timestamps; it refuses, where they are
+// written, a step of dates that is not whole days (Spark steps through
+// timestamps and truncates) and timestamps of another unit.
+func TestSequenceNativeRefusals(t *testing.T) {
+	const src = `pipeline p
+source s from jsonl "s.jsonl" { id int64, d date32, ns timestamp(ns, "UTC") }
+materialized view m = from s | select sequence(d, d, 26h), sequence(ns, ns), sequence(d, d, 2d)
+`
+	for _, tc := range []struct {
+		target Target
+		want   []string
+	}{
+		{Native, []string{
+			`t.thund:3:54: native backend: sequence of dates by 1d2h, not whole days, is not supported yet`,
+			`t.thund:3:60: native backend: sequence of timestamp(ns, "UTC") is not supported yet: cast start and stop to timestamp(us)`,
+		}},
+		{Spark41, nil},
+		{Spark42, nil},
+	} {
+		t.Run(string(tc.target), func(t *testing.T) {
+			checkRefusals(t, src, tc.target, tc.want)
+		})
 	}
 }

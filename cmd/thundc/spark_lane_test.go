@@ -85,6 +85,8 @@ var laneCases = []laneCase{
 	// the array and map library without lambdas (passes/funcs_arrays.go)
 	{name: "fn_arrays_sql", dir: "testdata/spark/arrays", path: "."},
 	{name: "fn_arrays_thund", dir: "testdata/spark/arrays", path: "pipeline.thund"},
+	{name: "sequence_sql", dir: "testdata/spark/sequence", path: "."},
+	{name: "sequence_thund", dir: "testdata/spark/sequence", path: "pipeline.thund"},
 	// generators: explode and friends, LATERAL VIEW, over a stream read too
 	{name: "generators_sql", dir: "testdata/spark/generators", path: "."},
 	{name: "generators_thund", dir: "testdata/spark/generators", path: "pipeline.thund"},

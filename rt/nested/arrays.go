@@ -350,8 +350,7 @@ func Sequence[T integer](start, stop, step T) (any, *sqlfn.Error) {
 		n = (e-s)/d + 1
 	}
 	if n > maxArrayLength {
-		return nil, &sqlfn.Error{Class: "COLLECTION_SIZE_LIMIT_EXCEEDED.PARAMETER", Msg: "Can't create array with " + strconv.FormatInt(n, 10) +
-			" elements which exceeding the array size limit " + strconv.Itoa(maxArrayLength) + ", the value of parameter(s) `count` in the function `sequence` is invalid."}
+		return nil, errSequenceLength(n)
 	}
 	out := make(Array, n)
 	for i := range out {
@@ -360,12 +359,44 @@ func Sequence[T integer](start, stop, step T) (any, *sqlfn.Error) {
 	return out, nil
 }
 
+// errSequenceLength is COLLECTION_SIZE_LIMIT_EXCEEDED for a sequence of n
+// elements.
+func errSequenceLength(n int64) *sqlfn.Error {
+	return &sqlfn.Error{Class: "COLLECTION_SIZE_LIMIT_EXCEEDED.PARAMETER", Msg: "Can't create array with " + strconv.FormatInt(n, 10) +
+		" elements which exceeding the array size limit " + strconv.Itoa(maxArrayLength) + ", the value of parameter(s) `count` in the function `sequence` is invalid."}
+}
+
 // SequenceBy1 is sequence(start, stop): by 1 up, or by -1 down.
 func SequenceBy1[T integer](start, stop T) (any, *sqlfn.Error) {
 	if start > stop {
 		return Sequence(start, stop, -1)
 	}
 	return Sequence(start, stop, 1)
+}
+
+// SequenceDays is sequence(start, stop) of timestamps: start, then a day
+// of wall clock in zone z (nil: UTC) more each time, up to stop, or down
+// when start is after stop (sqlfn.TimestampAddUnit: across a DST change a
+// day is 23 or 25 hours).
+func SequenceDays(start, stop int64, z *sqlfn.Zone) (any, *sqlfn.Error) {
+	step := int64(1)
+	if start > stop {
+		step = -1
+	}
+	out := Array{}
+	for i := int64(0); ; i++ {
+		t, err := sqlfn.TimestampAddUnit("DAY", i*step, start, z)
+		if err != nil {
+			return nil, err
+		}
+		if step > 0 && t > stop || step < 0 && t < stop {
+			return out, nil
+		}
+		if len(out) == maxArrayLength {
+			return nil, errSequenceLength(int64(maxArrayLength) + 1)
+		}
+		out = append(out, t)
+	}
 }
 
 // Zip is arrays_zip(arrs...): a struct per index up to the longest array,
