@@ -8,7 +8,7 @@ import (
 )
 
 // TestRegexpExtractAll holds regexp_extract_all to the answers Spark 4.1.4
-// gave for the same calls: every match of Java's find loop, ” for a group
+// gave for the same calls: every match of Java's find loop, the empty string for a group
 // that did not take part, an empty match stepping one character on, and
 // REGEX_GROUP_INDEX for a group the pattern lacks.
 func TestRegexpExtractAll(t *testing.T) {
