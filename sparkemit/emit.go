@@ -590,7 +590,7 @@ func readerOptions(f ir.FileFormat, kvs []ir.KV) (out map[string]string, note, r
 		return nil, "", "Spark's CSV reader takes one nullValue, and this source names several"
 	}
 	if v := out["nullValue"]; v != sparkNullSentinel && v != "" {
-		note = fmt.Sprintf("Spark reads an empty unquoted field as NULL too (its CSV reader maps it to nullValue %q); Þund reads the empty string there (an error in a column of another type)", v)
+		note = fmt.Sprintf("Spark reads an empty unquoted field as NULL too (its CSV reader maps it to nullValue %q); Þund reads the empty string there (in a column of another type, a malformed value)", v)
 	}
 	return out, note, ""
 }
