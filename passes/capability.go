@@ -320,6 +320,7 @@ func (c *capChecker) dataset(d *ir.Dataset) {
 			c.persistedView(d, on)
 		}
 	case ir.KindSource:
+		c.sourceOptions(d)
 		if src := d.Source; src != nil {
 			switch {
 			case src.Stdin:

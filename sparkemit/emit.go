@@ -246,6 +246,8 @@ type emitter struct {
 	// readerNoted are the sources whose reader options are in the report
 	// already (a source can be read in several places).
 	readerNoted map[*ir.Dataset]bool
+	// badNoted: the sources whose bad-record deviation is in the report
+	badNoted map[*ir.Dataset]bool
 }
 
 // plan finds each dataset's own flow and how each source is read.
@@ -254,6 +256,7 @@ func (e *emitter) plan() {
 	e.emitted = map[*ir.Flow]bool{}
 	e.streamSources = map[*ir.Dataset]bool{}
 	e.readerNoted = map[*ir.Dataset]bool{}
+	e.badNoted = map[*ir.Dataset]bool{}
 	for _, f := range e.u.Pipeline.Flows {
 		d := e.u.Pipeline.LookupDataset(f.Target)
 		if d != nil && strings.EqualFold(f.Name, d.Name) {
@@ -482,6 +485,10 @@ func (e *emitter) dataSource(d *ir.Dataset, stream bool) (*pb.Relation, bool) {
 		e.readerNoted[d] = true
 		e.note(src.Pos, "", d.Name, "csv null option", passes.ActionConverted, note)
 	}
+	if why := badRecordsNote(d, opts); why != "" && !e.badNoted[d] {
+		e.badNoted[d] = true
+		e.note(src.Pos, "", d.Name, "bad records", passes.ActionConverted, why)
+	}
 	paths := make([]string, len(src.Paths))
 	for i, p := range src.Paths {
 		paths[i] = rebase(e.opts.DataRoot, p)
@@ -520,25 +527,38 @@ const sparkNullSentinel = "\x00thund:null\x00"
 // readerOptions maps a source's options to Spark's reader options. Þund's
 // CSV conventions differ from Spark's defaults, so they are always spelled
 // out: a header row, RFC 4180 doubled quotes, quoted fields that span lines
-// (multiLine), a NULL only for an unquoted field (sparkNullSentinel), and a
-// malformed record an error rather than a row of NULLs (FAILFAST). note is
-// what Spark still reads otherwise, for the lowering report.
+// (multiLine), a NULL only for an unquoted field (sparkNullSentinel), and
+// the bad-record mode (PERMISSIVE unless the source says otherwise, as on
+// both engines). mode and columnNameOfCorruptRecord go to Spark's CSV and
+// JSON readers as given (the mode upper-cased; check has refused a bad
+// one). note is what Spark still reads otherwise, for the lowering report.
 func readerOptions(f ir.FileFormat, kvs []ir.KV) (out map[string]string, note, refusal string) {
 	out = map[string]string{}
 	if f != ir.FormatCSV {
 		for _, kv := range kvs {
-			out[kv.Key] = kv.Value
+			switch strings.ToLower(kv.Key) {
+			case "mode":
+				out["mode"] = strings.ToUpper(kv.Value)
+			case "columnnameofcorruptrecord":
+				out["columnNameOfCorruptRecord"] = kv.Value
+			default:
+				out[kv.Key] = kv.Value
+			}
 		}
 		return out, "", ""
 	}
 	out["header"] = "true"
 	out["escape"] = `"`
 	out["multiLine"] = "true"
-	out["mode"] = "FAILFAST"
+	out["mode"] = "PERMISSIVE"
 	out["nullValue"] = sparkNullSentinel
 	nulls := 0
 	for _, kv := range kvs {
 		switch strings.ToLower(kv.Key) {
+		case "mode":
+			out["mode"] = strings.ToUpper(kv.Value)
+		case "columnnameofcorruptrecord":
+			out["columnNameOfCorruptRecord"] = kv.Value
 		case "header":
 			switch strings.ToLower(kv.Value) {
 			case "true", "yes", "1":
@@ -570,9 +590,35 @@ func readerOptions(f ir.FileFormat, kvs []ir.KV) (out map[string]string, note, r
 		return nil, "", "Spark's CSV reader takes one nullValue, and this source names several"
 	}
 	if v := out["nullValue"]; v != sparkNullSentinel && v != "" {
-		note = fmt.Sprintf("Spark reads an empty unquoted field as NULL too (its CSV reader maps it to nullValue %q); Þund reads the empty string there (an error in a column of another type)", v)
+		note = fmt.Sprintf("Spark reads an empty unquoted field as NULL too (its CSV reader maps it to nullValue %q); Þund reads the empty string there (in a column of another type, a malformed value)", v)
 	}
 	return out, note, ""
+}
+
+// badRecordsNote is what the lowering report says of a CSV or JSON source
+// whose malformed records Spark keeps where native cannot: in PERMISSIVE
+// mode, a record that would hold NULL in a NOT NULL column (Spark's file
+// sources read every column as nullable; native drops the record and
+// counts it as dropped). "" when the source has no NOT NULL column or is
+// read in another mode.
+func badRecordsNote(d *ir.Dataset, opts map[string]string) string {
+	src := d.Source
+	if src.Format != ir.FormatCSV && src.Format != ir.FormatJSONL {
+		return ""
+	}
+	if m := opts["mode"]; m != "" && m != "PERMISSIVE" {
+		return ""
+	}
+	var nn []string
+	for _, c := range d.Columns {
+		if c.NotNull {
+			nn = append(nn, c.Name)
+		}
+	}
+	if len(nn) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("a malformed record whose NOT NULL column (%s) does not parse is kept by Spark with NULL there (its file sources read every column as nullable); native drops it and counts it as dropped. Spark counts no malformed records", strings.Join(nn, ", "))
 }
 
 // flow lowers one flow to a DefineFlow.

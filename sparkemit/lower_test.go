@@ -347,15 +347,15 @@ materialized view wide (k int64, v int64, d decimal(20,4), name string) = from s
 	if noted != 2 {
 		t.Errorf("%d report entries for wide's casts, want 2", noted)
 	}
-	// CSV: quoted newlines, malformed records fail, and a quoted empty
-	// string is not NULL
+	// CSV: quoted newlines, malformed records kept with NULLs (PERMISSIVE,
+	// as natively), and a quoted empty string is not NULL
 	var opts map[string]string
 	for _, r := range b.Requests {
 		if df := PipelineCommandOf(r).GetDefineFlow(); df != nil && df.GetFlowName() == "s" {
 			opts = df.GetRelationFlowDetails().GetRelation().GetRead().GetDataSource().GetOptions()
 		}
 	}
-	for k, v := range map[string]string{"header": "true", "multiLine": "true", "mode": "FAILFAST", "nullValue": sparkNullSentinel} {
+	for k, v := range map[string]string{"header": "true", "multiLine": "true", "mode": "PERMISSIVE", "nullValue": sparkNullSentinel} {
 		if opts[k] != v {
 			t.Errorf("csv option %s = %q, want %q (all: %v)", k, opts[k], v, opts)
 		}

@@ -109,6 +109,9 @@ var laneCases = []laneCase{
 	// collect_list and collect_set (passes/funcs_collect.go)
 	{name: "collect_sql", dir: "testdata/spark/collect", path: ".", unordered: collectUnordered, targetSkip: collectTargetSkip},
 	{name: "collect_thund", dir: "testdata/spark/collect", path: "pipeline.thund", unordered: collectUnordered, targetSkip: collectTargetSkip},
+	// bad records in CSV and JSON lines: PERMISSIVE and DROPMALFORMED
+	{name: "badrecords_sql", dir: "testdata/spark/badrecords", path: "."},
+	{name: "badrecords_thund", dir: "testdata/spark/badrecords", path: "pipeline.thund"},
 }
 
 // collectTargetSkip: Spark 4.1.4's collect_set keeps -0.0 and 0.0, and

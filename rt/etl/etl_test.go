@@ -84,6 +84,7 @@ type pipeOpts struct {
 	hook   func(*FlowContext) // called at the start of high_bids' flow
 	stdin  bool               // add source feed (Arrow IPC on stdin) and feed_copy
 	once   bool               // add source old_bids and a once flow from it into bids_log
+	mode   string             // bids' mode option (malformed records), "" for the default
 }
 
 // testPipeline is, in the DSL's words:
@@ -112,9 +113,13 @@ func testPipeline(o pipeOpts) *Pipeline {
 		}
 	}
 	all := int64(math.MinInt64)
+	var bidsOpts [][2]string
+	if o.mode != "" {
+		bidsOpts = [][2]string{{"mode", o.mode}}
+	}
 	p := &Pipeline{Name: "auctions", File: "auctions.thund", Compiler: "v0.0.0-test", Datasets: []*Dataset{
 		{Name: "bids", Kind: Source, Schema: bidsSchema,
-			Source:     &FileSource{Format: "csv", Patterns: []string{"data/bids/*.csv"}},
+			Source:     &FileSource{Format: "csv", Patterns: []string{"data/bids/*.csv"}, Options: bidsOpts},
 			Definition: def("bids", `source bids from csv "data/bids/*.csv" { auction int64, price int64 }`)},
 		{Name: "high_bids", Kind: MaterializedView, Schema: bidsSchema,
 			Expectations: []Expectation{{Name: "positive", Action: o.action}},
@@ -706,10 +711,13 @@ func TestFailingExpectationKeepsPreviousVersion(t *testing.T) {
 	}
 }
 
+// TestBadInputNamesFileRowColumn: in FAILFAST mode a malformed value
+// fails the run, naming file, row and column (the default, PERMISSIVE, is
+// TestMalformedRowsCounted).
 func TestBadInputNamesFileRowColumn(t *testing.T) {
 	e := newEnv(t)
 	e.write("data/bids/a.csv", "auction,price\n1,50\n")
-	p := testPipeline(pipeOpts{action: run.Drop})
+	p := testPipeline(pipeOpts{action: run.Drop, mode: "FAILFAST"})
 	e.mustRun(p)
 	e.write("data/bids/c.csv", "auction,price\n6,12x\n")
 	code, _, stderr := e.etl(p, "run")
@@ -805,10 +813,62 @@ func TestPlanJSONAndRunJSON(t *testing.T) {
 	}
 }
 
+// TestMalformedRowsCounted: in the default mode (PERMISSIVE) a malformed
+// value is NULL and the run goes on; each flow that read the row counts it
+// once, whatever --threads, in the summary, the event log and the history.
+// DROPMALFORMED drops it and counts it as dropped. An auction that does not
+// parse cannot be kept (auction is NOT NULL): dropped, and counted so.
+func TestMalformedRowsCounted(t *testing.T) {
+	for _, threads := range []string{"1", "4"} {
+		e := newEnv(t)
+		e.write("data/bids/a.csv", "auction,price\n1,50\n6,12x\nx,20\n")
+		p := testPipeline(pipeOpts{action: run.Drop})
+		code, _, stderr := e.etl(p, "run", "--threads", threads)
+		runID := e.last
+		if code != 0 {
+			t.Fatalf("threads %s: exit %d\n%s", threads, code, stderr)
+		}
+		// high_bids and bids_log read bids: one kept, one dropped each
+		if n := strings.Count(stderr, "malformed rows from bids: 1 kept with NULLs, 1 dropped"); n != 2 {
+			t.Errorf("threads %s: %d flows count the malformed rows, want 2:\n%s", threads, n, stderr)
+		}
+		if !strings.Contains(stderr, "late rows dropped: 0; malformed rows: 2 kept with NULLs, 2 dropped") {
+			t.Errorf("threads %s: footer:\n%s", threads, stderr)
+		}
+		diffText(t, "bids_log", e.read(p, "bids_log"), "auction,price\n1,50\n6,\n")
+		var kept, dropped int64
+		for _, ev := range e.events(runID) {
+			if ev.EventType == events.TypeMalformedRecords {
+				var m events.MalformedRecords
+				if err := ev.Payload(&m); err != nil || m.Source != "bids" || ev.Level != events.Warn {
+					t.Errorf("event %+v: %v", ev, err)
+				}
+				kept += m.Kept
+				dropped += m.Dropped
+			}
+		}
+		if kept != 2 || dropped != 2 {
+			t.Errorf("threads %s: events count %d kept, %d dropped", threads, kept, dropped)
+		}
+		_, out, _ := e.etl(p, "history")
+		if !strings.Contains(out, "late rows dropped: 0; malformed rows: 2 kept with NULLs, 2 dropped\n") ||
+			!strings.Contains(out, "rebuilt bids_log: never built\n    rows 2 in, 2 out; malformed rows: 1 kept with NULLs, 1 dropped\n") {
+			t.Errorf("history:\n%s", out)
+		}
+	}
+	e := newEnv(t)
+	e.write("data/bids/a.csv", "auction,price\n1,50\n6,12x\n")
+	p := testPipeline(pipeOpts{action: run.Drop, mode: "dropmalformed"})
+	if code, _, stderr := e.etl(p, "run"); code != 0 || !strings.Contains(stderr, "malformed rows from bids: 0 kept with NULLs, 1 dropped") {
+		t.Fatalf("DROPMALFORMED: exit %d\n%s", code, stderr)
+	}
+	diffText(t, "bids_log", e.read(p, "bids_log"), "auction,price\n1,50\n")
+}
+
 func TestHistory(t *testing.T) {
 	e := newEnv(t)
 	e.write("data/bids/a.csv", bidsA)
-	p := testPipeline(pipeOpts{action: run.Drop})
+	p := testPipeline(pipeOpts{action: run.Drop, mode: "FAILFAST"})
 	e.mustRun(p)
 	e.mustNoOp(p) // nothing to do: not in the history
 	e.write("data/bids/c.csv", "auction,price\n6,12x\n")

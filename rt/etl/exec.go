@@ -250,6 +250,7 @@ func (ex *executor) runFlow(ds *Dataset, f *Flow, out target, full bool) (err er
 	}
 	stopTicks()
 	fr.closeReaders()
+	fr.countMalformed(stats)
 	if late != nil {
 		if err == nil {
 			err = late.close()

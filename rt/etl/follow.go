@@ -301,9 +301,13 @@ func (fl *follower) runEpoch(abort context.Context) (code int, done bool) {
 		fl.idleFired[k] = false
 	}
 	in, out := r.Summary.Rows()
-	var late int64
+	var late, kept, dropped int64
 	for _, f := range r.Summary.Flows() {
 		late += f.Late()
+		for _, m := range f.Malformed() {
+			kept += m.Kept
+			dropped += m.Dropped
+		}
 	}
 	rebuilt := "nothing"
 	if len(ex.built) > 0 {
@@ -317,8 +321,8 @@ func (fl *follower) runEpoch(abort context.Context) (code int, done bool) {
 		fmt.Fprintf(c.stderr, "nothing to do in %v: %d rows in, %d rows out, %d late; nothing committed (epoch %d stands)\n",
 			time.Since(start).Round(time.Millisecond), in, out, late, r.Summary.Head)
 	} else {
-		fmt.Fprintf(c.stderr, "epoch %d committed in %v: %d rows in, %d rows out, %d late; rebuilt: %s%s\n",
-			r.Summary.Epoch, time.Since(start).Round(time.Millisecond), in, out, late, rebuilt, waiting)
+		fmt.Fprintf(c.stderr, "epoch %d committed in %v: %d rows in, %d rows out, %d late%s; rebuilt: %s%s\n",
+			r.Summary.Epoch, time.Since(start).Round(time.Millisecond), in, out, late, malformedText(kept, dropped), rebuilt, waiting)
 	}
 	c.keepCheckpoints(abort, fl.rc)
 	return 0, false

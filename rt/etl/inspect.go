@@ -98,19 +98,23 @@ func readsFiles(p *Pipeline) bool {
 
 // historyEntry is one run as `history` shows it.
 type historyEntry struct {
-	RunID                 string    `json:"run_id"`
-	Pipeline              string    `json:"pipeline"`
-	Start                 string    `json:"start"`
-	Status                string    `json:"status"` // completed | failed | unknown
-	Epoch                 int64     `json:"epoch"`  // committed epoch, 0 if none
-	DurationMS            int64     `json:"duration_ms"`
-	RowsIn                int64     `json:"rows_in"`
-	RowsOut               int64     `json:"rows_out"`
-	ExpectationViolations int64     `json:"expectation_violations"`
-	ExpectationDropped    int64     `json:"expectation_dropped"`
-	LateRowsDropped       int64     `json:"late_rows_dropped"`
-	Rebuilt               []rebuilt `json:"rebuilt"`
-	Error                 string    `json:"error,omitempty"`
+	RunID                 string `json:"run_id"`
+	Pipeline              string `json:"pipeline"`
+	Start                 string `json:"start"`
+	Status                string `json:"status"` // completed | failed | unknown
+	Epoch                 int64  `json:"epoch"`  // committed epoch, 0 if none
+	DurationMS            int64  `json:"duration_ms"`
+	RowsIn                int64  `json:"rows_in"`
+	RowsOut               int64  `json:"rows_out"`
+	ExpectationViolations int64  `json:"expectation_violations"`
+	ExpectationDropped    int64  `json:"expectation_dropped"`
+	LateRowsDropped       int64  `json:"late_rows_dropped"`
+	// MalformedKept and MalformedDropped: malformed records of CSV and
+	// JSON lines sources, kept with NULLs and dropped (their mode option)
+	MalformedKept    int64     `json:"malformed_rows_kept,omitempty"`
+	MalformedDropped int64     `json:"malformed_rows_dropped,omitempty"`
+	Rebuilt          []rebuilt `json:"rebuilt"`
+	Error            string    `json:"error,omitempty"`
 }
 
 // rebuilt is a dataset a run built, why, and the counts of its flows.
@@ -122,6 +126,8 @@ type rebuilt struct {
 	ExpectationViolations int64  `json:"expectation_violations"`
 	ExpectationDropped    int64  `json:"expectation_dropped"`
 	LateRowsDropped       int64  `json:"late_rows_dropped"`
+	MalformedKept         int64  `json:"malformed_rows_kept,omitempty"`
+	MalformedDropped      int64  `json:"malformed_rows_dropped,omitempty"`
 	// Edges: the occupancy of its flows' bounded edges (back-pressure).
 	Edges []events.Edge `json:"edges,omitempty"`
 }
@@ -171,6 +177,15 @@ func summarizeRun(ri events.RunInfo, evs []events.Event) historyEntry {
 				h.LateRowsDropped += p.Count
 				of(e.Origin.Dataset).LateRowsDropped += p.Count
 			}
+		case events.TypeMalformedRecords:
+			var p events.MalformedRecords
+			if e.Payload(&p) == nil {
+				h.MalformedKept += p.Kept
+				h.MalformedDropped += p.Dropped
+				r := of(e.Origin.Dataset)
+				r.MalformedKept += p.Kept
+				r.MalformedDropped += p.Dropped
+			}
 		case events.TypeFlowStart:
 			worked[e.Origin.Dataset] = true
 		case events.TypeStaleness:
@@ -186,6 +201,7 @@ func summarizeRun(ri events.RunInfo, evs []events.Event) historyEntry {
 				s.RowsIn, s.RowsOut, s.ExpectationViolations, s.ExpectationDropped, s.LateRowsDropped =
 					c.RowsIn, c.RowsOut, c.ExpectationViolations, c.ExpectationDropped, c.LateRowsDropped
 				s.Edges = c.Edges
+				s.MalformedKept, s.MalformedDropped = c.MalformedKept, c.MalformedDropped
 			}
 			h.Rebuilt = append(h.Rebuilt, s)
 		}
@@ -239,6 +255,15 @@ func (c *cli) historyCmd(ctx context.Context, inv *invocation) int {
 	return ExitOK
 }
 
+// malformedText is "; malformed rows: K kept with NULLs, D dropped", or ""
+// when there were none.
+func malformedText(kept, dropped int64) string {
+	if kept+dropped == 0 {
+		return ""
+	}
+	return fmt.Sprintf("; malformed rows: %d kept with NULLs, %d dropped", kept, dropped)
+}
+
 func writeHistoryEntry(w io.Writer, h historyEntry) {
 	start := h.Start
 	if t, err := time.Parse(time.RFC3339Nano, h.Start); err == nil {
@@ -250,8 +275,8 @@ func writeHistoryEntry(w io.Writer, h historyEntry) {
 	}
 	dur := (time.Duration(h.DurationMS) * time.Millisecond).String()
 	fmt.Fprintf(w, "%s  %s  %s  %s  %s\n", h.RunID, start, h.Status, committed, dur)
-	fmt.Fprintf(w, "  rows %d in, %d out; expectations: %d violated (%d dropped); late rows dropped: %d\n",
-		h.RowsIn, h.RowsOut, h.ExpectationViolations, h.ExpectationDropped, h.LateRowsDropped)
+	fmt.Fprintf(w, "  rows %d in, %d out; expectations: %d violated (%d dropped); late rows dropped: %d%s\n",
+		h.RowsIn, h.RowsOut, h.ExpectationViolations, h.ExpectationDropped, h.LateRowsDropped, malformedText(h.MalformedKept, h.MalformedDropped))
 	verb := "rebuilt"
 	if h.Status != "completed" {
 		verb = "tried to rebuild"
@@ -268,6 +293,7 @@ func writeHistoryEntry(w io.Writer, h historyEntry) {
 		if r.LateRowsDropped > 0 {
 			fmt.Fprintf(w, "; late rows dropped: %d", r.LateRowsDropped)
 		}
+		fmt.Fprint(w, malformedText(r.MalformedKept, r.MalformedDropped))
 		fmt.Fprintln(w)
 	}
 	if h.Error != "" {

@@ -13,6 +13,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/nordisk/thund/rt/events"
 	"github.com/nordisk/thund/rt/format"
+	"github.com/nordisk/thund/rt/run"
 	"github.com/nordisk/thund/rt/stream"
 	"github.com/nordisk/thund/rt/warehouse"
 )
@@ -92,22 +93,19 @@ func (ex *executor) stdinReader(src *Dataset) (format.BatchReader, error) {
 	return &memReader{schema: src.Schema, batches: s.batches}, nil
 }
 
-// sourceOptions are a source's reader options.
+// sourceOptions are a source's reader options (thundc check refuses what
+// format.ParseSourceOptions would: this is the safety net).
 func sourceOptions(src *Dataset, mem memory.Allocator) (format.Format, format.Options, error) {
 	opts := format.Options{Mem: mem}
 	f, err := format.ParseFormat(src.Source.Format)
 	if err != nil {
 		return 0, opts, fmt.Errorf("source %s: %w", src.Name, err)
 	}
-	if f == format.CSV {
-		o, err := format.ParseCSVOptions(src.Source.Options)
-		if err != nil {
-			return 0, opts, fmt.Errorf("source %s: %w", src.Name, err)
-		}
-		opts.CSV = &o
-	} else if len(src.Source.Options) > 0 {
-		return 0, opts, fmt.Errorf("source %s: option %q is not read for %s files", src.Name, src.Source.Options[0][0], f)
+	o, err := format.ParseSourceOptions(f, src.Source.Options)
+	if err != nil {
+		return 0, opts, fmt.Errorf("source %s: %w", src.Name, err)
 	}
+	o.Apply(&opts)
 	return f, opts, nil
 }
 
@@ -120,6 +118,8 @@ type flowReads struct {
 	full    bool
 	streams map[string]*streamRead
 	readers []*ctxReader
+	// malformed counts each source's malformed records (countMalformed)
+	malformed map[string]*format.Malformed
 
 	edgeMu sync.Mutex
 	edges  []flowEdge
@@ -199,6 +199,13 @@ func (fr *flowReads) readColumns(name string, cols []int, bounds []format.Bound)
 		}
 		ex.srcRead[x.Name] = true
 		opts.Columns, opts.Threads, opts.Bounds, opts.Reuse = cols, ex.threads, bounds, true
+		if fr.malformed == nil {
+			fr.malformed = map[string]*format.Malformed{}
+		}
+		if fr.malformed[x.Name] == nil {
+			fr.malformed[x.Name] = &format.Malformed{}
+		}
+		opts.Malformed = fr.malformed[x.Name]
 		br = format.OpenFiles(files, f, x.Schema, opts)
 	case stored(x.Kind):
 		cur, ok := ex.r.Txn.Dataset(name)
@@ -303,6 +310,17 @@ func (fr *flowReads) saveOffsets() {
 		raw, _ := json.Marshal(sr.next)
 		fr.ex.r.Txn.SetSourceOffset(sr.key, raw)
 		fr.ex.pl.offsets[sr.key] = raw
+	}
+}
+
+// countMalformed adds the malformed records of the flow's source reads to
+// its counts, in the order of the flow's inputs.
+func (fr *flowReads) countMalformed(stats *run.Flow) {
+	for _, in := range fr.f.Inputs {
+		if m := fr.malformed[in.Name]; m != nil {
+			stats.AddMalformed(in.Name, m.Kept.Load(), m.Dropped.Load())
+			delete(fr.malformed, in.Name)
+		}
 	}
 }
 

@@ -225,17 +225,25 @@ func (c *cli) epoch(ctx context.Context, rc *runConfig, fl *follower) (*run.Run,
 }
 
 // printFooter adds what run.Summary does not say: threads, what was rebuilt,
-// late rows in total.
+// late rows in total, and malformed rows in total when there were any.
 func (ex *executor) printFooter(r *run.Run) {
-	var late int64
+	var late, kept, dropped int64
 	for _, f := range r.Summary.Flows() {
 		late += f.Late()
+		for _, m := range f.Malformed() {
+			kept += m.Kept
+			dropped += m.Dropped
+		}
 	}
 	rebuilt := "nothing"
 	if len(ex.built) > 0 {
 		rebuilt = strings.Join(ex.built, ", ")
 	}
-	fmt.Fprintf(ex.c.stderr, "  threads %d; rebuilt: %s; late rows dropped: %d\n", ex.threads, rebuilt, late)
+	malformed := ""
+	if kept+dropped > 0 {
+		malformed = fmt.Sprintf("; malformed rows: %d kept with NULLs, %d dropped", kept, dropped)
+	}
+	fmt.Fprintf(ex.c.stderr, "  threads %d; rebuilt: %s; late rows dropped: %d%s\n", ex.threads, rebuilt, late, malformed)
 }
 
 // rawArgs are the invocation's arguments as given (for the event log).

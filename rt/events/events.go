@@ -42,6 +42,7 @@ const (
 	TypeFlowEnd             = "flow_end"
 	TypeRows                = "rows"
 	TypeLateRowsDropped     = "late_rows_dropped"
+	TypeMalformedRecords    = "malformed_records"
 	TypeExpectation         = "expectation"
 	TypeStaleness           = "staleness"
 	TypeCheckpointCommitted = "checkpoint_committed"
@@ -150,6 +151,15 @@ type (
 		Count     int64  `json:"count"`
 		Watermark string `json:"watermark,omitempty"`
 		LateTable string `json:"late_table,omitempty"`
+	}
+	// MalformedRecords are the malformed records a flow's read of a CSV or
+	// JSON lines source met (its mode option): kept with NULLs
+	// (PERMISSIVE) or dropped (DROPMALFORMED, or PERMISSIVE where a NOT
+	// NULL column cannot hold the NULL).
+	MalformedRecords struct {
+		Source  string `json:"source"`
+		Kept    int64  `json:"kept"`
+		Dropped int64  `json:"dropped"`
 	}
 	Expectation struct {
 		Name    string `json:"name"`

@@ -49,6 +49,10 @@ type csvScanner struct {
 	spans   []csvSpan
 	quoted  []bool
 	first   bool
+	// keepRaw: raw holds the text of the record being read, its physical
+	// lines joined by '\n' (the corrupt-record column's value).
+	keepRaw bool
+	raw     []byte
 }
 
 // csvSpan is where one field of the record is: in buf, or (inLine) in cur.
@@ -290,6 +294,12 @@ func (s *csvScanner) next(skipBlank bool) (int64, error) {
 			break
 		}
 	}
+	if s.keepRaw {
+		if cap(s.raw) > csvKeepBuffer {
+			s.raw = nil
+		}
+		s.raw = append(s.raw[:0], line...)
+	}
 	start := s.line
 	d, q, esc := s.o.Delimiter, s.o.Quote, s.o.Escape
 	special := func(c byte) bool { return c == q || esc != 0 && esc != q && c == esc }
@@ -335,6 +345,9 @@ func (s *csvScanner) next(skipBlank bool) (int64, error) {
 						}
 						if err != nil {
 							return 0, err
+						}
+						if s.keepRaw {
+							s.raw = append(append(s.raw, '\n'), line...)
 						}
 						s.cur = line
 						pos = 0
@@ -422,14 +435,28 @@ type csvReader struct {
 	big     int64 // a huge record read and not yet returned: the line it starts on
 	skip    bool  // skip blank lines
 	err     error
+	// bad records (badrecords.go)
+	mode    Mode
+	corrupt int // the corrupt-record column (-1: none)
+	count   *Malformed
 }
 
-func newCSVReader(r io.ReadCloser, name string, schema *arrow.Schema, o CSVOptions, batch int, mem memory.Allocator) (BatchReader, error) {
+func newCSVReader(r io.ReadCloser, name string, schema *arrow.Schema, o CSVOptions, opts Options, mem memory.Allocator) (BatchReader, error) {
 	if err := o.validate(); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	cr := &csvReader{name: name, c: r, sc: newCSVScanner(r, o), schema: schema, nulls: o.Nulls, batch: batch}
-	cr.skip = schema.NumFields() != 1
+	corrupt, err := corruptIndex(schema, opts.CorruptColumn)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	cr := &csvReader{name: name, c: r, sc: newCSVScanner(r, o), schema: schema, nulls: o.Nulls, batch: opts.batchRows(),
+		mode: opts.Mode, corrupt: corrupt, count: opts.Malformed}
+	cr.sc.keepRaw = corrupt >= 0 && opts.Mode == Permissive
+	data := schema.NumFields() // the columns read from the file
+	if corrupt >= 0 {
+		data--
+	}
+	cr.skip = data != 1
 	for _, f := range schema.Fields() {
 		b := array.NewBuilder(mem, f.Type)
 		app, err := newTextAppender(f.Type, b)
@@ -444,10 +471,16 @@ func newCSVReader(r io.ReadCloser, name string, schema *arrow.Schema, o CSVOptio
 	}
 	cr.fieldOf = make([]int, len(cr.cols))
 	if !o.Header {
+		n := 0
 		for i := range cr.fieldOf {
-			cr.fieldOf[i] = i
+			if i == corrupt {
+				cr.fieldOf[i] = -1
+				continue
+			}
+			cr.fieldOf[i] = n
+			n++
 		}
-		cr.nfields = len(cr.cols)
+		cr.nfields = n
 		return cr, nil
 	}
 	line, err := cr.sc.next(true)
@@ -465,6 +498,10 @@ func newCSVReader(r io.ReadCloser, name string, schema *arrow.Schema, o CSVOptio
 	}
 	cr.nfields = len(header)
 	for ci, c := range cr.cols {
+		if ci == corrupt {
+			cr.fieldOf[ci] = -1
+			continue
+		}
 		idx := -1
 		for i, h := range header {
 			if h == c.field.Name {
@@ -525,17 +562,11 @@ func (r *csvReader) Next() (arrow.RecordBatch, error) {
 			r.err = io.EOF
 			break
 		}
-		if err != nil {
+		var de *DataError
+		if err != nil && !errors.As(err, &de) {
 			return nil, r.fail(r.placed(err))
 		}
-		if got := r.sc.fields(); got != r.nfields {
-			col := r.nfields + 1
-			if got < r.nfields {
-				col = got
-			}
-			return nil, r.fail(&DataError{File: r.name, Row: line, Col: col, Msg: fmt.Sprintf("want %d fields, got %d", r.nfields, got)})
-		}
-		if r.sc.size() >= csvBigRecord {
+		if err == nil && r.sc.fields() == r.nfields && r.sc.size() >= csvBigRecord {
 			// A huge record is a batch of its own, next (see bigRecord).
 			r.big = line
 			if rows > 0 {
@@ -543,19 +574,135 @@ func (r *csvReader) Next() (arrow.RecordBatch, error) {
 			}
 			return r.bigRecord()
 		}
-		for ci := range r.cols {
-			n, err := r.appendField(ci, line)
-			if err != nil {
-				return nil, r.fail(err)
+		if de != nil {
+			de.File = r.name
+			line = de.Row
+		}
+		n, kept, torn, err := r.record(line, de)
+		if err != nil {
+			return nil, r.fail(err)
+		}
+		if torn {
+			// The builders hold part of a dropped record: the batch
+			// ends before it.
+			if rows > 0 {
+				return r.cut(rows), nil
 			}
+			r.reset()
+		}
+		if kept {
+			rows++
 			size += n
 		}
-		rows++
 	}
 	if rows == 0 {
 		return nil, r.err
 	}
 	return r.flush(rows), nil
+}
+
+// record appends the scanner's record (or, when scanErr is set, the record
+// the scanner could not split into fields) as the next row, as the mode
+// says (badrecords.go). kept is false when the record was dropped; torn
+// is then true when some columns' builders hold a value of it, and the
+// caller must end the batch before it. A malformed record is an error in
+// FAILFAST only.
+func (r *csvReader) record(line int64, scanErr *DataError) (size int, kept, torn bool, err error) {
+	var bad error // the record's first malformation
+	if scanErr != nil {
+		bad = scanErr
+	} else if got := r.sc.fields(); got != r.nfields {
+		col := r.nfields + 1
+		if got < r.nfields {
+			col = got
+		}
+		bad = &DataError{File: r.name, Row: line, Col: col, Msg: fmt.Sprintf("want %d fields, got %d", r.nfields, got)}
+	}
+	if bad != nil && r.mode != Permissive {
+		if r.mode == FailFast {
+			return 0, false, false, bad
+		}
+		r.count.add(false)
+		return 0, false, false, nil
+	}
+	appended := false
+	for ci := range r.cols {
+		c := &r.cols[ci]
+		if ci == r.corrupt {
+			continue
+		}
+		if fi := r.fieldOf[ci]; scanErr == nil && fi < r.sc.fields() {
+			n, err := r.appendField(ci, line)
+			if err == nil {
+				size += n
+				appended = true
+				continue
+			}
+			if r.mode != Permissive {
+				if r.mode == FailFast {
+					return 0, false, false, err
+				}
+				r.count.add(false)
+				return 0, false, appended, nil
+			}
+			if bad == nil {
+				bad = err
+			}
+		}
+		// Permissive: the value is NULL (missing, or it did not parse).
+		if !c.nullable {
+			r.count.add(false)
+			return 0, false, appended, nil
+		}
+		c.b.AppendNull()
+		appended = true
+	}
+	if r.corrupt >= 0 {
+		c := &r.cols[r.corrupt]
+		if bad != nil && r.sc.keepRaw && utf8.Valid(r.sc.raw) {
+			c.sb.BinaryBuilder.Append(r.sc.raw)
+			size += len(r.sc.raw)
+		} else {
+			c.b.AppendNull()
+		}
+	}
+	if bad != nil {
+		r.count.add(true)
+	}
+	return size, true, false, nil
+}
+
+// cut returns the first rows rows of the batch the builders hold (they
+// hold part of the next record too), and starts the next batch empty.
+func (r *csvReader) cut(rows int) arrow.RecordBatch {
+	return cutBatch(r.schema, len(r.cols), func(i int) array.Builder { return r.cols[i].b }, rows)
+}
+
+// reset drops what the builders hold.
+func (r *csvReader) reset() {
+	for i := range r.cols {
+		r.cols[i].b.NewArray().Release()
+	}
+}
+
+// cutBatch makes a batch of the first rows rows of n builders, which may
+// hold more (part of a record that was then dropped), and empties them.
+func cutBatch(schema *arrow.Schema, n int, b func(int) array.Builder, rows int) arrow.RecordBatch {
+	cols := make([]arrow.Array, n)
+	for i := range cols {
+		a := b(i).NewArray()
+		if a.Len() > rows {
+			cols[i] = array.NewSlice(a, 0, int64(rows))
+			a.Release()
+		} else {
+			cols[i] = a
+		}
+	}
+	rec := array.NewRecordBatch(schema, cols, int64(rows))
+	for _, c := range cols {
+		c.Release()
+	}
+	return rec
 }
 
 // appendField appends the record's field of column ci to its builder and
@@ -610,6 +757,11 @@ func (r *csvReader) bigRecord() (arrow.RecordBatch, error) {
 	}
 	for ci := range r.cols {
 		c := &r.cols[ci]
+		if ci == r.corrupt {
+			c.b.AppendNull()
+			cols[ci] = c.b.NewArray()
+			continue
+		}
 		fi := r.fieldOf[ci]
 		raw := r.sc.field(fi)
 		if c.isString && (r.sc.quoted[fi] || !r.isNull(raw)) && utf8.Valid(raw) {
@@ -623,7 +775,22 @@ func (r *csvReader) bigRecord() (arrow.RecordBatch, error) {
 		}
 		if _, err := r.appendField(ci, line); err != nil {
 			release()
-			return nil, r.fail(err)
+			if r.mode == FailFast {
+				return nil, r.fail(err)
+			}
+			// A malformed huge record: the ordinary path, into builders
+			// emptied first.
+			r.reset()
+			_, kept, _, err := r.record(line, nil)
+			if err != nil {
+				return nil, r.fail(err)
+			}
+			r.sc.detach()
+			if !kept {
+				r.reset()
+				return r.Next()
+			}
+			return r.flush(1), nil
 		}
 		cols[ci] = c.b.NewArray()
 	}

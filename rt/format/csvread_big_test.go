@@ -31,7 +31,7 @@ func csvRows(t *testing.T, data []byte, mem memory.Allocator, file bool) [][]str
 		r, err = Open(obj(data), "big.csv", CSV, bigSchema, Options{Mem: mem})
 	} else {
 		// a stream, not an io.ReaderAt: values are not measured ahead
-		r, err = newCSVReader(io.NopCloser(bytes.NewReader(data)), "big.csv", bigSchema, DefaultCSV(), DefaultBatchRows, mem)
+		r, err = newCSVReader(io.NopCloser(bytes.NewReader(data)), "big.csv", bigSchema, DefaultCSV(), Options{}, mem)
 	}
 	if err != nil {
 		t.Fatal(err)

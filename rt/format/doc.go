@@ -8,8 +8,12 @@
 //     lossless, else a SchemaError names file, column and both types; CSV and
 //     JSON lines are parsed by typed per-column parsers whose DataErrors name
 //     file:row:col, the column and what was expected ("want int64, got
-//     \"12x\""). Bad input is always an error, never a panic or a silently
-//     changed value (no rounding, no truncation, no guessing).
+//     \"12x\""). Bad input is never a panic or a silently changed value (no
+//     rounding, no truncation, no guessing): for Parquet and IPC it is an
+//     error; a malformed CSV or JSON lines record is what Options.Mode says
+//     (badrecords.go: an error in FAILFAST, the zero value; a row with
+//     NULLs, or none, in PERMISSIVE and DROPMALFORMED, counted in
+//     Options.Malformed).
 //   - hostile files: every length, offset and count a file states is checked
 //     against the bytes that hold it before anything is allocated by it, and
 //     a malformed file is an error naming it and what was wrong, never a

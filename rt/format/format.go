@@ -152,8 +152,10 @@ func ParseCSVOptions(kv [][2]string) (CSVOptions, error) {
 				o.Nulls, nullsSet = nil, true
 			}
 			o.Nulls = append(o.Nulls, strings.Split(v, ",")...)
+		case "mode", "columnnameofcorruptrecord":
+			return o, fmt.Errorf("csv option %s is read by ParseSourceOptions, not ParseCSVOptions", p[0])
 		default:
-			return o, fmt.Errorf("unknown csv option %q (want header, delimiter, quote, escape, null)", p[0])
+			return o, fmt.Errorf("unknown csv option %q (want %s)", p[0], strings.Join(acceptedOptions(CSV), ", "))
 		}
 	}
 	return o, o.validate()
@@ -191,6 +193,16 @@ type Options struct {
 	// that miss any bound (rowfilter.go). It may still return rows that do
 	// not meet them: the caller filters. Other formats ignore them.
 	Bounds []Bound
+	// Mode is what a CSV or JSON lines reader does with a malformed record
+	// (badrecords.go); the zero value fails.
+	Mode Mode
+	// CorruptColumn, when the schema has a column of that name, is the
+	// column a CSV or JSON lines reader fills with a malformed record's
+	// text (NULL for a good one) instead of reading it from the file.
+	CorruptColumn string
+	// Malformed, when set, counts the malformed records a CSV or JSON
+	// lines reader kept or dropped.
+	Malformed *Malformed
 	// Reuse lets a Parquet reader decode into buffers that earlier batches
 	// held, once the caller released them: the caller must not keep any
 	// part of a batch (a string's bytes) past its Release without copying

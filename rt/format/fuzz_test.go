@@ -243,7 +243,8 @@ func fuzzTextSchema(mode uint8, seedCol int) *arrow.Schema {
 }
 
 // FuzzReadCSV reads a CSV file: mode bit 0 declares one column (col picks
-// it) rather than all of allTypes, bits 1 and 2 pick the dialect.
+// it) rather than all of allTypes, bits 1 and 2 pick the dialect, bits 3
+// and 4 the bad-record mode (fuzzBadRecords).
 func FuzzReadCSV(f *testing.F) {
 	for i, s := range textSeeds(f, CSV) {
 		mode, col := uint8(0), uint8(0)
@@ -263,12 +264,13 @@ func FuzzReadCSV(f *testing.F) {
 		if mode&4 != 0 {
 			csv.Delimiter, csv.Quote, csv.Escape, csv.Nulls = ';', '\'', '\\', []string{"", "NULL"}
 		}
-		fuzzRead(t, data, CSV, fuzzTextSchema(mode, c), Options{CSV: &csv, BatchRows: 100})
+		fuzzRead(t, data, CSV, fuzzTextSchema(mode, c), fuzzBadRecords(mode, Options{CSV: &csv, BatchRows: 100}))
 	})
 }
 
 // FuzzReadJSONL reads a JSON lines file: mode bit 0 declares one column
-// (col picks it) rather than all of allTypes.
+// (col picks it) rather than all of allTypes, bits 3 and 4 pick the
+// bad-record mode (fuzzBadRecords).
 func FuzzReadJSONL(f *testing.F) {
 	for i, s := range textSeeds(f, JSONL) {
 		mode, col := uint8(0), uint8(0)
@@ -280,8 +282,26 @@ func FuzzReadJSONL(f *testing.F) {
 	f.Add([]byte(`{"s": "a\u00e9\"", "i8": -1}`+"\n"+`{"s": null, "extra": [1, {"x": 2}]}`), uint8(0), uint8(0))
 	f.Fuzz(func(t *testing.T, data []byte, mode, col uint8) {
 		c := int(col) % allTypes.NumFields()
-		fuzzRead(t, data, JSONL, fuzzTextSchema(mode, c), Options{BatchRows: 100})
+		fuzzRead(t, data, JSONL, fuzzTextSchema(mode, c), fuzzBadRecords(mode, Options{BatchRows: 100}))
 	})
+}
+
+// fuzzBadRecords sets the bad-record mode that bits 3 and 4 of mode pick
+// (FAILFAST, PERMISSIVE, DROPMALFORMED; the fourth value PERMISSIVE with
+// small batches, so that dropped records cut them), with column s as the
+// corrupt-record column.
+func fuzzBadRecords(mode uint8, o Options) Options {
+	switch (mode >> 3) & 3 {
+	case 1:
+		o.Mode = Permissive
+	case 2:
+		o.Mode = DropMalformed
+	case 3:
+		o.Mode, o.BatchRows = Permissive, 2
+	}
+	o.CorruptColumn = "s"
+	o.Malformed = &Malformed{}
+	return o
 }
 
 // FuzzReadArrowIPC reads an Arrow IPC file or stream (Open takes both as

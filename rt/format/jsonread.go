@@ -3,21 +3,26 @@ package format
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 )
 
-// JSON lines: one object per line; blank lines are skipped. Keys match
+// JSON lines: one object per line; blank lines are skipped; what follows
+// the object on its line is ignored (as Spark ignores it). Keys match
 // columns by name (exact, else case-insensitive); a missing key is NULL,
-// unknown keys are ignored, a key given twice is an error. Values:
+// unknown keys are ignored, and of a key given twice the last value counts
+// (as in Spark). Values:
 //
 //   - null is NULL
 //   - a JSON string goes through the column's text parser (text.go), so
@@ -25,8 +30,11 @@ import (
 //   - a JSON number fits numeric, decimal and duration columns exactly, and a
 //     timestamp column as a count of its unit since the epoch
 //   - true/false fit bool columns
+//   - a string column takes any value: a number, true, false, an object or
+//     an array as its JSON text, as written (Spark's reader does the same)
 //
-// Anything else is an error naming file:line:byte-column and the column.
+// Anything else makes the record malformed (badrecords.go), and in FAILFAST
+// an error naming file:line:byte-column and the column.
 
 type jsonCol struct {
 	field arrow.Field
@@ -47,11 +55,27 @@ type jsonReader struct {
 	batch  int
 	line   int64
 	err    error
+	// a record's values, by column (row)
+	vals  []json.RawMessage
+	where []int // the byte column each value starts at
+	// bad records (badrecords.go)
+	mode    Mode
+	corrupt int // the corrupt-record column (-1: none)
+	count   *Malformed
+	// pending: a record to decode again, into emptied builders, with the
+	// columns of force NULL (a nested value of it failed part way)
+	pending []byte
+	force   []int
 }
 
-func newJSONReader(r io.ReadCloser, name string, schema *arrow.Schema, batch int, mem memory.Allocator) (BatchReader, error) {
-	jr := &jsonReader{name: name, c: r, r: bufio.NewReaderSize(r, 1<<16), schema: schema, batch: batch,
-		exact: map[string]int{}, folded: map[string]int{}}
+func newJSONReader(r io.ReadCloser, name string, schema *arrow.Schema, opts Options, mem memory.Allocator) (BatchReader, error) {
+	corrupt, err := corruptIndex(schema, opts.CorruptColumn)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	jr := &jsonReader{name: name, c: r, r: bufio.NewReaderSize(r, 1<<16), schema: schema, batch: opts.batchRows(),
+		exact: map[string]int{}, folded: map[string]int{}, mode: opts.Mode, corrupt: corrupt, count: opts.Malformed,
+		vals: make([]json.RawMessage, schema.NumFields()), where: make([]int, schema.NumFields())}
 	for i, f := range schema.Fields() {
 		b := array.NewBuilder(mem, f.Type)
 		node, err := newJSONNode(f, b)
@@ -63,8 +87,13 @@ func newJSONReader(r io.ReadCloser, name string, schema *arrow.Schema, batch int
 			col.node = node
 		}
 		jr.cols = append(jr.cols, col)
+		if i == corrupt {
+			continue // not read from the file
+		}
 		jr.exact[f.Name] = i
-		jr.folded[strings.ToLower(f.Name)] = i
+		if _, ok := jr.folded[strings.ToLower(f.Name)]; !ok {
+			jr.folded[strings.ToLower(f.Name)] = i
+		}
 	}
 	return jr, nil
 }
@@ -96,18 +125,47 @@ func (r *jsonReader) Next() (arrow.RecordBatch, error) {
 	}
 	rows := 0
 	for rows < r.batch {
-		line, err := r.readLine()
-		if err == io.EOF {
-			r.err = io.EOF
+		line, force := r.pending, r.force
+		r.pending, r.force = nil, nil
+		if line == nil {
+			var err error
+			line, err = r.readLine()
+			if err == io.EOF {
+				r.err = io.EOF
+				break
+			}
+			if err != nil {
+				return nil, r.fail(fmt.Errorf("%s: line %d: %w", r.name, r.line+1, err))
+			}
+		}
+		for {
+			kept, torn, redo, err := r.row(line, force)
+			if err != nil {
+				return nil, r.fail(err)
+			}
+			if torn {
+				// The builders hold part of the record: the batch ends
+				// before it, and the record is decoded again (redo >= 0)
+				// into the emptied builders, that column NULL.
+				if rows > 0 {
+					if redo >= 0 {
+						r.pending, r.force = line, append(force, redo)
+					}
+					return cutBatch(r.schema, len(r.cols), func(i int) array.Builder { return r.cols[i].b }, rows), nil
+				}
+				for i := range r.cols {
+					r.cols[i].b.NewArray().Release()
+				}
+				if redo >= 0 {
+					force = append(force, redo)
+					continue
+				}
+			}
+			if kept {
+				rows++
+			}
 			break
 		}
-		if err != nil {
-			return nil, r.fail(fmt.Errorf("%s: line %d: %w", r.name, r.line+1, err))
-		}
-		if err := r.row(line); err != nil {
-			return nil, r.fail(err)
-		}
-		rows++
 	}
 	if rows == 0 {
 		return nil, r.err
@@ -139,11 +197,109 @@ func (r *jsonReader) syntaxErr(line []byte, err error, off int64) error {
 	return &DataError{File: r.name, Row: r.line, Col: int(max(off, 1)), Msg: "invalid JSON: " + msg}
 }
 
-// row decodes one line into one row.
-func (r *jsonReader) row(line []byte) error {
-	for i := range r.cols {
-		r.cols[i].seen = false
+// row decodes one line into one row, as the mode says (badrecords.go):
+// kept is false when the record was dropped. torn reports that some
+// builders hold part of the record and the caller must end the batch
+// before it; redo, when not -1, is a column to make NULL as the record is
+// decoded again (a nested value that failed part way). Columns in force
+// are NULL. A malformed record is an error in FAILFAST only.
+func (r *jsonReader) row(line []byte, force []int) (kept, torn bool, redo int, err error) {
+	redo = -1
+	bad := r.split(line) // whether the line is an object, and its values
+	if bad != nil && r.mode != Permissive {
+		if r.mode == FailFast {
+			return false, false, -1, bad
+		}
+		r.count.add(false)
+		return false, false, -1, nil
 	}
+	appended, whole := false, bad != nil
+	for ci := range r.cols {
+		c := &r.cols[ci]
+		if ci == r.corrupt {
+			continue
+		}
+		raw := r.vals[ci]
+		switch {
+		case whole:
+			// Not an object: every value is NULL.
+		case slices.Contains(force, ci):
+			bad = cmp.Or(bad, error(&DataError{File: r.name, Row: r.line, Col: r.where[ci], Column: c.field.Name, Msg: "a nested value that does not parse"}))
+		case raw == nil || raw[0] == 'n':
+			if !c.field.Nullable {
+				msg := "missing in a NOT NULL column"
+				if raw != nil {
+					msg = "NULL in a NOT NULL column"
+				}
+				err := &DataError{File: r.name, Row: r.line, Col: r.where[ci], Column: c.field.Name, Msg: msg}
+				if raw == nil {
+					err.Col = 0
+				}
+				if r.mode == FailFast {
+					return false, false, -1, err
+				}
+				r.count.add(false)
+				return false, appended, -1, nil
+			}
+		default:
+			read := r.value
+			if c.node != nil {
+				read = func(_ *jsonCol, raw json.RawMessage) error { return c.node.read(r, raw) }
+			}
+			before := c.b.Len()
+			err := read(c, raw)
+			if err == nil {
+				appended = true
+				continue
+			}
+			err = &DataError{File: r.name, Row: r.line, Col: r.where[ci], Column: c.field.Name, Msg: err.Error()}
+			if r.mode == FailFast {
+				return false, false, -1, err
+			}
+			if c.b.Len() != before {
+				// A nested value failed part way: what it appended
+				// cannot be taken back.
+				if r.mode == Permissive {
+					return false, true, ci, nil
+				}
+				r.count.add(false)
+				return false, true, -1, nil
+			}
+			if r.mode == DropMalformed {
+				r.count.add(false)
+				return false, appended, -1, nil
+			}
+			bad = cmp.Or(bad, error(err))
+		}
+		// The value is NULL: missing, null, or (PERMISSIVE) it did not
+		// parse. A NOT NULL column cannot hold it: the record is dropped.
+		if !c.field.Nullable {
+			r.count.add(false)
+			return false, appended, -1, nil
+		}
+		c.b.AppendNull()
+		appended = true
+	}
+	if r.corrupt >= 0 {
+		c := &r.cols[r.corrupt]
+		text := bytes.TrimSuffix(bytes.TrimSuffix(line, []byte("\n")), []byte("\r"))
+		if bad != nil && utf8.Valid(text) {
+			c.b.(*array.StringBuilder).BinaryBuilder.Append(text)
+		} else {
+			c.b.AppendNull()
+		}
+	}
+	if bad != nil {
+		r.count.add(true)
+	}
+	return true, false, -1, nil
+}
+
+// split reads a line's object into r.vals (nil for a key not given; of a
+// key given twice, the last value), or returns why the line is not one
+// JSON object.
+func (r *jsonReader) split(line []byte) error {
+	clear(r.vals)
 	dec := json.NewDecoder(bytes.NewReader(line))
 	dec.UseNumber()
 	tok, err := dec.Token()
@@ -175,34 +331,10 @@ func (r *jsonReader) row(line []byte) error {
 		if !ok {
 			continue
 		}
-		c := &r.cols[ci]
-		col := int(vstart) + 1
-		if c.seen {
-			return &DataError{File: r.name, Row: r.line, Col: col, Column: c.field.Name, Msg: fmt.Sprintf("key %q given twice", key)}
-		}
-		c.seen = true
-		read := r.value
-		if c.node != nil {
-			read = func(_ *jsonCol, raw json.RawMessage) error { return c.node.read(r, raw) }
-		}
-		if err := read(c, raw); err != nil {
-			return &DataError{File: r.name, Row: r.line, Col: col, Column: c.field.Name, Msg: err.Error()}
-		}
+		r.vals[ci], r.where[ci] = raw, int(vstart)+1
 	}
 	if _, err := dec.Token(); err != nil { // the closing brace
 		return r.syntaxErr(line, err, dec.InputOffset())
-	}
-	if rest := skipSpace(line, dec.InputOffset()); int(rest) < len(line) {
-		return &DataError{File: r.name, Row: r.line, Col: int(rest) + 1, Msg: "text after the JSON object (want one object per line)"}
-	}
-	for i := range r.cols {
-		c := &r.cols[i]
-		if !c.seen {
-			if !c.field.Nullable {
-				return &DataError{File: r.name, Row: r.line, Column: c.field.Name, Msg: "missing in a NOT NULL column"}
-			}
-			c.b.AppendNull()
-		}
 	}
 	return nil
 }
@@ -238,17 +370,20 @@ func (r *jsonReader) value(c *jsonCol, raw json.RawMessage) error {
 		}
 		return c.app(s)
 	case 't', 'f':
-		if dt.ID() == arrow.BOOL {
+		if dt.ID() == arrow.BOOL || dt.ID() == arrow.STRING {
 			return c.app(string(raw))
 		}
 		return jsonWantGot(dt, raw)
 	case '{', '[':
+		if dt.ID() == arrow.STRING {
+			return c.app(string(raw))
+		}
 		return jsonWantGot(dt, raw)
 	}
 	// A number.
 	switch dt.ID() {
 	case arrow.INT8, arrow.INT16, arrow.INT32, arrow.INT64, arrow.UINT8, arrow.UINT16, arrow.UINT32, arrow.UINT64,
-		arrow.FLOAT32, arrow.FLOAT64, arrow.DECIMAL128, arrow.DURATION:
+		arrow.FLOAT32, arrow.FLOAT64, arrow.DECIMAL128, arrow.DURATION, arrow.STRING:
 		return c.app(string(raw))
 	case arrow.TIMESTAMP:
 		v, err := strconv.ParseInt(string(raw), 10, 64)

@@ -40,9 +40,9 @@ func Open(obj store.Object, name string, f Format, schema *arrow.Schema, opts Op
 	)
 	switch f {
 	case CSV:
-		r, err = newCSVReader(obj, name, schema, opts.csv(), opts.batchRows(), mem)
+		r, err = newCSVReader(obj, name, schema, opts.csv(), opts, mem)
 	case JSONL:
-		r, err = newJSONReader(obj, name, schema, opts.batchRows(), mem)
+		r, err = newJSONReader(obj, name, schema, opts, mem)
 	case Parquet:
 		r, err = newParquetReader(obj, name, schema, opts, mem)
 	case Arrow, ArrowStream:

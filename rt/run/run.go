@@ -211,6 +211,9 @@ func (f *Flow) End(err error) error {
 	if n := f.Late(); n > 0 {
 		log.Emit(events.Warn, events.TypeLateRowsDropped, f.Target, f.Name, events.LateRowsDropped{Count: n})
 	}
+	for _, m := range f.Malformed() {
+		log.Emit(events.Warn, events.TypeMalformedRecords, f.Target, f.Name, events.MalformedRecords{Source: m.Source, Kept: m.Kept, Dropped: m.Dropped})
+	}
 	log.Emit(events.Info, events.TypeFlowEnd, f.Target, f.Name, events.FlowEnd{Status: status,
 		RowsIn: f.RowsIn(), RowsOut: f.RowsOut(), DurationMS: dur.Milliseconds(), Edges: f.edgeStats()})
 	return failed

@@ -97,6 +97,7 @@ type Flow struct {
 
 	mu           sync.Mutex
 	expectations []*Expectation
+	malformed    []Malformed
 	start, end   time.Time
 	status       string
 	run          *Run
@@ -111,6 +112,38 @@ func (f *Flow) AddOut(n int64) { f.out.Add(n) }
 
 // AddLate counts late rows dropped.
 func (f *Flow) AddLate(n int64) { f.late.Add(n) }
+
+// Malformed counts the malformed records of one source a flow read.
+type Malformed struct {
+	Source        string
+	Kept, Dropped int64
+}
+
+// AddMalformed counts malformed records of a source the flow read: kept
+// with NULLs, and dropped.
+func (f *Flow) AddMalformed(source string, kept, dropped int64) {
+	if kept == 0 && dropped == 0 {
+		return
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for i := range f.malformed {
+		if f.malformed[i].Source == source {
+			f.malformed[i].Kept += kept
+			f.malformed[i].Dropped += dropped
+			return
+		}
+	}
+	f.malformed = append(f.malformed, Malformed{Source: source, Kept: kept, Dropped: dropped})
+}
+
+// Malformed lists the flow's malformed-record counts per source, in the
+// order the sources were first counted.
+func (f *Flow) Malformed() []Malformed {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]Malformed(nil), f.malformed...)
+}
 
 // RowsIn, RowsOut and Late read the counters.
 func (f *Flow) RowsIn() int64  { return f.in.Load() }
@@ -228,6 +261,9 @@ func (s *Summary) Print(w io.Writer) {
 		}
 		if n := f.Late(); n > 0 {
 			fmt.Fprintf(w, "    late rows dropped: %d\n", n)
+		}
+		for _, m := range f.Malformed() {
+			fmt.Fprintf(w, "    malformed rows from %s: %d kept with NULLs, %d dropped\n", m.Source, m.Kept, m.Dropped)
 		}
 	}
 }

@@ -126,13 +126,11 @@ func readSource(root string, d *etl.Dataset) ([]arrow.RecordBatch, error) {
 		return nil, err
 	}
 	opts := format.Options{BatchRows: 3} // small batches: rows cross batch boundaries
-	if f == format.CSV {
-		c, err := format.ParseCSVOptions(d.Source.Options)
-		if err != nil {
-			return nil, err
-		}
-		opts.CSV = &c
+	o, err := format.ParseSourceOptions(f, d.Source.Options)
+	if err != nil {
+		return nil, err
 	}
+	o.Apply(&opts)
 	r, err := format.ReadGlobs(root, d.Source.Patterns, f, d.Schema, opts)
 	if err != nil {
 		return nil, err
