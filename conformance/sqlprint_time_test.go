@@ -106,6 +106,11 @@ func init() {
 		"unix_seconds":        tmEpoch("tm_floordiv(epoch_us(%s), 1000000)"),
 		"unix_millis":         tmEpoch("tm_floordiv(epoch_us(%s), 1000)"),
 		"unix_micros":         tmEpoch("epoch_us(%s)"),
+		// the catalogue's first functions (passes/funcs.go), printed here
+		// to add their pattern forms
+		"to_date":        tmToDate,
+		"to_timestamp":   tmToTimestamp,
+		"unix_timestamp": tmToUnixTimestamp,
 	})
 	sparkMacros = append(sparkMacros,
 		// a // b floored (b > 0): DuckDB's // truncates toward zero
@@ -626,6 +631,39 @@ func tmToUnixTimestamp(p *printer, e *ir.Call) string {
 	}
 	// ToUnixTimestamp divides the microseconds as a Java long: toward zero
 	return p.cast(e, fmt.Sprintf("spark_quot(epoch_us(%s), CAST(1000000 AS BIGINT))", ts))
+}
+
+// tmToDate: one argument as CAST(x AS DATE) (Spark's string grammar for a
+// string); with a pattern, the string parsed (tmParse) and its date.
+func tmToDate(p *printer, e *ir.Call) string {
+	tmArity(p, e, 1, 2)
+	x := p.expr(e.Args[0])
+	switch {
+	case p.typeOf(e.Args[0]).Kind != ir.TString:
+		if len(e.Args) == 2 {
+			p.fail(e.Pos, "to_date of a %s with a pattern", p.typeOf(e.Args[0]))
+		}
+		return "CAST(CAST(" + x + " AS TIMESTAMP) AS DATE)"
+	case len(e.Args) == 1:
+		return castFromString(p, e.Pos, x, ir.Date32, false)
+	}
+	return p.cast(e, tmParse(p, e, x, tmPattern(p, e, 1), "error('CANNOT_PARSE_TIMESTAMP')"))
+}
+
+// tmToTimestamp: one argument cast (a string only as a simple literal);
+// with a pattern, the string parsed (tmParse).
+func tmToTimestamp(p *printer, e *ir.Call) string {
+	tmArity(p, e, 1, 2)
+	switch {
+	case p.typeOf(e.Args[0]).Kind != ir.TString:
+		if len(e.Args) == 2 {
+			p.fail(e.Pos, "to_timestamp of a %s with a pattern", p.typeOf(e.Args[0]))
+		}
+		return p.cast(e, p.expr(e.Args[0]))
+	case len(e.Args) == 1:
+		return p.cast(e, p.timestampLiteral(e.Args[0]))
+	}
+	return p.cast(e, tmParse(p, e, p.expr(e.Args[0]), tmPattern(p, e, 1), "error('CANNOT_PARSE_TIMESTAMP')"))
 }
 
 func tmTryToTimestamp(p *printer, e *ir.Call) string {
