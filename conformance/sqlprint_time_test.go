@@ -43,13 +43,15 @@ package conformance
 //     translated to strftime only letter by letter where the meaning is
 //     the same (tmFormatCodes); any other letter or width refuses. Years
 //     are 1 to 9999 (Spark writes a sign on a year past 9999).
-//   - to_unix_timestamp and try_to_timestamp parse a string with a
-//     constant pattern of fixed-width numeric fields only (yyyy, MM, dd,
-//     HH, mm, ss and literals): the text must match those widths exactly
-//     (java.time's strict fields; DuckDB's strptime also takes one digit
-//     for %m) and then be a valid date and time, else CANNOT_PARSE_TIMESTAMP
-//     (NULL for try_). Years are four digits (java.time's yyyy would take
-//     more).
+//   - to_unix_timestamp, try_to_timestamp, and the pattern forms of
+//     to_date, to_timestamp and unix_timestamp (passes/funcs.go; printed
+//     here, their one-argument forms as sqlprint_test.go prints them)
+//     parse a string with a constant pattern of fixed-width numeric
+//     fields only (yyyy, MM, dd, HH, mm, ss and literals): the text must
+//     match those widths exactly (java.time's strict fields; DuckDB's
+//     strptime also takes one digit for %m) and then be a valid date and
+//     time, else CANNOT_PARSE_TIMESTAMP (NULL for try_). Years are four
+//     digits (java.time's yyyy would take more).
 //
 // current_date, current_timestamp and localtimestamp are compared only
 // through facts that hold in any run (a date after 2026, the date of the
