@@ -20,11 +20,11 @@ const (
 	argBool
 	argTime         // date or timestamp
 	argTimeOrString // date, timestamp, or a string to parse
-	argTimestamp
-	argTruncUnit // a string naming a date_trunc unit
-	argInt32     // INT, SMALLINT or TINYINT (funcs_time.go: Spark's date_add takes no BIGINT)
-	argDate      // a date (funcs_time.go: Spark's unix_date casts nothing to DATE)
-	argLambda    // a lambda, x -> body (funcs_lambda.go: lambdaCall checks it)
+	argTimestamp    // a TIMESTAMP (with a zone), not a TIMESTAMP_NTZ
+	argTruncUnit    // a string naming a date_trunc unit
+	argInt32        // INT, SMALLINT or TINYINT (funcs_time.go: Spark's date_add takes no BIGINT)
+	argDate         // a date (funcs_time.go: Spark's unix_date casts nothing to DATE)
+	argLambda       // a lambda, x -> body (funcs_lambda.go: lambdaCall checks it)
 )
 
 // argRules describes each argRule: the words an error uses, and the test.
@@ -42,10 +42,13 @@ var argRules = [...]struct {
 	argBool:              {"a bool", func(t ir.Type) bool { return t.Kind == ir.TBool }},
 	argTime:              {"a date or timestamp", isTime},
 	argTimeOrString:      {"a date, timestamp or string", func(t ir.Type) bool { return isTime(t) || t.Kind == ir.TString }},
-	argTimestamp:         {"a timestamp", func(t ir.Type) bool { return t.Kind == ir.TTimestamp }},
-	argTruncUnit:         {"a string (the unit)", func(t ir.Type) bool { return t.Kind == ir.TString }},
-	argDate:              {"a date", func(t ir.Type) bool { return t.Kind == ir.TDate32 }},
-	argLambda:            {"a lambda", func(ir.Type) bool { return true }},
+	// Spark's TIMESTAMP only: Spark's unix_seconds, unix_millis and
+	// unix_micros refuse a TIMESTAMP_NTZ (DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE:
+	// no implicit cast to their TIMESTAMP)
+	argTimestamp: {"a zoned timestamp", func(t ir.Type) bool { return t.Kind == ir.TTimestamp && t.Zone != "" }},
+	argTruncUnit: {"a string (the unit)", func(t ir.Type) bool { return t.Kind == ir.TString }},
+	argDate:      {"a date", func(t ir.Type) bool { return t.Kind == ir.TDate32 }},
+	argLambda:    {"a lambda", func(ir.Type) bool { return true }},
 	argInt32: {"an INT, SMALLINT or TINYINT", func(t ir.Type) bool {
 		return t.Kind == ir.TInt32 || t.Kind == ir.TInt16 || t.Kind == ir.TInt8
 	}},
