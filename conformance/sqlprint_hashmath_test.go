@@ -737,6 +737,6 @@ func genHashMath() *table {
 func genHashMathBad() *table {
 	t := &table{name: "hm_bad", cols: []string{"id", "s", "n", "i", "url", "hx", "bx"},
 		quoted: []bool{false, true, false, false, true, true, true}}
-	t.rows = append(t.rows, []string{"1", "bad", "-9223372036854775808", "5", "%zz", "zz", "ff"})
+	t.rows = append(t.rows, []string{"1", "bad", "-9223372036854775808", "2147483647", "%zz", "zz", "ff"})
 	return t
 }
