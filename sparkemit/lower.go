@@ -655,6 +655,9 @@ func (l *lowerer) expr(x ir.Expr) *pb.Expression {
 		return star(n.Qualifier)
 	case *ir.Unary:
 		if n.Op == ir.OpNeg {
+			if lit := l.negativeLiteral(n); lit != nil {
+				return lit
+			}
 			return call("negative", l.expr(n.X))
 		}
 		return call("not", l.expr(n.X))
@@ -979,6 +982,34 @@ func (l *lowerer) literal(n *ir.Literal) *pb.Expression {
 		lit.LiteralType = &pb.Expression_Literal_Date{Date: int32(ts.Unix() / 86400)}
 	default:
 		return bad(fmt.Errorf("no Spark literal for it"))
+	}
+	return &pb.Expression{ExprType: &pb.Expression_Literal_{Literal: lit}}
+}
+
+// negativeLiteral lowers -N of an integer literal N as the literal -N, as
+// Spark's SQL parser reads it (MINUS? INTEGER_VALUE is one literal) and as
+// resolve types it: a literal operand of decimal arithmetic takes the
+// fewest digits that hold it (DecimalType.fromLiteral: d % -2 is
+// DECIMAL(3,2) for a DECIMAL(10,2) d), where negative(2) is an INT
+// expression widened to DECIMAL(10,0) (DECIMAL(10,2) on 4.1.4 and 4.2.1).
+// nil when n is not a negated integer literal.
+func (l *lowerer) negativeLiteral(n *ir.Unary) *pb.Expression {
+	x, ok := n.X.(*ir.Literal)
+	if !ok || x.Kind != ir.LitInt {
+		return nil
+	}
+	v, err := strconv.ParseInt("-"+x.Text, 10, 64)
+	if err != nil {
+		return nil
+	}
+	lit := &pb.Expression_Literal{}
+	switch t := l.e.u.Types[n]; {
+	case t.Kind == ir.TInt32:
+		lit.LiteralType = &pb.Expression_Literal_Integer{Integer: int32(v)}
+	case t.Kind == ir.TInt64:
+		lit.LiteralType = &pb.Expression_Literal_Long{Long: v}
+	default:
+		return nil
 	}
 	return &pb.Expression{ExprType: &pb.Expression_Literal_{Literal: lit}}
 }

@@ -311,6 +311,7 @@ source s from csv "s.csv" { k int64, v int32, d decimal(10,2), name string }
 materialized view dist = from s | select k, name | distinct
 materialized view ne = from s | select k <> 1 as x
 materialized view wide (k int64, v int64, d decimal(20,4), name string) = from s | select k, v, d, name
+materialized view neg = from s | select pmod(d, -2) as p, k * -3000000000 as l, -v as nv
 `, passes.Spark41)
 	b, rep, err := Emit(u, Options{})
 	if err != nil {
@@ -326,6 +327,20 @@ materialized view wide (k int64, v int64, d decimal(20,4), name string) = from s
 	x := flowRelation(t, b, "ne").GetProject().Expressions[0].GetAlias().GetExpr().GetUnresolvedFunction()
 	if x.GetFunctionName() != "not" || x.Arguments[0].GetUnresolvedFunction().GetFunctionName() != "==" {
 		t.Errorf("<>: %v, want not(==)", x)
+	}
+	// a negated integer literal is one literal, as Spark's parser reads
+	// -2 (and resolve types it): negative(2) is an INT expression, which
+	// decimal arithmetic widens to DECIMAL(10,0), so pmod(d, negative(2))
+	// was DECIMAL(10,2) on Spark where resolve says DECIMAL(3,2)
+	negs := flowRelation(t, b, "neg").GetProject().Expressions
+	if lit := negs[0].GetAlias().GetExpr().GetUnresolvedFunction().Arguments[1].GetLiteral(); lit == nil || lit.GetInteger() != -2 {
+		t.Errorf("pmod(d, -2): second argument %v, want the INT literal -2", negs[0].GetAlias().GetExpr())
+	}
+	if lit := negs[1].GetAlias().GetExpr().GetUnresolvedFunction().Arguments[1].GetLiteral(); lit == nil || lit.GetLong() != -3000000000 {
+		t.Errorf("k * -3000000000: second argument %v, want the BIGINT literal -3000000000", negs[1].GetAlias().GetExpr())
+	}
+	if f := negs[2].GetAlias().GetExpr().GetUnresolvedFunction(); f.GetFunctionName() != "negative" {
+		t.Errorf("-v: %v, want negative(v)", negs[2].GetAlias().GetExpr())
 	}
 	// a declared schema: the flow casts the columns whose type differs
 	// (Spark requires the flow's schema to equal the declared one)
