@@ -119,7 +119,7 @@ func TestSparkConformance(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer conn.Close()
-	ctx, cancel := context.WithTimeout(t.Context(), 15*time.Minute)
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Minute)
 	defer cancel()
 	// the process id keeps two runs against one server (two checkouts'
 	// lanes) from dropping each other's database
