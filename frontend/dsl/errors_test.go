@@ -66,7 +66,7 @@ var errorCases = []errorCase{
 	{name: "shift operator with a space", src: "materialized view v =\n  from s\n  | select a < < 1, b >> 1, c > >> 2\n",
 		want: []string{`e.thund:3:14: write the shift operator << without spaces inside it [syntax]`, `e.thund:3:31: write the shift operator >>> without spaces inside it [syntax]`}},
 	{name: "bitwise or outside parentheses is the pipe", src: "materialized view v =\n  from s\n  | where a | b > 0\n",
-		want: []string{`e.thund:3:15: unexpected identifier "b", expected a stage: where, select, group, aggregate, join, window, union, except, intersect, distinct, order, limit or lateral view [syntax]`}},
+		want: []string{`e.thund:3:15: unexpected identifier "b", expected a stage: where, select, group, aggregate, join, window, union, except, intersect, distinct, order, limit or lateral view (| between stages is the pipe; bitwise OR is written in parentheses: (a | b)) [syntax]`}},
 	{name: "missing stage pipe", src: "materialized view v =\n  from s\n  where a\n",
 		want: []string{`e.thund:3:3: unexpected "where", expected "|" and a stage, a flow clause (comment, set, apply changes, trigger, output mode, emit, late table) or a new declaration (source, materialized view, streaming table, temporary view, view, sink, flow) [syntax]`}},
 	{name: "missing comma", src: "materialized view v =\n  from s\n  | select a b\n",
