@@ -21,7 +21,7 @@ func TestBitwiseTypes(t *testing.T) {
 		{"~i8", ir.Int8}, {"~i16", ir.Int16}, {"~i64", ir.Int64}, {"~u8", ir.Int16}, {"~u32", ir.Int64},
 		{"u8 & u8", ir.Int16}, {"u32 ^ i8", ir.Int64}, {"(u8 | i16)", ir.Int16},
 		{"i8 << 1", ir.Int32}, {"i16 >> i64", ir.Int32}, {"i64 >>> i8", ir.Int64}, {"u32 << 1", ir.Int64},
-		{"u8 >> 1", ir.Int32}, {"null << 1", ir.Int32},
+		{"u8 >> 1", ir.Int32}, {"null << 1", ir.Int32}, {"~null", ir.Int32}, {"null & null", ir.Int32},
 	} {
 		u := confUnit(t, Spark41, "pipeline p\n"+hashSource+"materialized view m = from u | select "+c.expr+" as x\n")
 		if u.Diags.HasErrors() {

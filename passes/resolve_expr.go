@@ -175,8 +175,11 @@ func (r *resolver) unary(e *ir.Unary, sc *scope, c ectx) (ir.Type, bool) {
 	case isInvalid(t) && e.Op != ir.OpNot:
 		return invalid, n
 	case isUnknown(t):
-		if e.Op == ir.OpNot {
+		switch e.Op {
+		case ir.OpNot:
 			return ir.Bool, n
+		case ir.OpBitNot:
+			return ir.Int32, n // Spark: ~NULL is an INT
 		}
 		return t, n
 	case e.Op == ir.OpNot && t.Kind != ir.TBool:
@@ -234,7 +237,7 @@ func (r *resolver) bitwiseType(e *ir.Binary, lt, rt ir.Type) (ir.Type, bool) {
 	}
 	switch {
 	case isUnknown(lt) && isUnknown(rt):
-		return ir.Type{}, true
+		return ir.Int32, true // Spark: NULL & NULL is an INT
 	case isUnknown(lt):
 		return sparkInteger(rt), true
 	case isUnknown(rt):
