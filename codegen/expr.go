@@ -157,6 +157,10 @@ func (g *flowGen) genExpr(e ir.Expr, en *env) *value {
 			return g.genCompare(e.Op, g.genExpr(e.L, en), g.genExpr(e.R, en), e.Pos)
 		case e.Op == ir.OpConcat:
 			return g.genConcat(g.typeOf(e), e.Pos, []*value{g.genExpr(e.L, en), g.genExpr(e.R, en)})
+		case e.Op.IsBitwise():
+			return g.genBitwise(e, en)
+		case e.Op.IsShift():
+			return g.genShift(e.Op.ShiftFunc(), g.typeOf(e), e.Pos, g.genExpr(e.L, en), g.genExpr(e.R, en))
 		}
 		return g.genArith(e, en)
 	case *ir.IsNull:
@@ -240,7 +244,44 @@ func (g *flowGen) genUnary(e *ir.Unary, en *env) *value {
 		}
 		return g.strict(ir.Bool, e.Pos, pure, false, []*value{x}, func() jen.Code { return jen.Op("!").Add(V(x)) })
 	}
+	if e.Op == ir.OpBitNot { // Go's unary ^ is Java's ~ on the signed type
+		a := g.coerce(x, t, e.Pos)
+		return g.strict(t, e.Pos, pure, false, []*value{a}, func() jen.Code { return jen.Op("^").Add(V(a)) })
+	}
 	return g.negate(g.coerce(x, t, e.Pos), t, e.Pos)
+}
+
+// bitwiseOps are Go's spelling of & | ^ (never overflow: pure).
+var bitwiseOps = map[ir.BinaryOp]string{ir.OpBitAnd: "&", ir.OpBitOr: "|", ir.OpBitXor: "^"}
+
+// genBitwise generates a & b, a | b, a ^ b in the result type passes
+// resolved (the wider signed integer): NULL when either side is.
+func (g *flowGen) genBitwise(e *ir.Binary, en *env) *value {
+	t := g.typeOf(e)
+	l, r := g.genExpr(e.L, en), g.genExpr(e.R, en)
+	if t.Kind == ir.TUnknown || l.null || r.null {
+		return nullValue(t)
+	}
+	a, b := g.coerce(l, t, e.Pos), g.coerce(r, t, e.Pos)
+	op := bitwiseOps[e.Op]
+	return g.strict(t, e.Pos, pure, false, []*value{a, b}, func() jen.Code { return jen.Add(V(a)).Op(op).Add(V(b)) })
+}
+
+// genShift generates shiftleft, shiftright and shiftrightunsigned (the
+// functions and the << >> >>> operators) in type t, INT or BIGINT: Java's
+// shifts, the count modulo the width; a BIGINT count is cast to INT as
+// Spark does (CAST_OVERFLOW past it).
+func (g *flowGen) genShift(name string, t ir.Type, pos ir.Pos, x, n *value) *value {
+	if t.Kind == ir.TUnknown || x.null || n.null {
+		return nullValue(t)
+	}
+	fn := map[string]string{"shiftleft": "ShiftLeft", "shiftright": "ShiftRight", "shiftrightunsigned": "ShiftRightUnsigned"}[name]
+	if t.Kind == ir.TInt64 {
+		fn += "Int64"
+	} else {
+		fn += "Int32"
+	}
+	return g.sqlfnCall(t, pos, pure, fn, g.coerce(x, t, pos), g.asInt32(n, pos))
 }
 
 // negate is -x in x's type t (unary minus, negative()): checked, -MIN

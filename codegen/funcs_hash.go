@@ -100,13 +100,7 @@ func (g *flowGen) genHashCall(name string, e *ir.Call, args []*value, t ir.Type)
 		fn := plainValue(ir.StringT, jen.Lit(strings.ToLower(e.Name))) // Spark's message names the call's spelling
 		return g.sqlfnCall(t, e.Pos, checked, "BitGet", asI64(a), asI32(args[1]), plainValue(ir.Int32, jen.Lit(width)), fn)
 	case "shiftleft", "shiftright", "shiftrightunsigned":
-		fn := map[string]string{"shiftleft": "ShiftLeft", "shiftright": "ShiftRight", "shiftrightunsigned": "ShiftRightUnsigned"}[name]
-		if t.Kind == ir.TInt64 {
-			fn += "Int64"
-		} else {
-			fn += "Int32"
-		}
-		return g.sqlfnCall(t, e.Pos, pure, fn, g.coerce(args[0], t, e.Pos), asI32(args[1]))
+		return g.genShift(name, t, e.Pos, args[0], args[1])
 	}
 	return nil
 }

@@ -344,7 +344,7 @@ func strictRefs(e ir.Expr) []*ir.ColumnRef {
 	case *ir.ColumnRef:
 		return []*ir.ColumnRef{e}
 	case *ir.Binary:
-		if e.Op.IsArithmetic() || e.Op == ir.OpConcat || e.Op.IsComparison() && e.Op != ir.OpEqNullSafe {
+		if e.Op.IsArithmetic() || e.Op.IsBitwise() || e.Op.IsShift() || e.Op == ir.OpConcat || e.Op.IsComparison() && e.Op != ir.OpEqNullSafe {
 			return append(strictRefs(e.L), strictRefs(e.R)...)
 		}
 	case *ir.Unary:

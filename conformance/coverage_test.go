@@ -61,6 +61,7 @@ var (
 	requiredExprs = []string{
 		"op +", "op -", "op *", "op /", "op %", "op unary -", "op ||",
 		"op =", "op <>", "op <", "op <=", "op >", "op >=", "op <=>", "op and", "op or", "op not",
+		"op &", "op |", "op ^", "op ~", "op <<", "op >>", "op >>>", // bitwise
 		"is null", "is not null", "in", "not in", "in with NULL", "between", "not between", "like", "not like",
 		"case (searched)", "case (simple)", "cast", "try_cast", "scalar subquery", "in subquery", "not in subquery",
 		"exists subquery", "not exists subquery", "correlated scalar subquery", "correlated in subquery", // correlated subqueries
@@ -485,9 +486,12 @@ func (cv *coverer) expr(view string, e ir.Expr) {
 	case *ir.Literal:
 		add("literal " + e.Kind.String())
 	case *ir.Unary:
-		if e.Op == ir.OpNot {
+		switch e.Op {
+		case ir.OpNot:
 			add("op not")
-		} else {
+		case ir.OpBitNot:
+			add("op ~")
+		default:
 			add("op unary -")
 		}
 	case *ir.Binary:

@@ -459,6 +459,9 @@ func (p *printer) expr(e ir.Expr) string {
 		if e.Op == ir.OpNot {
 			return "(NOT " + p.expr(e.X) + ")"
 		}
+		if e.Op == ir.OpBitNot {
+			return p.bitNot(e) // sqlprint_bitwise_test.go
+		}
 		if !p.typeOf(e).IsNumeric() {
 			p.fail(e.Pos, "unary - of %s", p.typeOf(e))
 		}
@@ -589,6 +592,8 @@ func (p *printer) binary(e *ir.Binary) string {
 		return p.cast(e, "("+l+" "+e.Op.String()+" "+r+")")
 	case ir.OpDiv:
 		return p.divide(e, l, r)
+	case ir.OpBitAnd, ir.OpBitOr, ir.OpBitXor, ir.OpShl, ir.OpShr, ir.OpShrU:
+		return p.bitwise(e, l, r) // sqlprint_bitwise_test.go
 	case ir.OpMod:
 		t := p.typeOf(e)
 		switch {

@@ -53,11 +53,21 @@ type UnaryOp int
 const (
 	OpNeg UnaryOp = iota
 	OpNot
+	OpBitNot // ~, Spark's BitwiseNot: integers only
 )
 
-var unaryNames = [...]string{"-", "not"}
+var unaryNames = [...]string{"-", "not", "~"}
 
 func (o UnaryOp) String() string { return unaryNames[o] }
+
+// UnaryOps lists every prefix operator.
+func UnaryOps() []UnaryOp {
+	out := make([]UnaryOp, len(unaryNames))
+	for i := range out {
+		out[i] = UnaryOp(i)
+	}
+	return out
+}
 
 // Unary applies a prefix operator.
 type Unary struct {
@@ -85,9 +95,19 @@ const (
 	OpEqNullSafe // <=>
 	OpAnd
 	OpOr
+	// The bitwise operators, Spark's BitwiseAnd, BitwiseOr, BitwiseXor
+	// (integers of one type after widening) and ShiftLeft, ShiftRight,
+	// ShiftRightUnsigned (the shiftleft ... functions: Java's shifts, the
+	// count modulo the width).
+	OpBitAnd // &
+	OpBitOr  // | (in the DSL only inside parentheses: docs/dsl.md)
+	OpBitXor // ^
+	OpShl    // <<
+	OpShr    // >>
+	OpShrU   // >>>
 )
 
-var binaryNames = [...]string{"+", "-", "*", "/", "%", "||", "=", "<>", "<", "<=", ">", ">=", "<=>", "and", "or"}
+var binaryNames = [...]string{"+", "-", "*", "/", "%", "||", "=", "<>", "<", "<=", ">", ">=", "<=>", "and", "or", "&", "|", "^", "<<", ">>", ">>>"}
 
 func (o BinaryOp) String() string { return binaryNames[o] }
 
@@ -105,6 +125,26 @@ func (o BinaryOp) IsComparison() bool { return o >= OpEq && o <= OpEqNullSafe }
 
 // IsArithmetic reports +, -, *, /, %.
 func (o BinaryOp) IsArithmetic() bool { return o <= OpMod }
+
+// IsBitwise reports &, |, ^.
+func (o BinaryOp) IsBitwise() bool { return o >= OpBitAnd && o <= OpBitXor }
+
+// IsShift reports <<, >>, >>>.
+func (o BinaryOp) IsShift() bool { return o >= OpShl && o <= OpShrU }
+
+// ShiftFunc is the function a shift operator is: shiftleft, shiftright or
+// shiftrightunsigned ("" for another operator).
+func (o BinaryOp) ShiftFunc() string {
+	switch o {
+	case OpShl:
+		return "shiftleft"
+	case OpShr:
+		return "shiftright"
+	case OpShrU:
+		return "shiftrightunsigned"
+	}
+	return ""
+}
 
 // Binary applies an infix operator. AND / OR use SQL three-valued logic.
 type Binary struct {

@@ -283,3 +283,22 @@ func TestGenerateJSON(t *testing.T) {
 		t.Errorf("printed as:\n%s", got)
 	}
 }
+
+// TestJSONEveryOperator: each binary and unary operator, the bitwise ones
+// included, is written by name and reads back as itself ("|" is not "||").
+func TestJSONEveryOperator(t *testing.T) {
+	var items []*NamedExpr
+	for _, op := range BinaryOps() {
+		items = append(items, &NamedExpr{Expr: &Binary{Op: op, L: &ColumnRef{Name: "a"}, R: &ColumnRef{Name: "b"}}, Alias: "b" + op.String()})
+	}
+	for _, op := range UnaryOps() {
+		items = append(items, &NamedExpr{Expr: &Unary{Op: op, X: &ColumnRef{Name: "a"}}, Alias: "u" + op.String()})
+	}
+	p := &Pipeline{Name: "ops", Flows: []*Flow{{Name: "f", Target: "t", Query: &Project{Input: &Scan{Name: "s"}, Items: items}}}}
+	b, _ := roundTripJSON(t, p)
+	for _, op := range []string{`"op": "|"`, `"op": "||"`, `"op": ">>>"`, `"op": "~"`, `"op": "^"`} {
+		if !strings.Contains(string(b), op) {
+			t.Errorf("no %s in:\n%s", op, b)
+		}
+	}
+}

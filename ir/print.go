@@ -828,6 +828,10 @@ const (
 	precAnd
 	precNot
 	precCmp
+	precBitOr
+	precBitXor
+	precBitAnd
+	precShift
 	precConcat
 	precAdd
 	precMul
@@ -843,6 +847,14 @@ func binaryPrec(op BinaryOp) int {
 		return precAnd
 	case op.IsComparison():
 		return precCmp
+	case op == OpBitOr:
+		return precBitOr
+	case op == OpBitXor:
+		return precBitXor
+	case op == OpBitAnd:
+		return precBitAnd
+	case op.IsShift():
+		return precShift
 	case op == OpConcat:
 		return precConcat
 	case op == OpAdd || op == OpSub:
@@ -870,6 +882,12 @@ func exprPrec(e Expr) int {
 	return precPrimary
 }
 
+// isBitOr reports a | b, which the DSL spells in parentheses of its own.
+func isBitOr(e Expr) bool {
+	b, ok := e.(*Binary)
+	return ok && b.Op == OpBitOr
+}
+
 // printExpr spells e as DSL text, in parentheses when it binds looser than min.
 func printExpr(e Expr, min int) string { return exprPrinter{DSL}.sub(e, min) }
 
@@ -885,7 +903,7 @@ func (p exprPrinter) sub(e Expr, min int) string {
 	s := p.text(e)
 	switch p.style {
 	case DSL:
-		if exprPrec(e) < min {
+		if exprPrec(e) < min && !isBitOr(e) { // a | b is always in its parentheses
 			return "(" + s + ")"
 		}
 	case Label:
@@ -981,6 +999,8 @@ func (p exprPrinter) text(e Expr) string {
 		return s
 	case *Unary:
 		switch {
+		case e.Op == OpBitNot:
+			return "~" + p.sub(e.X, precNeg) // Spark's name too: ~a, ~(a & b)
 		case spark && e.Op == OpNot:
 			return "(NOT " + p.sub(e.X, precNot) + ")"
 		case spark:
@@ -1005,6 +1025,10 @@ func (p exprPrinter) text(e Expr) string {
 			return "concat(" + l + ", " + r + ")"
 		case spark:
 			return "(" + l + " " + strings.ToUpper(op) + " " + r + ")"
+		case p.style == DSL && e.Op == OpBitOr:
+			// the DSL reads | as bitwise OR only inside parentheses
+			// (elsewhere it is the pipe between stages)
+			return "(" + l + " " + op + " " + r + ")"
 		}
 		return l + " " + op + " " + r
 	case *IsNull:

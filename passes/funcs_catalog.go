@@ -59,6 +59,8 @@ var sparkSyntax = []syntaxForm{
 	{[]string{"=", "==", "<>", "!=", "<", "<=", ">", ">=", "<=>"}, "a = b, a <> b, a < b, ..., a <=> b (NULL-safe equality)", "SELECT a = b AS c1, a == b AS c2, a <> b AS c3, a != b AS c4, a < b AS c5, a <= b AS c6, a > b AS c7, a >= b AS c8, a <=> b AS c9 FROM t"},
 	{[]string{"and", "or", "not", "!"}, "p AND q, p OR q, NOT p (or !p)", "SELECT p AND p AS c1, p OR p AS c2, NOT p AS c3, !p AS c4 FROM t"},
 	{[]string{"||"}, "s || t", "SELECT s || s AS c FROM t"},
+	{[]string{"&", "|", "^", "~"}, "a & b, a | b, a ^ b, ~a on integers (in .thund, a | b only inside parentheses)", "SELECT a & b AS c1, a | b AS c2, a ^ b AS c3, ~a AS c4 FROM t"},
+	{[]string{"<<", ">>", ">>>"}, "a << n, a >> n, a >>> n: shiftleft, shiftright, shiftrightunsigned", "SELECT a << 1 AS c1, a >> 1 AS c2, a >>> 1 AS c3 FROM t"},
 	{[]string{"like", "ilike"}, "s LIKE pattern, s ILIKE pattern (pipeline SQL also reads like(s, pattern))", "SELECT s LIKE 'a%' AS c1, s ILIKE 'a%' AS c2 FROM t"},
 	{[]string{"between"}, "a BETWEEN lo AND hi", "SELECT a BETWEEN 1 AND 2 AS c FROM t"},
 	{[]string{"in"}, "a IN (x, y, ...)", "SELECT a IN (1, 2) AS c FROM t"},
@@ -78,8 +80,6 @@ type lackGroup struct {
 // sparkLacks are the reasons for every SHOW FUNCTIONS name (of either
 // pinned server) that neither the catalogue nor sparkSyntax has.
 var sparkLacks = []lackGroup{
-	{"the bitwise operators are not built yet (the SQL parser refuses them by name); bit_and, bit_or, bit_xor, shiftleft and shiftright are functions",
-		[]string{"&", "|", "^", "~", "<<", ">>", ">>>"}},
 	{"a cast written as a function is not built: write CAST(x AS type)",
 		[]string{"bigint", "binary", "boolean", "date", "decimal", "double", "float", "int", "smallint", "string", "timestamp", "tinyint"}},
 	{"aggregates that collect values into an array or string are not built yet",

@@ -158,16 +158,20 @@ func bitGetType(r *resolver, e *ir.Call, types []ir.Type) (ir.Type, bool) {
 // shiftType: the shifts take an INT (a narrower integer widens to it) or a
 // BIGINT, and give that type.
 func shiftType(r *resolver, e *ir.Call, types []ir.Type) (ir.Type, bool) {
-	t := types[0]
-	switch {
-	case isUnknown(t):
-		return ir.Int32, true
-	case !sparkIntegral(t):
+	if t := types[0]; !isUnknown(t) && !sparkIntegral(t) {
 		return hashArgError(r, e, 0, "an integer of at most 64 signed bits", t)
-	case t.Kind == ir.TInt64 || t.Kind == ir.TUint32:
-		return ir.Int64, true
 	}
-	return ir.Int32, true
+	return shiftResult(types[0]), true
+}
+
+// shiftResult is the type of a shift of a value of type t (an integer
+// Spark has, or NULL's): BIGINT for a BIGINT (a uint32 is one), INT
+// otherwise.
+func shiftResult(t ir.Type) ir.Type {
+	if t.Kind == ir.TInt64 || t.Kind == ir.TUint32 {
+		return ir.Int64
+	}
+	return ir.Int32
 }
 
 // binaryFormats are the formats to_binary takes (case-insensitive).

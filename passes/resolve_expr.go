@@ -175,8 +175,11 @@ func (r *resolver) unary(e *ir.Unary, sc *scope, c ectx) (ir.Type, bool) {
 	case isInvalid(t) && e.Op != ir.OpNot:
 		return invalid, n
 	case isUnknown(t):
-		if e.Op == ir.OpNot {
+		switch e.Op {
+		case ir.OpNot:
 			return ir.Bool, n
+		case ir.OpBitNot:
+			return ir.Int32, n // Spark: ~NULL is an INT
 		}
 		return t, n
 	case e.Op == ir.OpNot && t.Kind != ir.TBool:
@@ -185,8 +188,76 @@ func (r *resolver) unary(e *ir.Unary, sc *scope, c ectx) (ir.Type, bool) {
 	case e.Op == ir.OpNeg && !t.IsNumeric() && t.Kind != ir.TDuration:
 		r.errorf(e.Pos, ir.CodeTypeMismatch, "unary - needs a number or a duration, got %s", t)
 		return invalid, n
+	case e.Op == ir.OpBitNot && !sparkIntegral(t):
+		// Spark: DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE, BitwiseNot
+		// requires the INTEGRAL type (no implicit cast from a string)
+		r.errorf(e.Pos, ir.CodeTypeMismatch, "~ needs an integer (tinyint, smallint, int or bigint), got %s%s", t, bitwiseHint(t, e.X))
+		return invalid, n
+	case e.Op == ir.OpBitNot:
+		return sparkInteger(t), n
 	}
 	return t, n
+}
+
+// sparkInteger is the Spark type of an integer type: itself when signed,
+// the signed type twice as wide when unsigned (SMALLINT for a uint8), as
+// the bitwise operators see it (~ of a uint8 is a SMALLINT's).
+func sparkInteger(t ir.Type) ir.Type {
+	if t.IsUnsigned() {
+		return integerCommon(ir.Int8, t)
+	}
+	return t
+}
+
+// bitwiseHint suggests a cast for an operand the bitwise operators do not
+// take.
+func bitwiseHint(t ir.Type, x ir.Expr) string {
+	switch {
+	case t.Kind == ir.TString, t.Kind == ir.TDecimal, t.IsFloat():
+		return ": cast(" + exprString(x) + " as bigint)"
+	case t.Kind == ir.TUint64:
+		return " (Spark's DECIMAL(20,0)): cast(" + exprString(x) + " as bigint)"
+	}
+	return ""
+}
+
+// bitwiseType types a & b, a | b, a ^ b (Spark's BitwiseAnd, BitwiseOr,
+// BitwiseXor): integers of Spark's, widened to the wider one. Spark
+// refuses a decimal, a float or a boolean operand (BINARY_OP_WRONG_TYPE,
+// or BINARY_OP_DIFF_TYPES beside an integer). It casts a string to BIGINT
+// implicitly; like the arithmetic operators here, the bitwise ones ask for
+// the cast to be written.
+func (r *resolver) bitwiseType(e *ir.Binary, lt, rt ir.Type) (ir.Type, bool) {
+	for i, t := range []ir.Type{lt, rt} {
+		if !isUnknown(t) && !sparkIntegral(t) {
+			x := []ir.Expr{e.L, e.R}[i]
+			r.errorf(e.Pos, ir.CodeTypeMismatch, "%s needs integers (tinyint, smallint, int or bigint), got %s and %s%s", e.Op, lt, rt, bitwiseHint(t, x))
+			return invalid, false
+		}
+	}
+	switch {
+	case isUnknown(lt) && isUnknown(rt):
+		return ir.Int32, true // Spark: NULL & NULL is an INT
+	case isUnknown(lt):
+		return sparkInteger(rt), true
+	case isUnknown(rt):
+		return sparkInteger(lt), true
+	}
+	return integerCommon(sparkInteger(lt), sparkInteger(rt)), true
+}
+
+// shiftOpType types a << n, a >> n, a >>> n as the shiftleft, shiftright
+// and shiftrightunsigned calls they are (shiftResult).
+func (r *resolver) shiftOpType(e *ir.Binary, lt, rt ir.Type) (ir.Type, bool) {
+	if !isUnknown(lt) && !sparkIntegral(lt) {
+		r.errorf(e.L.Position(), ir.CodeTypeMismatch, "%s needs an integer of at most 64 signed bits on its left, got %s%s", e.Op, lt, bitwiseHint(lt, e.L))
+		return invalid, false
+	}
+	if !isUnknown(rt) && !rt.IsInteger() {
+		r.errorf(e.R.Position(), ir.CodeTypeMismatch, "%s needs an integer shift count on its right, got %s%s", e.Op, rt, bitwiseHint(rt, e.R))
+		return invalid, false
+	}
+	return shiftResult(lt), true
 }
 
 func (r *resolver) binary(e *ir.Binary, sc *scope, c ectx) (ir.Type, bool) {
@@ -223,6 +294,12 @@ func (r *resolver) binary(e *ir.Binary, sc *scope, c ectx) (ir.Type, bool) {
 		}
 		r.errorf(e.Pos, ir.CodeTypeMismatch, "|| needs strings, got %s and %s: cast(%s as string)", lt, rt, exprString(bad))
 		return ir.StringT, n
+	}
+	switch {
+	case e.Op.IsBitwise():
+		return r.bitwiseType(e, lt, rt)
+	case e.Op.IsShift():
+		return r.shiftOpType(e, lt, rt)
 	}
 	t, ok := arithType(e.Op, lt, rt, e.L, e.R)
 	if !ok {

@@ -626,6 +626,12 @@ var binaryFuncs = map[ir.BinaryOp]string{
 	ir.OpConcat: "concat",
 	ir.OpEq:     "==", ir.OpLt: "<", ir.OpLe: "<=", ir.OpGt: ">", ir.OpGe: ">=",
 	ir.OpEqNullSafe: "<=>", ir.OpAnd: "and", ir.OpOr: "or",
+	// the bitwise operators' names in Spark's function registry (4.1.4
+	// and 4.2.1 both plan them, named as Spark's parser names them:
+	// "(a & b)", "(a << b)"; "shiftleft" would name the column
+	// "shiftleft(a, b)")
+	ir.OpBitAnd: "&", ir.OpBitOr: "|", ir.OpBitXor: "^",
+	ir.OpShl: "<<", ir.OpShr: ">>", ir.OpShrU: ">>>",
 }
 
 // funcNames maps the compiler's function names to Spark's where they differ.
@@ -654,11 +660,14 @@ func (l *lowerer) expr(x ir.Expr) *pb.Expression {
 		}
 		return star(n.Qualifier)
 	case *ir.Unary:
-		if n.Op == ir.OpNeg {
+		switch n.Op {
+		case ir.OpNeg:
 			if lit := l.negativeLiteral(n); lit != nil {
 				return lit
 			}
 			return call("negative", l.expr(n.X))
+		case ir.OpBitNot:
+			return call("~", l.expr(n.X))
 		}
 		return call("not", l.expr(n.X))
 	case *ir.Binary:

@@ -106,6 +106,9 @@ var laneCases = []laneCase{
 	{name: "streamwindow_sql", dir: "testdata/spark/streamwindow", path: "."},
 	// functions: approx_count_distinct (passes/funcs_hll.go)
 	{name: "fn_bits_sql", dir: "testdata/spark/fn_bits", path: "."},
+	// the bitwise operators & | ^ ~ << >> >>> over every integer type
+	{name: "bitwise_sql", dir: "testdata/spark/bitwise", path: "."},
+	{name: "bitwise_thund", dir: "testdata/spark/bitwise", path: "pipeline.thund"},
 	// collect_list and collect_set (passes/funcs_collect.go)
 	{name: "collect_sql", dir: "testdata/spark/collect", path: ".", unordered: collectUnordered, targetSkip: collectTargetSkip},
 	{name: "collect_thund", dir: "testdata/spark/collect", path: "pipeline.thund", unordered: collectUnordered, targetSkip: collectTargetSkip},

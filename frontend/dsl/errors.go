@@ -38,6 +38,10 @@ var productionNames = map[string]string{
 	"AndExpr":    "an expression",
 	"NotExpr":    "an expression",
 	"CmpExpr":    "an expression",
+	"BitOrExpr":  "an expression",
+	"BitXorExpr": "an expression",
+	"BitAndExpr": "an expression",
+	"ShiftExpr":  "an expression",
 	"ConcatExpr": "an expression",
 	"AddExpr":    "an expression",
 	"MulExpr":    "an expression",
@@ -423,7 +427,7 @@ func diagnose(src *source, toks []lexer.Token, next lexer.Token, err error) *ir.
 		if !ok {
 			expected = expectedAfter(toks, ute.Unexpected)
 		}
-		d.Msg = "unexpected " + describeToken(tok) + didYouMean(tok, expected) + ", expected " + expected
+		d.Msg = "unexpected " + describeToken(tok) + didYouMean(tok, expected) + ", expected " + expected + pipeNotOr(toks, tok)
 	case errors.As(err, &perr):
 		d.Pos = irPos(perr.Position())
 		d.Msg = perr.Message()
@@ -436,6 +440,23 @@ func diagnose(src *source, toks []lexer.Token, next lexer.Token, err error) *ir.
 	}
 	d.Source = src.line(d.Pos.Offset)
 	return d
+}
+
+// pipeNotOr explains a stage that does not start after a pipe that
+// follows an expression: outside parentheses | is the pipe, not bitwise OR.
+func pipeNotOr(toks []lexer.Token, tok lexer.Token) string {
+	for i, t := range toks {
+		if t.Pos.Offset != tok.Pos.Offset || i < 2 || tok.EOF() {
+			continue
+		}
+		p, x := toks[i-1], toks[i-2]
+		afterFrom := i >= 3 && strings.EqualFold(toks[i-3].Value, "from") // from t | x: t is a dataset
+		if p.Type == tokPunct && p.Value == "|" && p.Pos.Line == x.Pos.Line && !afterFrom &&
+			(x.Type == tokIdent || x.Type == tokInt || x.Value == ")") && (tok.Type == tokIdent || tok.Type == tokInt || tok.Value == "(") {
+			return " (| between stages is the pipe; bitwise OR is written in parentheses: (a | b))"
+		}
+	}
+	return ""
 }
 
 // didYouMean names the keyword an identifier where it is not expected is

@@ -411,8 +411,8 @@ type notOp struct {
 
 type cmpExpr struct {
 	Pos  lexer.Position
-	Left *concatExpr `parser:"@@"`
-	Ops  []*cmpOp    `parser:"@@*"`
+	Left *bitOrExpr `parser:"@@"`
+	Ops  []*cmpOp   `parser:"@@*"`
 }
 
 type cmpOp struct {
@@ -425,8 +425,8 @@ type cmpOp struct {
 
 type comparison struct {
 	Pos lexer.Position
-	Op  string      `parser:"@( '=' | '<>' | '!=' | '<=>' | '<=' | '>=' | '<' | '>' )"`
-	X   *concatExpr `parser:"@@"`
+	Op  string     `parser:"@( '=' | '<>' | '!=' | '<=>' | '<=' | '>=' | '<' | '>' )"`
+	X   *bitOrExpr `parser:"@@"`
 }
 
 type isNullOp struct {
@@ -451,6 +451,60 @@ type betweenOp struct {
 	Pos lexer.Position
 	Lo  *concatExpr `parser:"@@ 'and'"`
 	Hi  *concatExpr `parser:"@@"`
+}
+
+// The bitwise operators bind as in Spark's grammar: | loosest, then ^,
+// &, and the shifts, all between comparison and ||. | is a BitOr token
+// only inside an expression's parentheses or brackets (the lexer's
+// markBitOr); elsewhere it is the pipe between stages.
+
+type bitOrExpr struct {
+	Pos  lexer.Position
+	Left *bitXorExpr     `parser:"@@"`
+	Ops  []*bitOrOperand `parser:"@@*"`
+}
+
+type bitOrOperand struct {
+	Pos lexer.Position
+	X   *bitXorExpr `parser:"BitOr @@"`
+}
+
+type bitXorExpr struct {
+	Pos  lexer.Position
+	Left *bitAndExpr      `parser:"@@"`
+	Ops  []*bitXorOperand `parser:"@@*"`
+}
+
+type bitXorOperand struct {
+	Pos lexer.Position
+	X   *bitAndExpr `parser:"'^' @@"`
+}
+
+type bitAndExpr struct {
+	Pos  lexer.Position
+	Left *shiftExpr       `parser:"@@"`
+	Ops  []*bitAndOperand `parser:"@@*"`
+}
+
+type bitAndOperand struct {
+	Pos lexer.Position
+	X   *shiftExpr `parser:"'&' @@"`
+}
+
+type shiftExpr struct {
+	Pos  lexer.Position
+	Left *concatExpr     `parser:"@@"`
+	Ops  []*shiftOperand `parser:"@@*"`
+}
+
+// shiftOperand is << x, >> x or >>> x. The lexer makes no << or >> token
+// (a nested type ends in >>), so the operator is two or three adjacent
+// < or > tokens, which the lowering checks are adjacent.
+type shiftOperand struct {
+	Pos    lexer.Position
+	Tokens []lexer.Token
+	Op     string      `parser:"(?= '<' '<' | '>' '>') @( '<' '<' | '>' '>' '>' | '>' '>' )"`
+	X      *concatExpr `parser:"@@"`
 }
 
 type concatExpr struct {
@@ -506,7 +560,8 @@ type postfix struct {
 
 type negOp struct {
 	Pos   lexer.Position
-	Minus bool `parser:"@'-'"`
+	Minus bool `parser:"  @'-'"`
+	Tilde bool `parser:"| @'~'"` // bitwise NOT
 }
 
 type primary struct {

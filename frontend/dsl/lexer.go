@@ -31,6 +31,7 @@ const (
 	tokString  // 'single-quoted', a quote inside doubled
 	tokDString // "double-quoted", Go escapes
 	tokPunct
+	tokBitOr // | inside an expression's parentheses or brackets (markBitOr)
 )
 
 var symbols = map[string]lexer.TokenType{
@@ -45,6 +46,7 @@ var symbols = map[string]lexer.TokenType{
 	"String":   tokString,
 	"DString":  tokDString,
 	"Punct":    tokPunct,
+	"BitOr":    tokBitOr,
 }
 
 var reserved = func() map[string]bool {
@@ -185,6 +187,7 @@ var (
 var puncts = []string{
 	"<=>", "<=", "<>", ">=", "!=", "||",
 	"<", ">", "=", "+", "-", "*", "/", "%", "|", "(", ")", "{", "}", "[", "]", ",", ".", ":",
+	"&", "^", "~", // bitwise operators
 }
 
 // lex splits src into tokens ending with EOF. It never fails: problems are
@@ -251,6 +254,7 @@ func lex(filename string, src []byte) ([]lexer.Token, []lexError) {
 		}
 	}
 	s.toks = append(s.toks, lexer.Token{Type: lexer.EOF, Pos: s.pos()})
+	markBitOr(s.toks)
 	if s.dropped > 0 {
 		s.errs = append(s.errs, lexError{pos: s.dropPos, code: ir.CodeLex, fatal: s.fatal,
 			msg: fmt.Sprintf("too many lexical errors: %d more from here on are not shown", s.dropped)})
@@ -407,4 +411,38 @@ func sizeBytes(text string) (int64, bool) {
 		return 0, false
 	}
 	return n << shift, true
+}
+
+// markBitOr makes BitOr tokens of the | that are bitwise OR: those whose
+// innermost open bracket is an expression's ( or [ (a parenthesized
+// expression, a call's arguments, a subscript). A ( whose next token is
+// from opens a subquery, and every other | is the pipe between stages:
+// a query is never inside an expression's brackets without its own (from.
+func markBitOr(toks []lexer.Token) {
+	var open []bool // per open bracket: true for an expression's
+	for i, t := range toks {
+		if t.Type != tokPunct {
+			continue
+		}
+		switch t.Value {
+		case "(":
+			next := ""
+			if i+1 < len(toks) {
+				next = strings.ToLower(toks[i+1].Value)
+			}
+			open = append(open, next != "from")
+		case "[":
+			open = append(open, true)
+		case "{":
+			open = append(open, false)
+		case ")", "]", "}":
+			if len(open) > 0 {
+				open = open[:len(open)-1]
+			}
+		case "|":
+			if len(open) > 0 && open[len(open)-1] {
+				toks[i].Type = tokBitOr
+			}
+		}
+	}
 }

@@ -701,12 +701,12 @@ func (l *lowerer) notExpr(e *notExpr) ir.Expr {
 }
 
 func (l *lowerer) cmpExpr(e *cmpExpr) ir.Expr {
-	x := l.concatExpr(e.Left)
+	x := l.bitOrExpr(e.Left)
 	for _, op := range e.Ops {
 		pos := l.pos(op.Pos)
 		switch {
 		case op.Compare != nil:
-			x = &ir.Binary{Pos: pos, Op: compareOps[op.Compare.Op], L: x, R: l.concatExpr(op.Compare.X)}
+			x = &ir.Binary{Pos: pos, Op: compareOps[op.Compare.Op], L: x, R: l.bitOrExpr(op.Compare.X)}
 		case op.IsNull != nil:
 			x = &ir.IsNull{Pos: pos, X: x, Not: op.IsNull.Not}
 		default:
@@ -731,6 +731,57 @@ func (l *lowerer) cmpExpr(e *cmpExpr) ir.Expr {
 		}
 	}
 	return x
+}
+
+func (l *lowerer) bitOrExpr(e *bitOrExpr) ir.Expr {
+	x := l.bitXorExpr(e.Left)
+	for _, o := range e.Ops {
+		x = &ir.Binary{Pos: l.pos(o.Pos), Op: ir.OpBitOr, L: x, R: l.bitXorExpr(o.X)}
+	}
+	return x
+}
+
+func (l *lowerer) bitXorExpr(e *bitXorExpr) ir.Expr {
+	x := l.bitAndExpr(e.Left)
+	for _, o := range e.Ops {
+		x = &ir.Binary{Pos: l.pos(o.Pos), Op: ir.OpBitXor, L: x, R: l.bitAndExpr(o.X)}
+	}
+	return x
+}
+
+func (l *lowerer) bitAndExpr(e *bitAndExpr) ir.Expr {
+	x := l.shiftExpr(e.Left)
+	for _, o := range e.Ops {
+		x = &ir.Binary{Pos: l.pos(o.Pos), Op: ir.OpBitAnd, L: x, R: l.shiftExpr(o.X)}
+	}
+	return x
+}
+
+var shiftOps = map[string]ir.BinaryOp{"<<": ir.OpShl, ">>": ir.OpShr, ">>>": ir.OpShrU}
+
+func (l *lowerer) shiftExpr(e *shiftExpr) ir.Expr {
+	x := l.concatExpr(e.Left)
+	for _, o := range e.Ops {
+		if !adjacent(o.Tokens, len(o.Op)) {
+			l.errorf(o.Pos, ir.CodeSyntax, "write the shift operator %s without spaces inside it", o.Op)
+		}
+		x = &ir.Binary{Pos: l.pos(o.Pos), Op: shiftOps[o.Op], L: x, R: l.concatExpr(o.X)}
+	}
+	return x
+}
+
+// adjacent reports whether the first n tokens follow each other with
+// nothing between them (<< rather than < <).
+func adjacent(toks []lexer.Token, n int) bool {
+	if len(toks) < n {
+		return false
+	}
+	for i := 1; i < n; i++ {
+		if toks[i].Pos.Offset != toks[i-1].Pos.Offset+len(toks[i-1].Value) {
+			return false
+		}
+	}
+	return true
 }
 
 func (l *lowerer) concatExpr(e *concatExpr) ir.Expr {
@@ -767,7 +818,11 @@ func (l *lowerer) unaryExpr(e *unaryExpr) ir.Expr {
 		}
 	}
 	for i := len(e.Negs) - 1; i >= 0; i-- {
-		x = &ir.Unary{Pos: l.pos(e.Negs[i].Pos), Op: ir.OpNeg, X: x}
+		op := ir.OpNeg
+		if e.Negs[i].Tilde {
+			op = ir.OpBitNot
+		}
+		x = &ir.Unary{Pos: l.pos(e.Negs[i].Pos), Op: op, X: x}
 	}
 	return x
 }

@@ -378,6 +378,37 @@ var constructCases = []constructCase{
 				t.Errorf("item 5: %v", e.Op)
 			}
 		}},
+	// bitwise operators: Spark's precedence, | only inside parentheses
+	{name: "bitwise precedence", src: mv("from s\n  | select (a | b ^ c & d << 1 || e), (a ^ b | c), a & b = c, ~a + ~-b, a >>> 2 >> 1, a & (b | c), (x | (from t | select max(y)))"),
+		check: func(t *testing.T, p *ir.Pipeline) {
+			items := p.Flows[0].Query.(*ir.Project).Items
+			or := items[0].Expr.(*ir.Binary) // a | ((b ^ (c & (d << (1 || e)))))
+			xor := or.R.(*ir.Binary)
+			and := xor.R.(*ir.Binary)
+			shl := and.R.(*ir.Binary)
+			if or.Op != ir.OpBitOr || xor.Op != ir.OpBitXor || and.Op != ir.OpBitAnd || shl.Op != ir.OpShl || shl.R.(*ir.Binary).Op != ir.OpConcat {
+				t.Errorf("item 0: %s", ir.FormatExpr(or, ir.SparkName))
+			}
+			if e := items[1].Expr.(*ir.Binary); e.Op != ir.OpBitOr || e.L.(*ir.Binary).Op != ir.OpBitXor {
+				t.Errorf("item 1: %v", e.Op)
+			}
+			if e := items[2].Expr.(*ir.Binary); e.Op != ir.OpEq || e.L.(*ir.Binary).Op != ir.OpBitAnd {
+				t.Errorf("item 2: %v", e.Op)
+			}
+			if e := items[3].Expr.(*ir.Binary); e.Op != ir.OpAdd || e.L.(*ir.Unary).Op != ir.OpBitNot || e.R.(*ir.Unary).X.(*ir.Unary).Op != ir.OpNeg {
+				t.Errorf("item 3: %v", e.Op)
+			}
+			if e := items[4].Expr.(*ir.Binary); e.Op != ir.OpShr || e.L.(*ir.Binary).Op != ir.OpShrU {
+				t.Errorf("item 4: %v", e.Op)
+			}
+			if e := items[6].Expr.(*ir.Binary); e.Op != ir.OpBitOr {
+				t.Errorf("item 6: %v", e.Op)
+			} else if _, ok := e.R.(*ir.ScalarSubquery); !ok {
+				t.Errorf("item 6: the subquery's | is a pipe, got %T", e.R)
+			}
+		}},
+	{name: "bitwise or prints in parentheses", src: mv("from s\n  | where ((a | b)) > 0 and f((a | b), arr[(0 | 0)]) = 1"),
+		want: mv("from s\n  | where (a | b) > 0 and f((a | b), arr[(0 | 0)]) = 1")},
 	{name: "redundant parentheses dropped", src: mv("from s\n  | where ((a)) and (b = c) and (not d)"), want: mv("from s\n  | where a and b = c and not d")},
 	{name: "!= prints as <>", src: mv("from s\n  | where a != b"), want: mv("from s\n  | where a <> b"),
 		check: func(t *testing.T, p *ir.Pipeline) {

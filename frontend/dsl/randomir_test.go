@@ -65,7 +65,7 @@ func (g *irGen) expr() ir.Expr {
 		}
 		return &ir.ColumnRef{Qualifier: q, Name: g.name()}
 	case 2:
-		u := &ir.Unary{Op: ir.UnaryOp(g.pick(2)), X: g.expr()}
+		u := &ir.Unary{Op: ir.UnaryOp(g.pick(len(ir.UnaryOps()))), X: g.expr()}
 		if ex, ok := u.X.(*ir.Exists); ok && u.Op == ir.OpNot {
 			// the parsers make not exists one node (correlated subqueries)
 			ex.Not = !ex.Not

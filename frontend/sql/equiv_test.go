@@ -30,6 +30,13 @@ var equivCases = []struct {
 			comment "doc" format parquet partitioned by (a) properties ("k" = "v", "x.y" = "3")
 			= from t | select a, b`,
 	},
+	{
+		name: "bitwise operators: Spark's precedence, | in parentheses in the DSL",
+		sql: `CREATE MATERIALIZED VIEW mv AS SELECT a | b ^ c & d << 1 + e AS x, ~a & ~-b AS y, a >>> 2 >> 1 AS z,
+				a & b = c AS w, a || b & c AS v, (a | b) & c AS u FROM t WHERE a ^ b > 0 OR a | b < 0`,
+		thund: `materialized view mv = from t | where a ^ b > 0 or (a | b) < 0 | select (a | b ^ c & d << 1 + e) as x, ~a & ~-b as y, a >>> 2 >> 1 as z,
+				a & b = c as w, a || b & c as v, (a | b) & c as u`,
+	},
 	// window functions
 	{
 		name: "window functions, named windows, frames, ignore nulls",

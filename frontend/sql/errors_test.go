@@ -385,9 +385,10 @@ var errorCases = []struct {
 		},
 	},
 	{
-		sql: "CREATE MATERIALIZED VIEW mv AS SELECT a & 1 AS b FROM t",
+		sql: "CREATE MATERIALIZED VIEW mv AS SELECT a < < 1 AS b, a >> 1 AS c, a > >> 1 AS d FROM t",
 		want: []string{
-			"e.sql:1:41: the bitwise operator & is not supported in pipeline SQL [syntax]",
+			"e.sql:1:41: write the shift operator << without spaces inside it [syntax]",
+			"e.sql:1:68: write the shift operator >>> without spaces inside it [syntax]",
 		},
 	},
 	{

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/alecthomas/participle/v2/lexer"
+
 	"github.com/nordisk/thund/internal/suggest"
 	"github.com/nordisk/thund/ir"
 )
@@ -28,10 +30,16 @@ func bareStar(e *exprAST) *starAST {
 		return nil
 	}
 	cmp := n.Pred.Left
-	if len(cmp.Rest) != 0 || len(cmp.Left.Rest) != 0 || len(cmp.Left.Left.Rest) != 0 || len(cmp.Left.Left.Left.Rest) != 0 {
+	or := cmp.Left
+	xor := or.Left
+	and := xor.Left
+	shift := and.Left
+	add := shift.Left
+	mul := add.Left
+	if len(cmp.Rest)+len(or.Rest)+len(xor.Rest)+len(and.Rest)+len(shift.Rest)+len(add.Rest)+len(mul.Rest) != 0 {
 		return nil
 	}
-	u := cmp.Left.Left.Left.Left
+	u := mul.Left
 	if u.Postfix == nil || len(u.Postfix.Ops) != 0 {
 		return nil
 	}
@@ -211,11 +219,89 @@ func (c *conv) cmp(a *cmpAST) ir.Expr {
 }
 
 func (c *conv) bit(a *bitAST) ir.Expr {
-	if len(a.Rest) > 0 {
-		c.errorf(pos(a.Rest[0].Pos), ir.CodeSyntax, "the bitwise operator %s is not supported in pipeline SQL", a.Rest[0].Op)
-		return nil
+	out := c.bitXor(a.Left)
+	for _, r := range a.Rest {
+		if out == nil {
+			return nil
+		}
+		y := c.bitXor(r.Right)
+		if y == nil {
+			return nil
+		}
+		out = &ir.Binary{Pos: pos(r.Pos), Op: ir.OpBitOr, L: out, R: y}
 	}
-	return c.add(a.Left)
+	return out
+}
+
+func (c *conv) bitXor(a *bitXorAST) ir.Expr {
+	out := c.bitAnd(a.Left)
+	for _, r := range a.Rest {
+		if out == nil {
+			return nil
+		}
+		y := c.bitAnd(r.Right)
+		if y == nil {
+			return nil
+		}
+		out = &ir.Binary{Pos: pos(r.Pos), Op: ir.OpBitXor, L: out, R: y}
+	}
+	return out
+}
+
+func (c *conv) bitAnd(a *bitAndAST) ir.Expr {
+	out := c.shift(a.Left)
+	for _, r := range a.Rest {
+		if out == nil {
+			return nil
+		}
+		y := c.shift(r.Right)
+		if y == nil {
+			return nil
+		}
+		out = &ir.Binary{Pos: pos(r.Pos), Op: ir.OpBitAnd, L: out, R: y}
+	}
+	return out
+}
+
+var shiftOps = map[string]ir.BinaryOp{"<<": ir.OpShl, ">>": ir.OpShr, ">>>": ir.OpShrU}
+
+func (c *conv) shift(a *shiftAST) ir.Expr {
+	out := c.add(a.Left)
+	for _, r := range a.Rest {
+		if out == nil {
+			return nil
+		}
+		if !adjacent(r.Tokens, len(r.Op)) {
+			c.errorf(pos(r.Pos), ir.CodeSyntax, "write the shift operator %s without spaces inside it", r.Op)
+			return nil
+		}
+		y := c.add(r.Right)
+		if y == nil {
+			return nil
+		}
+		out = &ir.Binary{Pos: pos(r.Pos), Op: shiftOps[r.Op], L: out, R: y}
+	}
+	return out
+}
+
+// adjacent reports whether the first n tokens that are not whitespace
+// follow each other with nothing between them (<< rather than < <).
+func adjacent(toks []lexer.Token, n int) bool {
+	var ops []lexer.Token
+	for _, t := range toks {
+		if t.Type != tokSpace && len(ops) < n {
+			ops = append(ops, t)
+		}
+	}
+	if len(ops) < n {
+		return false
+	}
+	for i := 1; i < n; i++ {
+		if ops[i].Pos.Offset != ops[i-1].Pos.Offset+len(ops[i-1].Value) {
+			return false
+		}
+	}
+	return true
 }
 
 var addOps = map[string]ir.BinaryOp{"+": ir.OpAdd, "-": ir.OpSub, "||": ir.OpConcat}
@@ -262,8 +348,11 @@ func (c *conv) unary(u *unaryAST) ir.Expr {
 	}
 	switch u.Op {
 	case "~":
-		c.errorf(pos(u.Pos), ir.CodeSyntax, "the bitwise operator ~ is not supported in pipeline SQL")
-		return nil
+		x := c.unary(u.X)
+		if x == nil {
+			return nil
+		}
+		return &ir.Unary{Pos: pos(u.Pos), Op: ir.OpBitNot, X: x}
 	case "+":
 		return c.unary(u.X)
 	}

@@ -533,9 +533,10 @@ func (a *aliasAST) name() string {
 	return a.Name.Name
 }
 
-// Expressions, loosest first: OR, AND, NOT, predicate, comparison, bitwise,
-// additive (+ - ||), multiplicative (* / % DIV), unary, :: cast, primary.
-// This is Spark's precedence (|| binds like + and -).
+// Expressions, loosest first: OR, AND, NOT, predicate, comparison, |, ^, &,
+// shift (<< >> >>>), additive (+ - ||), multiplicative (* / % DIV), unary,
+// :: cast, primary. This is Spark's precedence (SqlBaseParser's
+// valueExpression: || binds like + and -).
 
 type exprAST struct {
 	Pos lexer.Position
@@ -599,16 +600,59 @@ type cmpOp struct {
 	Right *bitAST `parser:"@@"`
 }
 
+// bitAST is a | b | ...
 type bitAST struct {
 	Pos  lexer.Position
-	Left *addAST  `parser:"@@"`
-	Rest []*bitOp `parser:"@@*"`
+	Left *bitXorAST `parser:"@@"`
+	Rest []*bitOp   `parser:"@@*"`
 }
 
 type bitOp struct {
 	Pos   lexer.Position
-	Op    string  `parser:"@( '&' | '|' | '^' )"`
-	Right *addAST `parser:"@@"`
+	Op    string     `parser:"@'|'"`
+	Right *bitXorAST `parser:"@@"`
+}
+
+type bitXorAST struct {
+	Pos  lexer.Position
+	Left *bitAndAST `parser:"@@"`
+	Rest []*bitOp2  `parser:"@@*"`
+}
+
+// bitOp2 is ^ x (in a bitXorAST) or & x (in a bitAndAST).
+type bitOp2 struct {
+	Pos   lexer.Position
+	Op    string     `parser:"@'^'"`
+	Right *bitAndAST `parser:"@@"`
+}
+
+type bitAndAST struct {
+	Pos  lexer.Position
+	Left *shiftAST   `parser:"@@"`
+	Rest []*bitAndOp `parser:"@@*"`
+}
+
+type bitAndOp struct {
+	Pos   lexer.Position
+	Op    string    `parser:"@'&'"`
+	Right *shiftAST `parser:"@@"`
+}
+
+type shiftAST struct {
+	Pos  lexer.Position
+	Left *addAST    `parser:"@@"`
+	Rest []*shiftOp `parser:"@@*"`
+}
+
+// shiftOp is << x, >> x or >>> x. The lexer makes no << or >> token (a
+// nested type ends in >>), so the operator is adjacent < or > tokens; the
+// lowering checks that nothing is between them, as Spark's lexer reads
+// them as one token.
+type shiftOp struct {
+	Pos    lexer.Position
+	Tokens []lexer.Token
+	Op     string  `parser:"(?= '<' '<' | '>' '>') @( '<' '<' | '>' '>' '>' | '>' '>' )"`
+	Right  *addAST `parser:"@@"`
 }
 
 type addAST struct {

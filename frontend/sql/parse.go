@@ -426,8 +426,11 @@ func (b *builder) syntaxError(st statement, toks []lexer.Token, err error) {
 				v = append(v, "SET") // read before parsing, see setStatement
 			}
 			d := v
-			if strings.EqualFold(toks[max(idx-1, 0)].Value, "SELECT") {
+			switch prev := toks[max(idx-1, 0)].Value; {
+			case strings.EqualFold(prev, "SELECT"):
 				d = without(v, "DISTINCT", "ALL") // SELECT's quantifier is no help to one who left out the list
+			case prev == "<" || prev == ">":
+				d = without(v, `"<"`, `">"`) // a shift's second character is no help after a comparison
 			}
 			if d := describeExpected(d); len(d) > 0 {
 				hint = ": expected " + suggest.OrList(d)
