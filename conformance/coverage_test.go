@@ -235,6 +235,8 @@ func (cv *coverer) view(d *ir.Dataset) {
 			}
 		case *ir.Distinct:
 			cv.m.add("op distinct", name)
+		case *ir.Generate: // a generator is a function of the catalogue (sqlprint_nested_test.go)
+			cv.m.add("function "+n.Func, name)
 		case *ir.Range:
 			cv.m.add("op range", name)
 		case *ir.Filter:

@@ -552,6 +552,9 @@ func fromArrow(col arrow.Array, i int, t ir.Type) (val, error) {
 	if col.IsNull(i) {
 		return val{k: kNull}, nil
 	}
+	if t.IsNested() {
+		return nestedFromArrow(col, i, t) // values_nested_test.go
+	}
 	switch a := col.(type) {
 	case *array.Boolean:
 		return boolVal(a.Value(i)), nil

@@ -237,6 +237,8 @@ func (p *printer) rel(r ir.Rel) string {
 		return sql
 	case *ir.Join:
 		return p.join(n)
+	case *ir.Generate: // sqlprint_nested_test.go
+		return p.generate(n)
 	case *ir.Union:
 		return p.union(n)
 	case *ir.SetOp: // setgroup
@@ -419,6 +421,9 @@ func duckType(pos ir.Pos, t ir.Type) string {
 		}
 		return "TIMESTAMP"
 	}
+	if s, ok := duckNestedType(pos, t); ok { // sqlprint_nested_test.go
+		return s
+	}
 	panic(unsupported{pos, "type " + t.String()})
 }
 
@@ -531,6 +536,9 @@ func (p *printer) expr(e ir.Expr) string {
 		if e.Not {
 			s = "(NOT " + s + ")"
 		}
+		return s
+	}
+	if s, ok := p.nestedExpr(e); ok { // sqlprint_nested_test.go
 		return s
 	}
 	p.fail(e.Position(), "expression %T", e)

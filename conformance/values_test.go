@@ -222,6 +222,9 @@ func fromDuck(v any, t ir.Type) (val, error) {
 	if v == nil {
 		return val{k: kNull}, nil
 	}
+	if t.IsNested() {
+		return nestedFromDuck(v, t) // values_nested_test.go
+	}
 	bad := func() (val, error) { return val{}, fmt.Errorf("unexpected %T %v for %s", v, v, t) }
 	switch {
 	case t.IsInteger():
@@ -321,6 +324,9 @@ func parseJSONL(data []byte, names []string, types []ir.Type) ([]row, error) {
 func fromJSON(v any, t ir.Type) (val, error) {
 	if v == nil {
 		return val{k: kNull}, nil
+	}
+	if t.IsNested() {
+		return nestedFromJSON(v, t) // values_nested_test.go
 	}
 	bad := func() (val, error) { return val{}, fmt.Errorf("unexpected %T %v for %s", v, v, t) }
 	switch {

@@ -26,7 +26,7 @@ func (l *lowerer) lateral(rel ir.Rel, st *lateralStage, pos ir.Pos) ir.Rel {
 	}
 	g := &ir.Generate{Pos: pos, Input: rel, Func: fn, Outer: outer || st.Outer}
 	for _, a := range st.Call.Args {
-		g.Args = append(g.Args, l.expr(a))
+		g.Args = append(g.Args, l.arg(a))
 	}
 	if st.Alias != nil {
 		g.Alias = string(*st.Alias)

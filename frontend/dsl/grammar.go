@@ -613,11 +613,11 @@ type literal struct {
 
 type callExpr struct {
 	Pos      lexer.Position
-	Name     ident   `parser:"@Ident '('"`
-	Star     bool    `parser:"( @'*'"`
-	Distinct bool    `parser:"| @'distinct'?"`
-	Args     []*expr `parser:"  @@ ( ',' @@ )* )? ')'"`
-	Filter   *expr   `parser:"( 'filter' '(' 'where' @@ ')' )?"` // an aggregate's FILTER (WHERE ...)
+	Name     ident      `parser:"@Ident '('"`
+	Star     bool       `parser:"( @'*'"`
+	Distinct bool       `parser:"| @'distinct'?"`
+	Args     []*callArg `parser:"  @@ ( ',' @@ )* )? ')'"`
+	Filter   *expr      `parser:"( 'filter' '(' 'where' @@ ')' )?"` // an aggregate's FILTER (WHERE ...)
 	// window functions: f(...) [ignore nulls] over (spec)
 	IgnoreNulls bool        `parser:"@( 'ignore' 'nulls' )?"`
 	Over        *windowSpec `parser:"( 'over' '(' @@ ')' )?"`

@@ -185,7 +185,7 @@ var (
 
 // puncts lists the operators and delimiters, longest first.
 var puncts = []string{
-	"<=>", "<=", "<>", ">=", "!=", "||",
+	"<=>", "<=", "<>", ">=", "!=", "||", "->",
 	"<", ">", "=", "+", "-", "*", "/", "%", "|", "(", ")", "{", "}", "[", "]", ",", ".", ":",
 	"&", "^", "~", // bitwise operators
 }

@@ -22,6 +22,9 @@ type lowerer struct {
 	// owners[i] is the node that file.Decls[i] lowered to (a *ir.Dataset,
 	// a *ir.Flow, or nil), for attachComments.
 	owners []any
+	// lambdaParams holds the parameters of the lambdas being lowered, the
+	// innermost last (lambda.go).
+	lambdaParams [][]string
 }
 
 func (l *lowerer) pos(p lexer.Position) ir.Pos {
@@ -855,7 +858,7 @@ func (l *lowerer) primary(p *primary) ir.Expr {
 	case p.Call != nil:
 		c := &ir.Call{Pos: pos, Name: lowerASCII(string(p.Call.Name)), Star: p.Call.Star, Distinct: p.Call.Distinct}
 		for _, a := range p.Call.Args {
-			c.Args = append(c.Args, l.expr(a))
+			c.Args = append(c.Args, l.arg(a)) // lambda.go
 		}
 		if p.Call.Filter != nil {
 			c.Filter = l.expr(p.Call.Filter)
@@ -869,6 +872,9 @@ func (l *lowerer) primary(p *primary) ir.Expr {
 		parts := names(p.Column.Parts)
 		if p.Column.Star {
 			return &ir.Star{Pos: pos, Qualifier: strings.Join(parts, "."), Except: names(p.Column.Except)}
+		}
+		if len(parts) == 1 && l.isLambdaParam(parts[0]) { // lambda.go
+			return &ir.LambdaVar{Pos: pos, Name: parts[0]}
 		}
 		return &ir.ColumnRef{Pos: pos, Qualifier: strings.Join(parts[:len(parts)-1], "."), Name: parts[len(parts)-1]}
 	case p.Star != nil:

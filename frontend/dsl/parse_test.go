@@ -457,6 +457,45 @@ var constructCases = []constructCase{
 				t.Errorf("count(distinct): %+v", c)
 			}
 		}},
+	// lambdas (lambda.go): a parameter shadows a column, a qualified name stays a column
+	{name: "lambdas", src: mv("from s\n  | select transform(xs, x -> x + 1) as a, filter(xs, (x, i) -> x > i and t.x > 0) as b, aggregate(xs, 0, (acc, x) -> acc + x, acc -> acc * 2) as c, transform(xs, x -> transform(ys, y -> x + y)) as d"),
+		check: func(t *testing.T, p *ir.Pipeline) {
+			items := p.Flows[0].Query.(*ir.Project).Items
+			l := items[0].Expr.(*ir.Call).Args[1].(*ir.Lambda)
+			if len(l.Params) != 1 || l.Params[0] != "x" {
+				t.Errorf("x -> x + 1: %+v", l)
+			}
+			if v, ok := l.Body.(*ir.Binary).L.(*ir.LambdaVar); !ok || v.Name != "x" {
+				t.Errorf("x in the body is not the lambda's variable: %#v", l.Body.(*ir.Binary).L)
+			}
+			l = items[1].Expr.(*ir.Call).Args[1].(*ir.Lambda)
+			and := l.Body.(*ir.Binary)
+			if len(l.Params) != 2 || l.Params[1] != "i" {
+				t.Errorf("(x, i): %+v", l)
+			}
+			if c, ok := and.R.(*ir.Binary).L.(*ir.ColumnRef); !ok || c.Qualifier != "t" || c.Name != "x" {
+				t.Errorf("t.x is not a column: %#v", and.R.(*ir.Binary).L)
+			}
+			if c := items[2].Expr.(*ir.Call); len(c.Args) != 4 {
+				t.Errorf("aggregate with finish: %d args", len(c.Args))
+			}
+			inner := items[3].Expr.(*ir.Call).Args[1].(*ir.Lambda).Body.(*ir.Call).Args[1].(*ir.Lambda).Body.(*ir.Binary)
+			if _, ok := inner.L.(*ir.LambdaVar); !ok {
+				t.Errorf("the outer lambda's x is not a variable in the inner body: %#v", inner.L)
+			}
+			if _, ok := inner.R.(*ir.LambdaVar); !ok {
+				t.Errorf("y is not a variable: %#v", inner.R)
+			}
+		}},
+	{name: "lambda spacing and case", src: mv("from s\n  | select TRANSFORM(xs, X->x+1), exists(xs,(a,b)->a=b), map_filter(m, (k, v) -> v is not null)"),
+		want: mv("from s\n  | select transform(xs, X -> x + 1), exists(xs, (a, b) -> a = b), map_filter(m, (k, v) -> v is not null)"),
+		check: func(t *testing.T, p *ir.Pipeline) {
+			body := p.Flows[0].Query.(*ir.Project).Items[0].Expr.(*ir.Call).Args[1].(*ir.Lambda).Body.(*ir.Binary)
+			if _, ok := body.L.(*ir.LambdaVar); !ok {
+				t.Errorf("x does not resolve to the parameter X case-insensitively: %#v", body.L)
+			}
+		}},
+	{name: "lambda in a generator's argument", src: mv("from s\n  | lateral view explode(filter(xs, x -> x > 0)) as v")},
 	{name: "column refs", src: mv("from s\n  | select a, t.a, db.t.a, `a b`.`c d`, `weird``name`"),
 		check: func(t *testing.T, p *ir.Pipeline) {
 			items := p.Flows[0].Query.(*ir.Project).Items
