@@ -355,11 +355,10 @@ func strFormatString(p *printer, e *ir.Call) string {
 		p.fail(e.Pos, "%s with a format that is not a constant", e.Name)
 	}
 	args := strArgs(p, e)[1:]
-	spec := strFormatSpec()
 	var parts []string
 	next := 0
 	for len(f) > 0 {
-		m := spec.FindStringSubmatchIndex(f)
+		m := strFormatSpec.FindStringSubmatchIndex(f)
 		if m == nil || m[0] != 0 {
 			i := strings.IndexByte(f, '%')
 			if i < 0 {
@@ -433,16 +432,12 @@ func strFormatString(p *printer, e *ir.Call) string {
 	return "(" + strings.Join(parts, " || ") + ")"
 }
 
-var strFormatRE *regexp.Regexp
-
 // strFormatSpec matches one java.util.Formatter specifier the printer
 // translates: %[index$][flags][width]conversion.
-func strFormatSpec() *regexp.Regexp {
-	if strFormatRE == nil {
-		strFormatRE = regexp.MustCompile(`^%(?:([1-9][0-9]*)\$)?([-0]*)([1-9][0-9]*)?([sSd%n])`)
-	}
-	return strFormatRE
-}
+var strFormatSpec = regexp.MustCompile(`^%(?:([1-9][0-9]*)\$)?([-0]*)([1-9][0-9]*)?([sSd%n])`)
+
+// strQuantifier is a bounded quantifier, {n} or {n,[m]}.
+var strQuantifier = regexp.MustCompile(`^\{[0-9]+(,[0-9]*)?\}$`)
 
 // strRegex prints the regular-expression functions with a constant
 // pattern (javaPatternRE2).
@@ -569,7 +564,7 @@ func javaPatternRE2(p *printer, pos ir.Pos, pat string) (string, int) {
 			quantified = !wasQ
 		case '{':
 			j := strings.IndexByte(pat[i:], '}')
-			if j < 0 || !regexp.MustCompile(`^\{[0-9]+(,[0-9]*)?\}$`).MatchString(pat[i:i+j+1]) {
+			if j < 0 || !strQuantifier.MatchString(pat[i:i+j+1]) {
 				refuse("a '{' that is not a bounded quantifier")
 			}
 			b.WriteString(pat[i : i+j+1])
