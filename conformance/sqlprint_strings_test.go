@@ -293,6 +293,12 @@ func strMask(p *printer, e *ir.Call) string {
 	for i := range def {
 		if i+1 < len(args) {
 			def[i] = "CAST(" + args[i+1] + " AS VARCHAR)"
+			// Spark keeps a replacement's first UTF-16 unit: outside the
+			// BMP a lone surrogate, written as '?' (DuckDB would write the
+			// character; Spark wins)
+			if c, ok := passes.StringConstant(e.Args[i+1]); ok && c != "" && []rune(c)[0] > 0xFFFF {
+				def[i] = "'?'"
+			}
 		}
 	}
 	return fmt.Sprintf("str_mask(%s, %s)", args[0], strings.Join(def, ", "))

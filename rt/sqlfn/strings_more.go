@@ -422,8 +422,17 @@ func FindInSet(s, list string) int32 {
 // of s replaced by upper, lower-case (Ll) by lower, decimal digit (Nd) by
 // digit, any other character by other; a negative replacement keeps the
 // characters of its class (Spark's NULL). A character outside the BMP is
-// two others, as Spark's UTF-16 units.
+// two others, as Spark's UTF-16 units. A replacement outside the BMP is
+// '?': Spark keeps its first UTF-16 unit, a lone surrogate, which Java's
+// UTF-8 encoder writes as '?'.
 func Mask(s string, upper, lower, digit, other rune) string {
+	bmp := func(r rune) rune {
+		if r > 0xFFFF {
+			return '?'
+		}
+		return r
+	}
+	upper, lower, digit, other = bmp(upper), bmp(lower), bmp(digit), bmp(other)
 	var b strings.Builder
 	for _, r := range s {
 		if r > 0xFFFF && other >= 0 {

@@ -62,6 +62,8 @@ func TestStringsMoreSpark(t *testing.T) {
 		{Mask("AbCD123-@$#", 'X', 'x', 'n', -1), "XxXXnnn-@$#"}, {Mask("AbCD123-@$#", 'Q', 'q', 'd', 'o'), "QqQQdddoooo"},
 		{Mask("ÉéÀ١", 'Y', 'x', 'n', -1), "YxYn"}, {Mask("ab", -1, 'é', 'n', -1), "éé"}, {Mask("Ⓐⅰ", 'U', 'L', 'n', -1), "Ⓐⅰ"},
 		{Mask("😀 a", 'X', 'x', 'n', '_'), "___x"},
+		// a replacement outside the BMP is '?' (Spark 4.1.4's answers)
+		{Mask("😀x😀", 'Y', 'y', 'n', '😀'), "??y??"}, {Mask("hello world", 'Y', 'y', 'n', '😀'), "yyyyy?yyyyy"},
 	}
 	for i, c := range fmts {
 		if c.got != c.want {
