@@ -48,6 +48,10 @@ func init() {
 		"regexp_replace": strRegex, "regexp_count": strRegex, "regexp_substr": strRegex, "regexp_instr": strRegex,
 	})
 	extraTables = append(extraTables, genStrs)
+	// open: Spark 4.2.1's overlay differs from 4.1.4's where pos + len or
+	// pos - 1 overflow an int and for a negative pos; native follows 4.1.4
+	knownFailures["TestSparkConformance/str_overlay_edges"] = "overlay with int-overflowing pos/len or a negative pos: " +
+		"native gives Spark 4.1.4's answers (Java int wrap-around), Spark 4.2.1 others; passes on 4.1"
 	sparkMacros = append(sparkMacros, strMacros...)
 }
 
