@@ -162,10 +162,13 @@ func isNullLiteral(e ir.Expr) bool {
 }
 
 // typeFormatNumber checks format_number's second argument: a number of
-// decimals (an integer) or a DecimalFormat pattern (a string).
+// decimals (an int32) or a DecimalFormat pattern (a string). Spark's
+// FormatNumber expects exactly INT or STRING and casts nothing to them
+// (ExpectsInputTypes, not ImplicitCastInputTypes): a bigint, smallint or
+// tinyint is DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE.
 func typeFormatNumber(r *resolver, e *ir.Call, types []ir.Type) (ir.Type, bool) {
-	if t := types[1]; !isUnknown(t) && !t.IsInteger() && t.Kind != ir.TString {
-		r.errorf(e.Args[1].Position(), ir.CodeTypeMismatch, "%s needs an integer (decimals) or a string (a pattern) as argument 2, got %s", e.Name, t)
+	if t := types[1]; !isUnknown(t) && t.Kind != ir.TInt32 && t.Kind != ir.TString {
+		r.errorf(e.Args[1].Position(), ir.CodeTypeMismatch, "%s needs an int32 (decimals) or a string (a pattern) as argument 2, got %s (Spark casts nothing to them: cast it to int32)", e.Name, t)
 		return ir.Type{}, false
 	}
 	return ir.StringT, true

@@ -422,8 +422,17 @@ func FindInSet(s, list string) int32 {
 // of s replaced by upper, lower-case (Ll) by lower, decimal digit (Nd) by
 // digit, any other character by other; a negative replacement keeps the
 // characters of its class (Spark's NULL). A character outside the BMP is
-// two others, as Spark's UTF-16 units.
+// two others, as Spark's UTF-16 units. A replacement outside the BMP is
+// '?': Spark keeps its first UTF-16 unit, a lone surrogate, which Java's
+// UTF-8 encoder writes as '?'.
 func Mask(s string, upper, lower, digit, other rune) string {
+	bmp := func(r rune) rune {
+		if r > 0xFFFF {
+			return '?'
+		}
+		return r
+	}
+	upper, lower, digit, other = bmp(upper), bmp(lower), bmp(digit), bmp(other)
 	var b strings.Builder
 	for _, r := range s {
 		if r > 0xFFFF && other >= 0 {
@@ -495,9 +504,14 @@ func FormatNumberInt(v int64, d int32) (string, bool) {
 }
 
 // FormatNumberFloat is format_number(v, d) of a double (a float is
-// widened): rounded half to even at d decimals on its exact binary value,
-// grouped by thousands ("NaN", "∞"); the sign shows for a negative v
-// even when it rounds to zero ("-0.00"), and for -0.0.
+// widened), as java.text.DecimalFormat formats it: from the shortest
+// digits that identify v (Double.toString's), padded with zeros to d
+// decimals ("0.10000000000000000000" for 0.1 at 20, where v's exact binary
+// value has other digits; 1e300 is a 1 and 300 zeros); with fewer decimals
+// than those digits have, v's exact binary value rounded half to even
+// (1.015 is 1.01: its binary value is below the tie); grouped by thousands
+// ("NaN", "∞"); the sign shows for a negative v even when it rounds to
+// zero ("-0.00"), and for -0.0.
 func FormatNumberFloat(v float64, d int32) (string, bool) {
 	switch {
 	case d < 0:
@@ -509,7 +523,50 @@ func FormatNumberFloat(v float64, d int32) (string, bool) {
 	case math.IsInf(v, -1):
 		return "-∞", true
 	}
-	return formatDigits(strconv.FormatFloat(math.Abs(v), 'f', int(d), 64), math.Signbit(v)), true
+	abs := math.Abs(v)
+	digits, point := shortestDigits(abs)
+	if frac := len(digits) - point; int64(d) < int64(frac) {
+		return formatDigits(strconv.FormatFloat(abs, 'f', int(d), 64), math.Signbit(v)), true
+	}
+	// the shortest digits in plain notation, zeros appended to d decimals
+	var b strings.Builder
+	switch {
+	case point <= 0:
+		b.WriteByte('0')
+	case point >= len(digits):
+		b.WriteString(digits)
+		b.WriteString(strings.Repeat("0", point-len(digits)))
+	default:
+		b.WriteString(digits[:point])
+	}
+	if d > 0 {
+		b.WriteByte('.')
+		n := 0
+		if point < 0 {
+			b.WriteString(strings.Repeat("0", -point))
+			n = -point
+		}
+		if point < len(digits) {
+			rest := digits[max(point, 0):]
+			b.WriteString(rest)
+			n += len(rest)
+		}
+		b.WriteString(strings.Repeat("0", int(d)-n))
+	}
+	return formatDigits(b.String(), math.Signbit(v)), true
+}
+
+// shortestDigits are the shortest decimal digits that identify the
+// non-negative finite v, without trailing zeros ("0" for 0), and the
+// place of the decimal point: v = 0.digits × 10^point.
+func shortestDigits(v float64) (string, int) {
+	if v == 0 {
+		return "0", 1
+	}
+	mant, exp, _ := strings.Cut(strconv.FormatFloat(v, 'e', -1, 64), "e")
+	e, _ := strconv.Atoi(exp)
+	digits := strings.TrimRight(strings.Replace(mant, ".", "", 1), "0")
+	return digits, e + 1
 }
 
 // FormatNumberDecimal is format_number(v, d) of a decimal of the given

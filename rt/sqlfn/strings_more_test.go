@@ -2,6 +2,7 @@ package sqlfn
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
@@ -50,11 +51,19 @@ func TestStringsMoreSpark(t *testing.T) {
 		{fmtF(12332.123456, 4), "12,332.1235"}, {fmtF(0.125, 2), "0.12"}, {fmtF(0.135, 2), "0.14"}, {fmtF(1.005, 2), "1.00"},
 		{fmtF(math.Copysign(0, -1), 3), "-0.000"}, {fmtF(-0.001, 2), "-0.00"}, {fmtF(math.Inf(-1), 1), "-∞"}, {fmtF(math.NaN(), 2), "NaN"},
 		{fmtF(1e20, 0), "100,000,000,000,000,000,000"}, {fmtF(1.5e-7, 8), "0.00000015"},
+		// more decimals than the shortest digits have: those digits padded,
+		// not the binary value's (Spark 4.1.4's answers)
+		{fmtF(0.1, 20), "0.10000000000000000000"}, {fmtF(123.4, 20), "123.40000000000000000000"},
+		{fmtF(1e300, 0), "1" + strings.Repeat(",000", 100)}, {fmtF(1e21, 2), "1,000,000,000,000,000,000,000.00"},
+		{fmtF(1.5e-7, 9), "0.000000150"}, {fmtF(1.015, 2), "1.01"}, {fmtF(5e-324, 3), "0.000"},
+		{fmtF(1234567.5, 0), "1,234,568"}, {fmtF(123456.1234567891, 5), "123,456.12346"}, {fmtF(0, 2), "0.00"},
 		{fmtI(1234567, 2), "1,234,567.00"}, {fmtI(-128, 1), "-128.0"}, {fmtI(123456789012345678, 0), "123,456,789,012,345,678"},
 		{fmtD(12345, 3, 2), "12.34"}, {fmtD(12355, 3, 2), "12.36"}, {fmtD(123325, 1, 0), "12,332"}, {fmtD(-1, 3, 2), "-0.00"},
 		{Mask("AbCD123-@$#", 'X', 'x', 'n', -1), "XxXXnnn-@$#"}, {Mask("AbCD123-@$#", 'Q', 'q', 'd', 'o'), "QqQQdddoooo"},
 		{Mask("ÉéÀ١", 'Y', 'x', 'n', -1), "YxYn"}, {Mask("ab", -1, 'é', 'n', -1), "éé"}, {Mask("Ⓐⅰ", 'U', 'L', 'n', -1), "Ⓐⅰ"},
 		{Mask("😀 a", 'X', 'x', 'n', '_'), "___x"},
+		// a replacement outside the BMP is '?' (Spark 4.1.4's answers)
+		{Mask("😀x😀", 'Y', 'y', 'n', '😀'), "??y??"}, {Mask("hello world", 'Y', 'y', 'n', '😀'), "yyyyy?yyyyy"},
 	}
 	for i, c := range fmts {
 		if c.got != c.want {
