@@ -27,7 +27,9 @@ package conformance
 //     the accuracy (its compression merges nothing then), and answers the
 //     value of rank ceil(p * n) (at least 1); the printer spells that rank
 //     over the sorted list and refuses, at run time, a group of 2n >=
-//     accuracy rows (error('...')), where the sketch is approximate.
+//     accuracy rows (error('...')), where the sketch is approximate. The
+//     sketch holds doubles: a long's answer is its double narrowed back
+//     as Java narrows it (saturating), a timestamp's microseconds too.
 //   - approx_count_distinct is HLL++ over xxhash64 (seed 42) with 2^p
 //     registers, which DuckDB cannot hash; below sqrt(2^p) distinct values
 //     its linear counting rounds to the exact count unless two values share
