@@ -35,8 +35,8 @@ package conformance
 //     its linear counting rounds to the exact count unless two values share
 //     a register. The printer spells count(DISTINCT x) and refuses, at run
 //     time, a group with more distinct values than the bound (see
-//     hllExactBound); the views use p = 18 (relativeSD 0.0022), where a
-//     register collision among a few dozen values is unlikely (and would
+//     hllExactBound); the views use p = 14 (relativeSD 0.01) and few
+//     values a group, where a register collision is unlikely (and would
 //     show as a count one lower, a false alarm, never a false pass).
 //   - try_sum/try_avg: NULL where Spark's sum overflows its type (BIGINT,
 //     or decimal(min(p+10, 38), s)); DuckDB's sum is HUGEINT and raises
