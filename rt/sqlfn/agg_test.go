@@ -166,10 +166,11 @@ func TestQuantile(t *testing.T) {
 	}
 }
 
-// Spark's sketch holds doubles: a long beyond 2^53 comes back rounded,
-// and one rounding to 2^63 saturates (Spark 4.1.4 and 4.2.1 answer
-// percentile_approx(y, 0.9) = 9223372036854775807 over 2^63 - 1, 2^63 - 1
-// and 2^63 - 2; conformance view ag_pct_edge).
+// Spark's sketch holds doubles (ApproximatePercentile adds each long as
+// a double and narrows its answer with toLong): a long beyond 2^53 comes
+// back rounded, and one rounding to 2^63 saturates. The conformance view
+// ag_pct_edge asks for it (percentile_approx(y, 0.9) over 2^63 - 1,
+// 2^63 - 1 and 2^63 - 2) in TestSparkConformance.
 func TestQuantileLongViaDouble(t *testing.T) {
 	var q Quantile[int64]
 	for _, x := range []int64{math.MaxInt64, math.MaxInt64 - 1, 1<<53 + 1, math.MinInt64 + 1} {
