@@ -593,6 +593,17 @@ func fromArrow(col arrow.Array, i int, t ir.Type) (val, error) {
 	case *array.Timestamp:
 		unit := a.DataType().(*arrow.TimestampType).Unit
 		return val{k: kInt, i: a.Value(i).ToTime(unit).UnixMicro()}, nil
+	case *array.List: // an ARRAY (aggregate family: collect_list, collect_set)
+		start, end := a.ValueOffsets(i)
+		out := val{k: kList}
+		for j := start; j < end; j++ {
+			e, err := fromArrow(a.ListValues(), int(j), t.Elem())
+			if err != nil {
+				return val{}, err
+			}
+			out.l = append(out.l, e)
+		}
+		return out, nil
 	}
 	return val{}, fmt.Errorf("unexpected Arrow %s for %s", col.DataType(), t)
 }

@@ -410,6 +410,8 @@ func duckType(pos ir.Pos, t ir.Type) string {
 		return fmt.Sprintf("DECIMAL(%d,%d)", t.Precision, t.Scale)
 	case ir.TString:
 		return "VARCHAR"
+	case ir.TArray: // aggregate family (collect_list, collect_set)
+		return duckType(pos, t.Elem()) + "[]"
 	case ir.TDate32:
 		return "DATE"
 	case ir.TTimestamp:

@@ -31,6 +31,7 @@ const (
 	kFloat // float32/64
 	kDec   // s: unscaled integer text
 	kStr
+	kList // l: an ARRAY's elements (listVal)
 )
 
 type val struct {
@@ -38,6 +39,7 @@ type val struct {
 	i int64
 	f float64
 	s string
+	l []val
 }
 
 type row []val
@@ -56,6 +58,8 @@ func (v val) String() string {
 		return strconv.FormatFloat(v.f, 'g', -1, 64)
 	case kDec:
 		return v.s + "(unscaled)"
+	case kList:
+		return row(v.l).String()
 	}
 	return strconv.Quote(v.s)
 }
@@ -73,6 +77,8 @@ func display(v val, t ir.Type) string {
 	switch {
 	case v.k == kNull:
 		return "NULL"
+	case v.k == kList:
+		return displayList(v, t)
 	case v.k == kDec:
 		n, _ := new(big.Int).SetString(v.s, 10)
 		return decString(n, t.Scale)
@@ -134,6 +140,8 @@ func cmpVal(a, b val) int {
 		x, _ := new(big.Int).SetString(a.s, 10)
 		y, _ := new(big.Int).SetString(b.s, 10)
 		return x.Cmp(y)
+	case kList:
+		return cmpRow(a.l, b.l)
 	}
 	return strings.Compare(a.s, b.s)
 }
@@ -161,6 +169,9 @@ func cmpRow(a, b row) int {
 func sameVal(a, b val) bool {
 	if a.k != b.k {
 		return false
+	}
+	if a.k == kList {
+		return sameRow(a.l, b.l)
 	}
 	if a.k != kFloat {
 		return cmpVal(a, b) == 0
@@ -227,6 +238,8 @@ func fromDuck(v any, t ir.Type) (val, error) {
 	}
 	bad := func() (val, error) { return val{}, fmt.Errorf("unexpected %T %v for %s", v, v, t) }
 	switch {
+	case t.Kind == ir.TArray:
+		return listVal(v, t, fromDuck)
 	case t.IsInteger():
 		switch x := v.(type) {
 		case int8:
@@ -330,6 +343,8 @@ func fromJSON(v any, t ir.Type) (val, error) {
 	}
 	bad := func() (val, error) { return val{}, fmt.Errorf("unexpected %T %v for %s", v, v, t) }
 	switch {
+	case t.Kind == ir.TArray:
+		return listVal(v, t, fromJSON)
 	case t.IsInteger():
 		if x, ok := v.(json.Number); ok {
 			n, err := strconv.ParseInt(string(x), 10, 64)
@@ -388,4 +403,32 @@ func fromJSON(v any, t ir.Type) (val, error) {
 		}
 	}
 	return bad()
+}
+
+// listVal converts an ARRAY value (DuckDB's LIST and JSON's array both
+// arrive as []any) with elem converting each element: the elements compare
+// in order, as a row (aggregate family; the nested types may widen this).
+func listVal(v any, t ir.Type, elem func(any, ir.Type) (val, error)) (val, error) {
+	xs, ok := v.([]any)
+	if !ok {
+		return val{}, fmt.Errorf("unexpected %T %v for %s", v, v, t)
+	}
+	out := val{k: kList, l: make([]val, len(xs))}
+	for i, x := range xs {
+		e, err := elem(x, t.Elem())
+		if err != nil {
+			return val{}, fmt.Errorf("element %d: %v", i, err)
+		}
+		out.l[i] = e
+	}
+	return out, nil
+}
+
+// displayList renders an ARRAY value for a report.
+func displayList(v val, t ir.Type) string {
+	parts := make([]string, len(v.l))
+	for i, e := range v.l {
+		parts[i] = display(e, t.Elem())
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
 }

@@ -14,8 +14,9 @@ import (
 // the filter drops (cond false or NULL) gives the aggregate a NULL, which
 // count, sum, avg, min, max and the aggregate family (passes.IsFamilyAgg)
 // skip as they skip a filtered-out row (count(*) is count(1), so its row
-// counts only where cond holds; a percentile's constants stay as they
-// are). An
+// counts only where cond holds; a percentile's constants and
+// approx_count_distinct's relative standard deviation stay as they are,
+// literals Spark requires). An
 // aggregate that does not skip NULLs (first, last, any_value) would see
 // the filtered rows: it is refused. args are the lowered arguments.
 func (l *lowerer) aggFilter(n *ir.Call, args []*pb.Expression) []*pb.Expression {
@@ -26,9 +27,10 @@ func (l *lowerer) aggFilter(n *ir.Call, args []*pb.Expression) []*pb.Expression 
 	wrap := len(args) // the arguments that become IF(cond, x, NULL)
 	switch name {
 	case "count", "sum", "avg", "min", "max":
-	case "percentile", "median", "percentile_approx":
-		// the percentage and accuracy are constants Spark must fold; a NULL
-		// value skips the row
+	case "percentile", "median", "percentile_approx", "approx_count_distinct":
+		// the percentage and accuracy are constants Spark must fold, and
+		// the relative standard deviation a literal ("The second argument
+		// should be a double literal."); a NULL value skips the row
 		wrap = 1
 	default:
 		if !passes.IsFamilyAgg(name) {

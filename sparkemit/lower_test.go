@@ -396,3 +396,40 @@ func TestPartitionsLastOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestAggFilterKeepsConstants: FILTER (WHERE c) wraps an aggregate's
+// values in IF(c, x, NULL) and leaves its constant parameters as they are:
+// Spark requires approx_count_distinct's relative standard deviation to be
+// a literal and a percentile's percentage to fold (conformance view
+// ag_hll_key failed to resolve on Spark 4.1.4 when both were wrapped).
+func TestAggFilterKeepsConstants(t *testing.T) {
+	u := compileSrc(t, "f.thund", `pipeline f
+source s from csv "s.csv" { k int64, v int32, b bool }
+materialized view agg = from s | group by k
+  aggregate approx_count_distinct(v, 0.01) filter (where b) as a, percentile_approx(v, 0.5, 100) filter (where b) as p,
+    max_by(v, k) filter (where b) as m
+`, passes.Spark41)
+	b, _, err := Emit(u, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	aggs := flowRelation(t, b, "agg").GetAggregate().GetAggregateExpressions()
+	for i, c := range []struct {
+		fn      string
+		wrapped []bool
+	}{
+		{"approx_count_distinct", []bool{true, false}},
+		{"percentile_approx", []bool{true, false, false}},
+		{"max_by", []bool{true, true}},
+	} {
+		f := aggs[i].GetAlias().GetExpr().GetUnresolvedFunction()
+		if f.GetFunctionName() != c.fn || len(f.Arguments) != len(c.wrapped) {
+			t.Fatalf("aggregate %d: %v, want %s of %d arguments", i, f, c.fn, len(c.wrapped))
+		}
+		for j, w := range c.wrapped {
+			if got := f.Arguments[j].GetUnresolvedFunction().GetFunctionName() == "if"; got != w {
+				t.Errorf("%s argument %d: wrapped in if(...) %v, want %v (%v)", c.fn, j, got, w, f.Arguments[j])
+			}
+		}
+	}
+}

@@ -97,7 +97,9 @@ func (q *Quantile[T]) Add(x T) { q.vals = append(q.vals, x) }
 // that Spark's Greenwald-Khanna summary approximates: Spark's answer is
 // within n / accuracy ranks of it, and equal to it while the summary keeps
 // every value (fewer than accuracy / 2 rows, as its compression merges no
-// neighbours below that).
+// neighbours below that). Spark's summary holds doubles: a long (or a
+// timestamp's microseconds) beyond 2^53 comes back rounded to a double
+// and narrowed as Java's (long) narrows it (viaDouble).
 func (q *Quantile[T]) Result(pct float64) (T, bool) {
 	var zero T
 	if len(q.vals) == 0 {
@@ -106,5 +108,33 @@ func (q *Quantile[T]) Result(pct float64) (T, bool) {
 	slices.SortFunc(q.vals, func(a, b T) int { return CompareFloat64(float64(a), float64(b)) })
 	rank := int(math.Ceil(pct * float64(len(q.vals))))
 	rank = max(rank, 1)
-	return q.vals[min(rank, len(q.vals))-1], true
+	return viaDouble(q.vals[min(rank, len(q.vals))-1]), true
+}
+
+// viaDouble is x converted to a double and back as Spark's
+// ApproximatePercentile converts its answer: exact for every type but the
+// 64-bit integers, which round to the nearest double and then narrow as
+// Java's (long) does (saturating at the long's bounds).
+func viaDouble[T int8 | int16 | int32 | int64 | uint8 | uint16 | uint32 | uint64 | float32 | float64](x T) T {
+	switch v := any(x).(type) {
+	case int64:
+		return any(javaLong(float64(v))).(T)
+	case uint64:
+		return any(uint64(javaLong(float64(v)))).(T)
+	}
+	return x
+}
+
+// javaLong is Java's (long) d: truncated toward zero, saturating at the
+// long's bounds, 0 for NaN.
+func javaLong(d float64) int64 {
+	switch {
+	case math.IsNaN(d):
+		return 0
+	case d >= 0x1p63:
+		return math.MaxInt64
+	case d <= -0x1p63:
+		return math.MinInt64
+	}
+	return int64(d)
 }

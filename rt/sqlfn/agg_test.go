@@ -165,3 +165,20 @@ func TestQuantile(t *testing.T) {
 		}
 	}
 }
+
+// Spark's sketch holds doubles (ApproximatePercentile adds each long as
+// a double and narrows its answer with toLong): a long beyond 2^53 comes
+// back rounded, and one rounding to 2^63 saturates. The conformance view
+// ag_pct_edge asks for it (percentile_approx(y, 0.9) over 2^63 - 1,
+// 2^63 - 1 and 2^63 - 2) in TestSparkConformance.
+func TestQuantileLongViaDouble(t *testing.T) {
+	var q Quantile[int64]
+	for _, x := range []int64{math.MaxInt64, math.MaxInt64 - 1, 1<<53 + 1, math.MinInt64 + 1} {
+		q.Add(x)
+	}
+	for pct, want := range map[float64]int64{0: math.MinInt64, 0.5: 1 << 53, 0.75: math.MaxInt64, 1: math.MaxInt64} {
+		if got, ok := q.Result(pct); !ok || got != want {
+			t.Errorf("percentile_approx(%v) = %v; want %v", pct, got, want)
+		}
+	}
+}
