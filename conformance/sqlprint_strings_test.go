@@ -44,7 +44,7 @@ func init() {
 		"levenshtein": strLevenshtein, "soundex": strFixed("str_soundex", 1), "find_in_set": strFixed("str_find_in_set", 2),
 		"mask": strMask, "format_number": strFormatNumber, "luhn_check": strFixed("str_luhn_check", 1),
 		"quote": strFixed("str_quote", 1), "format_string": strFormatString, "printf": strFormatString,
-		"rlike": strRegex, "regexp": strRegex, "regexp_like": strRegex, "regexp_extract": strRegex,
+		"rlike": strRegex, "regexp": strRegex, "regexp_like": strRegex, "regexp_extract": strRegex, "regexp_extract_all": strRegex,
 		"regexp_replace": strRegex, "regexp_count": strRegex, "regexp_substr": strRegex, "regexp_instr": strRegex,
 	})
 	extraTables = append(extraTables, genStrs)
@@ -466,7 +466,7 @@ func strRegex(p *printer, e *ir.Call) string {
 	switch name {
 	case "rlike", "regexp", "regexp_like":
 		return fmt.Sprintf("regexp_matches(%s, %s)", s, pat)
-	case "regexp_extract":
+	case "regexp_extract", "regexp_extract_all":
 		idx := 1
 		if len(args) == 3 {
 			idx = p.intConst(e.Args[2])
@@ -474,7 +474,14 @@ func strRegex(p *printer, e *ir.Call) string {
 		if idx < 0 || idx > groups { // checked for each row (a NULL string is NULL)
 			return fmt.Sprintf("CASE WHEN %s IS NULL THEN NULL ELSE error('INVALID_PARAMETER_VALUE.REGEX_GROUP_INDEX') END", s)
 		}
-		return fmt.Sprintf("regexp_extract(%s, %s, %d)", s, pat, idx)
+		if name == "regexp_extract" {
+			return fmt.Sprintf("regexp_extract(%s, %s, %d)", s, pat, idx)
+		}
+		// DuckDB's takes RE2's leftmost matches one after another, as
+		// Java's find loop does for a pattern that cannot match the empty
+		// string (the native plan refuses the others); a group that did
+		// not take part is NULL in DuckDB, the empty string in Spark
+		return fmt.Sprintf("list_transform(regexp_extract_all(%s, %s, %d), lambda g: coalesce(g, ''))", s, pat, idx)
 	case "regexp_replace":
 		repl, ok := passes.StringConstant(e.Args[2])
 		if !ok {
