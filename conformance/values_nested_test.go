@@ -52,96 +52,76 @@ func renderStruct(t ir.Type, vals []string) string {
 }
 
 // nestedFromDuck converts a DuckDB LIST, MAP or STRUCT value of type t.
-func nestedFromDuck(v any, t ir.Type) (val, error) {
-	s, err := duckNestedText(v, t)
-	if err != nil {
-		return val{}, err
-	}
-	return val{k: kStr, s: s}, nil
-}
-
-func duckNestedText(v any, t ir.Type) (string, error) {
-	if v == nil {
-		return "null", nil
-	}
-	if !t.IsNested() {
-		x, err := fromDuck(v, t)
-		if err != nil {
-			return "", err
-		}
-		return nestedScalarText(x), nil
-	}
-	switch t.Kind {
-	case ir.TArray:
-		l, ok := v.([]any)
-		if !ok {
-			return "", fmt.Errorf("unexpected %T for %s", v, t)
-		}
-		parts := make([]string, len(l))
-		for i, e := range l {
-			s, err := duckNestedText(e, t.Elem())
-			if err != nil {
-				return "", err
-			}
-			parts[i] = s
-		}
-		return "[" + strings.Join(parts, ", ") + "]", nil
-	case ir.TMap:
-		m, ok := v.(duckdb.OrderedMap)
-		if !ok {
-			return "", fmt.Errorf("unexpected %T for %s", v, t)
-		}
-		var ks, vs []string
-		vals := m.Values()
-		for i, k := range m.Keys() {
-			ksText, err := duckNestedText(k, t.Key())
-			if err != nil {
-				return "", err
-			}
-			vsText, err := duckNestedText(vals[i], t.Elem())
-			if err != nil {
-				return "", err
-			}
-			ks, vs = append(ks, ksText), append(vs, vsText)
-		}
-		return renderMap(ks, vs), nil
-	case ir.TStruct:
-		m, ok := v.(map[string]any)
-		if !ok {
-			return "", fmt.Errorf("unexpected %T for %s", v, t)
-		}
-		var vs []string
-		for _, f := range t.Fields() {
-			fv, ok := m[f.Name]
-			if !ok {
-				return "", fmt.Errorf("no field %q in DuckDB's struct %v for %s", f.Name, m, t)
-			}
-			s, err := duckNestedText(fv, f.Type)
-			if err != nil {
-				return "", err
-			}
-			vs = append(vs, s)
-		}
-		return renderStruct(t, vs), nil
-	}
-	return "", fmt.Errorf("type %s", t)
-}
+func nestedFromDuck(v any, t ir.Type) (val, error) { return duckNested().val(v, t) }
 
 // nestedFromJSON converts a nested value of the native JSON lines.
-func nestedFromJSON(v any, t ir.Type) (val, error) {
-	s, err := jsonNestedText(v, t)
+func nestedFromJSON(v any, t ir.Type) (val, error) { return jsonNested().val(v, t) }
+
+// nestedSource is how one engine's nested values decode: its scalars, a
+// map's entries and a struct's fields (an array is a []any in both).
+type nestedSource struct {
+	scalar  func(v any, t ir.Type) (val, error)
+	entries func(v any, t ir.Type) (keys, values []any, ok bool)
+	field   func(m map[string]any, name string) (any, error)
+}
+
+// duckNested and jsonNested are functions, not variables: fromDuck and
+// fromJSON call back into them (an initialization cycle otherwise).
+func duckNested() nestedSource {
+	return nestedSource{
+		scalar: fromDuck,
+		entries: func(v any, _ ir.Type) ([]any, []any, bool) {
+			m, ok := v.(duckdb.OrderedMap)
+			if !ok {
+				return nil, nil, false
+			}
+			return m.Keys(), m.Values(), true
+		},
+		field: func(m map[string]any, name string) (any, error) {
+			fv, ok := m[name]
+			if !ok {
+				return nil, fmt.Errorf("no field %q in DuckDB's struct %v", name, m)
+			}
+			return fv, nil
+		},
+	}
+}
+
+func jsonNested() nestedSource {
+	return nestedSource{
+		scalar: fromJSON,
+		entries: func(v any, t ir.Type) (keys, values []any, ok bool) {
+			m, ok := v.(map[string]any)
+			for k, mv := range m {
+				// a JSON object's keys are text: read the key as its type
+				var kv any = k
+				if !t.Key().IsNested() && t.Key().Kind != ir.TString {
+					kv = json.Number(k)
+				}
+				keys, values = append(keys, kv), append(values, mv)
+			}
+			return keys, values, ok
+		},
+		field: func(m map[string]any, name string) (any, error) { return m[name], nil },
+	}
+}
+
+// val is v's canonical text as a value.
+func (ns nestedSource) val(v any, t ir.Type) (val, error) {
+	s, err := ns.text(v, t)
 	if err != nil {
 		return val{}, err
 	}
 	return val{k: kStr, s: s}, nil
 }
 
-func jsonNestedText(v any, t ir.Type) (string, error) {
+// text is v's canonical text (renderMap sorts a map's entries).
+func (ns nestedSource) text(v any, t ir.Type) (string, error) {
 	if v == nil {
 		return "null", nil
 	}
 	if !t.IsNested() {
-		x, err := fromJSON(v, t)
+		x, err := ns.scalar(v, t)
 		if err != nil {
 			return "", err
 		}
@@ -155,7 +135,7 @@ func jsonNestedText(v any, t ir.Type) (string, error) {
 		}
 		parts := make([]string, len(l))
 		for i, e := range l {
-			s, err := jsonNestedText(e, t.Elem())
+			s, err := ns.text(e, t.Elem())
 			if err != nil {
 				return "", err
 			}
@@ -163,22 +143,17 @@ func jsonNestedText(v any, t ir.Type) (string, error) {
 		}
 		return "[" + strings.Join(parts, ", ") + "]", nil
 	case ir.TMap:
-		m, ok := v.(map[string]any)
+		keys, values, ok := ns.entries(v, t)
 		if !ok {
 			return "", fmt.Errorf("unexpected %T for %s", v, t)
 		}
 		var ks, vs []string
-		for k, mv := range m {
-			// a JSON object's keys are text: read the key as its type
-			var kv any = k
-			if !t.Key().IsNested() && t.Key().Kind != ir.TString {
-				kv = json.Number(k)
-			}
-			ksText, err := jsonNestedText(kv, t.Key())
+		for i, k := range keys {
+			ksText, err := ns.text(k, t.Key())
 			if err != nil {
 				return "", err
 			}
-			vsText, err := jsonNestedText(mv, t.Elem())
+			vsText, err := ns.text(values[i], t.Elem())
 			if err != nil {
 				return "", err
 			}
@@ -192,7 +167,11 @@ func jsonNestedText(v any, t ir.Type) (string, error) {
 		}
 		var vs []string
 		for _, f := range t.Fields() {
-			s, err := jsonNestedText(m[f.Name], f.Type)
+			fv, err := ns.field(m, f.Name)
+			if err != nil {
+				return "", fmt.Errorf("%v for %s", err, t)
+			}
+			s, err := ns.text(fv, f.Type)
 			if err != nil {
 				return "", err
 			}
