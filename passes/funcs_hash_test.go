@@ -15,10 +15,7 @@ const hashSource = `source u from csv "u.csv" { s string, b binary, i8 int8, i16
 // and widen narrower integers to INT, bit_get is TINYINT, bit_count INT,
 // hash INT and xxhash64 BIGINT.
 func TestHashFamilyTypes(t *testing.T) {
-	for _, c := range []struct {
-		expr string
-		want ir.Type
-	}{
+	checkSelectTypes(t, hashSource, []selectType{
 		{"md5(s)", ir.StringT}, {"sha(b)", ir.StringT}, {"sha2(s, 256)", ir.StringT}, {"crc32(b)", ir.Int64},
 		{"hash(s, i64, null, d, day)", ir.Int32}, {"xxhash64(flag, f)", ir.Int64}, {"base64(s)", ir.StringT},
 		{"unbase64(s)", ir.BinaryT}, {"hex(f)", ir.StringT}, {"hex(b)", ir.StringT}, {"unhex(s)", ir.BinaryT},
@@ -30,21 +27,7 @@ func TestHashFamilyTypes(t *testing.T) {
 		{"shiftleft(i8, 1)", ir.Int32}, {"shiftleft(u8, 1)", ir.Int32}, {"shiftright(i64, 1)", ir.Int64},
 		{"shiftrightunsigned(u32, 1)", ir.Int64}, {"aes_encrypt(s, b, 'ECB')", ir.BinaryT},
 		{"try_aes_decrypt(b, s, 'GCM', 'NONE', s)", ir.BinaryT},
-	} {
-		// on Spark: decode's search form is Spark-only
-		u := confUnit(t, Spark41, "pipeline p\n"+hashSource+"materialized view m = from u | select "+c.expr+" as x\n")
-		if u.Diags.HasErrors() {
-			t.Errorf("%s: %v", c.expr, u.Diags)
-			continue
-		}
-		for ds, sch := range u.Datasets {
-			if ds.Name == "m" {
-				if got := sch[0].Type; got != c.want {
-					t.Errorf("%s is %s, want %s", c.expr, got, c.want)
-				}
-			}
-		}
-	}
+	}) // on Spark 4.1 (decode's search form is Spark-only)
 }
 
 // TestHashFamilyErrors: arguments Spark refuses (or casts implicitly, where
@@ -65,4 +48,31 @@ func TestHashFamilyErrors(t *testing.T) {
 		{"hash()", "p.thund:3:39: hash takes at least 1 arguments, got 0 [arity]"},
 		{"decode(i32, 1, 'one', 'many')", "p.thund:3:39: native backend: decode(x, search, result, ...) is not supported yet: write CASE WHEN x <=> search THEN result ... END [capability]"},
 	})
+}
+
+// selectType is an expression of a select over a test source and the type
+// it must resolve to.
+type selectType struct {
+	expr string
+	want ir.Type
+}
+
+// checkSelectTypes resolves each case's select over source for Spark 4.1
+// and checks the column's type.
+func checkSelectTypes(t *testing.T, source string, cases []selectType) {
+	t.Helper()
+	for _, c := range cases {
+		u := confUnit(t, Spark41, "pipeline p\n"+source+"materialized view m = from u | select "+c.expr+" as x\n")
+		if u.Diags.HasErrors() {
+			t.Errorf("%s: %v", c.expr, u.Diags)
+			continue
+		}
+		for ds, sch := range u.Datasets {
+			if ds.Name == "m" {
+				if got := sch[0].Type; got != c.want {
+					t.Errorf("%s is %s, want %s", c.expr, got, c.want)
+				}
+			}
+		}
+	}
 }
