@@ -10,10 +10,10 @@ import "github.com/nordisk/thund/ir"
 // order is the input's); the plan pass refuses them over streams and
 // windows (plan_agg.go), as the aggregate family's.
 var collectFunctions = []funcSig{
-	{name: "collect_list", aliases: []string{"array_agg"}, agg: true, minArgs: 1, maxArgs: 1, args: []argRule{argAny}, result: resCustom, nulls: nullNever, family: famAggregate,
+	{name: "collect_list", aliases: []string{"array_agg"}, agg: true, minArgs: 1, maxArgs: 1, args: []argRule{argAny}, result: resCustom, nulls: nullNever, nativeNested: true, family: famAggregate,
 		typeFn: collectType(false), resultDoc: "ARRAY of x's type, without NULL elements", native: collectNative(false),
 		doc: "the non-NULL values of x, in the input's order (Spark does not define the order across partitions)"},
-	{name: "collect_set", agg: true, minArgs: 1, maxArgs: 1, args: []argRule{argAny}, result: resCustom, nulls: nullNever, family: famAggregate,
+	{name: "collect_set", agg: true, minArgs: 1, maxArgs: 1, args: []argRule{argAny}, result: resCustom, nulls: nullNever, nativeNested: true, family: famAggregate,
 		typeFn: collectType(true), resultDoc: "ARRAY of x's type, without NULL elements", native: collectNative(true),
 		doc: "the distinct non-NULL values of x, in no defined order (floats normalized as Spark's are: -0.0 is 0.0, and every NaN one value); a MAP is refused"},
 }

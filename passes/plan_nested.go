@@ -35,14 +35,13 @@ func (p *planner) refuseNested(x ir.Expr) bool {
 		if f := p.u.Calls[x]; f != nil && arrayForms[f.Name] && nested(x) { // funcs_arrays.go
 			return p.refuseArrayForm(x)
 		}
-		if f := p.u.Calls[x]; f != nil && IsCollectAgg(f.Name) {
-			return false // an ARRAY of its argument, nested or not (familyAccum checks the call)
-		}
 		if f := lookupFunc(x.Name); f != nil && f.result == resLambda {
 			return p.refuseLambdaCall(x, f)
 		}
 		if f := lookupFunc(x.Name); f != nil && f.nativeNested {
-			return false // computed natively (funcs_json.go, regexp_extract_all)
+			// computed natively: the JSON functions, regexp_extract_all, and
+			// collect_list and collect_set (familyAccum checks their calls)
+			return false
 		}
 	case *ir.Binary:
 		if l, r := p.u.Types[x.L], p.u.Types[x.R]; x.Op.IsComparison() && orderable(l) && SameType(l, r) {
