@@ -35,6 +35,13 @@
 //		go test -tags s3 -run S3 ./rt/store/s3store ./rt/warehouse ./rt/etl ./cmd/thundc
 //		./internal/crashtest.
 //
+//	THUND_TEST_KAFKA_BROKERS
+//		The Kafka test lane: tests built with -tags kafka talk to the real
+//		Apache Kafka broker at this host:port. Without it they skip, except
+//		when CI=true, where they fail. .ci/kafka-broker fetches the broker
+//		jars (cached outside the repository) and starts one KRaft node on
+//		127.0.0.1; .ci/run starts it, runs the lane and stops it.
+//
 //	THUND_TEST_SPARK_REMOTE, THUND_TEST_SPARK_TARGET, THUND_TEST_SPARK_PYTHON
 //		The Spark test lane: tests built with -tags spark run against the
 //		Spark Connect server at this connection string (sc://HOST:PORT),

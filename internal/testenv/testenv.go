@@ -111,6 +111,29 @@ func S3(t interface {
 	return S3Lane{Endpoint: ep, Bucket: b}
 }
 
+// EnvKafkaBrokers points the Kafka test lane (build tag kafka) at a real
+// broker: host:port of its bootstrap listener.
+const EnvKafkaBrokers = "THUND_TEST_KAFKA_BROKERS"
+
+// Kafka returns the lane's bootstrap servers. Without THUND_TEST_KAFKA_BROKERS
+// the test is skipped, except in CI (CI=true), where it fails: the lane must
+// not pass by testing nothing.
+func Kafka(t interface {
+	Helper()
+	Skip(...any)
+	Fatal(...any)
+}) string {
+	t.Helper()
+	b := os.Getenv(EnvKafkaBrokers)
+	if b == "" {
+		if os.Getenv("CI") == "true" {
+			t.Fatal(EnvKafkaBrokers + " is not set: in CI (CI=true) the Kafka lane needs a broker (.ci/run starts one)")
+		}
+		t.Skip(EnvKafkaBrokers + " is not set: no Kafka broker to test against (see internal/testenv)")
+	}
+	return b
+}
+
 // Spark test lane (build tag spark): the environment variables that point
 // tests at a real Spark Connect server.
 const (
