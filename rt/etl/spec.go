@@ -41,6 +41,9 @@ type Pipeline struct {
 	// how to build the program with S3. It is a hook, not an import, so that
 	// a program without S3 does not link the AWS SDK.
 	OpenS3 func(ctx context.Context, url string) (store.FS, error)
+	// Kafka reads and writes Kafka (rt/kafka's New()), set only in a program
+	// whose pipeline has a Kafka source or sink (kafka.go).
+	Kafka KafkaConnector
 }
 
 // Dataset is one node of the pipeline.

@@ -1,0 +1,5 @@
+package etl
+
+// KafkaSinks opens the Kafka sinks of a run.
+type KafkaSinks interface {
+}

@@ -1,0 +1,5 @@
+package etl
+
+// KafkaSources opens the Kafka sources of a run.
+type KafkaSources interface {
+}
