@@ -18,7 +18,7 @@ import (
 // it beside the generated code, so a pipeline is always built against the
 // runtime thundc was built with, never another version.
 //
-//go:embed go.mod go.sum rt internal/glob
+//go:embed go.mod go.sum rt internal/glob internal/kafkaopt
 var Runtime embed.FS
 
 // RuntimeVersion identifies the embedded runtime: a short hash of its source,

@@ -31,7 +31,7 @@ const RuntimeModule = "github.com/nordisk/thund"
 // RuntimeDirs are the folders of RuntimeModule that a generated program
 // links: rt/ and the one leaf package outside it that rt imports,
 // internal/glob (shared with the compiler). runtime.go embeds the same list.
-var RuntimeDirs = []string{"rt", "internal/glob"}
+var RuntimeDirs = []string{"rt", "internal/glob", "internal/kafkaopt"}
 
 // programModule is the module path of a generated program.
 const programModule = "thundpipeline"
