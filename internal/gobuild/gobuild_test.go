@@ -21,6 +21,7 @@ func TestBuildCachesByContent(t *testing.T) {
 		"rt/testdata/x":         {Data: []byte("skipped")},
 		"frontend/x.go":         {Data: []byte("not part of the runtime")},
 		"internal/glob/glob.go": {Data: []byte("package glob\n")},
+		"internal/kafkaopt/kafkaopt.go": {Data: []byte("package kafkaopt\n")},
 	}
 	gen := map[string][]byte{"main.go": []byte(`package main
 
@@ -66,6 +67,7 @@ func TestBuildReportsCompileErrors(t *testing.T) {
 		"go.sum":                {Data: []byte("")},
 		"rt/rt.go":              {Data: []byte("package rt\n")},
 		"internal/glob/glob.go": {Data: []byte("package glob\n")},
+		"internal/kafkaopt/kafkaopt.go": {Data: []byte("package kafkaopt\n")},
 	}
 	dir := t.TempDir()
 	_, err := Build(context.Background(), Request{Files: map[string][]byte{"main.go": []byte("package main\nfunc main() { undefined() }\n")}, Runtime: rt, Out: filepath.Join(dir, "etl"), CacheDir: dir})
