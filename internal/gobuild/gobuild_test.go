@@ -14,13 +14,13 @@ func TestBuildCachesByContent(t *testing.T) {
 		t.Skip("runs go build")
 	}
 	rt := fstest.MapFS{
-		"go.mod":                {Data: []byte("module github.com/nordisk/thund\n\ngo 1.26.8\n")},
-		"go.sum":                {Data: []byte("")},
-		"rt/rt.go":              {Data: []byte("package rt\n\nfunc Hello() string { return \"hello from rt\" }\n")},
-		"rt/rt_test.go":         {Data: []byte("package rt\n\nthis is not go and must not be copied\n")},
-		"rt/testdata/x":         {Data: []byte("skipped")},
-		"frontend/x.go":         {Data: []byte("not part of the runtime")},
-		"internal/glob/glob.go": {Data: []byte("package glob\n")},
+		"go.mod":                        {Data: []byte("module github.com/nordisk/thund\n\ngo 1.26.8\n")},
+		"go.sum":                        {Data: []byte("")},
+		"rt/rt.go":                      {Data: []byte("package rt\n\nfunc Hello() string { return \"hello from rt\" }\n")},
+		"rt/rt_test.go":                 {Data: []byte("package rt\n\nthis is not go and must not be copied\n")},
+		"rt/testdata/x":                 {Data: []byte("skipped")},
+		"frontend/x.go":                 {Data: []byte("not part of the runtime")},
+		"internal/glob/glob.go":         {Data: []byte("package glob\n")},
 		"internal/kafkaopt/kafkaopt.go": {Data: []byte("package kafkaopt\n")},
 	}
 	gen := map[string][]byte{"main.go": []byte(`package main
@@ -63,10 +63,10 @@ func TestBuildReportsCompileErrors(t *testing.T) {
 		t.Skip("runs go build")
 	}
 	rt := fstest.MapFS{
-		"go.mod":                {Data: []byte("module github.com/nordisk/thund\n\ngo 1.26.8\n")},
-		"go.sum":                {Data: []byte("")},
-		"rt/rt.go":              {Data: []byte("package rt\n")},
-		"internal/glob/glob.go": {Data: []byte("package glob\n")},
+		"go.mod":                        {Data: []byte("module github.com/nordisk/thund\n\ngo 1.26.8\n")},
+		"go.sum":                        {Data: []byte("")},
+		"rt/rt.go":                      {Data: []byte("package rt\n")},
+		"internal/glob/glob.go":         {Data: []byte("package glob\n")},
 		"internal/kafkaopt/kafkaopt.go": {Data: []byte("package kafkaopt\n")},
 	}
 	dir := t.TempDir()
