@@ -463,6 +463,9 @@ func newCSVReader(r io.ReadCloser, name string, schema *arrow.Schema, o CSVOptio
 	cr := &csvReader{name: name, c: r, sc: newCSVScanner(r, o), schema: schema, nulls: o.Nulls, batch: opts.batchRows(),
 		mode: opts.Mode, corrupt: corrupt, count: opts.Malformed, rescued: rescued}
 	cr.sc.keepRaw = corrupt >= 0 && opts.Mode == Permissive
+	if rescued >= 0 {
+		opts.Malformed.setRescued(schema.Field(rescued).Name)
+	}
 	data := schema.NumFields() // the columns read from the file
 	if corrupt >= 0 {
 		data--

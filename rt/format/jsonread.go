@@ -89,6 +89,9 @@ func newJSONReader(r io.ReadCloser, name string, schema *arrow.Schema, opts Opti
 		exact: map[string]int{}, folded: map[string]int{}, mode: opts.Mode, corrupt: corrupt, count: opts.Malformed,
 		vals: make([]json.RawMessage, schema.NumFields()), where: make([]int, schema.NumFields()),
 		rescued: rescued, evolve: opts.Evolution, seenKeys: map[string]bool{}}
+	if rescued >= 0 {
+		opts.Malformed.setRescued(schema.Field(rescued).Name)
+	}
 	for i, f := range schema.Fields() {
 		b := array.NewBuilder(mem, f.Type)
 		node, err := newJSONNode(f, b)

@@ -81,6 +81,28 @@ type newColumns struct {
 	mu    sync.Mutex
 	names []string
 	into  string // the rescued-data column they went to ("" when ignored)
+	// column is the rescued-data column of the read ("" for none)
+	column string
+}
+
+// RescuedColumn is the rescued-data column of the read, "" for none.
+func (m *Malformed) RescuedColumn() string {
+	if m == nil {
+		return ""
+	}
+	m.newCols.mu.Lock()
+	defer m.newCols.mu.Unlock()
+	return m.newCols.column
+}
+
+// setRescued records the read's rescued-data column.
+func (m *Malformed) setRescued(column string) {
+	if m == nil || column == "" {
+		return
+	}
+	m.newCols.mu.Lock()
+	defer m.newCols.mu.Unlock()
+	m.newCols.column = column
 }
 
 // NewColumns returns the new columns the read met (none: ignored, or
