@@ -555,6 +555,11 @@ func newCSVReader(r io.ReadCloser, name string, schema *arrow.Schema, o CSVOptio
 				}
 			}
 		}
+		if idx < 0 && opts.Evolution == EvolveAddNewColumns && c.nullable {
+			// A file from before the column was added (rescue.go): NULL.
+			cr.fieldOf[ci] = -1
+			continue
+		}
 		if idx < 0 {
 			return nil, &DataError{File: name, Row: line, Column: c.field.Name, Msg: fmt.Sprintf("not in the header (header has: %s)", strings.Join(header, ", "))}
 		}

@@ -135,6 +135,16 @@ func TestNewColumnsCSV(t *testing.T) {
 	if got.err != "in.csv:1:4: new columns not in the declared schema: d (schemaEvolutionMode failOnNewColumns)" {
 		t.Errorf("failOnNewColumns, rescued: %v", got)
 	}
+	// addNewColumns: a file from before a column was declared reads NULL
+	// there (a NOT NULL column must still be in the header)
+	got = rescueRead(t, CSV, "a,b\n1,x\n", schema, Options{Mode: Permissive, Evolution: EvolveAddNewColumns})
+	if got.err != "" || fmt.Sprint(got.rows) != "[1 | x | NULL]" {
+		t.Errorf("addNewColumns, old file: %v", got)
+	}
+	got = rescueRead(t, CSV, "a,b\n1,x\n", schema, Options{Mode: Permissive})
+	if got.err != "in.csv:1: column c: not in the header (header has: a, b)" {
+		t.Errorf("none, old file: %v", got)
+	}
 	// no new column: nothing to say
 	got = rescueRead(t, CSV, "a,b,c\n1,x,1.5\n", schema, Options{Mode: Permissive, Evolution: EvolveFailOnNewColumns})
 	if got.err != "" || len(got.rows) != 1 || got.newCols != nil {
