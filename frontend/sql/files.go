@@ -128,18 +128,24 @@ func (c *conv) fileSpec(a *fileArgs, declared []*ir.Column, stream bool) (*ir.So
 		return spec, declared, true
 	case a.schema != "":
 		cols, ok := c.schemaDDL(a.schema, a.schemaP)
-		return spec, cols, ok
+		return spec, withRescued(cols, a), ok
 	}
 	cols, err := inferColumns(ff, a.path, c.fs.dir, a.opts, a.infer)
 	if err != nil {
 		c.errorf(a.pos, ir.CodeBadDataset, "cannot infer the schema of read_files('%s'): %v; declare it with schema => 'col TYPE, ...'", a.path, err)
 		return nil, nil, false
 	}
+	return spec, withRescued(cols, a), true
+}
+
+// withRescued adds the rescued-data column the options ask for to a
+// schema read_files infers or is given (schema => ...), as Lakeflow's
+// read_files adds it; a view's own column list must name it.
+func withRescued(cols []*ir.Column, a *fileArgs) []*ir.Column {
 	if r := rescuedColumn(a.opts); r != "" && !slices.ContainsFunc(cols, func(c *ir.Column) bool { return c.Name == r }) {
-		// As Lakeflow's read_files adds it to an inferred schema.
 		cols = append(cols, &ir.Column{Pos: a.pos, Name: r, Type: ir.Type{Kind: ir.TString}})
 	}
-	return spec, cols, true
+	return cols
 }
 
 // rescuedColumn is the rescued-data column read_files' options ask for:
