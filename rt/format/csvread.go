@@ -555,7 +555,7 @@ func newCSVReader(r io.ReadCloser, name string, schema *arrow.Schema, o CSVOptio
 				}
 			}
 		}
-		if idx < 0 && opts.Evolution == EvolveAddNewColumns && c.nullable {
+		if idx < 0 && opts.Evolution != EvolveNone && c.nullable {
 			// A file from before the column was added (rescue.go): NULL.
 			cr.fieldOf[ci] = -1
 			continue

@@ -32,9 +32,10 @@ import (
 //     when a rescued column is declared (as Lakeflow does), and counts them
 //     (Malformed.NewColumns) so that the run warns. NULL values of new
 //     columns are not rescued: nothing is lost.
-//   - Under addNewColumns, a nullable column that a CSV file's header lacks
-//     is NULL (a file from before the column was added), as a JSON key
-//     that is missing is; otherwise a header must name every column.
+//   - Under a mode other than none, a nullable column that a CSV file's
+//     header lacks is NULL (a file from before the column was added), as a
+//     JSON key that is missing is; under none, as before these options, a
+//     header must name every column.
 
 // Evolution is a source's schemaEvolutionMode. The zero value is none.
 type Evolution int
