@@ -20,9 +20,10 @@ import (
 
 // JSON lines: one object per line; blank lines are skipped; what follows
 // the object on its line is ignored (as Spark ignores it). Keys match
-// columns by name (exact, else case-insensitive); a missing key is NULL,
-// unknown keys are ignored, and of a key given twice the last value counts
-// (as in Spark). Values:
+// columns by name (exact, else case-insensitive; exact only with a
+// rescued-data column); a missing key is NULL, unknown keys are what
+// Options.Evolution says (rescue.go), and of a key given twice the last
+// value counts (as in Spark). Values:
 //
 //   - null is NULL
 //   - a JSON string goes through the column's text parser (text.go), so
