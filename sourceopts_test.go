@@ -13,7 +13,7 @@ import (
 // (rt/format.ParseSourceOptions): the compiler may not import rt, so each
 // keeps its own list, and this test is where they meet.
 func TestSourceOptionTables(t *testing.T) {
-	common, dialect, modes := passes.SourceOptionTables()
+	common, dialect, modes, evolutions := passes.SourceOptionTables()
 	if !slices.Equal(common, format.CommonSourceOptions) {
 		t.Errorf("common options: check %v, runtime %v", common, format.CommonSourceOptions)
 	}
@@ -23,12 +23,17 @@ func TestSourceOptionTables(t *testing.T) {
 	if !slices.Equal(modes, format.ModeNames()) {
 		t.Errorf("modes: check %v, runtime %v", modes, format.ModeNames())
 	}
+	if !slices.Equal(evolutions, format.EvolutionNames()) {
+		t.Errorf("schemaEvolutionMode values: check %v, runtime %v", evolutions, format.EvolutionNames())
+	}
 	// and the runtime reads every option it lists
 	for _, k := range append(append([]string{}, common...), dialect...) {
 		v := "x"
 		switch k {
 		case "mode":
 			v = "permissive"
+		case "schemaevolutionmode":
+			v = "rescue"
 		case "header":
 			v = "true"
 		case "delimiter", "sep", "separator":

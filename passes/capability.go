@@ -49,6 +49,8 @@ type Capabilities struct {
 	WarnExpectations Support // expectations that only count violations
 	Expectations     Support // expectations that drop rows or fail the run
 	Clustering       Support // clustering columns (cluster by) of a table
+	RescuedData      Support // rescuedDataColumn of a CSV or JSON lines source
+	SchemaEvolution  Support // schemaEvolutionMode of a CSV or JSON lines source
 
 	// flows
 	CDC                 Support // apply changes (keys, sequence by, SCD 1)
@@ -119,6 +121,13 @@ const (
 	whyNoClustering   = "has no native counterpart: the warehouse lays a dataset out by partition columns only; use partitioned by, or target spark-4.1 or spark-4.2 (DefineOutput.TableDetails.clustering_columns)"
 )
 
+// Spark's file sources ignore a reader option they do not know, so
+// lowering these two would change answers in silence.
+const (
+	whyRescued   = "is a Databricks reader option that open-source Spark's CSV and JSON readers lack, and they ignore an option they do not know: the values it would rescue would be lost without a word. Remove it (such values are then malformed, as mode says), or target native"
+	whyEvolution = "is a Databricks Auto Loader option that open-source Spark's file sources lack, and they ignore an option they do not know: new columns would be dropped without a word. Remove it (Spark reads the declared columns), or target native"
+)
+
 // capabilities is the one table of targets and what they run.
 var capabilities = []Capabilities{
 	{
@@ -154,6 +163,8 @@ var capabilities = []Capabilities{
 		StreamSubqueries:    refused(whyStreamSubq),
 		SortSubqueries:      refused(whySortSubq),
 		CDCSubqueries:       refused(whyCDCSubq),
+		RescuedData:         refused(whyRescued),
+		SchemaEvolution:     refused(whyEvolution),
 	},
 	{
 		Target:              Spark42,
@@ -182,6 +193,8 @@ var capabilities = []Capabilities{
 		StreamSubqueries:    refused(whyStreamSubq),
 		SortSubqueries:      refused(whySortSubq),
 		CDCSubqueries:       refused(whyCDCSubq),
+		RescuedData:         refused(whyRescued),
+		SchemaEvolution:     refused(whyEvolution),
 	},
 }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -48,7 +49,7 @@ func (c *conv) readFilesArgs(f *funcRelAST) (*fileArgs, bool) {
 				a.schema, a.schemaP = v, pos(arg.Named.Value.Pos)
 			case "infercolumntypes", "inferschema":
 				a.infer = !strings.EqualFold(v, "false")
-			case "schemahints", "schemalocation", "schemaevolutionmode", "rescueddatacolumn":
+			case "schemahints", "schemalocation":
 				c.errorf(pos(arg.Pos), ir.CodeSyntax, "the read_files option %s is not supported in pipeline SQL: declare the schema with schema => '...'", k)
 				return nil, false
 			default:
@@ -127,14 +128,43 @@ func (c *conv) fileSpec(a *fileArgs, declared []*ir.Column, stream bool) (*ir.So
 		return spec, declared, true
 	case a.schema != "":
 		cols, ok := c.schemaDDL(a.schema, a.schemaP)
-		return spec, cols, ok
+		return spec, withRescued(cols, a), ok
 	}
 	cols, err := inferColumns(ff, a.path, c.fs.dir, a.opts, a.infer)
 	if err != nil {
 		c.errorf(a.pos, ir.CodeBadDataset, "cannot infer the schema of read_files('%s'): %v; declare it with schema => 'col TYPE, ...'", a.path, err)
 		return nil, nil, false
 	}
-	return spec, cols, true
+	return spec, withRescued(cols, a), true
+}
+
+// withRescued adds the rescued-data column the options ask for to a
+// schema read_files infers or is given (schema => ...), as Lakeflow's
+// read_files adds it; a view's own column list must name it.
+func withRescued(cols []*ir.Column, a *fileArgs) []*ir.Column {
+	if r := rescuedColumn(a.opts); r != "" && !slices.ContainsFunc(cols, func(c *ir.Column) bool { return c.Name == r }) {
+		cols = append(cols, &ir.Column{Pos: a.pos, Name: r, Type: ir.Type{Kind: ir.TString}})
+	}
+	return cols
+}
+
+// rescuedColumn is the rescued-data column read_files' options ask for:
+// rescuedDataColumn, or _rescued_data under schemaEvolutionMode rescue
+// (Lakeflow's default); "" for none.
+func rescuedColumn(opts []ir.KV) string {
+	name, rescue := "", false
+	for _, kv := range opts {
+		switch strings.ToLower(kv.Key) {
+		case "rescueddatacolumn":
+			name = kv.Value
+		case "schemaevolutionmode":
+			rescue = strings.EqualFold(kv.Value, "rescue")
+		}
+	}
+	if name == "" && rescue {
+		name = "_rescued_data"
+	}
+	return name
 }
 
 // schemaDDL is the grammar of a schema => 'a INT, b STRING NOT NULL' string.

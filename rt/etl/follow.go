@@ -322,7 +322,7 @@ func (fl *follower) runEpoch(abort context.Context) (code int, done bool) {
 			time.Since(start).Round(time.Millisecond), in, out, late, r.Summary.Head)
 	} else {
 		fmt.Fprintf(c.stderr, "epoch %d committed in %v: %d rows in, %d rows out, %d late%s; rebuilt: %s%s\n",
-			r.Summary.Epoch, time.Since(start).Round(time.Millisecond), in, out, late, malformedText(kept, dropped), rebuilt, waiting)
+			r.Summary.Epoch, time.Since(start).Round(time.Millisecond), in, out, late, malformedText(kept, dropped)+driftText(r.Summary.Flows()), rebuilt, waiting)
 	}
 	c.keepCheckpoints(abort, fl.rc)
 	return 0, false

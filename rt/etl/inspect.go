@@ -111,10 +111,14 @@ type historyEntry struct {
 	LateRowsDropped       int64  `json:"late_rows_dropped"`
 	// MalformedKept and MalformedDropped: malformed records of CSV and
 	// JSON lines sources, kept with NULLs and dropped (their mode option)
-	MalformedKept    int64     `json:"malformed_rows_kept,omitempty"`
-	MalformedDropped int64     `json:"malformed_rows_dropped,omitempty"`
-	Rebuilt          []rebuilt `json:"rebuilt"`
-	Error            string    `json:"error,omitempty"`
+	MalformedKept    int64 `json:"malformed_rows_kept,omitempty"`
+	MalformedDropped int64 `json:"malformed_rows_dropped,omitempty"`
+	// RescuedRows: records kept with a rescued-data value; NewColumns:
+	// the columns sources' files held that their schemas lack (drift.go)
+	RescuedRows int64               `json:"rescued_rows,omitempty"`
+	NewColumns  []events.NewColumns `json:"new_columns,omitempty"`
+	Rebuilt     []rebuilt           `json:"rebuilt"`
+	Error       string              `json:"error,omitempty"`
 }
 
 // rebuilt is a dataset a run built, why, and the counts of its flows.
@@ -128,6 +132,7 @@ type rebuilt struct {
 	LateRowsDropped       int64  `json:"late_rows_dropped"`
 	MalformedKept         int64  `json:"malformed_rows_kept,omitempty"`
 	MalformedDropped      int64  `json:"malformed_rows_dropped,omitempty"`
+	RescuedRows           int64  `json:"rescued_rows,omitempty"`
 	// Edges: the occupancy of its flows' bounded edges (back-pressure).
 	Edges []events.Edge `json:"edges,omitempty"`
 }
@@ -186,6 +191,17 @@ func summarizeRun(ri events.RunInfo, evs []events.Event) historyEntry {
 				r.MalformedKept += p.Kept
 				r.MalformedDropped += p.Dropped
 			}
+		case events.TypeRescuedRecords:
+			var p events.RescuedRecords
+			if e.Payload(&p) == nil {
+				h.RescuedRows += p.Count
+				of(e.Origin.Dataset).RescuedRows += p.Count
+			}
+		case events.TypeNewColumns:
+			var p events.NewColumns
+			if e.Payload(&p) == nil {
+				h.NewColumns = addNewColumns(h.NewColumns, p)
+			}
 		case events.TypeFlowStart:
 			worked[e.Origin.Dataset] = true
 		case events.TypeStaleness:
@@ -202,6 +218,7 @@ func summarizeRun(ri events.RunInfo, evs []events.Event) historyEntry {
 					c.RowsIn, c.RowsOut, c.ExpectationViolations, c.ExpectationDropped, c.LateRowsDropped
 				s.Edges = c.Edges
 				s.MalformedKept, s.MalformedDropped = c.MalformedKept, c.MalformedDropped
+				s.RescuedRows = c.RescuedRows
 			}
 			h.Rebuilt = append(h.Rebuilt, s)
 		}
@@ -276,7 +293,14 @@ func writeHistoryEntry(w io.Writer, h historyEntry) {
 	dur := (time.Duration(h.DurationMS) * time.Millisecond).String()
 	fmt.Fprintf(w, "%s  %s  %s  %s  %s\n", h.RunID, start, h.Status, committed, dur)
 	fmt.Fprintf(w, "  rows %d in, %d out; expectations: %d violated (%d dropped); late rows dropped: %d%s\n",
-		h.RowsIn, h.RowsOut, h.ExpectationViolations, h.ExpectationDropped, h.LateRowsDropped, malformedText(h.MalformedKept, h.MalformedDropped))
+		h.RowsIn, h.RowsOut, h.ExpectationViolations, h.ExpectationDropped, h.LateRowsDropped, malformedText(h.MalformedKept, h.MalformedDropped)+rescuedText(h.RescuedRows))
+	for _, n := range h.NewColumns {
+		if n.Action == "rescued" {
+			fmt.Fprintf(w, "  new columns in %s, rescued into %s: %s\n", n.Source, n.RescuedColumn, strings.Join(n.Columns, ", "))
+		} else {
+			fmt.Fprintf(w, "  warning: new columns in %s, not declared and ignored: %s\n", n.Source, strings.Join(n.Columns, ", "))
+		}
+	}
 	verb := "rebuilt"
 	if h.Status != "completed" {
 		verb = "tried to rebuild"
@@ -294,6 +318,7 @@ func writeHistoryEntry(w io.Writer, h historyEntry) {
 			fmt.Fprintf(w, "; late rows dropped: %d", r.LateRowsDropped)
 		}
 		fmt.Fprint(w, malformedText(r.MalformedKept, r.MalformedDropped))
+		fmt.Fprint(w, rescuedText(r.RescuedRows))
 		fmt.Fprintln(w)
 	}
 	if h.Error != "" {

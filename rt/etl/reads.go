@@ -319,6 +319,9 @@ func (fr *flowReads) countMalformed(stats *run.Flow) {
 	for _, in := range fr.f.Inputs {
 		if m := fr.malformed[in.Name]; m != nil {
 			stats.AddMalformed(in.Name, m.Kept.Load(), m.Dropped.Load())
+			stats.AddRescued(in.Name, m.RescuedColumn(), m.Rescued.Load())
+			cols, into := m.NewColumns()
+			stats.AddNewColumns(in.Name, cols, into)
 			delete(fr.malformed, in.Name)
 		}
 	}

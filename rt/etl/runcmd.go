@@ -225,7 +225,8 @@ func (c *cli) epoch(ctx context.Context, rc *runConfig, fl *follower) (*run.Run,
 }
 
 // printFooter adds what run.Summary does not say: threads, what was rebuilt,
-// late rows in total, and malformed rows in total when there were any.
+// late rows in total, and malformed rows, rescued rows and ignored new
+// columns in total when there were any.
 func (ex *executor) printFooter(r *run.Run) {
 	var late, kept, dropped int64
 	for _, f := range r.Summary.Flows() {
@@ -243,7 +244,7 @@ func (ex *executor) printFooter(r *run.Run) {
 	if kept+dropped > 0 {
 		malformed = fmt.Sprintf("; malformed rows: %d kept with NULLs, %d dropped", kept, dropped)
 	}
-	fmt.Fprintf(ex.c.stderr, "  threads %d; rebuilt: %s; late rows dropped: %d%s\n", ex.threads, rebuilt, late, malformed)
+	fmt.Fprintf(ex.c.stderr, "  threads %d; rebuilt: %s; late rows dropped: %d%s%s\n", ex.threads, rebuilt, late, malformed, driftText(r.Summary.Flows()))
 }
 
 // rawArgs are the invocation's arguments as given (for the event log).

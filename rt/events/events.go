@@ -43,6 +43,8 @@ const (
 	TypeRows                = "rows"
 	TypeLateRowsDropped     = "late_rows_dropped"
 	TypeMalformedRecords    = "malformed_records"
+	TypeRescuedRecords      = "rescued_records"
+	TypeNewColumns          = "new_columns"
 	TypeExpectation         = "expectation"
 	TypeStaleness           = "staleness"
 	TypeCheckpointCommitted = "checkpoint_committed"
@@ -160,6 +162,24 @@ type (
 		Source  string `json:"source"`
 		Kept    int64  `json:"kept"`
 		Dropped int64  `json:"dropped"`
+	}
+	// RescuedRecords are the records of a CSV or JSON lines source a flow
+	// read that were kept with a rescued-data value (its
+	// rescuedDataColumn): values that did not parse, new columns, names in
+	// another case.
+	RescuedRecords struct {
+		Source string `json:"source"`
+		Column string `json:"column"` // the rescued-data column
+		Count  int64  `json:"count"`
+	}
+	// NewColumns are the columns a source's files hold that its declared
+	// schema lacks, met under schemaEvolutionMode none or rescue (the other
+	// modes fail the run): ignored, or rescued into RescuedColumn.
+	NewColumns struct {
+		Source        string   `json:"source"`
+		Columns       []string `json:"columns"`
+		Action        string   `json:"action"` // ignored | rescued
+		RescuedColumn string   `json:"rescued_column,omitempty"`
 	}
 	Expectation struct {
 		Name    string `json:"name"`

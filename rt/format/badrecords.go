@@ -75,6 +75,10 @@ const DefaultCorruptColumn = "_corrupt_record"
 // read from another goroutine.
 type Malformed struct {
 	Kept, Dropped atomic.Int64
+	// Rescued counts records kept with a rescued-data value (rescue.go):
+	// they are not malformed.
+	Rescued atomic.Int64
+	newCols newColumns
 }
 
 // add counts one malformed record.
@@ -94,23 +98,30 @@ type SourceOptions struct {
 	CSV           *CSVOptions // CSV only
 	Mode          Mode
 	CorruptColumn string // the corrupt-record column's name (read only if the schema declares it)
+	// RescuedColumn is the rescued-data column ("" for none; rescue.go),
+	// and Evolution the schemaEvolutionMode.
+	RescuedColumn string
+	Evolution     Evolution
 }
 
 // Apply sets the reader options o parsed.
 func (o SourceOptions) Apply(opts *Options) {
 	opts.CSV, opts.Mode, opts.CorruptColumn = o.CSV, o.Mode, o.CorruptColumn
+	opts.RescuedColumn, opts.Evolution = o.RescuedColumn, o.Evolution
 }
 
 // CommonSourceOptions are the options of every CSV and JSON lines source,
 // lower-cased; CSVDialectOptions are CSV's own.
 var (
-	CommonSourceOptions = []string{"mode", "columnnameofcorruptrecord"}
+	CommonSourceOptions = []string{"mode", "columnnameofcorruptrecord", "rescueddatacolumn", "schemaevolutionmode"}
 	CSVDialectOptions   = []string{"header", "delimiter", "sep", "separator", "quote", "escape", "null", "nullvalue", "nulls"}
 )
 
 // ParseSourceOptions reads a source's options: for CSV and JSON lines,
-// mode (default PERMISSIVE) and columnNameOfCorruptRecord (default
-// _corrupt_record); for CSV, its dialect too (ParseCSVOptions). Other
+// mode (default PERMISSIVE), columnNameOfCorruptRecord (default
+// _corrupt_record), rescuedDataColumn (default none; _rescued_data under
+// schemaEvolutionMode rescue) and schemaEvolutionMode (default none); for
+// CSV, its dialect too (ParseCSVOptions). Other
 // formats take no options. Keys are case-insensitive; an unknown one is an
 // error listing those accepted.
 func ParseSourceOptions(f Format, kv [][2]string) (SourceOptions, error) {
@@ -135,6 +146,17 @@ func ParseSourceOptions(f Format, kv [][2]string) (SourceOptions, error) {
 				return o, fmt.Errorf("option columnNameOfCorruptRecord: want a column name, got \"\"")
 			}
 			o.CorruptColumn = p[1]
+		case "rescueddatacolumn":
+			if p[1] == "" {
+				return o, fmt.Errorf("option rescuedDataColumn: want a column name, got \"\"")
+			}
+			o.RescuedColumn = p[1]
+		case "schemaevolutionmode":
+			e, err := ParseEvolution(p[1])
+			if err != nil {
+				return o, err
+			}
+			o.Evolution = e
 		default:
 			if f != CSV {
 				return o, fmt.Errorf("unknown %s option %q (want %s)", f, p[0], strings.Join(acceptedOptions(f), ", "))
@@ -149,13 +171,16 @@ func ParseSourceOptions(f Format, kv [][2]string) (SourceOptions, error) {
 		}
 		o.CSV = &c
 	}
+	if o.Evolution == EvolveRescue && o.RescuedColumn == "" {
+		o.RescuedColumn = DefaultRescuedColumn
+	}
 	return o, nil
 }
 
 // acceptedOptions names the options a format's sources take, as a message
 // spells them.
 func acceptedOptions(f Format) []string {
-	out := []string{"mode", "columnNameOfCorruptRecord"}
+	out := []string{"mode", "columnNameOfCorruptRecord", "rescuedDataColumn", "schemaEvolutionMode"}
 	if f == CSV {
 		out = append(out, "header", "delimiter", "quote", "escape", "null")
 	}

@@ -287,8 +287,8 @@ func TestParseSourceOptions(t *testing.T) {
 		want string
 	}{
 		{CSV, [][2]string{{"mode", "lenient"}}, `option mode: want PERMISSIVE, DROPMALFORMED, FAILFAST, got "lenient"`},
-		{JSONL, [][2]string{{"header", "true"}}, `unknown jsonl option "header" (want mode, columnNameOfCorruptRecord)`},
-		{CSV, [][2]string{{"mdoe", "FAILFAST"}}, `unknown csv option "mdoe" (want mode, columnNameOfCorruptRecord, header, delimiter, quote, escape, null)`},
+		{JSONL, [][2]string{{"header", "true"}}, `unknown jsonl option "header" (want mode, columnNameOfCorruptRecord, rescuedDataColumn, schemaEvolutionMode)`},
+		{CSV, [][2]string{{"mdoe", "FAILFAST"}}, `unknown csv option "mdoe" (want mode, columnNameOfCorruptRecord, rescuedDataColumn, schemaEvolutionMode, header, delimiter, quote, escape, null)`},
 		{Parquet, [][2]string{{"mode", "FAILFAST"}}, `option "mode" is not read for parquet files (they take no options)`},
 	} {
 		if _, err := ParseSourceOptions(c.f, c.kv); err == nil || err.Error() != c.want {

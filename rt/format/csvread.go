@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strings"
 	"unicode/utf8"
 	"unsafe"
@@ -439,6 +440,12 @@ type csvReader struct {
 	mode    Mode
 	corrupt int // the corrupt-record column (-1: none)
 	count   *Malformed
+	// the rescued-data column (rescue.go)
+	rescued int           // its index (-1: none)
+	header  []string      // the header's names (nil without a header)
+	rescue  []int         // the header fields rescued whole: new columns, case variants
+	rfields []rescueField // the record's fields to rescue
+	rbuf    []byte        // the rescued value
 }
 
 func newCSVReader(r io.ReadCloser, name string, schema *arrow.Schema, o CSVOptions, opts Options, mem memory.Allocator) (BatchReader, error) {
@@ -449,11 +456,21 @@ func newCSVReader(r io.ReadCloser, name string, schema *arrow.Schema, o CSVOptio
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
+	rescued, err := rescuedIndex(schema, opts.RescuedColumn, opts.CorruptColumn)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
 	cr := &csvReader{name: name, c: r, sc: newCSVScanner(r, o), schema: schema, nulls: o.Nulls, batch: opts.batchRows(),
-		mode: opts.Mode, corrupt: corrupt, count: opts.Malformed}
+		mode: opts.Mode, corrupt: corrupt, count: opts.Malformed, rescued: rescued}
 	cr.sc.keepRaw = corrupt >= 0 && opts.Mode == Permissive
+	if rescued >= 0 {
+		opts.Malformed.setRescued(schema.Field(rescued).Name)
+	}
 	data := schema.NumFields() // the columns read from the file
 	if corrupt >= 0 {
+		data--
+	}
+	if rescued >= 0 {
 		data--
 	}
 	cr.skip = data != 1
@@ -473,7 +490,7 @@ func newCSVReader(r io.ReadCloser, name string, schema *arrow.Schema, o CSVOptio
 	if !o.Header {
 		n := 0
 		for i := range cr.fieldOf {
-			if i == corrupt {
+			if i == corrupt || i == rescued {
 				cr.fieldOf[i] = -1
 				continue
 			}
@@ -497,8 +514,10 @@ func newCSVReader(r io.ReadCloser, name string, schema *arrow.Schema, o CSVOptio
 		header[i] = string(cr.sc.field(i))
 	}
 	cr.nfields = len(header)
+	cr.header = header
+	used := make([]bool, len(header)) // the header fields a column takes, in any case
 	for ci, c := range cr.cols {
-		if ci == corrupt {
+		if ci == corrupt || ci == rescued {
 			cr.fieldOf[ci] = -1
 			continue
 		}
@@ -507,6 +526,23 @@ func newCSVReader(r io.ReadCloser, name string, schema *arrow.Schema, o CSVOptio
 			if h == c.field.Name {
 				idx = i
 				break
+			}
+		}
+		if idx < 0 && rescued >= 0 {
+			// Names are matched exactly: a field named so in another case
+			// is rescued, and the column is NULL (Lakeflow's default).
+			for i, h := range header {
+				if strings.EqualFold(h, c.field.Name) {
+					idx = i
+					used[i] = true
+					if !slices.Contains(cr.rescue, i) {
+						cr.rescue = append(cr.rescue, i)
+					}
+				}
+			}
+			if idx >= 0 {
+				cr.fieldOf[ci] = -1
+				continue
 			}
 		}
 		if idx < 0 {
@@ -519,12 +555,60 @@ func newCSVReader(r io.ReadCloser, name string, schema *arrow.Schema, o CSVOptio
 				}
 			}
 		}
+		if idx < 0 && opts.Evolution != EvolveNone && c.nullable {
+			// A file from before the column was added (rescue.go): NULL.
+			cr.fieldOf[ci] = -1
+			continue
+		}
 		if idx < 0 {
 			return nil, &DataError{File: name, Row: line, Column: c.field.Name, Msg: fmt.Sprintf("not in the header (header has: %s)", strings.Join(header, ", "))}
 		}
 		cr.fieldOf[ci] = idx
+		used[idx] = true
+	}
+	if err := cr.newColumns(opts.Evolution, line, used); err != nil {
+		return nil, err
 	}
 	return cr, nil
+}
+
+// newColumns handles the header fields no column takes, as the evolution
+// mode says (rescue.go). A field without a name is named as Spark names it,
+// _cN (N from 0).
+func (r *csvReader) newColumns(e Evolution, line int64, used []bool) error {
+	var names []string
+	first := 0
+	for i, u := range used {
+		if u {
+			continue
+		}
+		if r.header[i] == "" {
+			r.header[i] = fmt.Sprintf("_c%d", i)
+		}
+		if r.rescued >= 0 && r.schema.FieldIndices(r.header[i]) == nil && r.caseVariant(r.header[i]) {
+			r.rescue = append(r.rescue, i) // a second spelling of a column: rescued, not new
+			continue
+		}
+		if names == nil {
+			first = i
+		}
+		names = append(names, r.header[i])
+		if !e.fails() && r.rescued >= 0 {
+			r.rescue = append(r.rescue, i)
+		}
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	if e.fails() {
+		return newColumnsError(e, r.name, line, first+1, names)
+	}
+	into := ""
+	if r.rescued >= 0 {
+		into = r.schema.Field(r.rescued).Name
+	}
+	r.count.addNew(names, into)
+	return nil
 }
 
 func (r *csvReader) Schema() *arrow.Schema { return r.schema }
@@ -566,7 +650,7 @@ func (r *csvReader) Next() (arrow.RecordBatch, error) {
 		if err != nil && !errors.As(err, &de) {
 			return nil, r.fail(r.placed(err))
 		}
-		if err == nil && r.sc.fields() == r.nfields && r.sc.size() >= csvBigRecord {
+		if err == nil && r.sc.fields() == r.nfields && r.sc.size() >= csvBigRecord && r.rescued < 0 {
 			// A huge record is a batch of its own, next (see bigRecord).
 			r.big = line
 			if rows > 0 {
@@ -626,15 +710,23 @@ func (r *csvReader) record(line int64, scanErr *DataError) (size int, kept, torn
 		return 0, false, false, nil
 	}
 	appended := false
+	r.rfields = r.rfields[:0]
 	for ci := range r.cols {
 		c := &r.cols[ci]
-		if ci == r.corrupt {
+		if ci == r.corrupt || ci == r.rescued {
 			continue
 		}
-		if fi := r.fieldOf[ci]; scanErr == nil && fi < r.sc.fields() {
+		if fi := r.fieldOf[ci]; scanErr == nil && fi >= 0 && fi < r.sc.fields() {
 			n, err := r.appendField(ci, line)
 			if err == nil {
 				size += n
+				appended = true
+				continue
+			}
+			if r.rescued >= 0 && c.nullable {
+				// Rescued, not malformed: the column is NULL.
+				r.rfields = append(r.rfields, rescueField{pos: fi, name: r.fieldName(ci), val: r.sc.field(fi)})
+				c.b.AppendNull()
 				appended = true
 				continue
 			}
@@ -666,10 +758,60 @@ func (r *csvReader) record(line int64, scanErr *DataError) (size int, kept, torn
 			c.b.AppendNull()
 		}
 	}
+	if r.rescued >= 0 {
+		size += r.appendRescued(scanErr == nil)
+	}
 	if bad != nil {
 		r.count.add(true)
 	}
 	return size, true, false, nil
+}
+
+// caseVariant reports whether name is a declared column's in another case.
+func (r *csvReader) caseVariant(name string) bool {
+	for _, f := range r.schema.Fields() {
+		if strings.EqualFold(f.Name, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// fieldName is the name in the file of column ci's field: the header's, or
+// the column's without a header.
+func (r *csvReader) fieldName(ci int) string {
+	if r.header != nil {
+		return r.header[r.fieldOf[ci]]
+	}
+	return r.cols[ci].field.Name
+}
+
+// appendRescued appends the record's rescued-data value (NULL when nothing
+// is rescued): the fields in rfields, and (split: the record was split
+// into fields) the header fields rescued whole that are not NULL.
+func (r *csvReader) appendRescued(split bool) int {
+	if split {
+		for _, fi := range r.rescue {
+			if fi >= r.sc.fields() {
+				continue
+			}
+			raw := r.sc.field(fi)
+			if !r.sc.quoted[fi] && r.isNull(raw) {
+				continue
+			}
+			r.rfields = append(r.rfields, rescueField{pos: fi, name: r.header[fi], val: raw})
+		}
+	}
+	c := &r.cols[r.rescued]
+	var ok bool
+	r.rbuf, ok = rescuedValue(r.rbuf, r.rfields, r.name)
+	if !ok {
+		c.b.AppendNull()
+		return 0
+	}
+	c.sb.BinaryBuilder.Append(r.rbuf)
+	r.count.rescued()
+	return len(r.rbuf)
 }
 
 // cut returns the first rows rows of the batch the builders hold (they

@@ -13,7 +13,9 @@
 //     error; a malformed CSV or JSON lines record is what Options.Mode says
 //     (badrecords.go: an error in FAILFAST, the zero value; a row with
 //     NULLs, or none, in PERMISSIVE and DROPMALFORMED, counted in
-//     Options.Malformed).
+//     Options.Malformed). With a rescued-data column, a value that does not
+//     parse is rescued instead, and columns the schema lacks are what
+//     Options.Evolution says (rescue.go).
 //   - hostile files: every length, offset and count a file states is checked
 //     against the bytes that hold it before anything is allocated by it, and
 //     a malformed file is an error naming it and what was wrong, never a

@@ -200,8 +200,17 @@ type Options struct {
 	// column a CSV or JSON lines reader fills with a malformed record's
 	// text (NULL for a good one) instead of reading it from the file.
 	CorruptColumn string
+	// RescuedColumn, when set, is the column a CSV or JSON lines reader
+	// fills with the fields it rescues (rescue.go): values that do not
+	// parse as their column's type, and new columns as Evolution says.
+	// The schema must declare it, as a nullable string.
+	RescuedColumn string
+	// Evolution is what a new column in a CSV header or a JSON line does
+	// (rescue.go); the zero value ignores it and counts it.
+	Evolution Evolution
 	// Malformed, when set, counts the malformed records a CSV or JSON
-	// lines reader kept or dropped.
+	// lines reader kept or dropped, the records it rescued and the new
+	// columns it met.
 	Malformed *Malformed
 	// Reuse lets a Parquet reader decode into buffers that earlier batches
 	// held, once the caller released them: the caller must not keep any

@@ -20,9 +20,10 @@ import (
 
 // JSON lines: one object per line; blank lines are skipped; what follows
 // the object on its line is ignored (as Spark ignores it). Keys match
-// columns by name (exact, else case-insensitive); a missing key is NULL,
-// unknown keys are ignored, and of a key given twice the last value counts
-// (as in Spark). Values:
+// columns by name (exact, else case-insensitive; exact only with a
+// rescued-data column); a missing key is NULL, unknown keys are what
+// Options.Evolution says (rescue.go), and of a key given twice the last
+// value counts (as in Spark). Values:
 //
 //   - null is NULL
 //   - a JSON string goes through the column's text parser (text.go), so
@@ -66,6 +67,14 @@ type jsonReader struct {
 	// columns of force NULL (a nested value of it failed part way)
 	pending []byte
 	force   []int
+	// the rescued-data column and new keys (rescue.go)
+	rescued  int           // its index (-1: none)
+	evolve   Evolution     // what a new key does
+	rfields  []rescueField // the line's fields to rescue
+	rbuf     []byte        // the rescued value
+	newKeys  []string      // the line's new keys
+	newAt    int           // the byte column of its first one
+	seenKeys map[string]bool
 }
 
 func newJSONReader(r io.ReadCloser, name string, schema *arrow.Schema, opts Options, mem memory.Allocator) (BatchReader, error) {
@@ -73,9 +82,17 @@ func newJSONReader(r io.ReadCloser, name string, schema *arrow.Schema, opts Opti
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
+	rescued, err := rescuedIndex(schema, opts.RescuedColumn, opts.CorruptColumn)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
 	jr := &jsonReader{name: name, c: r, r: bufio.NewReaderSize(r, 1<<16), schema: schema, batch: opts.batchRows(),
 		exact: map[string]int{}, folded: map[string]int{}, mode: opts.Mode, corrupt: corrupt, count: opts.Malformed,
-		vals: make([]json.RawMessage, schema.NumFields()), where: make([]int, schema.NumFields())}
+		vals: make([]json.RawMessage, schema.NumFields()), where: make([]int, schema.NumFields()),
+		rescued: rescued, evolve: opts.Evolution, seenKeys: map[string]bool{}}
+	if rescued >= 0 {
+		opts.Malformed.setRescued(schema.Field(rescued).Name)
+	}
 	for i, f := range schema.Fields() {
 		b := array.NewBuilder(mem, f.Type)
 		node, err := newJSONNode(f, b)
@@ -87,7 +104,7 @@ func newJSONReader(r io.ReadCloser, name string, schema *arrow.Schema, opts Opti
 			col.node = node
 		}
 		jr.cols = append(jr.cols, col)
-		if i == corrupt {
+		if i == corrupt || i == rescued {
 			continue // not read from the file
 		}
 		jr.exact[f.Name] = i
@@ -206,6 +223,11 @@ func (r *jsonReader) syntaxErr(line []byte, err error, off int64) error {
 func (r *jsonReader) row(line []byte, force []int) (kept, torn bool, redo int, err error) {
 	redo = -1
 	bad := r.split(line) // whether the line is an object, and its values
+	if bad == nil && len(r.newKeys) > 0 {
+		if err := r.newColumns(); err != nil {
+			return false, false, -1, err
+		}
+	}
 	if bad != nil && r.mode != Permissive {
 		if r.mode == FailFast {
 			return false, false, -1, bad
@@ -214,15 +236,21 @@ func (r *jsonReader) row(line []byte, force []int) (kept, torn bool, redo int, e
 		return false, false, -1, nil
 	}
 	appended, whole := false, bad != nil
+	if whole {
+		r.rfields = r.rfields[:0] // nothing is rescued of a line that is not an object
+	}
 	for ci := range r.cols {
 		c := &r.cols[ci]
-		if ci == r.corrupt {
+		if ci == r.corrupt || ci == r.rescued {
 			continue
 		}
 		raw := r.vals[ci]
+		rescue := r.rescued >= 0 && c.field.Nullable // a value that does not parse is rescued
 		switch {
 		case whole:
 			// Not an object: every value is NULL.
+		case slices.Contains(force, ci) && rescue:
+			r.rfields = append(r.rfields, rescueField{pos: r.where[ci], name: c.field.Name, val: raw, json: true})
 		case slices.Contains(force, ci):
 			bad = cmp.Or(bad, error(&DataError{File: r.name, Row: r.line, Col: r.where[ci], Column: c.field.Name, Msg: "a nested value that does not parse"}))
 		case raw == nil || raw[0] == 'n':
@@ -253,13 +281,20 @@ func (r *jsonReader) row(line []byte, force []int) (kept, torn bool, redo int, e
 				continue
 			}
 			err = &DataError{File: r.name, Row: r.line, Col: r.where[ci], Column: c.field.Name, Msg: err.Error()}
-			if r.mode == FailFast {
+			if rescue && c.b.Len() == before {
+				// Rescued, not malformed: the column is NULL.
+				r.rfields = append(r.rfields, rescueField{pos: r.where[ci], name: c.field.Name, val: raw, json: true})
+				c.b.AppendNull()
+				appended = true
+				continue
+			}
+			if r.mode == FailFast && !rescue {
 				return false, false, -1, err
 			}
 			if c.b.Len() != before {
 				// A nested value failed part way: what it appended
 				// cannot be taken back.
-				if r.mode == Permissive {
+				if r.mode == Permissive || rescue {
 					return false, true, ci, nil
 				}
 				r.count.add(false)
@@ -289,10 +324,63 @@ func (r *jsonReader) row(line []byte, force []int) (kept, torn bool, redo int, e
 			c.b.AppendNull()
 		}
 	}
+	if r.rescued >= 0 {
+		c := &r.cols[r.rescued]
+		var ok bool
+		if r.rbuf, ok = rescuedValue(r.rbuf, r.rfields, r.name); ok {
+			c.b.(*array.StringBuilder).BinaryBuilder.Append(r.rbuf)
+			r.count.rescued()
+		} else {
+			c.b.AppendNull()
+		}
+	}
 	if bad != nil {
 		r.count.add(true)
 	}
 	return true, false, -1, nil
+}
+
+// newColumns handles the line's new keys as the evolution mode says
+// (rescue.go): under addNewColumns and failOnNewColumns an error at the
+// line, naming them (under addNewColumns, with the new keys of the rest of
+// the file too, so that one rebuild takes them all); else they are
+// counted, once per read.
+func (r *jsonReader) newColumns() error {
+	if r.evolve.fails() {
+		line, at, names := r.line, r.newAt, slices.Clone(r.newKeys)
+		if r.evolve == EvolveAddNewColumns {
+			for {
+				l, err := r.readLine()
+				if err != nil {
+					break
+				}
+				if r.split(l) != nil {
+					continue
+				}
+				for _, k := range r.newKeys {
+					if !slices.Contains(names, k) {
+						names = append(names, k)
+					}
+				}
+			}
+		}
+		return newColumnsError(r.evolve, r.name, line, at, names)
+	}
+	var fresh []string
+	for _, k := range r.newKeys {
+		if !r.seenKeys[k] {
+			r.seenKeys[k] = true
+			fresh = append(fresh, k)
+		}
+	}
+	if len(fresh) > 0 {
+		into := ""
+		if r.rescued >= 0 {
+			into = r.schema.Field(r.rescued).Name
+		}
+		r.count.addNew(fresh, into)
+	}
+	return nil
 }
 
 // split reads a line's object into r.vals (nil for a key not given; of a
@@ -300,6 +388,7 @@ func (r *jsonReader) row(line []byte, force []int) (kept, torn bool, redo int, e
 // JSON object.
 func (r *jsonReader) split(line []byte) error {
 	clear(r.vals)
+	r.rfields, r.newKeys = r.rfields[:0], r.newKeys[:0]
 	dec := json.NewDecoder(bytes.NewReader(line))
 	dec.UseNumber()
 	tok, err := dec.Token()
@@ -327,8 +416,23 @@ func (r *jsonReader) split(line []byte) error {
 		ci, ok := r.exact[key]
 		if !ok {
 			ci, ok = r.folded[strings.ToLower(key)]
+			if ok && r.rescued >= 0 {
+				// Names are matched exactly when data is rescued: a key
+				// in another case is rescued (Lakeflow's default).
+				r.rescueKey(key, raw, int(vstart)+1)
+				continue
+			}
 		}
 		if !ok {
+			if !slices.Contains(r.newKeys, key) {
+				if len(r.newKeys) == 0 {
+					r.newAt = int(vstart) + 1
+				}
+				r.newKeys = append(r.newKeys, key)
+			}
+			if r.rescued >= 0 && !r.evolve.fails() {
+				r.rescueKey(key, raw, int(vstart)+1)
+			}
 			continue
 		}
 		r.vals[ci], r.where[ci] = raw, int(vstart)+1
@@ -337,6 +441,21 @@ func (r *jsonReader) split(line []byte) error {
 		return r.syntaxErr(line, err, dec.InputOffset())
 	}
 	return nil
+}
+
+// rescueKey rescues a key's value, unless it is null. Of a key given twice,
+// the last value counts.
+func (r *jsonReader) rescueKey(key string, raw json.RawMessage, at int) {
+	if raw[0] == 'n' {
+		return
+	}
+	for i := range r.rfields {
+		if r.rfields[i].name == key {
+			r.rfields[i].val, r.rfields[i].pos = raw, at
+			return
+		}
+	}
+	r.rfields = append(r.rfields, rescueField{pos: at, name: key, val: raw, json: true})
 }
 
 func skipSpace(b []byte, i int64) int64 {

@@ -214,6 +214,12 @@ func (f *Flow) End(err error) error {
 	for _, m := range f.Malformed() {
 		log.Emit(events.Warn, events.TypeMalformedRecords, f.Target, f.Name, events.MalformedRecords{Source: m.Source, Kept: m.Kept, Dropped: m.Dropped})
 	}
+	for _, r := range f.Rescued() {
+		log.Emit(events.Warn, events.TypeRescuedRecords, f.Target, f.Name, events.RescuedRecords{Source: r.Source, Column: r.Column, Count: r.Rows})
+	}
+	for _, n := range f.NewColumns() {
+		log.Emit(events.Warn, events.TypeNewColumns, f.Target, f.Name, events.NewColumns{Source: n.Source, Columns: n.Columns, Action: n.Action(), RescuedColumn: n.Into})
+	}
 	log.Emit(events.Info, events.TypeFlowEnd, f.Target, f.Name, events.FlowEnd{Status: status,
 		RowsIn: f.RowsIn(), RowsOut: f.RowsOut(), DurationMS: dur.Milliseconds(), Edges: f.edgeStats()})
 	return failed

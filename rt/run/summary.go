@@ -98,6 +98,7 @@ type Flow struct {
 	mu           sync.Mutex
 	expectations []*Expectation
 	malformed    []Malformed
+	drift        drift // drift.go
 	start, end   time.Time
 	status       string
 	run          *Run
@@ -264,6 +265,16 @@ func (s *Summary) Print(w io.Writer) {
 		}
 		for _, m := range f.Malformed() {
 			fmt.Fprintf(w, "    malformed rows from %s: %d kept with NULLs, %d dropped\n", m.Source, m.Kept, m.Dropped)
+		}
+		for _, r := range f.Rescued() {
+			fmt.Fprintf(w, "    rescued rows from %s: %d (values in %s)\n", r.Source, r.Rows, r.Column)
+		}
+		for _, n := range f.NewColumns() {
+			if n.Into != "" {
+				fmt.Fprintf(w, "    new columns in %s, rescued into %s: %s\n", n.Source, n.Into, strings.Join(n.Columns, ", "))
+			} else {
+				fmt.Fprintf(w, "    warning: new columns in %s, not declared and ignored (schemaEvolutionMode none): %s\n", n.Source, strings.Join(n.Columns, ", "))
+			}
 		}
 	}
 }
