@@ -154,6 +154,11 @@ type SourceSpec struct {
 	Stdin     bool     // an Arrow IPC stream on standard input (at-most-once)
 	Unbounded bool     // a watched folder: new files are picked up as they land
 	Options   []KV     // reader options: header, delimiter, quote, null, ...
+	// QuarantineTable is the streaming table of the pipeline that receives
+	// the source's malformed records ("" = none); QuarantinePos is where it
+	// is named.
+	QuarantineTable string
+	QuarantinePos   Pos
 }
 
 // Watermark declares event time on a stream read: WM = max event time seen - Delay.

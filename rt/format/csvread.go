@@ -451,7 +451,7 @@ func newCSVReader(r io.ReadCloser, name string, schema *arrow.Schema, o CSVOptio
 	}
 	cr := &csvReader{name: name, c: r, sc: newCSVScanner(r, o), schema: schema, nulls: o.Nulls, batch: opts.batchRows(),
 		mode: opts.Mode, corrupt: corrupt, count: opts.Malformed}
-	cr.sc.keepRaw = corrupt >= 0 && opts.Mode == Permissive
+	cr.sc.keepRaw = corrupt >= 0 && opts.Mode == Permissive || opts.Malformed.quarantining()
 	data := schema.NumFields() // the columns read from the file
 	if corrupt >= 0 {
 		data--
@@ -622,7 +622,7 @@ func (r *csvReader) record(line int64, scanErr *DataError) (size int, kept, torn
 		if r.mode == FailFast {
 			return 0, false, false, bad
 		}
-		r.count.add(false)
+		r.bad(false, line, bad)
 		return 0, false, false, nil
 	}
 	appended := false
@@ -642,7 +642,7 @@ func (r *csvReader) record(line int64, scanErr *DataError) (size int, kept, torn
 				if r.mode == FailFast {
 					return 0, false, false, err
 				}
-				r.count.add(false)
+				r.bad(false, line, err)
 				return 0, false, appended, nil
 			}
 			if bad == nil {
@@ -651,7 +651,7 @@ func (r *csvReader) record(line int64, scanErr *DataError) (size int, kept, torn
 		}
 		// Permissive: the value is NULL (missing, or it did not parse).
 		if !c.nullable {
-			r.count.add(false)
+			r.bad(false, line, bad)
 			return 0, false, appended, nil
 		}
 		c.b.AppendNull()
@@ -667,9 +667,19 @@ func (r *csvReader) record(line int64, scanErr *DataError) (size int, kept, torn
 		}
 	}
 	if bad != nil {
-		r.count.add(true)
+		r.bad(true, line, bad)
 	}
 	return size, true, false, nil
+}
+
+// bad counts the malformed record starting on line (why: its first
+// malformation), kept or dropped, and hands it to a quarantine table.
+func (r *csvReader) bad(kept bool, line int64, why error) {
+	var raw []byte
+	if r.sc.keepRaw {
+		raw = r.sc.raw
+	}
+	r.count.bad(kept, r.name, line, why, raw)
 }
 
 // cut returns the first rows rows of the batch the builders hold (they
