@@ -111,10 +111,12 @@ type historyEntry struct {
 	LateRowsDropped       int64  `json:"late_rows_dropped"`
 	// MalformedKept and MalformedDropped: malformed records of CSV and
 	// JSON lines sources, kept with NULLs and dropped (their mode option)
-	MalformedKept    int64     `json:"malformed_rows_kept,omitempty"`
-	MalformedDropped int64     `json:"malformed_rows_dropped,omitempty"`
-	Rebuilt          []rebuilt `json:"rebuilt"`
-	Error            string    `json:"error,omitempty"`
+	MalformedKept    int64 `json:"malformed_rows_kept,omitempty"`
+	MalformedDropped int64 `json:"malformed_rows_dropped,omitempty"`
+	// MalformedQuarantined: of those, how many went to quarantine tables
+	MalformedQuarantined int64     `json:"malformed_rows_quarantined,omitempty"`
+	Rebuilt              []rebuilt `json:"rebuilt"`
+	Error                string    `json:"error,omitempty"`
 }
 
 // rebuilt is a dataset a run built, why, and the counts of its flows.
@@ -128,6 +130,7 @@ type rebuilt struct {
 	LateRowsDropped       int64  `json:"late_rows_dropped"`
 	MalformedKept         int64  `json:"malformed_rows_kept,omitempty"`
 	MalformedDropped      int64  `json:"malformed_rows_dropped,omitempty"`
+	MalformedQuarantined  int64  `json:"malformed_rows_quarantined,omitempty"`
 	// Edges: the occupancy of its flows' bounded edges (back-pressure).
 	Edges []events.Edge `json:"edges,omitempty"`
 }
@@ -182,9 +185,11 @@ func summarizeRun(ri events.RunInfo, evs []events.Event) historyEntry {
 			if e.Payload(&p) == nil {
 				h.MalformedKept += p.Kept
 				h.MalformedDropped += p.Dropped
+				h.MalformedQuarantined += p.Quarantined
 				r := of(e.Origin.Dataset)
 				r.MalformedKept += p.Kept
 				r.MalformedDropped += p.Dropped
+				r.MalformedQuarantined += p.Quarantined
 			}
 		case events.TypeFlowStart:
 			worked[e.Origin.Dataset] = true
@@ -201,7 +206,7 @@ func summarizeRun(ri events.RunInfo, evs []events.Event) historyEntry {
 				s.RowsIn, s.RowsOut, s.ExpectationViolations, s.ExpectationDropped, s.LateRowsDropped =
 					c.RowsIn, c.RowsOut, c.ExpectationViolations, c.ExpectationDropped, c.LateRowsDropped
 				s.Edges = c.Edges
-				s.MalformedKept, s.MalformedDropped = c.MalformedKept, c.MalformedDropped
+				s.MalformedKept, s.MalformedDropped, s.MalformedQuarantined = c.MalformedKept, c.MalformedDropped, c.MalformedQuarantined
 			}
 			h.Rebuilt = append(h.Rebuilt, s)
 		}
@@ -257,11 +262,15 @@ func (c *cli) historyCmd(ctx context.Context, inv *invocation) int {
 
 // malformedText is "; malformed rows: K kept with NULLs, D dropped", or ""
 // when there were none.
-func malformedText(kept, dropped int64) string {
+func malformedText(kept, dropped, quarantined int64) string {
 	if kept+dropped == 0 {
 		return ""
 	}
-	return fmt.Sprintf("; malformed rows: %d kept with NULLs, %d dropped", kept, dropped)
+	q := ""
+	if quarantined > 0 {
+		q = fmt.Sprintf(", %d quarantined", quarantined)
+	}
+	return fmt.Sprintf("; malformed rows: %d kept with NULLs, %d dropped%s", kept, dropped, q)
 }
 
 func writeHistoryEntry(w io.Writer, h historyEntry) {
@@ -276,7 +285,7 @@ func writeHistoryEntry(w io.Writer, h historyEntry) {
 	dur := (time.Duration(h.DurationMS) * time.Millisecond).String()
 	fmt.Fprintf(w, "%s  %s  %s  %s  %s\n", h.RunID, start, h.Status, committed, dur)
 	fmt.Fprintf(w, "  rows %d in, %d out; expectations: %d violated (%d dropped); late rows dropped: %d%s\n",
-		h.RowsIn, h.RowsOut, h.ExpectationViolations, h.ExpectationDropped, h.LateRowsDropped, malformedText(h.MalformedKept, h.MalformedDropped))
+		h.RowsIn, h.RowsOut, h.ExpectationViolations, h.ExpectationDropped, h.LateRowsDropped, malformedText(h.MalformedKept, h.MalformedDropped, h.MalformedQuarantined))
 	verb := "rebuilt"
 	if h.Status != "completed" {
 		verb = "tried to rebuild"
@@ -293,7 +302,7 @@ func writeHistoryEntry(w io.Writer, h historyEntry) {
 		if r.LateRowsDropped > 0 {
 			fmt.Fprintf(w, "; late rows dropped: %d", r.LateRowsDropped)
 		}
-		fmt.Fprint(w, malformedText(r.MalformedKept, r.MalformedDropped))
+		fmt.Fprint(w, malformedText(r.MalformedKept, r.MalformedDropped, r.MalformedQuarantined))
 		fmt.Fprintln(w)
 	}
 	if h.Error != "" {

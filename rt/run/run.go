@@ -212,7 +212,8 @@ func (f *Flow) End(err error) error {
 		log.Emit(events.Warn, events.TypeLateRowsDropped, f.Target, f.Name, events.LateRowsDropped{Count: n})
 	}
 	for _, m := range f.Malformed() {
-		log.Emit(events.Warn, events.TypeMalformedRecords, f.Target, f.Name, events.MalformedRecords{Source: m.Source, Kept: m.Kept, Dropped: m.Dropped})
+		log.Emit(events.Warn, events.TypeMalformedRecords, f.Target, f.Name, events.MalformedRecords{Source: m.Source, Kept: m.Kept, Dropped: m.Dropped,
+			Quarantined: m.Quarantined, QuarantineTable: m.QuarantineTable})
 	}
 	log.Emit(events.Info, events.TypeFlowEnd, f.Target, f.Name, events.FlowEnd{Status: status,
 		RowsIn: f.RowsIn(), RowsOut: f.RowsOut(), DurationMS: dur.Milliseconds(), Edges: f.edgeStats()})
