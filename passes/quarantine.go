@@ -37,18 +37,30 @@ var QuarantineColumns = []struct {
 	{"epoch", ir.Int64},    // the epoch that quarantined it
 }
 
-// quarantineCols spells QuarantineColumns as a column list, for messages.
-func quarantineCols() string {
+// quarantineCols spells QuarantineColumns as a column list, for messages
+// (in SQL's spelling when sql).
+func quarantineCols(sql bool) string {
 	cols := make([]string, len(QuarantineColumns))
 	for i, c := range QuarantineColumns {
-		cols[i] = c.Name + " " + c.Type.String()
+		cols[i] = c.Name + " " + typeSpelling(c.Type, sql)
 	}
 	return strings.Join(cols, ", ")
 }
 
 // quarantineDDL spells QuarantineColumns as a declaration, for messages.
-func quarantineDDL(name string) string {
-	return fmt.Sprintf("streaming table %s (%s)", name, quarantineCols())
+func quarantineDDL(name string, sql bool) string {
+	if sql {
+		return fmt.Sprintf("CREATE STREAMING TABLE %s (%s)", name, quarantineCols(sql))
+	}
+	return fmt.Sprintf("streaming table %s (%s)", name, quarantineCols(sql))
+}
+
+// typeSpelling spells t as .thund does, or as SQL does.
+func typeSpelling(t ir.Type, sql bool) string {
+	if sql {
+		return t.SQL()
+	}
+	return t.String()
 }
 
 // quarantine checks the quarantine table of source d, if it names one.
@@ -62,6 +74,7 @@ func (c *capChecker) quarantine(d *ir.Dataset) {
 	if !pos.IsValid() {
 		pos = src.Pos
 	}
+	sql := strings.HasSuffix(pos.File, ".sql")
 	errorf := func(format string, args ...any) {
 		c.u.Diags.Add(pos, ir.CodeBadDataset, "source %s: quarantine table %s: "+format, append([]any{d.Name, name}, args...)...)
 	}
@@ -87,10 +100,10 @@ func (c *capChecker) quarantine(d *ir.Dataset) {
 	t := c.u.lookup(name)
 	switch {
 	case t == nil:
-		errorf("not a dataset of the pipeline: declare it, as %s", quarantineDDL(name))
+		errorf("not a dataset of the pipeline: declare it, as %s", quarantineDDL(name, sql))
 		return
 	case t.Kind != ir.KindStreamingTable:
-		errorf("%s %s is not a streaming table: a quarantine table is appended to, as %s", t.Kind, t.Name, quarantineDDL(name))
+		errorf("%s %s is not a streaming table: a quarantine table is appended to, as %s", t.Kind, t.Name, quarantineDDL(name, sql))
 		return
 	}
 	if flows := c.u.flowsInto(t); len(flows) > 0 {
@@ -99,13 +112,15 @@ func (c *capChecker) quarantine(d *ir.Dataset) {
 	if !quarantineShape(t) {
 		var got []string
 		for _, col := range t.Columns {
-			s := col.Name + " " + col.Type.String()
-			if col.NotNull {
+			s := col.Name + " " + typeSpelling(col.Type, sql)
+			if col.NotNull && sql {
+				s += " NOT NULL"
+			} else if col.NotNull {
 				s += " not null"
 			}
 			got = append(got, s)
 		}
-		errorf("want the columns (%s), in this order (record nullable), got (%s) (declared at %s)", quarantineCols(),
+		errorf("want the columns (%s), in this order (record nullable), got (%s) (declared at %s)", quarantineCols(sql),
 			strings.Join(got, ", "), t.Pos)
 	}
 }
