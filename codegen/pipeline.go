@@ -287,11 +287,11 @@ func (g *generator) definition(d *ir.Dataset) string {
 // source src (nil for none; check made sure it is a streaming table of the
 // right shape).
 func (g *generator) quarantineTable(src *ir.SourceSpec) *ir.Dataset {
-	if src.QuarantineTable == "" {
+	if src.Quarantine == nil {
 		return nil
 	}
 	for _, d := range g.u.Pipeline.Datasets {
-		if strings.EqualFold(d.Name, src.QuarantineTable) {
+		if strings.EqualFold(d.Name, src.Quarantine.Table) {
 			return d
 		}
 	}

@@ -66,11 +66,11 @@ func typeSpelling(t ir.Type, sql bool) string {
 // quarantine checks the quarantine table of source d, if it names one.
 func (c *capChecker) quarantine(d *ir.Dataset) {
 	src := d.Source
-	if src == nil || src.QuarantineTable == "" {
+	if src == nil || src.Quarantine == nil {
 		return
 	}
-	name := src.QuarantineTable
-	pos := src.QuarantinePos
+	name := src.Quarantine.Table
+	pos := src.Quarantine.Pos
 	if !pos.IsValid() {
 		pos = src.Pos
 	}

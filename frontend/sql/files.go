@@ -124,8 +124,10 @@ func (c *conv) fileSpec(a *fileArgs, declared []*ir.Column, stream bool) (*ir.So
 		c.errorf(a.pos, ir.CodeSyntax, "read_files format %q is not supported (want parquet, csv, json or arrow)", fmtName)
 		return nil, nil, false
 	}
-	spec := &ir.SourceSpec{Pos: a.pos, Format: ff, Paths: []string{a.path}, Unbounded: stream, Options: a.opts,
-		QuarantineTable: a.quarantine, QuarantinePos: a.quarP}
+	spec := &ir.SourceSpec{Pos: a.pos, Format: ff, Paths: []string{a.path}, Unbounded: stream, Options: a.opts}
+	if a.quarantine != "" {
+		spec.Quarantine = &ir.Quarantine{Pos: a.quarP, Table: a.quarantine}
+	}
 	switch {
 	case len(declared) > 0 && a.schema != "":
 		c.errorf(a.schemaP, ir.CodeSyntax, "the view declares its columns and read_files declares a schema: give one")
