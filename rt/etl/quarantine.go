@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -264,10 +265,14 @@ func (ex *executor) writeQuarantines() error {
 		if !q.read {
 			continue
 		}
-		_, exists := ex.r.Txn.Dataset(name)
+		cur, exists := ex.r.Txn.Dataset(name)
 		full := ex.quarFull(q)
 		if len(q.rows) == 0 && exists && !full {
 			continue
+		}
+		if exists && !full && !slices.Equal(cur.Schema, format.EncodeSchema(q.ds.Schema)) {
+			return fmt.Errorf("quarantine table %s: its declaration changed since version %d, so the run cannot append to it; run with --full-refresh %s to start it again",
+				name, cur.Version, name)
 		}
 		t := &storedTarget{ex: ex, ds: q.ds, create: true, opts: warehouse.WriteOptions{Append: exists && !full, Mem: ex.mem}}
 		for start := 0; start < len(q.rows); start += quarBatch {
