@@ -103,8 +103,8 @@ func quarantined(src *Dataset) string {
 	return src.Source.QuarantineTable
 }
 
-// quarantineOf reports whether ds is the quarantine table of a source of
-// p, and of which (for plan's reason).
+// quarantineOf names the sources of p whose quarantine table ds is (none
+// when it is not one).
 func quarantineOf(p *Pipeline, ds *Dataset) []string {
 	var out []string
 	for _, d := range p.Datasets {
@@ -193,7 +193,7 @@ func (ex *executor) addQuarantined(q *quarTable, rows []badRecord) (int64, error
 	return n, nil
 }
 
-// full reports a full refresh of quarantine table q in this run.
+// quarFull reports a full refresh of quarantine table q in this run.
 func (ex *executor) quarFull(q *quarTable) bool {
 	return ex.sel != nil && ex.sel.full[q.ds.Name]
 }
