@@ -122,6 +122,9 @@ func (g *generator) genDataset(d *ir.Dataset) jen.Code {
 		if src.Unbounded {
 			sf = append(sf, field{"Unbounded", jen.True()})
 		}
+		if q := g.quarantineTable(src); q != nil {
+			sf = append(sf, field{"QuarantineTable", jen.Lit(q.Name)})
+		}
 		fs = append(fs, field{"Source", jen.Op("&").Qual(etlPkg, "FileSource").Add(fields(false, sf...))})
 	}
 	if flows := g.u.Pipeline.FlowsInto(d.Name); len(flows) > 0 {
@@ -278,4 +281,19 @@ func (g *generator) definition(d *ir.Dataset) string {
 		flows = append(flows, &fc)
 	}
 	return string(ir.Print(&ir.Pipeline{Datasets: []*ir.Dataset{&dc}, Flows: flows}))
+}
+
+// quarantineTable is the dataset that receives the malformed records of
+// source src (nil for none; check made sure it is a streaming table of the
+// right shape).
+func (g *generator) quarantineTable(src *ir.SourceSpec) *ir.Dataset {
+	if src.Quarantine == nil {
+		return nil
+	}
+	for _, d := range g.u.Pipeline.Datasets {
+		if strings.EqualFold(d.Name, src.Quarantine.Table) {
+			return d
+		}
+	}
+	return nil
 }

@@ -154,6 +154,16 @@ type SourceSpec struct {
 	Stdin     bool     // an Arrow IPC stream on standard input (at-most-once)
 	Unbounded bool     // a watched folder: new files are picked up as they land
 	Options   []KV     // reader options: header, delimiter, quote, null, ...
+	// Quarantine names the streaming table of the pipeline that receives
+	// the source's malformed records (nil: none).
+	Quarantine *Quarantine
+}
+
+// Quarantine is a source's quarantine table (.thund: quarantine table NAME;
+// SQL: read_files(..., quarantineTable => 'NAME')).
+type Quarantine struct {
+	Pos   Pos
+	Table string
 }
 
 // Watermark declares event time on a stream read: WM = max event time seen - Delay.

@@ -397,6 +397,9 @@ func datasetClauses(d *Dataset) []string {
 	if len(d.SinkOptions) > 0 {
 		out = append(out, "options ("+printKVs(d.SinkOptions)+")")
 	}
+	if d.Source != nil && d.Source.Quarantine != nil {
+		out = append(out, "quarantine table "+quoteIdent(d.Source.Quarantine.Table))
+	}
 	switch d.Materialize {
 	case MatFull:
 		out = append(out, "materialize full")

@@ -51,6 +51,7 @@ type Capabilities struct {
 	Clustering       Support // clustering columns (cluster by) of a table
 	RescuedData      Support // rescuedDataColumn of a CSV or JSON lines source
 	SchemaEvolution  Support // schemaEvolutionMode of a CSV or JSON lines source
+	QuarantineTables Support // a source's quarantine table of malformed records
 
 	// flows
 	CDC                 Support // apply changes (keys, sequence by, SCD 1)
@@ -98,6 +99,7 @@ const (
 	whyTrigger       = "is not settable per flow in SDP: a pipeline run triggers its flows"
 	whyAvailableNow  = "is how a triggered SDP run already processes its input (what is available, then stop)"
 	whyLateTable     = "has no Spark counterpart: Spark drops late rows without a side output; remove it, or target native"
+	whyQuarantine    = "has no Spark counterpart: open-source Spark's file sources keep (PERMISSIVE) or drop (DROPMALFORMED) a malformed record without a side output; keep its text with columnNameOfCorruptRecord, remove the table, or target native"
 	whyEdgeBounds    = "have no Spark counterpart: Spark sizes micro-batches itself (maxFilesPerTrigger, maxBytesPerTrigger)"
 	whyIdle          = "has no Spark counterpart: an idle input holds the watermark back"
 	whyLateness      = "is folded into the watermark delay (withWatermark(col, delay + lateness)): windows close, and rows count as late, at the same points"
@@ -152,6 +154,7 @@ var capabilities = []Capabilities{
 		TriggerEvery:        dropped(whyTrigger),
 		TriggerAvailableNow: dropped(whyAvailableNow),
 		LateTables:          refused(whyLateTable),
+		QuarantineTables:    refused(whyQuarantine),
 		EdgeBounds:          dropped(whyEdgeBounds),
 		IdleTimeout:         dropped(whyIdle),
 		AllowedLateness:     converted(whyLateness),
@@ -182,6 +185,7 @@ var capabilities = []Capabilities{
 		TriggerEvery:        dropped(whyTrigger),
 		TriggerAvailableNow: dropped(whyAvailableNow),
 		LateTables:          refused(whyLateTable),
+		QuarantineTables:    refused(whyQuarantine),
 		EdgeBounds:          dropped(whyEdgeBounds),
 		IdleTimeout:         dropped(whyIdle),
 		AllowedLateness:     converted(whyLateness),
@@ -334,6 +338,7 @@ func (c *capChecker) dataset(d *ir.Dataset) {
 		}
 	case ir.KindSource:
 		c.sourceOptions(d)
+		c.quarantine(d)
 		if src := d.Source; src != nil {
 			switch {
 			case src.Stdin:

@@ -518,7 +518,7 @@ func expectedOf(ute *participle.UnexpectedTokenError) (string, bool) {
 }
 
 const (
-	datasetClauseWords = "a dataset clause (id, comment, catalog, database, set, format, partitioned by, cluster by, properties, options, materialize, expect)"
+	datasetClauseWords = "a dataset clause (id, comment, catalog, database, set, format, partitioned by, cluster by, properties, options, materialize, expect, quarantine table)"
 	flowClauseWords    = "a flow clause (comment, set, apply changes, trigger, output mode, emit, late table)"
 	newDecl            = "a new declaration (source, materialized view, streaming table, temporary view, view, sink, flow)"
 )

@@ -76,7 +76,7 @@ var errorCases = []errorCase{
 	{name: "missing comma", src: "materialized view v =\n  from s\n  | select a b\n",
 		want: []string{`e.thund:3:14: unexpected identifier "b", expected "|" and a stage, a flow clause (comment, set, apply changes, trigger, output mode, emit, late table) or a new declaration (source, materialized view, streaming table, temporary view, view, sink, flow) [syntax]`}},
 	{name: "misspelled clause", src: "materialized view v\n  coment \"x\"\n  = from s\n",
-		want: []string{`e.thund:2:3: unexpected identifier "coment" (did you mean comment?), expected a dataset clause (id, comment, catalog, database, set, format, partitioned by, cluster by, properties, options, materialize, expect), "=" and a query or a new declaration (source, materialized view, streaming table, temporary view, view, sink, flow) [syntax]`}},
+		want: []string{`e.thund:2:3: unexpected identifier "coment" (did you mean comment?), expected a dataset clause (id, comment, catalog, database, set, format, partitioned by, cluster by, properties, options, materialize, expect, quarantine table), "=" and a query or a new declaration (source, materialized view, streaming table, temporary view, view, sink, flow) [syntax]`}},
 	{name: "misspelled declaration", src: "materialised view v =\n  from s\n",
 		want: []string{`e.thund:1:1: unexpected identifier "materialised" (did you mean materialized?), expected a header (pipeline, catalog, database, storage, set) or a new declaration (source, materialized view, streaming table, temporary view, view, sink, flow) [syntax]`}},
 	{name: "half a keyword pair", src: "materialized table v =\n  from s\n",

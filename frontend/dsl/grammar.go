@@ -159,6 +159,7 @@ type datasetClause struct {
 	Options     []*keyValue  `parser:"| 'options' '(' @@ ( ',' @@ )* ')'"`
 	Materialize *string      `parser:"| 'materialize' @( 'full' | 'incremental' )"`
 	Expect      *expectation `parser:"| 'expect' @@"`
+	Quarantine  *ident       `parser:"| 'quarantine' 'table' @Ident"`
 }
 
 type expectation struct {

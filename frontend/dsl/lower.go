@@ -278,6 +278,13 @@ func (l *lowerer) datasetClauses(d *ir.Dataset, cs []*datasetClause) {
 				}
 			}
 			d.Expectations = append(d.Expectations, e)
+		case c.Quarantine != nil:
+			switch {
+			case d.Source == nil:
+				l.errorf(c.Pos, ir.CodeSyntax, "quarantine table is a clause of a source (it names where the source's malformed records go), not of a %s", d.Kind)
+			case seen.first(l, `"quarantine table"`, c.Pos):
+				d.Source.Quarantine = &ir.Quarantine{Pos: l.pos(c.Pos), Table: string(*c.Quarantine)}
+			}
 		}
 	}
 }

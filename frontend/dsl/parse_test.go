@@ -53,6 +53,14 @@ var constructCases = []constructCase{
 				t.Errorf("spec: %+v", s)
 			}
 		}},
+	{name: "source quarantine table", src: "source s from csv \"a.csv\" { a int64 } QUARANTINE TABLE `Bad Rows`\n",
+		want: "source s from csv \"a.csv\" {\n  a int64\n}\n  quarantine table `Bad Rows`\n",
+		check: func(t *testing.T, p *ir.Pipeline) {
+			q := p.Datasets[0].Source.Quarantine
+			if q == nil || q.Table != "Bad Rows" || q.Pos.Line != 1 || q.Pos.Col != 39 {
+				t.Errorf("quarantine: %+v", q)
+			}
+		}},
 	{name: "source stdin", src: "source s from arrow stdin {\n  a int64\n}\n",
 		check: func(t *testing.T, p *ir.Pipeline) {
 			if !p.Datasets[0].Source.Stdin {

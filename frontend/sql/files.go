@@ -29,6 +29,10 @@ type fileArgs struct {
 	schemaP ir.Pos
 	infer   bool // inferColumnTypes / inferSchema (default true)
 	opts    []ir.KV
+	// quarantine is the quarantineTable option (Thund's own: the streaming
+	// table that receives the source's malformed records), at quarP
+	quarantine string
+	quarP      ir.Pos
 }
 
 // readFilesArgs parses read_files('path', key => value, ...).
@@ -49,6 +53,8 @@ func (c *conv) readFilesArgs(f *funcRelAST) (*fileArgs, bool) {
 				a.schema, a.schemaP = v, pos(arg.Named.Value.Pos)
 			case "infercolumntypes", "inferschema":
 				a.infer = !strings.EqualFold(v, "false")
+			case "quarantinetable":
+				a.quarantine, a.quarP = v, pos(arg.Pos)
 			case "schemahints", "schemalocation":
 				c.errorf(pos(arg.Pos), ir.CodeSyntax, "the read_files option %s is not supported in pipeline SQL: declare the schema with schema => '...'", k)
 				return nil, false
@@ -120,6 +126,9 @@ func (c *conv) fileSpec(a *fileArgs, declared []*ir.Column, stream bool) (*ir.So
 		return nil, nil, false
 	}
 	spec := &ir.SourceSpec{Pos: a.pos, Format: ff, Paths: []string{a.path}, Unbounded: stream, Options: a.opts}
+	if a.quarantine != "" {
+		spec.Quarantine = &ir.Quarantine{Pos: a.quarP, Table: a.quarantine}
+	}
 	switch {
 	case len(declared) > 0 && a.schema != "":
 		c.errorf(a.schemaP, ir.CodeSyntax, "the view declares its columns and read_files declares a schema: give one")

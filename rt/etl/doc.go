@@ -22,6 +22,8 @@
 //   - what FlowContext's methods stand on: parallel loops, --memory-limit
 //     accounting (memory.go), change flows (cdc.go), the state of stateful
 //     streaming flows and late tables (stream.go);
+//   - quarantine tables (quarantine.go): the malformed records of a
+//     source's reads, each once, appended in the run's commit;
 //   - progress on stderr (progress.go), history and read (inspect.go), and
 //     opening the warehouse's store (storage.go): a folder, or
 //     s3://BUCKET/PREFIX through Pipeline.OpenS3 in a program built with S3.

@@ -59,6 +59,10 @@ type executor struct {
 	srcRead map[string]bool
 	built   []string
 	clock   stream.Clock // nil: the wall clock
+
+	// the run's quarantine tables, by name (quarantine.go)
+	quarMu sync.Mutex
+	quar   map[string]*quarTable
 }
 
 // body is the run between Begin and Commit: decide, then build in order.
@@ -75,6 +79,7 @@ func (ex *executor) body(_ context.Context, r *run.Run) error {
 		ex.pl.stdinNew = ex.feed.pending
 	}
 	ex.completeSinks(r.State.Head)
+	ex.quar = nil
 	for _, ds := range ex.p.Datasets {
 		if err := ex.ctx.Err(); err != nil {
 			return errInterrupted
@@ -96,6 +101,9 @@ func (ex *executor) body(_ context.Context, r *run.Run) error {
 		if err := ex.build(ds, d); err != nil {
 			return err
 		}
+	}
+	if err := ex.writeQuarantines(); err != nil {
+		return err
 	}
 	for _, ds := range ex.p.Datasets {
 		if ex.srcRead[ds.Name] {
@@ -251,6 +259,9 @@ func (ex *executor) runFlow(ds *Dataset, f *Flow, out target, full bool) (err er
 	stopTicks()
 	fr.closeReaders()
 	fr.countMalformed(stats)
+	if err == nil {
+		err = fr.quarantine(stats)
+	}
 	if late != nil {
 		if err == nil {
 			err = late.close()

@@ -301,12 +301,13 @@ func (fl *follower) runEpoch(abort context.Context) (code int, done bool) {
 		fl.idleFired[k] = false
 	}
 	in, out := r.Summary.Rows()
-	var late, kept, dropped int64
+	var late, kept, dropped, quarantined int64
 	for _, f := range r.Summary.Flows() {
 		late += f.Late()
 		for _, m := range f.Malformed() {
 			kept += m.Kept
 			dropped += m.Dropped
+			quarantined += m.Quarantined
 		}
 	}
 	rebuilt := "nothing"
@@ -322,7 +323,7 @@ func (fl *follower) runEpoch(abort context.Context) (code int, done bool) {
 			time.Since(start).Round(time.Millisecond), in, out, late, r.Summary.Head)
 	} else {
 		fmt.Fprintf(c.stderr, "epoch %d committed in %v: %d rows in, %d rows out, %d late%s; rebuilt: %s%s\n",
-			r.Summary.Epoch, time.Since(start).Round(time.Millisecond), in, out, late, malformedText(kept, dropped)+driftText(r.Summary.Flows()), rebuilt, waiting)
+			r.Summary.Epoch, time.Since(start).Round(time.Millisecond), in, out, late, malformedText(kept, dropped, quarantined)+driftText(r.Summary.Flows()), rebuilt, waiting)
 	}
 	c.keepCheckpoints(abort, fl.rc)
 	return 0, false

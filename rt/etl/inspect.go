@@ -113,6 +113,8 @@ type historyEntry struct {
 	// JSON lines sources, kept with NULLs and dropped (their mode option)
 	MalformedKept    int64 `json:"malformed_rows_kept,omitempty"`
 	MalformedDropped int64 `json:"malformed_rows_dropped,omitempty"`
+	// MalformedQuarantined: of those, how many went to quarantine tables
+	MalformedQuarantined int64 `json:"malformed_rows_quarantined,omitempty"`
 	// RescuedRows: records kept with a rescued-data value; NewColumns:
 	// the columns sources' files held that their schemas lack (drift.go)
 	RescuedRows int64               `json:"rescued_rows,omitempty"`
@@ -132,6 +134,7 @@ type rebuilt struct {
 	LateRowsDropped       int64  `json:"late_rows_dropped"`
 	MalformedKept         int64  `json:"malformed_rows_kept,omitempty"`
 	MalformedDropped      int64  `json:"malformed_rows_dropped,omitempty"`
+	MalformedQuarantined  int64  `json:"malformed_rows_quarantined,omitempty"`
 	RescuedRows           int64  `json:"rescued_rows,omitempty"`
 	// Edges: the occupancy of its flows' bounded edges (back-pressure).
 	Edges []events.Edge `json:"edges,omitempty"`
@@ -187,9 +190,11 @@ func summarizeRun(ri events.RunInfo, evs []events.Event) historyEntry {
 			if e.Payload(&p) == nil {
 				h.MalformedKept += p.Kept
 				h.MalformedDropped += p.Dropped
+				h.MalformedQuarantined += p.Quarantined
 				r := of(e.Origin.Dataset)
 				r.MalformedKept += p.Kept
 				r.MalformedDropped += p.Dropped
+				r.MalformedQuarantined += p.Quarantined
 			}
 		case events.TypeRescuedRecords:
 			var p events.RescuedRecords
@@ -217,7 +222,7 @@ func summarizeRun(ri events.RunInfo, evs []events.Event) historyEntry {
 				s.RowsIn, s.RowsOut, s.ExpectationViolations, s.ExpectationDropped, s.LateRowsDropped =
 					c.RowsIn, c.RowsOut, c.ExpectationViolations, c.ExpectationDropped, c.LateRowsDropped
 				s.Edges = c.Edges
-				s.MalformedKept, s.MalformedDropped = c.MalformedKept, c.MalformedDropped
+				s.MalformedKept, s.MalformedDropped, s.MalformedQuarantined = c.MalformedKept, c.MalformedDropped, c.MalformedQuarantined
 				s.RescuedRows = c.RescuedRows
 			}
 			h.Rebuilt = append(h.Rebuilt, s)
@@ -274,11 +279,15 @@ func (c *cli) historyCmd(ctx context.Context, inv *invocation) int {
 
 // malformedText is "; malformed rows: K kept with NULLs, D dropped", or ""
 // when there were none.
-func malformedText(kept, dropped int64) string {
+func malformedText(kept, dropped, quarantined int64) string {
 	if kept+dropped == 0 {
 		return ""
 	}
-	return fmt.Sprintf("; malformed rows: %d kept with NULLs, %d dropped", kept, dropped)
+	q := ""
+	if quarantined > 0 {
+		q = fmt.Sprintf(", %d quarantined", quarantined)
+	}
+	return fmt.Sprintf("; malformed rows: %d kept with NULLs, %d dropped%s", kept, dropped, q)
 }
 
 func writeHistoryEntry(w io.Writer, h historyEntry) {
@@ -293,7 +302,7 @@ func writeHistoryEntry(w io.Writer, h historyEntry) {
 	dur := (time.Duration(h.DurationMS) * time.Millisecond).String()
 	fmt.Fprintf(w, "%s  %s  %s  %s  %s\n", h.RunID, start, h.Status, committed, dur)
 	fmt.Fprintf(w, "  rows %d in, %d out; expectations: %d violated (%d dropped); late rows dropped: %d%s\n",
-		h.RowsIn, h.RowsOut, h.ExpectationViolations, h.ExpectationDropped, h.LateRowsDropped, malformedText(h.MalformedKept, h.MalformedDropped)+rescuedText(h.RescuedRows))
+		h.RowsIn, h.RowsOut, h.ExpectationViolations, h.ExpectationDropped, h.LateRowsDropped, malformedText(h.MalformedKept, h.MalformedDropped, h.MalformedQuarantined)+rescuedText(h.RescuedRows))
 	for _, n := range h.NewColumns {
 		if n.Action == "rescued" {
 			fmt.Fprintf(w, "  new columns in %s, rescued into %s: %s\n", n.Source, n.RescuedColumn, strings.Join(n.Columns, ", "))
@@ -317,7 +326,7 @@ func writeHistoryEntry(w io.Writer, h historyEntry) {
 		if r.LateRowsDropped > 0 {
 			fmt.Fprintf(w, "; late rows dropped: %d", r.LateRowsDropped)
 		}
-		fmt.Fprint(w, malformedText(r.MalformedKept, r.MalformedDropped))
+		fmt.Fprint(w, malformedText(r.MalformedKept, r.MalformedDropped, r.MalformedQuarantined))
 		fmt.Fprint(w, rescuedText(r.RescuedRows))
 		fmt.Fprintln(w)
 	}

@@ -565,6 +565,15 @@ func (pl *planner) evaluate(ds *Dataset) *decision {
 		pl.evalSource(ds, d)
 		return d
 	}
+	if srcs := quarantineOf(pl.p, ds); len(srcs) > 0 {
+		// appended to by the run when its flows read the sources
+		// (quarantine.go), never built on its own
+		d.Decision, d.Reasons = decisionFresh, []string{"quarantine table of " + strings.Join(srcs, ", ") + ": appended to when a flow reads them"}
+		if pl.sel != nil && pl.sel.full[ds.Name] {
+			d.Decision, d.Reasons = decisionStale, []string{reasonFullRefresh + ": emptied, then appended to when a flow reads " + strings.Join(srcs, ", ")}
+		}
+		return d
+	}
 	if owner := lateOwner(pl.p, ds); owner != "" {
 		d.Selected = pl.sel.has(owner)
 		// written by its owner's flow, with the late rows of each run that

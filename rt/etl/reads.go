@@ -120,6 +120,10 @@ type flowReads struct {
 	readers []*ctxReader
 	// malformed counts each source's malformed records (countMalformed)
 	malformed map[string]*format.Malformed
+	// quar holds the malformed records of the sources with a quarantine
+	// table that the flow read (quarRead), until it succeeds (quarantine.go)
+	quar     flowQuarantine
+	quarRead map[string]bool
 
 	edgeMu sync.Mutex
 	edges  []flowEdge
@@ -204,6 +208,13 @@ func (fr *flowReads) readColumns(name string, cols []int, bounds []format.Bound)
 		}
 		if fr.malformed[x.Name] == nil {
 			fr.malformed[x.Name] = &format.Malformed{}
+			if quarantined(x) != "" {
+				fr.malformed[x.Name].Quarantine = fr.quar.catch(x.Name)
+				if fr.quarRead == nil {
+					fr.quarRead = map[string]bool{}
+				}
+				fr.quarRead[x.Name] = true
+			}
 		}
 		opts.Malformed = fr.malformed[x.Name]
 		br = format.OpenFiles(files, f, x.Schema, opts)

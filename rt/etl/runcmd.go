@@ -228,22 +228,20 @@ func (c *cli) epoch(ctx context.Context, rc *runConfig, fl *follower) (*run.Run,
 // late rows in total, and malformed rows, rescued rows and ignored new
 // columns in total when there were any.
 func (ex *executor) printFooter(r *run.Run) {
-	var late, kept, dropped int64
+	var late, kept, dropped, quarantined int64
 	for _, f := range r.Summary.Flows() {
 		late += f.Late()
 		for _, m := range f.Malformed() {
 			kept += m.Kept
 			dropped += m.Dropped
+			quarantined += m.Quarantined
 		}
 	}
 	rebuilt := "nothing"
 	if len(ex.built) > 0 {
 		rebuilt = strings.Join(ex.built, ", ")
 	}
-	malformed := ""
-	if kept+dropped > 0 {
-		malformed = fmt.Sprintf("; malformed rows: %d kept with NULLs, %d dropped", kept, dropped)
-	}
+	malformed := malformedText(kept, dropped, quarantined)
 	fmt.Fprintf(ex.c.stderr, "  threads %d; rebuilt: %s; late rows dropped: %d%s%s\n", ex.threads, rebuilt, late, malformed, driftText(r.Summary.Flows()))
 }
 

@@ -83,6 +83,9 @@ type FileSource struct {
 	Options   [][2]string // reader options (header, delimiter, quote, null, ...)
 	Stdin     bool        // an Arrow IPC stream on standard input
 	Unbounded bool        // a watched folder
+	// QuarantineTable is the streaming table of the pipeline that receives
+	// the source's malformed records (quarantine.go); "" for none.
+	QuarantineTable string
 }
 
 // Expectation is one of a dataset's expectations; generated code evaluates

@@ -162,6 +162,11 @@ type (
 		Source  string `json:"source"`
 		Kept    int64  `json:"kept"`
 		Dropped int64  `json:"dropped"`
+		// Quarantined: how many of them the flow put in the source's
+		// quarantine table, QuarantineTable (records already there are
+		// not counted again).
+		Quarantined     int64  `json:"quarantined,omitempty"`
+		QuarantineTable string `json:"quarantine_table,omitempty"`
 	}
 	// RescuedRecords are the records of a CSV or JSON lines source a flow
 	// read that were kept with a rescued-data value (its

@@ -1,9 +1,11 @@
 package format
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"sync/atomic"
+	"unicode/utf8"
 
 	"github.com/apache/arrow-go/v18/arrow"
 )
@@ -79,6 +81,23 @@ type Malformed struct {
 	// they are not malformed.
 	Rescued atomic.Int64
 	newCols newColumns
+	// Quarantine, when set, receives each malformed record counted, for a
+	// quarantine table. The readers of one read call it from their
+	// goroutines, so it must be safe for concurrent use.
+	Quarantine func(BadRecord)
+}
+
+// BadRecord is one malformed record, as a source's quarantine table stores
+// it.
+type BadRecord struct {
+	File   string // as the user named it (relative to --root when they did)
+	Line   int64  // the line the record starts on, from 1
+	Reason string // what FAILFAST says after file:line:col (DataError.Reason)
+	Record string // the record's text as written (CSV: its lines joined by '\n'; JSON lines: the line)
+	// Text is false when the record's text is not valid UTF-8: Record is
+	// then empty, and stored as NULL.
+	Text bool
+	Kept bool // kept with NULLs (PERMISSIVE), or dropped
 }
 
 // add counts one malformed record.
@@ -91,6 +110,33 @@ func (m *Malformed) add(kept bool) {
 	} else {
 		m.Dropped.Add(1)
 	}
+}
+
+// quarantining reports whether the read hands its malformed records to a
+// quarantine table (the readers then keep each record's text).
+func (m *Malformed) quarantining() bool { return m != nil && m.Quarantine != nil }
+
+// bad counts one malformed record of file, starting on line, and hands it
+// to Quarantine: why is its first malformation, raw its text.
+func (m *Malformed) bad(kept bool, file string, line int64, why error, raw []byte) {
+	m.add(kept)
+	if !m.quarantining() {
+		return
+	}
+	b := BadRecord{File: file, Line: line, Kept: kept, Text: utf8.Valid(raw)}
+	if b.Text {
+		b.Record = string(raw)
+	}
+	var de *DataError
+	switch {
+	case errors.As(why, &de):
+		b.Reason = de.Reason()
+	case why != nil:
+		b.Reason = why.Error()
+	default:
+		b.Reason = "malformed record"
+	}
+	m.Quarantine(b)
 }
 
 // SourceOptions are a CSV or JSON lines source's reader options, parsed.

@@ -462,7 +462,7 @@ func newCSVReader(r io.ReadCloser, name string, schema *arrow.Schema, o CSVOptio
 	}
 	cr := &csvReader{name: name, c: r, sc: newCSVScanner(r, o), schema: schema, nulls: o.Nulls, batch: opts.batchRows(),
 		mode: opts.Mode, corrupt: corrupt, count: opts.Malformed, rescued: rescued}
-	cr.sc.keepRaw = corrupt >= 0 && opts.Mode == Permissive
+	cr.sc.keepRaw = corrupt >= 0 && opts.Mode == Permissive || opts.Malformed.quarantining()
 	if rescued >= 0 {
 		opts.Malformed.setRescued(schema.Field(rescued).Name)
 	}
@@ -585,6 +585,9 @@ func (r *csvReader) newColumns(e Evolution, line int64, used []bool) error {
 		if r.header[i] == "" {
 			r.header[i] = fmt.Sprintf("_c%d", i)
 		}
+		if r.notFromFile(r.header[i]) {
+			continue // the corrupt-record or rescued-data column, named in the header: not new
+		}
 		if r.rescued >= 0 && r.schema.FieldIndices(r.header[i]) == nil && r.caseVariant(r.header[i]) {
 			r.rescue = append(r.rescue, i) // a second spelling of a column: rescued, not new
 			continue
@@ -706,7 +709,7 @@ func (r *csvReader) record(line int64, scanErr *DataError) (size int, kept, torn
 		if r.mode == FailFast {
 			return 0, false, false, bad
 		}
-		r.count.add(false)
+		r.bad(false, line, bad)
 		return 0, false, false, nil
 	}
 	appended := false
@@ -734,7 +737,7 @@ func (r *csvReader) record(line int64, scanErr *DataError) (size int, kept, torn
 				if r.mode == FailFast {
 					return 0, false, false, err
 				}
-				r.count.add(false)
+				r.bad(false, line, err)
 				return 0, false, appended, nil
 			}
 			if bad == nil {
@@ -743,7 +746,7 @@ func (r *csvReader) record(line int64, scanErr *DataError) (size int, kept, torn
 		}
 		// Permissive: the value is NULL (missing, or it did not parse).
 		if !c.nullable {
-			r.count.add(false)
+			r.bad(false, line, bad)
 			return 0, false, appended, nil
 		}
 		c.b.AppendNull()
@@ -762,9 +765,20 @@ func (r *csvReader) record(line int64, scanErr *DataError) (size int, kept, torn
 		size += r.appendRescued(scanErr == nil)
 	}
 	if bad != nil {
-		r.count.add(true)
+		r.bad(true, line, bad)
 	}
 	return size, true, false, nil
+}
+
+// notFromFile reports whether name is the corrupt-record or the rescued-data
+// column's (in any case): declared, but not read from the file.
+func (r *csvReader) notFromFile(name string) bool {
+	for _, ci := range []int{r.corrupt, r.rescued} {
+		if ci >= 0 && strings.EqualFold(r.schema.Field(ci).Name, name) {
+			return true
+		}
+	}
+	return false
 }
 
 // caseVariant reports whether name is a declared column's in another case.
@@ -812,6 +826,16 @@ func (r *csvReader) appendRescued(split bool) int {
 	c.sb.BinaryBuilder.Append(r.rbuf)
 	r.count.rescued()
 	return len(r.rbuf)
+}
+
+// bad counts the malformed record starting on line (why: its first
+// malformation), kept or dropped, and hands it to a quarantine table.
+func (r *csvReader) bad(kept bool, line int64, why error) {
+	var raw []byte
+	if r.sc.keepRaw {
+		raw = r.sc.raw
+	}
+	r.count.bad(kept, r.name, line, why, raw)
 }
 
 // cut returns the first rows rows of the batch the builders hold (they

@@ -34,6 +34,15 @@ func (e *DataError) Error() string {
 	return b.String()
 }
 
+// Reason is the error without its place: what follows FILE:ROW:COL: in
+// Error (column NAME: MSG).
+func (e *DataError) Reason() string {
+	if e.Column != "" {
+		return "column " + e.Column + ": " + e.Msg
+	}
+	return e.Msg
+}
+
 // SchemaError is a file whose schema does not fit the declared one: a missing
 // column, or a column whose type cannot be cast losslessly.
 type SchemaError struct {

@@ -232,7 +232,7 @@ func (r *jsonReader) row(line []byte, force []int) (kept, torn bool, redo int, e
 		if r.mode == FailFast {
 			return false, false, -1, bad
 		}
-		r.count.add(false)
+		r.bad(false, line, bad)
 		return false, false, -1, nil
 	}
 	appended, whole := false, bad != nil
@@ -266,7 +266,7 @@ func (r *jsonReader) row(line []byte, force []int) (kept, torn bool, redo int, e
 				if r.mode == FailFast {
 					return false, false, -1, err
 				}
-				r.count.add(false)
+				r.bad(false, line, err)
 				return false, appended, -1, nil
 			}
 		default:
@@ -297,11 +297,11 @@ func (r *jsonReader) row(line []byte, force []int) (kept, torn bool, redo int, e
 				if r.mode == Permissive || rescue {
 					return false, true, ci, nil
 				}
-				r.count.add(false)
+				r.bad(false, line, err)
 				return false, true, -1, nil
 			}
 			if r.mode == DropMalformed {
-				r.count.add(false)
+				r.bad(false, line, err)
 				return false, appended, -1, nil
 			}
 			bad = cmp.Or(bad, error(err))
@@ -309,7 +309,7 @@ func (r *jsonReader) row(line []byte, force []int) (kept, torn bool, redo int, e
 		// The value is NULL: missing, null, or (PERMISSIVE) it did not
 		// parse. A NOT NULL column cannot hold it: the record is dropped.
 		if !c.field.Nullable {
-			r.count.add(false)
+			r.bad(false, line, bad)
 			return false, appended, -1, nil
 		}
 		c.b.AppendNull()
@@ -335,7 +335,7 @@ func (r *jsonReader) row(line []byte, force []int) (kept, torn bool, redo int, e
 		}
 	}
 	if bad != nil {
-		r.count.add(true)
+		r.bad(true, line, bad)
 	}
 	return true, false, -1, nil
 }
@@ -381,6 +381,17 @@ func (r *jsonReader) newColumns() error {
 		r.count.addNew(fresh, into)
 	}
 	return nil
+}
+
+// bad counts the malformed record on the current line (why: its first
+// malformation), kept or dropped, and hands it to a quarantine table.
+func (r *jsonReader) bad(kept bool, line []byte, why error) {
+	if !r.count.quarantining() {
+		r.count.add(kept)
+		return
+	}
+	text := bytes.TrimSuffix(bytes.TrimSuffix(line, []byte("\n")), []byte("\r"))
+	r.count.bad(kept, r.name, r.line, why, text)
 }
 
 // split reads a line's object into r.vals (nil for a key not given; of a

@@ -212,7 +212,8 @@ func (f *Flow) End(err error) error {
 		log.Emit(events.Warn, events.TypeLateRowsDropped, f.Target, f.Name, events.LateRowsDropped{Count: n})
 	}
 	for _, m := range f.Malformed() {
-		log.Emit(events.Warn, events.TypeMalformedRecords, f.Target, f.Name, events.MalformedRecords{Source: m.Source, Kept: m.Kept, Dropped: m.Dropped})
+		log.Emit(events.Warn, events.TypeMalformedRecords, f.Target, f.Name, events.MalformedRecords{Source: m.Source, Kept: m.Kept, Dropped: m.Dropped,
+			Quarantined: m.Quarantined, QuarantineTable: m.QuarantineTable})
 	}
 	for _, r := range f.Rescued() {
 		log.Emit(events.Warn, events.TypeRescuedRecords, f.Target, f.Name, events.RescuedRecords{Source: r.Source, Column: r.Column, Count: r.Rows})

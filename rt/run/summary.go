@@ -118,6 +118,11 @@ func (f *Flow) AddLate(n int64) { f.late.Add(n) }
 type Malformed struct {
 	Source        string
 	Kept, Dropped int64
+	// QuarantineTable is the source's quarantine table ("" for none), and
+	// Quarantined how many of the records the flow's read put in it
+	// (a record already there, or put there by another flow, is not counted).
+	QuarantineTable string
+	Quarantined     int64
 }
 
 // AddMalformed counts malformed records of a source the flow read: kept
@@ -136,6 +141,21 @@ func (f *Flow) AddMalformed(source string, kept, dropped int64) {
 		}
 	}
 	f.malformed = append(f.malformed, Malformed{Source: source, Kept: kept, Dropped: dropped})
+}
+
+// AddQuarantined counts n malformed records of source put in its
+// quarantine table by the flow.
+func (f *Flow) AddQuarantined(source, table string, n int64) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for i := range f.malformed {
+		if f.malformed[i].Source == source {
+			f.malformed[i].QuarantineTable = table
+			f.malformed[i].Quarantined += n
+			return
+		}
+	}
+	f.malformed = append(f.malformed, Malformed{Source: source, QuarantineTable: table, Quarantined: n})
 }
 
 // Malformed lists the flow's malformed-record counts per source, in the
@@ -264,7 +284,11 @@ func (s *Summary) Print(w io.Writer) {
 			fmt.Fprintf(w, "    late rows dropped: %d\n", n)
 		}
 		for _, m := range f.Malformed() {
-			fmt.Fprintf(w, "    malformed rows from %s: %d kept with NULLs, %d dropped\n", m.Source, m.Kept, m.Dropped)
+			q := ""
+			if m.QuarantineTable != "" {
+				q = fmt.Sprintf("; %d new in quarantine table %s", m.Quarantined, m.QuarantineTable)
+			}
+			fmt.Fprintf(w, "    malformed rows from %s: %d kept with NULLs, %d dropped%s\n", m.Source, m.Kept, m.Dropped, q)
 		}
 		for _, r := range f.Rescued() {
 			fmt.Fprintf(w, "    rescued rows from %s: %d (values in %s)\n", r.Source, r.Rows, r.Column)
