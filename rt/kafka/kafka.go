@@ -12,6 +12,7 @@ package kafka
 import (
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/nordisk/thund/internal/kafkaopt"
 	"github.com/nordisk/thund/rt/etl"
@@ -40,7 +41,9 @@ func (c *Connector) admin(brokers []string, sec kafkaopt.Security) (*kadm.Client
 	if err != nil {
 		return nil, err
 	}
-	cl, err := kgo.NewClient(opts...)
+	// Listings must see topics and partitions created (or deleted) since
+	// the last one, a poll interval ago: metadata is cached only briefly.
+	cl, err := kgo.NewClient(append(opts, kgo.MetadataMinAge(100*time.Millisecond))...)
 	if err != nil {
 		return nil, fmt.Errorf("kafka: %w", err)
 	}

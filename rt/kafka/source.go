@@ -15,6 +15,7 @@ import (
 	"github.com/nordisk/thund/internal/kafkaopt"
 	"github.com/nordisk/thund/rt/etl"
 	"github.com/nordisk/thund/rt/format"
+	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
 )
@@ -75,16 +76,18 @@ func (c *Connector) ListKafka(ctx context.Context, src *kafkaopt.Source) (*etl.K
 	if len(names) == 0 {
 		return l, nil
 	}
+	// A topic deleted since the metadata was read has no offsets: it is
+	// left out, as one deleted before.
 	starts, err := adm.ListStartOffsets(ctx, names...)
 	if err == nil {
-		err = starts.Error()
+		err = offsetsError(starts)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("listing the earliest offsets of %s: %w", strings.Join(names, ", "), err)
 	}
 	ends, err := adm.ListCommittedOffsets(ctx, names...)
 	if err == nil {
-		err = ends.Error()
+		err = offsetsError(ends)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("listing the end offsets of %s: %w", strings.Join(names, ", "), err)
@@ -93,7 +96,7 @@ func (c *Connector) ListKafka(ctx context.Context, src *kafkaopt.Source) (*etl.K
 		for p := range want[t] {
 			s, ok1 := starts.Lookup(t, p)
 			e, ok2 := ends.Lookup(t, p)
-			if !ok1 || !ok2 {
+			if !ok1 || !ok2 || s.Err != nil || e.Err != nil {
 				continue // created after the metadata request: the next run sees it
 			}
 			l.Partitions = append(l.Partitions, etl.KafkaPartition{Topic: t, Partition: p, Earliest: s.Offset, End: e.Offset})
@@ -104,6 +107,18 @@ func (c *Connector) ListKafka(ctx context.Context, src *kafkaopt.Source) (*etl.K
 		return a.Topic < b.Topic || a.Topic == b.Topic && a.Partition < b.Partition
 	})
 	return l, nil
+}
+
+// offsetsError is the first error of listed offsets other than a topic or
+// partition that does not exist.
+func offsetsError(l kadm.ListedOffsets) error {
+	var first error
+	l.Each(func(o kadm.ListedOffset) {
+		if o.Err != nil && first == nil && !errors.Is(o.Err, kerr.UnknownTopicOrPartition) {
+			first = fmt.Errorf("topic %s partition %d: %w", o.Topic, o.Partition, o.Err)
+		}
+	})
+	return first
 }
 
 func contains(ps []int32, p int32) bool {
