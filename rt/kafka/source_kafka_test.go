@@ -23,6 +23,7 @@ import (
 	"github.com/nordisk/thund/internal/testenv"
 	"github.com/nordisk/thund/rt/etl"
 	"github.com/nordisk/thund/rt/kafka"
+	"github.com/nordisk/thund/rt/stream"
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kgo"
 )
@@ -400,7 +401,12 @@ func TestKafkaSourceNewPartition(t *testing.T) {
 	}
 	plain = k.producer("") // one that knows the new partition
 	r2 := k.produce(plain, rec(topic, 1, "", "new partition, first", 2), rec(topic, 1, "", "new partition, second", 3))
-	stderr := k.mustRun(p)
+	code, out, stderr := k.etl(context.Background(), p, "plan")
+	lag := fmt.Sprintf("copy    stale  new records in events (2 offsets, topic %s)", topic)
+	if code != 0 || !strings.Contains(out, lag) || !strings.Contains(out, "events  stale  Kafka topic "+topic+": 2 partitions, 4 offsets retained") {
+		t.Errorf("plan: exit %d, want the backlog %q in\n%s%s", code, lag, out, stderr)
+	}
+	stderr = k.mustRun(p)
 	if !strings.Contains(stderr, "new records in events") {
 		t.Errorf("the run does not say why it read events:\n%s", stderr)
 	}
@@ -531,4 +537,139 @@ func TestKafkaSourceFollow(t *testing.T) {
 		t.Fatalf("run --follow: exit %d\n%s", code, stderr)
 	}
 	k.checkRows(p, false, want(all...))
+}
+
+// winState is windowRun's state between epochs.
+type winState struct {
+	HasSeen bool
+	MaxSeen int64 // the greatest event time seen (the watermark's base)
+	Open    []winOpen
+}
+
+type winOpen struct{ Start, End, N int64 }
+
+var winSchema = arrow.NewSchema([]arrow.Field{
+	{Name: "window_start", Type: &arrow.TimestampType{Unit: arrow.Microsecond, TimeZone: "UTC"}},
+	{Name: "window_end", Type: &arrow.TimestampType{Unit: arrow.Microsecond, TimeZone: "UTC"}},
+	{Name: "n", Type: arrow.PrimitiveTypes.Int64},
+}, nil)
+
+// windowRun is what generated code does for
+//
+//	from stream events watermark timestamp delay 0s
+//	| window tumble(timestamp, 10s) | group by window_start aggregate count() as n
+//	| emit on window close
+//
+// with rt/stream's window state, kept between epochs with LoadState and
+// SaveState.
+func windowRun(fc *etl.FlowContext) error {
+	const size = int64(10 * time.Second / time.Microsecond)
+	st, err := stream.NewState[string, stream.Count](stream.Spec{Kind: stream.Tumbling, Size: size, Grain: 1000}, stream.Append,
+		func(d, s *stream.Count) error { d.Merge(s); return nil })
+	if err != nil {
+		return err
+	}
+	var saved winState
+	if _, err := fc.LoadState("kafka-window-test-v1", &saved); err != nil {
+		return err
+	}
+	snap := stream.Snapshot[string, stream.Count]{}
+	if saved.HasSeen {
+		wm := saved.MaxSeen
+		snap.WM = &wm
+	}
+	for _, o := range saved.Open {
+		snap.Open = append(snap.Open, stream.SnapshotEntry[string, stream.Count]{Window: stream.Window{Start: o.Start, End: o.End}, Acc: stream.Count{N: o.N}})
+	}
+	if err := st.Restore(snap); err != nil {
+		return err
+	}
+	r, err := fc.Read("events")
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	for {
+		rec, err := r.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		fc.CountIn(rec.NumRows())
+		ts := rec.Column(rec.Schema().FieldIndices("timestamp")[0]).(*array.Timestamp)
+		for i := 0; i < ts.Len(); i++ {
+			t := int64(ts.Value(i))
+			accs, late, err := st.Assign("", t)
+			if err != nil {
+				return err
+			}
+			for _, a := range accs {
+				a.Add()
+			}
+			fc.Late(int64(late))
+			if !saved.HasSeen || t > saved.MaxSeen {
+				saved.HasSeen, saved.MaxSeen = true, t
+			}
+		}
+		rec.Release()
+	}
+	em := st.Advance(saved.MaxSeen, saved.HasSeen)
+	b := array.NewRecordBuilder(fc.Mem, winSchema)
+	defer b.Release()
+	for _, row := range em.Final {
+		b.Field(0).(*array.TimestampBuilder).Append(arrow.Timestamp(row.Window.Start))
+		b.Field(1).(*array.TimestampBuilder).Append(arrow.Timestamp(row.Window.End))
+		b.Field(2).(*array.Int64Builder).Append(row.Acc.N)
+	}
+	out := b.NewRecordBatch()
+	defer out.Release()
+	if err := fc.Emit(out); err != nil {
+		return err
+	}
+	saved.Open = nil
+	for _, e := range st.Snapshot().Open {
+		saved.Open = append(saved.Open, winOpen{Start: e.Window.Start, End: e.Window.End, N: e.Acc.N})
+	}
+	return fc.SaveState("kafka-window-test-v1", &saved)
+}
+
+// TestKafkaSourceWatermark: a watermark on the Kafka timestamp closes
+// windows across epochs, and a record behind it is late, as with files.
+func TestKafkaSourceWatermark(t *testing.T) {
+	k := newKenv(t)
+	topic := k.topic("t", 1)
+	plain := k.producer("")
+	p := k.pipeline(false, "subscribe", topic, "startingOffsets", "earliest")
+	p.Datasets[1] = &etl.Dataset{Name: "wins", Kind: etl.StreamingTable, Schema: winSchema,
+		Flows:      []*etl.Flow{{Name: "wins", Inputs: []etl.Input{{Name: "events", Stream: true}}, Run: windowRun}},
+		Definition: "streaming table wins = from stream events watermark timestamp delay 0s | window tumble(timestamp, 10s) | ..."}
+	read := func() string {
+		code, out, stderr := k.etl(context.Background(), p, "read", "wins", "--format", "csv")
+		if code != 0 {
+			t.Fatalf("read wins: exit %d\n%s", code, stderr)
+		}
+		return out
+	}
+	k.produce(plain, rec(topic, 0, "", "a", 1), rec(topic, 0, "", "b", 2), rec(topic, 0, "", "c", 3))
+	k.mustRun(p)
+	if got := read(); got != "window_start,window_end,n\n" {
+		t.Fatalf("after the first epoch (watermark none, then 12:00:03) wins holds\n%s", got)
+	}
+	k.produce(plain, rec(topic, 0, "", "d", 12))
+	k.mustRun(p)
+	w1 := "window_start,window_end,n\n2026-03-01 12:00:00,2026-03-01 12:00:10,3\n"
+	if got := read(); got != w1 {
+		t.Fatalf("after the second epoch (watermark 12:00:12) wins holds\n%s\nwant\n%s", got, w1)
+	}
+	k.produce(plain, rec(topic, 0, "", "late", 5), rec(topic, 0, "", "e", 25))
+	stderr := k.mustRun(p)
+	if !strings.Contains(stderr, "late rows dropped: 1") {
+		t.Errorf("the third epoch does not count the late record:\n%s", stderr)
+	}
+	w2 := w1 + "2026-03-01 12:00:10,2026-03-01 12:00:20,1\n"
+	if got := read(); got != w2 {
+		t.Fatalf("after the third epoch (watermark 12:00:25) wins holds\n%s\nwant\n%s", got, w2)
+	}
 }
