@@ -150,7 +150,31 @@ func (k *kenv) inTxn(cl *kgo.Client, commit bool, rs ...*kgo.Record) []*kgo.Reco
 	if err := cl.EndTransaction(ctx, kgo.TransactionEndTry(commit)); err != nil {
 		k.t.Fatal(err)
 	}
+	k.settled(rs...)
 	return rs
+}
+
+// settled waits until the transaction markers after rs are written: the
+// coordinator writes them after EndTransaction returns, and until then the
+// partitions' last stable offsets (a read_committed read's end) stay below.
+func (k *kenv) settled(rs ...*kgo.Record) {
+	k.t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for _, r := range rs {
+		for {
+			ends, err := k.adm.ListCommittedOffsets(context.Background(), r.Topic)
+			if err != nil {
+				k.t.Fatal(err)
+			}
+			if o, ok := ends.Lookup(r.Topic, r.Partition); ok && o.Err == nil && o.Offset > r.Offset {
+				break
+			}
+			if time.Now().After(deadline) {
+				k.t.Fatalf("topic %s partition %d: the last stable offset did not pass %d within 10s", r.Topic, r.Partition, r.Offset)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
 }
 
 var tsBase = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
@@ -346,6 +370,7 @@ func TestKafkaSourceReadCommitted(t *testing.T) {
 	if err := open.EndTransaction(context.Background(), kgo.TryCommit); err != nil {
 		t.Fatal(err)
 	}
+	k.settled(pending...)
 	read = append(read, after...)
 	read = append(read, pending...)
 	k.mustRun(p)
