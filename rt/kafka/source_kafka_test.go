@@ -457,6 +457,9 @@ func TestKafkaSourcePattern(t *testing.T) {
 	rb := k.produce(plain, rec(b, 0, "", "in b", 1), rec(b, 0, "", "in b again", 2))
 	k.mustRun(p)
 	k.checkRows(p, false, want(append(ra, rb...)...))
+	// a full refresh reads again from startingOffsets (earliest): the same rows, once
+	k.mustRun(p, "--full-refresh", "copy")
+	k.checkRows(p, false, want(append(ra, rb...)...))
 }
 
 func regexpQuote(s string) string {
@@ -697,4 +700,34 @@ func TestKafkaSourceWatermark(t *testing.T) {
 	if got := read(); got != w2 {
 		t.Fatalf("after the third epoch (watermark 12:00:25) wins holds\n%s\nwant\n%s", got, w2)
 	}
+}
+
+// TestKafkaSourceBatch: a batch read (read_kafka without STREAM, into a
+// materialized view) reads startingOffsets to endingOffsets at every run,
+// and the view is fresh while nothing new arrives.
+func TestKafkaSourceBatch(t *testing.T) {
+	k := newKenv(t)
+	topic := k.topic("t", 1)
+	plain := k.producer("")
+	batch := func(opts ...string) *etl.Pipeline {
+		p := k.pipeline(false, append([]string{"subscribe", topic}, opts...)...)
+		p.Datasets[0].Source.Unbounded = false
+		p.Datasets[1].Kind = etl.MaterializedView
+		p.Datasets[1].Flows[0].Inputs[0].Stream = false
+		return p
+	}
+	p := batch()
+	rs := k.produce(plain, rec(topic, 0, "", "one", 1), rec(topic, 0, "", "two", 2), rec(topic, 0, "", "three", 3))
+	k.mustRun(p)
+	k.checkRows(p, false, want(rs...))
+	if stderr := k.mustRun(p); !strings.Contains(stderr, "nothing to do") {
+		t.Fatalf("a run with no new record did something:\n%s", stderr)
+	}
+	rs = append(rs, k.produce(plain, rec(topic, 0, "", "four", 4))...)
+	k.mustRun(p)
+	k.checkRows(p, false, want(rs...))
+
+	p = batch("startingOffsets", fmt.Sprintf(`{%q:{"0":1}}`, topic), "endingOffsets", fmt.Sprintf(`{%q:{"0":3}}`, topic))
+	k.mustRun(p)
+	k.checkRows(p, false, want(rs[1:3]...))
 }

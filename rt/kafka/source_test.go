@@ -1,6 +1,7 @@
 package kafka
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
@@ -96,5 +97,22 @@ func TestKafkaClientOptions(t *testing.T) {
 	cfg, err := TLSConfig(kafkaopt.Security{Protocol: "SSL", NoHostName: true})
 	if err != nil || !cfg.InsecureSkipVerify || cfg.VerifyConnection == nil {
 		t.Errorf("no host-name check must still verify the chain: %+v, %v", cfg, err)
+	}
+}
+
+// TestKafkaUnreachable: brokers that refuse connections are a clear error
+// at once, not a hang.
+func TestKafkaUnreachable(t *testing.T) {
+	o, err := kafkaopt.ParseSource([][2]string{{"bootstrapServers", "127.0.0.1:1"}, {"subscribe", "t"}}, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	c := &Connector{}
+	defer c.Close()
+	_, err = c.ListKafka(ctx, o)
+	if err == nil || !strings.Contains(err.Error(), "listing the topics of 127.0.0.1:1") || ctx.Err() != nil {
+		t.Errorf("listing from a closed port: %v (context: %v)", err, ctx.Err())
 	}
 }
