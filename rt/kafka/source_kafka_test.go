@@ -81,14 +81,14 @@ func copyRun(input string) func(fc *etl.FlowContext) error {
 
 // kenv is one test's broker, topics and warehouse.
 type kenv struct {
-	t       *testing.T
+	t       testing.TB
 	brokers string
 	adm     *kadm.Client
 	root    string
 	wh      string
 }
 
-func newKenv(t *testing.T) *kenv {
+func newKenv(t testing.TB) *kenv {
 	t.Helper()
 	brokers := testenv.Kafka(t)
 	cl, err := kgo.NewClient(kgo.SeedBrokers(strings.Split(brokers, ",")...))
