@@ -44,7 +44,9 @@ type executor struct {
 	// kafkaLeft is the offsets of Kafka stream reads that
 	// maxOffsetsPerTrigger left for the next epoch.
 	kafkaLeft int64
-	fp        fingerprintMode // --fingerprint
+	// warnedMissing: the Kafka sources whose missing topics were warned of.
+	warnedMissing map[string]bool
+	fp            fingerprintMode // --fingerprint
 
 	// --follow (nil or empty otherwise): which flows are due, the datasets
 	// an epoch runs although nothing is new (their idle timeout passed),

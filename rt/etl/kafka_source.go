@@ -57,6 +57,8 @@ type KafkaPartition struct {
 // KafkaListing is the partitions of a Kafka source, by topic and partition.
 type KafkaListing struct {
 	Partitions []KafkaPartition
+	// Missing: topics named by subscribe or assign that do not exist (yet).
+	Missing []string
 }
 
 // KafkaRange is the records of one partition a read takes: [From, To).
@@ -342,10 +344,14 @@ func describeListing(l *KafkaListing) string {
 		names = append(names, t)
 	}
 	sort.Strings(names)
-	if len(names) == 0 {
-		return "Kafka: no topic to read yet"
+	s := "Kafka: no topic to read yet"
+	if len(names) > 0 {
+		s = fmt.Sprintf("Kafka topic %s: %s, %s retained", someNames(names), plural(int64(len(l.Partitions)), "partition", "partitions"), plural(n, "offset", "offsets"))
 	}
-	return fmt.Sprintf("Kafka topic %s: %s, %s retained", someNames(names), plural(int64(len(l.Partitions)), "partition", "partitions"), plural(n, "offset", "offsets"))
+	if len(l.Missing) > 0 {
+		s += "; " + missingText(l.Missing)
+	}
+	return s
 }
 
 // kafkaListing lists a Kafka source's partitions into l (once per run).
@@ -410,6 +416,13 @@ func (fr *flowReads) kafkaReader(x *Dataset, stream bool) (format.BatchReader, e
 			ex.r.Warn(fmt.Sprintf("source %s: data loss: %s", x.Name, m))
 		}
 	}
+	if l := ex.pl.listing(x).kafka; len(l.Missing) > 0 && !ex.warnedMissing[x.Name] {
+		if ex.warnedMissing == nil {
+			ex.warnedMissing = map[string]bool{}
+		}
+		ex.warnedMissing[x.Name] = true
+		ex.r.Warn(fmt.Sprintf("source %s: %s (a stream reads it from its earliest offset once it does)", x.Name, missingText(l.Missing)))
+	}
 	ex.srcRead[x.Name] = true
 	rs := kp.nonEmpty()
 	if len(rs) == 0 {
@@ -458,4 +471,12 @@ func (c *cli) cappedKafka(sel *selection) bool {
 		}
 	}
 	return false
+}
+
+// missingText says which topics do not exist.
+func missingText(topics []string) string {
+	if len(topics) == 1 {
+		return "topic " + topics[0] + " does not exist"
+	}
+	return "topics " + someNames(topics) + " do not exist"
 }

@@ -54,8 +54,15 @@ func (c *Connector) ListKafka(ctx context.Context, src *kafkaopt.Source) (*etl.K
 	}
 	var names []string
 	want := map[string]map[int32]bool{}
+	l := &etl.KafkaListing{}
 	for _, td := range topics.Sorted() {
-		if errors.Is(td.Err, kerr.UnknownTopicOrPartition) || td.IsInternal {
+		if errors.Is(td.Err, kerr.UnknownTopicOrPartition) {
+			if src.Pattern == nil {
+				l.Missing = append(l.Missing, td.Topic)
+			}
+			continue
+		}
+		if td.IsInternal {
 			continue
 		}
 		if td.Err != nil {
@@ -72,7 +79,6 @@ func (c *Connector) ListKafka(ctx context.Context, src *kafkaopt.Source) (*etl.K
 		}
 		names = append(names, td.Topic)
 	}
-	l := &etl.KafkaListing{}
 	if len(names) == 0 {
 		return l, nil
 	}

@@ -769,3 +769,27 @@ func TestKafkaSourceReplay(t *testing.T) {
 	}
 	k.checkRows(p, false, want(append(first, second...)...))
 }
+
+// TestKafkaSourceMissingTopic: a subscribed topic that does not exist yet
+// is a warning, and once created it is read from its earliest offset.
+func TestKafkaSourceMissingTopic(t *testing.T) {
+	k := newKenv(t)
+	b := make([]byte, 4)
+	rand.Read(b)
+	later := t.Name() + "-later-" + hex.EncodeToString(b)
+	p := k.pipeline(false, "subscribe", later)
+	stderr := k.mustRun(p)
+	if !strings.Contains(stderr, "warning: source events: topic "+later+" does not exist (a stream reads it from its earliest offset once it does)") {
+		t.Errorf("no warning of the missing topic:\n%s", stderr)
+	}
+	if _, err := k.adm.CreateTopic(context.Background(), 1, 1, nil, later); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { k.adm.DeleteTopic(context.Background(), later) })
+	rs := k.produce(k.producer(""), rec(later, 0, "", "first", 1))
+	stderr = k.mustRun(p)
+	if strings.Contains(stderr, "does not exist") {
+		t.Errorf("a warning of a topic that exists:\n%s", stderr)
+	}
+	k.checkRows(p, false, want(rs...))
+}
