@@ -323,6 +323,9 @@ func (pl *kafkaPlan) describe(src string) string {
 		names = append(names, t)
 	}
 	sort.Strings(names)
+	if pl.records == 0 && len(pl.lost) > 0 {
+		return fmt.Sprintf("records lost in %s (failOnDataLoss is false: reading on from the earliest offsets left)", src)
+	}
 	s := fmt.Sprintf("new records in %s (%s, topic %s", src, plural(pl.records, "offset", "offsets"), someNames(names))
 	if pl.left > 0 {
 		s += fmt.Sprintf("; %d more wait for maxOffsetsPerTrigger", pl.left)

@@ -879,7 +879,10 @@ func (pl *planner) fingerprint(ds *Dataset, once []string) json.RawMessage {
 			case x.Kind == Source:
 				fp.Inputs[x.Name] = hashString(x.Definition)
 				if isKafka(x) {
-					if kp, err := pl.kafkaRead(ds, f, x, stream, false); err == nil && !stream {
+					if stream {
+						continue // its offset is the commit record's
+					}
+					if kp, err := pl.kafkaRead(ds, f, x, false, false); err == nil {
 						if fp.Kafka == nil {
 							fp.Kafka = map[string]string{}
 						}
