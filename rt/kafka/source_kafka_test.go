@@ -793,3 +793,22 @@ func TestKafkaSourceMissingTopic(t *testing.T) {
 	}
 	k.checkRows(p, false, want(rs...))
 }
+
+// TestKafkaSourceCapInAbortedTransaction: maxOffsetsPerTrigger can end an
+// epoch's range on offsets no record is read at (aborted records, a
+// transaction marker); the reads still end, and read each record once.
+func TestKafkaSourceCapInAbortedTransaction(t *testing.T) {
+	k := newKenv(t)
+	topic := k.topic("t", 1)
+	plain, txn := k.producer(""), k.producer("txn")
+	r0 := k.produce(plain, rec(topic, 0, "", "r0", 0))                                        // offset 0
+	k.inTxn(txn, false, rec(topic, 0, "", "aborted 1", 1), rec(topic, 0, "", "aborted 2", 2)) // 1, 2, marker 3
+	r4 := k.inTxn(txn, true, rec(topic, 0, "", "r4", 4))                                      // 4, marker 5
+	r6 := k.produce(plain, rec(topic, 0, "", "r6", 6))                                        // 6
+	p := k.pipeline(false, "subscribe", topic, "startingOffsets", "earliest", "maxOffsetsPerTrigger", "2")
+	stderr := k.mustRun(p)
+	if !strings.Contains(stderr, "caught up after 4 epochs") {
+		t.Errorf("want 4 epochs of 2 offsets for 7 offsets:\n%s", stderr)
+	}
+	k.checkRows(p, false, want(append(append(r0, r4...), r6...)...))
+}
