@@ -23,14 +23,20 @@ import (
 // Connector is the runtime's KafkaConnector.
 type Connector struct {
 	mu     sync.Mutex
-	admins map[string]*kadm.Client // by brokers and security options
+	admins map[string]*admin // by brokers and security options
+}
+
+// admin is a client for metadata and offsets.
+type admin struct {
+	cl  *kgo.Client
+	adm *kadm.Client
 }
 
 // New returns the connector a generated program sets as etl.Pipeline.Kafka.
 func New() etl.KafkaConnector { return &Connector{} }
 
 // admin returns the admin client of brokers and sec, made once.
-func (c *Connector) admin(brokers []string, sec kafkaopt.Security) (*kadm.Client, error) {
+func (c *Connector) admin(brokers []string, sec kafkaopt.Security) (*admin, error) {
 	key := fmt.Sprintf("%q %#v", brokers, sec)
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -41,16 +47,17 @@ func (c *Connector) admin(brokers []string, sec kafkaopt.Security) (*kadm.Client
 	if err != nil {
 		return nil, err
 	}
-	// Listings must see topics and partitions created (or deleted) since
-	// the last one, a poll interval ago: metadata is cached only briefly.
+	// Offsets are listed with the client's cached metadata (which
+	// partition leads where); topics and partitions are listed with a
+	// metadata request of their own (source.go), so that they are current.
 	cl, err := kgo.NewClient(append(opts, kgo.MetadataMinAge(100*time.Millisecond))...)
 	if err != nil {
 		return nil, fmt.Errorf("kafka: %w", err)
 	}
 	if c.admins == nil {
-		c.admins = map[string]*kadm.Client{}
+		c.admins = map[string]*admin{}
 	}
-	a := kadm.NewClient(cl)
+	a := &admin{cl: cl, adm: kadm.NewClient(cl)}
 	c.admins[key] = a
 	return a, nil
 }
@@ -60,7 +67,7 @@ func (c *Connector) Close() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for k, a := range c.admins {
-		a.Close()
+		a.cl.Close()
 		delete(c.admins, k)
 	}
 }

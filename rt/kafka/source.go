@@ -18,6 +18,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
 // stallTimeout is how long a read waits for the next record of a partition
@@ -30,10 +31,11 @@ const stallTimeout = 30 * time.Second
 // partitions; an assigned partition that does not exist is left out (the
 // planner notices a committed one is gone).
 func (c *Connector) ListKafka(ctx context.Context, src *kafkaopt.Source) (*etl.KafkaListing, error) {
-	adm, err := c.admin(src.Brokers, src.Security)
+	a, err := c.admin(src.Brokers, src.Security)
 	if err != nil {
 		return nil, err
 	}
+	adm := a.adm
 	var ask []string
 	switch {
 	case src.Pattern != nil:
@@ -48,37 +50,48 @@ func (c *Connector) ListKafka(ctx context.Context, src *kafkaopt.Source) (*etl.K
 	if src.Pattern == nil && len(ask) == 0 {
 		return &etl.KafkaListing{}, nil
 	}
-	topics, err := adm.ListTopics(ctx, ask...)
+	// A metadata request of its own, not the client's cache: the topics and
+	// partitions as they are now.
+	req := kmsg.NewPtrMetadataRequest()
+	for _, t := range ask {
+		rt := kmsg.NewMetadataRequestTopic()
+		rt.Topic = kmsg.StringPtr(t)
+		req.Topics = append(req.Topics, rt)
+	}
+	resp, err := req.RequestWith(ctx, a.cl)
 	if err != nil {
 		return nil, fmt.Errorf("listing the topics of %s: %w", strings.Join(src.Brokers, ","), err)
 	}
 	var names []string
 	want := map[string]map[int32]bool{}
 	l := &etl.KafkaListing{}
-	for _, td := range topics.Sorted() {
-		if errors.Is(td.Err, kerr.UnknownTopicOrPartition) {
+	for _, td := range resp.Topics {
+		if td.Topic == nil {
+			continue
+		}
+		topic := *td.Topic
+		err := kerr.ErrorForCode(td.ErrorCode)
+		switch {
+		case errors.Is(err, kerr.UnknownTopicOrPartition):
 			if src.Pattern == nil {
-				l.Missing = append(l.Missing, td.Topic)
+				l.Missing = append(l.Missing, topic)
 			}
 			continue
-		}
-		if td.IsInternal {
+		case td.IsInternal || src.Pattern != nil && !src.Pattern.MatchString(topic):
 			continue
+		case err != nil:
+			return nil, fmt.Errorf("topic %s: %w", topic, err)
 		}
-		if td.Err != nil {
-			return nil, fmt.Errorf("topic %s: %w", td.Topic, td.Err)
-		}
-		if src.Pattern != nil && !src.Pattern.MatchString(td.Topic) {
-			continue
-		}
-		want[td.Topic] = map[int32]bool{}
-		for p := range td.Partitions {
-			if src.Assign == nil || contains(src.Assign[td.Topic], p) {
-				want[td.Topic][p] = true
+		want[topic] = map[int32]bool{}
+		for _, p := range td.Partitions {
+			if src.Assign == nil || contains(src.Assign[topic], p.Partition) {
+				want[topic][p.Partition] = true
 			}
 		}
-		names = append(names, td.Topic)
+		names = append(names, topic)
 	}
+	sort.Strings(names)
+	sort.Strings(l.Missing)
 	if len(names) == 0 {
 		return l, nil
 	}
