@@ -812,3 +812,15 @@ func TestKafkaSourceCapInAbortedTransaction(t *testing.T) {
 	}
 	k.checkRows(p, false, want(append(append(r0, r4...), r6...)...))
 }
+
+// TestKafkaSourceAssign: assign reads only the partitions it names (its
+// option names written in another case).
+func TestKafkaSourceAssign(t *testing.T) {
+	k := newKenv(t)
+	topic := k.topic("t", 3)
+	plain := k.producer("")
+	rs := k.produce(plain, rec(topic, 0, "", "p0", 0), rec(topic, 1, "", "p1", 1), rec(topic, 2, "", "p2", 2), rec(topic, 2, "", "p2 again", 3))
+	p := k.pipeline(false, "ASSIGN", fmt.Sprintf(`{%q:[2,1]}`, topic), "StartingOffsets", "EARLIEST")
+	k.mustRun(p)
+	k.checkRows(p, false, want(rs[1:]...))
+}
