@@ -44,6 +44,8 @@
 //     tests (internal/nexmark), not by generated programs, whose stream reads
 //     go through rt/etl.
 //   - rt/pqstate: operator state snapshots encoded as Parquet files.
+//   - rt/kafka: the Kafka client (franz-go) behind rt/etl's
+//     KafkaConnector, linked only by programs that read or write Kafka.
 //
 // rt must import nothing of the compiler (frontend, ir, passes, codegen,
 // cmd): it is shipped into every generated program with one leaf package

@@ -24,6 +24,10 @@
 //     streaming flows and late tables (stream.go);
 //   - quarantine tables (quarantine.go): the malformed records of a
 //     source's reads, each once, appended in the run's commit;
+//   - Kafka sources (kafka_source.go): per run, the partitions listed and
+//     the offset ranges each read takes (from the flow's offset in the
+//     commit record to the listed ends, maxOffsetsPerTrigger, data loss),
+//     read through Pipeline.Kafka (rt/kafka), which the planner also asks;
 //   - progress on stderr (progress.go), history and read (inspect.go), and
 //     opening the warehouse's store (storage.go): a folder, or
 //     s3://BUCKET/PREFIX through Pipeline.OpenS3 in a program built with S3.

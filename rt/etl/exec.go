@@ -41,7 +41,12 @@ type executor struct {
 	// for the next (epochs.go).
 	maxFiles int
 	backlog  int
-	fp       fingerprintMode // --fingerprint
+	// kafkaLeft is the offsets of Kafka stream reads that
+	// maxOffsetsPerTrigger left for the next epoch.
+	kafkaLeft int64
+	// warnedMissing: the Kafka sources whose missing topics were warned of.
+	warnedMissing map[string]bool
+	fp            fingerprintMode // --fingerprint
 
 	// --follow (nil or empty otherwise): which flows are due, the datasets
 	// an epoch runs although nothing is new (their idle timeout passed),
@@ -69,6 +74,7 @@ type executor struct {
 func (ex *executor) body(_ context.Context, r *run.Run) error {
 	ex.r = r
 	ex.pl = newPlanner(ex.p, ex.place.root, r.State.Head, ex.sel)
+	ex.pl.ctx = ex.ctx
 	ex.pl.lookup = r.Txn.Dataset
 	ex.pl.epoch = r.Txn.Epoch()
 	ex.pl.nonce = r.ID

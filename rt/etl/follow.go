@@ -151,7 +151,7 @@ func (fl *follower) pending(ctx context.Context) (bool, error) {
 	}
 	// Plan over the due flows only: a stream input that only a flow not due
 	// reads does not make its reader stale now.
-	p := &Pipeline{Name: fl.c.p.Name, File: fl.c.p.File}
+	p := &Pipeline{Name: fl.c.p.Name, File: fl.c.p.File, Kafka: fl.c.p.Kafka}
 	ex := &executor{due: fl.dueNow}
 	for _, ds := range fl.c.p.Datasets {
 		if !buildable(ds.Kind) || fl.dueNow == nil {
@@ -172,6 +172,7 @@ func (fl *follower) pending(ctx context.Context) (bool, error) {
 		p.Datasets = append(p.Datasets, &cp)
 	}
 	pl := newPlanner(p, fl.rc.place.root, st.Head, fl.rc.sel)
+	pl.ctx = ctx
 	pl.predict, pl.epoch, pl.force, pl.fp = true, st.NextEpoch, fl.forced, fl.rc.fp
 	if fl.feed != nil {
 		pl.stdinNew = fl.feed.pending
@@ -286,7 +287,7 @@ func (fl *follower) runEpoch(abort context.Context) (code int, done bool) {
 		// epoch did; later epochs only go on from it.
 		fl.rc.sel = fl.rc.sel.settled()
 	}
-	fl.backlog, fl.progressed = ex.backlog > 0, len(ex.built) > 0
+	fl.backlog, fl.progressed = ex.backlog > 0 || ex.kafkaLeft > 0, len(ex.built) > 0
 	if !r.Summary.NothingToDo {
 		fl.lastEpoch = r.Summary.Epoch
 	}
@@ -317,6 +318,9 @@ func (fl *follower) runEpoch(abort context.Context) (code int, done bool) {
 	waiting := ""
 	if ex.backlog > 0 {
 		waiting = fmt.Sprintf("; %s wait for the next epoch", plural(int64(ex.backlog), "file", "files"))
+	}
+	if ex.kafkaLeft > 0 {
+		waiting += fmt.Sprintf("; %s of Kafka wait for the next epoch (maxOffsetsPerTrigger)", plural(ex.kafkaLeft, "offset", "offsets"))
 	}
 	if r.Summary.NothingToDo {
 		fmt.Fprintf(c.stderr, "nothing to do in %v: %d rows in, %d rows out, %d late; nothing committed (epoch %d stands)\n",

@@ -1,6 +1,7 @@
 package etl
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -13,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/nordisk/thund/internal/kafkaopt"
 	"github.com/nordisk/thund/rt/format"
 	"github.com/nordisk/thund/rt/stream"
 	"github.com/nordisk/thund/rt/warehouse"
@@ -148,17 +150,23 @@ type fingerprint struct {
 	Inputs     map[string]string      `json:"inputs,omitempty"`
 	Files      map[string][]fileStamp `json:"files,omitempty"`
 	Once       []string               `json:"once,omitempty"`
+	// Kafka: per Kafka source read as a snapshot, the hash of the offset
+	// ranges read (kafka_source.go).
+	Kafka map[string]string `json:"kafka,omitempty"`
 }
 
 // offset is a flow's position in one stream input, a source offset of the
 // commit record under offsetKey: for a source, the files consumed; for a
 // stored dataset, how many of its version's files were read (the version's
-// file list only grows by appends; Last detects a rewrite).
+// file list only grows by appends; Last detects a rewrite); for a Kafka
+// source, the next offset per topic and partition (nil before the first
+// read, which starts at startingOffsets).
 type offset struct {
 	Files   []fileStamp `json:"files,omitempty"`
 	Version int64       `json:"version,omitempty"`
 	Count   int         `json:"count,omitempty"`
 	Last    string      `json:"last,omitempty"`
+	Kafka   *kafkaNext  `json:"kafka,omitempty"`
 }
 
 // offsetKey names a flow's offset in an input: target/flow/input.
@@ -243,10 +251,15 @@ type sourceListing struct {
 	files  []format.File
 	stamps []fileStamp
 	err    error
+	// kafka is a Kafka source's partitions and offsets, and kafkaOpts its
+	// parsed options (no files, no stamps).
+	kafka     *KafkaListing
+	kafkaOpts *kafkaopt.Source
 }
 
 // planner decides freshness for `plan` and `run`.
 type planner struct {
+	ctx    context.Context // for the brokers of Kafka sources
 	p      *Pipeline
 	byName map[string]*Dataset
 	root   string
@@ -282,7 +295,7 @@ type planner struct {
 }
 
 func newPlanner(p *Pipeline, root string, head *warehouse.Commit, sel *selection) *planner {
-	pl := &planner{p: p, byName: map[string]*Dataset{}, root: root, head: head, sel: sel,
+	pl := &planner{ctx: context.Background(), p: p, byName: map[string]*Dataset{}, root: root, head: head, sel: sel,
 		offsets: map[string]json.RawMessage{}, listings: map[string]*sourceListing{},
 		decided: map[string]*decision{}, rebuilt: map[string]bool{}, nonce: time.Now().Format(time.RFC3339Nano)}
 	for _, d := range p.Datasets {
@@ -337,6 +350,10 @@ func (pl *planner) listing(src *Dataset) *sourceListing {
 	pl.listings[src.Name] = l
 	fs := src.Source
 	if fs == nil || fs.Stdin {
+		return l
+	}
+	if isKafka(src) {
+		pl.kafkaListing(src, l)
 		return l
 	}
 	var files []format.File
@@ -519,6 +536,16 @@ func (pl *planner) viewToken(v *Dataset, seen map[string]bool) string {
 			switch {
 			case x.Kind == Source && x.Source != nil && x.Source.Stdin:
 				parts = append(parts, "stdin "+pl.nonce)
+			case isKafka(x):
+				parts = append(parts, hashString(x.Definition))
+				if kp, err := pl.kafkaRead(v, f, x, in.Stream, false); err != nil {
+					parts = append(parts, "error "+pl.nonce)
+				} else {
+					if in.Stream && kp.records > 0 {
+						parts = append(parts, "pending "+pl.nonce)
+					}
+					parts = append(parts, hashJSON(kp.ranges))
+				}
 			case x.Kind == Source:
 				l := pl.listing(x)
 				stamps := l.stamps
@@ -603,6 +630,8 @@ func (pl *planner) evalSource(src *Dataset, d *decision) {
 		d.Decision, d.Err = decisionError, l.err
 	case src.Source != nil && src.Source.Stdin:
 		d.Decision, d.Reasons = decisionStale, []string{"reads standard input (every run reads what arrives)"}
+	case isKafka(src):
+		d.Decision, d.Reasons = decisionStale, []string{describeListing(l.kafka)}
 	case rec == nil:
 		d.Decision, d.Reasons = decisionStale, []string{"never read"}
 	default:
@@ -703,6 +732,19 @@ func (pl *planner) inputReasons(ds *Dataset, rec *fingerprint, d *decision) {
 				}
 				if old, ok := rec.Inputs[x.Name]; ok && old != hashString(x.Definition) {
 					add(fmt.Sprintf("input %s changed (definition changed)", x.Name))
+				}
+				if isKafka(x) {
+					kp, err := pl.kafkaRead(ds, f, x, stream, false)
+					switch {
+					case err != nil:
+						d.Err = err
+						return
+					case stream && (kp.records > 0 || len(kp.lost) > 0):
+						add(kp.describe(x.Name))
+					case !stream && rec.Kafka[x.Name] != hashJSON(kp.ranges):
+						add(fmt.Sprintf("input %s changed (its records up to the latest offsets: %s)", x.Name, plural(kp.records, "offset", "offsets")))
+					}
+					continue
 				}
 				if stream {
 					consumed := pl.offset(ds.Name, f.Name, x.Name).Files
@@ -845,7 +887,17 @@ func (pl *planner) fingerprint(ds *Dataset, once []string) json.RawMessage {
 			switch {
 			case x.Kind == Source:
 				fp.Inputs[x.Name] = hashString(x.Definition)
-				if !stream && x.Source != nil && !x.Source.Stdin {
+				if isKafka(x) {
+					if stream {
+						continue // its offset is the commit record's
+					}
+					if kp, err := pl.kafkaRead(ds, f, x, false, false); err == nil {
+						if fp.Kafka == nil {
+							fp.Kafka = map[string]string{}
+						}
+						fp.Kafka[x.Name] = hashJSON(kp.ranges)
+					}
+				} else if !stream && x.Source != nil && !x.Source.Stdin {
 					fp.Files[x.Name] = pl.listing(x).stamps
 				}
 			case stored(x.Kind):

@@ -152,6 +152,7 @@ type streamRead struct {
 	key      string
 	srcFiles []format.File
 	whFiles  []warehouse.File
+	kafka    *kafkaPlan
 	next     offset
 }
 
@@ -188,6 +189,8 @@ func (fr *flowReads) readColumns(name string, cols []int, bounds []format.Bound)
 	switch {
 	case x.Kind == Source && x.Source.Stdin:
 		br, err = ex.stdinReader(x)
+	case isKafka(x):
+		br, err = fr.kafkaReader(x, stream)
 	case x.Kind == Source:
 		f, opts, oerr := sourceOptions(x, ex.mem)
 		if oerr != nil {
@@ -240,7 +243,7 @@ func (fr *flowReads) readColumns(name string, cols []int, bounds []format.Bound)
 	if err != nil {
 		return nil, err
 	}
-	if ex.threads > 1 && (x.Kind == Source && !x.Source.Stdin || stored(x.Kind)) {
+	if ex.threads > 1 && (x.Kind == Source && !x.Source.Stdin && !isKafka(x) || stored(x.Kind)) {
 		// Decode on a goroutine of its own, ahead of the flow, into a
 		// bounded edge.
 		er := newEdgeReader(ex.ctx, br, ex.edges.bounds(in.Bounds))

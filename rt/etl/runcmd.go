@@ -104,7 +104,7 @@ func (c *cli) runCmd(ctx context.Context, inv *invocation) int {
 		c.following.Store(true)
 		return c.follow(ctx, rc, poll)
 	}
-	if maxFiles > 0 {
+	if maxFiles > 0 || c.cappedKafka(sel) {
 		c.following.Store(true) // the first signal stops at a commit point
 		return c.catchUp(ctx, rc)
 	}
