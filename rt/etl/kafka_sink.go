@@ -172,9 +172,13 @@ func (ex *executor) resolveKafka(ctx context.Context, ref *kafkaRef) error {
 		return nil
 	}
 	name := ref.ds.Name
+	if ex.sel != nil && ex.sel.full[name] {
+		ex.r.Warn(fmt.Sprintf("sink %s: --full-refresh sends every row again; whether epoch %d reached Kafka is not checked", name, st.Epoch))
+		return nil
+	}
 	found, err := ref.sink.Published(ctx, st.Epoch, *st.Probe)
 	if err != nil {
-		return fmt.Errorf("sink %s: epoch %d is committed in the warehouse, but whether it reached Kafka cannot be told: %w (the next run tries again)", name, st.Epoch, err)
+		return fmt.Errorf("sink %s: epoch %d is committed in the warehouse, but whether it reached Kafka cannot be told: %w (the next run tries again; --full-refresh %s sends every row again instead)", name, st.Epoch, err, name)
 	}
 	if found {
 		ex.r.Warn(fmt.Sprintf("sink %s: epoch %d was already in Kafka (the run that committed it stopped before saying so)", name, st.Epoch))
@@ -402,9 +406,12 @@ func (t *kafkaTarget) abort() {
 	if t.dead || t.stage == nil {
 		return
 	}
-	t.ref.sink.Abort(t.ex.ctx)
+	// An interrupted run aborts its transaction all the same.
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(t.ex.ctx), time.Minute)
+	defer cancel()
+	t.ref.sink.Abort(ctx)
 	t.stage.w.Abort()
-	t.ex.r.WH.FS.Remove(t.ex.ctx, t.stage.name)
+	t.ex.r.WH.FS.Remove(ctx, t.stage.name)
 }
 
 // publish commits the epoch's Kafka transaction, after the warehouse
@@ -443,7 +450,8 @@ func (t *kafkaTarget) discard() {
 	if t.dead {
 		return
 	}
-	ctx := context.WithoutCancel(t.ex.ctx)
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(t.ex.ctx), time.Minute)
+	defer cancel()
 	t.ref.sink.Abort(ctx)
 	t.ex.r.WH.FS.Remove(ctx, t.stage.name)
 }
