@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -88,10 +89,10 @@ func (e *kenv) ids(name string, from, to int) {
 	}
 }
 
-// run runs `etl run` and returns its exit status and stderr.
-func (e *kenv) run(p *etl.Pipeline) (int, string) {
+// run runs `etl run ARGS` and returns its exit status and stderr.
+func (e *kenv) run(p *etl.Pipeline, args ...string) (int, string) {
 	var out, errb bytes.Buffer
-	code := etl.Run(p, []string{"run", "--warehouse", filepath.Join(e.root, "warehouse"), "--root", e.root},
+	code := etl.Run(p, append([]string{"run", "--warehouse", filepath.Join(e.root, "warehouse"), "--root", e.root}, args...),
 		strings.NewReader(""), &out, &errb)
 	return code, errb.String()
 }
@@ -157,7 +158,7 @@ func sinkPipeline(opts [][2]string, schema *arrow.Schema, row rowFunc, fail func
 	}
 	return &etl.Pipeline{Name: "ksink", File: "ksink.thund", Compiler: "v0.0.0-test", Kafka: kafka.New(), Datasets: []*etl.Dataset{
 		{Name: "ids", Kind: etl.Source, Schema: idsSchema,
-			Source:     &etl.FileSource{Format: "csv", Patterns: []string{"data/*.csv"}},
+			Source:     &etl.FileSource{Format: "csv", Patterns: []string{"data/*.csv"}, Unbounded: true},
 			Definition: `source ids from csv "data/*.csv" { id int64 }`},
 		{Name: "out", Kind: etl.Sink, Schema: schema, Format: "kafka", SinkOptions: opts,
 			Flows:      []*etl.Flow{{Name: "out", Inputs: []etl.Input{{Name: "ids", Stream: true}}, Run: run}},
@@ -322,6 +323,40 @@ func TestKafkaSinkExactlyOnce(t *testing.T) {
 	d := time.Since(start)
 	exactlyOnce(t, e.readCommitted(topic), 1, 1500+n)
 	t.Logf("throughput: %d records in %v: %.0f records/s (one run: CSV read, staging, produce, commit)", n, d.Round(time.Millisecond), float64(n)/d.Seconds())
+}
+
+// TestKafkaSinkEpochs: one process, several epochs (--max-files-per-epoch):
+// each epoch is its own transaction, and the next epoch knows the last one
+// reached Kafka without looking.
+func TestKafkaSinkEpochs(t *testing.T) {
+	e := newKenv(t)
+	topic := e.topic(2)
+	p := sinkPipeline(e.opts(topic), valueSchema, valueRow, nil)
+	e.ids("a", 1, 100)
+	e.ids("b", 101, 200)
+	e.ids("c", 201, 300)
+	code, stderr := e.run(p, "--max-files-per-epoch", "1")
+	if code != 0 || strings.Contains(stderr, "already in Kafka") || strings.Contains(stderr, "again") {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	recs := e.readCommitted(topic)
+	exactlyOnce(t, recs, 1, 300)
+	// Each file is one epoch: its records carry one thund.epoch, and the
+	// three files carry epochs 1, 2 and 3.
+	epochOf := map[int]string{}
+	for _, r := range recs {
+		id, _ := strconv.Atoi(string(r.Value[1:]))
+		ep, _ := header(r, kafka.HeaderEpoch)
+		if was, ok := epochOf[(id-1)/100]; ok && was != ep {
+			t.Fatalf("record %s: epoch %s, others of its file %s", r.Value, ep, was)
+		}
+		epochOf[(id-1)/100] = ep
+	}
+	got := []string{epochOf[0], epochOf[1], epochOf[2]}
+	slices.Sort(got)
+	if strings.Join(got, ",") != "1,2,3" {
+		t.Fatalf("the files' epochs: %v", epochOf)
+	}
 }
 
 // TestKafkaSinkFailureLeavesNothing: a run that fails after producing,
