@@ -58,7 +58,8 @@ type KafkaSink interface {
 	// abort a transaction one left open) and starts epoch's transaction; a
 	// non-nil probe sends its first record to the probe's partition.
 	Begin(ctx context.Context, epoch int64, probe *KafkaProbe) error
-	// Write produces one record per row (asynchronously).
+	// Write produces one record per row (asynchronously: a failed produce
+	// is Flush's error); it fails on a row no record can be made of.
 	Write(ctx context.Context, rec arrow.RecordBatch) error
 	// Flush waits for every record's acknowledgement; it returns where the
 	// first record went and how many records the transaction holds.
@@ -95,7 +96,8 @@ type kafkaState struct {
 }
 
 // testKafkaCrash, when set by a test, is asked at each step of the protocol
-// (produce, committed, published, republish, republished) whether the process dies
+// (produce, committed, published, republish, republished; at flush, a lost
+// transaction instead) whether the process dies
 // there: the sink then stops without ending its transaction.
 var testKafkaCrash func(sink, point string) bool
 
@@ -384,6 +386,9 @@ func (t *kafkaTarget) close() error {
 	t.st = kafkaState{Object: t.stage.name, SHA256: hex.EncodeToString(t.stage.h.Sum(nil)), Bytes: &size,
 		TransactionalID: t.ref.id, Epoch: ex.r.Txn.Epoch()}
 	probe, n, err := t.ref.sink.Flush(ex.ctx)
+	if err == nil && ex.kafkaCrash(name, "flush") {
+		err = errors.New("the transaction was lost (test)") // a fault, not a crash: the run goes on
+	}
 	if err != nil {
 		t.ref.sink.Abort(ex.ctx)
 		t.ref.sink.Close()

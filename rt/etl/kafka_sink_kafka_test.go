@@ -359,6 +359,31 @@ func TestKafkaSinkEpochs(t *testing.T) {
 	}
 }
 
+// TestKafkaSinkTransactionLost: a transaction lost before the commit (the
+// brokers aborted it: it outlived its timeout under a long flow) is
+// produced again from the staged rows, and the run commits.
+func TestKafkaSinkTransactionLost(t *testing.T) {
+	e := newKenv(t)
+	topic := e.topic(2)
+	p := sinkPipeline(e.opts(topic), valueSchema, valueRow, nil)
+	e.ids("a", 1, 500)
+	defer etl.SetTestKafkaCrash(nil)
+	fired := false
+	etl.SetTestKafkaCrash(func(_, at string) bool {
+		fired = fired || at == "flush"
+		return at == "flush"
+	})
+	e.mustRun(p)
+	etl.SetTestKafkaCrash(nil)
+	if !fired {
+		t.Fatal("the flush hook was not asked")
+	}
+	exactlyOnce(t, e.readCommitted(topic), 1, 500)
+	e.ids("b", 501, 600)
+	e.mustRun(p)
+	exactlyOnce(t, e.readCommitted(topic), 1, 600)
+}
+
 // TestKafkaSinkFailureLeavesNothing: a run that fails after producing,
 // before its commit (a flow error; the warehouse's commit record cannot be
 // written), leaves nothing a read_committed reader sees; the rerun sends

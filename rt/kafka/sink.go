@@ -211,11 +211,10 @@ func (s *sink) Begin(ctx context.Context, epoch int64, probe *etl.KafkaProbe) er
 	return nil
 }
 
-// Write produces one record per row of rec (asynchronously: Flush waits).
+// Write produces one record per row of rec (asynchronously: Flush waits,
+// and reports a failed produce). It fails only on a row no record can be
+// made of.
 func (s *sink) Write(ctx context.Context, rec arrow.RecordBatch) error {
-	if err := s.firstErr(); err != nil {
-		return err
-	}
 	col := func(name string) arrow.Array {
 		if i, ok := s.cols[name]; ok {
 			return rec.Column(i)
@@ -266,12 +265,6 @@ func (s *sink) Write(ctx context.Context, rec arrow.RecordBatch) error {
 		})
 	}
 	return nil
-}
-
-func (s *sink) firstErr() error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.err
 }
 
 // bytesAt is row i of a string or binary column (a copy: the record
