@@ -53,7 +53,9 @@ func TestKafkaKill(t *testing.T) {
 	if err := os.MkdirAll(filepath.Join(root, "in"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	rng := rand.New(rand.NewSource(seed(t)))
+	sd := seed(t)
+	t.Logf("seed %d (THUND_CRASH_SEED)", sd)
+	rng := rand.New(rand.NewSource(sd))
 	files, total := 0, 0
 	feed := func() {
 		n := 1 + rng.Intn(3)

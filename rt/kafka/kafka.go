@@ -1,8 +1,6 @@
 // Package kafka is the runtime's Apache Kafka client (github.com/twmb/franz-go):
 // the sources and sinks of rt/etl's KafkaConnector. A generated program
-// imports it only when its pipeline reads or writes Kafka. sink.go is the
-// sink's transactional producer and the recovery read (rt/etl's
-// kafka_sink.go holds the protocol).
+// imports it only when its pipeline reads or writes Kafka.
 package kafka
 
 import (
