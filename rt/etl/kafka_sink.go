@@ -7,13 +7,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"hash"
 	"io"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
-	"github.com/nordisk/thund/rt/store"
 	"github.com/nordisk/thund/rt/warehouse"
 )
 
@@ -174,6 +172,10 @@ func (ex *executor) resolveKafka(ctx context.Context, ref *kafkaRef) error {
 		return nil
 	}
 	name := ref.ds.Name
+	if ok, _ := ex.r.WH.HasNote(ctx, st.Object, publishedNote); ok {
+		ref.resolved = true // the run that committed it noted it
+		return nil
+	}
 	if ex.sel != nil && ex.sel.full[name] {
 		ex.r.Warn(fmt.Sprintf("sink %s: --full-refresh sends every row again; whether epoch %d reached Kafka is not checked", name, st.Epoch))
 		return nil
@@ -185,6 +187,9 @@ func (ex *executor) resolveKafka(ctx context.Context, ref *kafkaRef) error {
 	if found {
 		ex.r.Warn(fmt.Sprintf("sink %s: epoch %d was already in Kafka (the run that committed it stopped before saying so)", name, st.Epoch))
 		ref.resolved = true
+		if msg := ex.notePublished(ctx, name, st); msg != "" {
+			ex.r.Warn(msg)
+		}
 		return nil
 	}
 	if _, _, err := ex.replayKafka(ctx, ref, st, st.Probe); err != nil {
@@ -203,6 +208,9 @@ func (ex *executor) resolveKafka(ctx context.Context, ref *kafkaRef) error {
 	}
 	ex.r.Warn(fmt.Sprintf("sink %s: published epoch %d (%d records) to Kafka again: the run that committed it stopped before its Kafka transaction committed", name, st.Epoch, st.Records))
 	ref.resolved = true
+	if msg := ex.notePublished(ctx, name, st); msg != "" {
+		ex.r.Warn(msg)
+	}
 	return nil
 }
 
@@ -306,36 +314,20 @@ type kafkaTarget struct {
 	dead  bool // a simulated crash: leave everything as it is
 }
 
-// kafkaStage is the staged rows of an epoch: an Arrow IPC stream written to
-// the warehouse, hashed as it goes.
+// kafkaStage is the staged rows of an epoch: an Arrow IPC stream, a state
+// object of the epoch.
 type kafkaStage struct {
-	name string
-	w    store.Writer
-	h    hash.Hash
-	n    int64
+	sw   *warehouse.StateWriter
 	ipcw *ipc.Writer
-}
-
-func (s *kafkaStage) Write(p []byte) (int, error) {
-	n, err := s.w.Write(p)
-	s.h.Write(p[:n])
-	s.n += int64(n)
-	return n, err
 }
 
 func (t *kafkaTarget) open() error {
 	ex, ds := t.ex, t.ref.ds
-	tag := ex.r.ID
-	if len(tag) > 8 {
-		tag = tag[len(tag)-8:]
-	}
-	name := fmt.Sprintf("%s/%012d/sink-%s-%s.arrows", warehouse.CheckpointsDir, ex.r.Txn.Epoch(), ds.Name, tag)
-	w, err := ex.r.WH.FS.Create(ex.ctx, name)
+	sw, err := ex.r.Txn.CreateState(ex.ctx, sinkStateKey(ds.Name), ".arrows")
 	if err != nil {
 		return fmt.Errorf("sink %s: staging its rows: %w", ds.Name, err)
 	}
-	t.stage = &kafkaStage{name: name, w: w, h: sha256.New()}
-	t.stage.ipcw = ipc.NewWriter(t.stage, ipc.WithSchema(ds.Schema), ipc.WithAllocator(ex.mem))
+	t.stage = &kafkaStage{sw: sw, ipcw: ipc.NewWriter(sw, ipc.WithSchema(ds.Schema), ipc.WithAllocator(ex.mem))}
 	if err := t.ref.sink.Begin(ex.ctx, ex.r.Txn.Epoch(), nil); err != nil {
 		return fmt.Errorf("sink %s: %w", ds.Name, err)
 	}
@@ -374,17 +366,21 @@ func (t *kafkaTarget) close() error {
 		return nil
 	}
 	ex, name := t.ex, t.ref.ds.Name
+	key := sinkStateKey(name)
 	err := t.stage.ipcw.Close()
 	if err == nil {
-		err = t.stage.w.Commit()
+		err = t.stage.sw.Close()
 	}
 	if err != nil {
 		t.abort()
 		return fmt.Errorf("sink %s: staging its rows: %w", name, err)
 	}
-	size := t.stage.n
-	t.st = kafkaState{Object: t.stage.name, SHA256: hex.EncodeToString(t.stage.h.Sum(nil)), Bytes: &size,
-		TransactionalID: t.ref.id, Epoch: ex.r.Txn.Epoch()}
+	t.stage.sw = nil
+	raw, _ := ex.r.Txn.State(key)
+	if err := json.Unmarshal(raw, &t.st); err != nil {
+		return fmt.Errorf("sink %s: %w", name, err)
+	}
+	t.st.TransactionalID, t.st.Epoch = t.ref.id, ex.r.Txn.Epoch()
 	probe, n, err := t.ref.sink.Flush(ex.ctx)
 	if err == nil && ex.kafkaCrash(name, "flush") {
 		err = errors.New("the transaction was lost (test)") // a fault, not a crash: the run goes on
@@ -396,13 +392,12 @@ func (t *kafkaTarget) close() error {
 			probe, n, err = ex.replayKafka(ex.ctx, t.ref, &t.st, nil)
 		}
 		if err != nil {
-			ex.r.WH.FS.Remove(ex.ctx, t.stage.name)
 			return fmt.Errorf("sink %s: %w", name, err)
 		}
 	}
 	t.st.Probe, t.st.Records = &probe, n
-	raw, _ := json.Marshal(t.st)
-	ex.r.Txn.SetState(sinkStateKey(name), raw)
+	raw, _ = json.Marshal(t.st)
+	ex.r.Txn.SetState(key, raw)
 	ex.sinks = append(ex.sinks, t)
 	return nil
 }
@@ -415,8 +410,9 @@ func (t *kafkaTarget) abort() {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(t.ex.ctx), time.Minute)
 	defer cancel()
 	t.ref.sink.Abort(ctx)
-	t.stage.w.Abort()
-	t.ex.r.WH.FS.Remove(ctx, t.stage.name)
+	if t.stage.sw != nil {
+		t.stage.sw.Abort() // the staged object, if finished, goes with the transaction
+	}
 }
 
 // publish commits the epoch's Kafka transaction, after the warehouse
@@ -447,7 +443,24 @@ func (t *kafkaTarget) publish(io.Writer) error {
 		t.dead = true
 		return errKafkaCrash
 	}
+	if msg := ex.notePublished(ctx, name, &t.st); msg != "" {
+		fmt.Fprintln(ex.c.stderr, "warning: "+msg) // the run's event log is written
+	}
 	return nil
+}
+
+// publishedNote is the note beside an epoch's staged rows that says they
+// reached Kafka: a run that finds it need not ask Kafka.
+const publishedNote = "published"
+
+// notePublished writes the published note. It is best effort: without it,
+// the next run asks Kafka; the returned message says so.
+func (ex *executor) notePublished(ctx context.Context, name string, st *kafkaState) string {
+	data, _ := json.Marshal(map[string]any{"epoch": st.Epoch, "records": st.Records, "transactional_id": st.TransactionalID})
+	if err := ex.r.WH.WriteNote(ctx, st.Object, publishedNote, data); err != nil {
+		return fmt.Sprintf("sink %s: epoch %d is in Kafka, but noting it in the warehouse failed (the next run asks Kafka): %v", name, st.Epoch, err)
+	}
+	return ""
 }
 
 // discard aborts the transaction of a run that did not commit.
@@ -457,6 +470,5 @@ func (t *kafkaTarget) discard() {
 	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(t.ex.ctx), time.Minute)
 	defer cancel()
-	t.ref.sink.Abort(ctx)
-	t.ex.r.WH.FS.Remove(ctx, t.stage.name)
+	t.ref.sink.Abort(ctx) // the staged rows go with the warehouse transaction
 }

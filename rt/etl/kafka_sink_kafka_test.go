@@ -309,11 +309,15 @@ func TestKafkaSinkExactlyOnce(t *testing.T) {
 	if len(parts) != 3 {
 		t.Errorf("records without a key went to partitions %v, want all 3", parts)
 	}
+	// The next runs find the note the last one left beside its staged rows:
+	// they do not ask Kafka, and have nothing to say about it.
 	e.ids("b", 1001, 1500)
-	e.mustRun(p)
-	exactlyOnce(t, e.readCommitted(topic), 1, 1500)
-	e.mustRun(p) // nothing new
-	exactlyOnce(t, e.readCommitted(topic), 1, 1500)
+	for i, stderr := range []string{e.mustRun(p), e.mustRun(p) /* nothing new */} {
+		if strings.Contains(stderr, "Kafka") {
+			t.Errorf("run %d speaks of Kafka:\n%s", i+2, stderr)
+		}
+		exactlyOnce(t, e.readCommitted(topic), 1, 1500)
+	}
 
 	// Throughput: one epoch of n rows, from the CSV file to Kafka.
 	n := 300_000
