@@ -29,10 +29,12 @@ import (
 //     offset are the epoch's probe.
 //  3. The commit record of epoch N holds, under sink/NAME, the staged
 //     object (name, size, sha256), the transactional id, N and the probe.
-//  4. After the commit, the Kafka transaction is committed.
+//  4. After the commit, the Kafka transaction is committed, and a note
+//     (warehouse.WriteNote) is written beside the staged rows.
 //
 // A run that begins with a head whose entry for the sink is an epoch not
-// known to be in Kafka resolves it before anything else: the producer
+// known to be in Kafka (no note: a run died between its commit and the
+// note) resolves it before anything else: the producer
 // initializes with the same transactional id, which fences the old producer
 // and makes the brokers abort a transaction it left open; then the probe's
 // partition is read with read_committed from the probe's offset. A record of
