@@ -96,9 +96,9 @@ type kafkaState struct {
 }
 
 // testKafkaCrash, when set by a test, is asked at each step of the protocol
-// (produce, committed, published, republish, republished; at flush, a lost
-// transaction instead) whether the process dies
-// there: the sink then stops without ending its transaction.
+// (produce, committed, published, republish, republished) whether the
+// process dies there: the sink then stops without ending its transaction.
+// At flush, true means the transaction was lost instead (the run goes on).
 var testKafkaCrash func(sink, point string) bool
 
 var errKafkaCrash = errors.New("simulated crash (test)")
