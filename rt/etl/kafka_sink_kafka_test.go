@@ -590,6 +590,11 @@ func TestKafkaSinkRefusals(t *testing.T) {
 		{"transactional id", sinkPipeline(append(e.opts(topic), [2]string{"kafka.transactional.id", "x"}), valueSchema, valueRow, nil),
 			"option kafka.transactional.id: not accepted: the sink derives its transactional id"},
 		{"missing topic", sinkPipeline(e.opts(topic+"-absent"), valueSchema, valueRow, nil), "UNKNOWN_TOPIC_OR_PARTITION"},
+		{"partition out of range", sinkPipeline(e.opts(topic), arrow.NewSchema([]arrow.Field{{Name: "value", Type: arrow.BinaryTypes.String},
+			{Name: "partition", Type: arrow.PrimitiveTypes.Int32}}, nil), func(b *array.RecordBuilder, id int64) {
+			b.Field(0).(*array.StringBuilder).Append("v")
+			b.Field(1).(*array.Int32Builder).Append(int32(id % 3))
+		}, nil), "row 1: its partition column says 1: invalid record partitioning choice of 1 from 1 available"},
 	} {
 		code, stderr := e.run(tc.p)
 		if code != 1 || !strings.Contains(stderr, tc.stderr) {

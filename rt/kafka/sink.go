@@ -242,7 +242,7 @@ func (s *sink) Write(ctx context.Context, rec arrow.RecordBatch) error {
 			r.Headers = headersAt(headers.(*array.List), i)
 		}
 		r.Headers = append(r.Headers, kgo.RecordHeader{Key: HeaderSink, Value: []byte(s.id)}, kgo.RecordHeader{Key: HeaderEpoch, Value: s.epoch})
-		first := s.n == 0
+		first, explicit, row := s.n == 0, r.Partition >= 0, s.n+1
 		if first && s.forced != nil {
 			if r.Topic != s.forced.Topic {
 				return fmt.Errorf("the epoch's first record goes to topic %s, where an earlier attempt sent it to %s", r.Topic, s.forced.Topic)
@@ -255,6 +255,9 @@ func (s *sink) Write(ctx context.Context, rec arrow.RecordBatch) error {
 			defer s.mu.Unlock()
 			if err != nil {
 				if s.err == nil {
+					if explicit {
+						err = fmt.Errorf("row %d: its partition column says %d: %w", row, r.Partition, err)
+					}
 					s.err = fmt.Errorf("producing to %s: %w", r.Topic, err)
 				}
 				return
