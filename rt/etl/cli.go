@@ -128,6 +128,9 @@ type cli struct {
 	// beforeWrite runs before each batch a flow's target writes (tests: a
 	// slow sink).
 	beforeWrite func()
+	// kafkaPublished: per Kafka sink, the last epoch this process
+	// committed to Kafka (run --follow: the next epoch need not look).
+	kafkaPublished map[string]int64
 }
 
 // flagSpec is one flag. The parser reads these, so what help shows is what
@@ -691,13 +694,13 @@ func validatePipeline(p *Pipeline) error {
 			}
 		case d.Kind == Sink:
 			switch sinkFormat(d) {
-			case "stdout":
+			case "stdout", kafkaFormat:
 			case "parquet", "csv", "jsonl":
 				if sinkOption(d, "path") == "" {
 					errs = append(errs, fmt.Errorf("sink %s has no path option", d.Name))
 				}
 			default:
-				errs = append(errs, fmt.Errorf("sink %s: format %q (want parquet, csv, jsonl or stdout)", d.Name, d.Format))
+				errs = append(errs, fmt.Errorf("sink %s: format %q (want parquet, csv, jsonl, stdout or kafka)", d.Name, d.Format))
 			}
 		}
 		exps := map[string]bool{}

@@ -16,7 +16,9 @@
 //     stale decision with its reason, shared by `plan` and `run`;
 //   - `run` (runcmd.go), one epoch's work (exec.go), a flow's reads
 //     (reads.go: only what a stream read has not consumed, decoded ahead of
-//     the flow through bounded edges) and writes (targets.go, sinks.go);
+//     the flow through bounded edges) and writes (targets.go, sinks.go; the
+//     Kafka sink's exactly-once protocol in kafka_sink.go, its client in
+//     rt/kafka behind Pipeline.Kafka);
 //   - `run --follow` (follow.go), the checkpoint interval and retention
 //     (epochs.go, vacuum.go), --allow-older-checkpoint (checkpoint.go);
 //   - what FlowContext's methods stand on: parallel loops, --memory-limit

@@ -59,7 +59,8 @@ type executor struct {
 	r       *run.Run
 	pl      *planner
 	views   map[string]*viewTarget
-	sinks   []*sinkTarget // written, published after the commit
+	sinks   []publisher          // written, published after the commit
+	kafka   map[string]*kafkaRef // the selected Kafka sinks (kafka_sink.go)
 	stdin   map[string]*stdinData
 	srcRead map[string]bool
 	built   []string
@@ -86,6 +87,9 @@ func (ex *executor) body(_ context.Context, r *run.Run) error {
 	}
 	ex.completeSinks(r.State.Head)
 	ex.quar = nil
+	if err := ex.openKafka(r.State.Head); err != nil {
+		return err
+	}
 	for _, ds := range ex.p.Datasets {
 		if err := ex.ctx.Err(); err != nil {
 			return errInterrupted
@@ -119,6 +123,7 @@ func (ex *executor) body(_ context.Context, r *run.Run) error {
 	if ex.ctx.Err() != nil {
 		return errInterrupted
 	}
+	ex.finishKafka()
 	return nil
 }
 
@@ -159,6 +164,12 @@ func (ex *executor) build(ds *Dataset, d *decision) error {
 		replace := recomputed(ds) || full || completeFlows(ds)
 		out = &storedTarget{ex: ex, ds: ds, create: replace || !exists,
 			opts: warehouse.WriteOptions{PartitionBy: ds.PartitionBy, Append: !replace, Mem: ex.mem}}
+	case isKafkaSink(ds):
+		ref := ex.kafka[ds.Name]
+		if ref == nil {
+			return fmt.Errorf("sink %s: not opened (internal error)", ds.Name)
+		}
+		out = &kafkaTarget{ex: ex, ref: ref}
 	case ds.Kind == Sink:
 		out = &sinkTarget{ex: ex, ds: ds}
 	default:
@@ -338,6 +349,7 @@ func callFlow(f *Flow, fc *FlowContext) (err error) {
 
 // release frees what the run kept in memory.
 func (ex *executor) release() {
+	ex.closeKafka()
 	for _, v := range ex.views {
 		v.release()
 	}

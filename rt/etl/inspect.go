@@ -359,7 +359,9 @@ func (c *cli) readCmd(ctx context.Context, inv *invocation) int {
 		return c.usage(inv.cmd, usagef("%s is a %s: it is computed in memory while a run builds a dataset that reads it, and never stored (datasets you can read: %s)", name, ds.Kind, readable))
 	case ds.Kind == Sink:
 		where := "stdout"
-		if p := sinkOption(ds, "path"); p != "" {
+		if isKafkaSink(ds) {
+			where = "Kafka"
+		} else if p := sinkOption(ds, "path"); p != "" {
 			where = p
 		}
 		return c.usage(inv.cmd, usagef("%s is a sink: its rows are written to %s, not stored in the warehouse (datasets you can read: %s)", name, where, readable))

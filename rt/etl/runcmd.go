@@ -170,13 +170,16 @@ func (c *cli) epochErrors(r *run.Run, err error) {
 // run could not begin (err says why).
 func (c *cli) epoch(ctx context.Context, rc *runConfig, fl *follower) (*run.Run, *executor, error) {
 	ex := &executor{c: c, ctx: ctx, p: c.p, place: rc.place, threads: rc.threads, budget: rc.budget, sel: rc.sel, mem: rc.mem,
-		edges: rc.edges, maxFiles: rc.maxFiles, fp: rc.fp, prog: c.newProgress(), views: map[string]*viewTarget{}, stdin: map[string]*stdinData{}, srcRead: map[string]bool{}}
+		edges: rc.edges, maxFiles: rc.maxFiles, fp: rc.fp, prog: c.newProgress(), views: map[string]*viewTarget{}, kafka: map[string]*kafkaRef{}, stdin: map[string]*stdinData{}, srcRead: map[string]bool{}}
 	if fl != nil {
 		ex.due, ex.force, ex.feed = fl.dueNow, fl.forced, fl.feed
 		ex.prog = quietProgress{ex.prog, ex}
 	}
 	prog := ex.prog
 	defer ex.release()
+	if c.kafkaPublished == nil {
+		c.kafkaPublished = map[string]int64{}
+	}
 	cfg := run.Config{Pipeline: c.p.Name, Warehouse: rc.fs, Root: rc.place.root, Lease: warehouse.DefaultLease,
 		Args: rc.args, Threads: rc.threads, Runtime: RuntimeVersion,
 		RunID: c.runID, Now: c.now, AllowOlderCheckpoint: rc.allowOlder,

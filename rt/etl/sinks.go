@@ -53,6 +53,13 @@ type sinkPending struct {
 
 func sinkStateKey(name string) string { return "sink/" + name }
 
+// publisher is a sink target of a run, published after the commit (or
+// discarded when the run does not commit).
+type publisher interface {
+	publish(stdout io.Writer) error
+	discard()
+}
+
 // sinkTarget writes a sink's rows of this run to a temporary file, renamed
 // into place (or copied to stdout) once the run has committed.
 type sinkTarget struct {

@@ -157,3 +157,25 @@ func (w *Warehouse) VerifyState(ctx context.Context, c *Commit) error {
 	}
 	return nil
 }
+
+// A note is a small object beside a state snapshot object, written after
+// the commit to remember something about it that the commit record could
+// not say yet (a Kafka sink: the epoch's staged rows reached Kafka). Notes
+// are in no commit record: they live and go with their epoch's checkpoint
+// folder, so a missing note must only ever cost a check, never correctness.
+
+func noteName(object, suffix string) string { return object + "." + suffix }
+
+// WriteNote writes the note suffix beside the state object.
+func (w *Warehouse) WriteNote(ctx context.Context, object, suffix string, data []byte) error {
+	return w.FS.WriteFile(ctx, noteName(object, suffix), data)
+}
+
+// HasNote reports whether the note suffix is beside the state object.
+func (w *Warehouse) HasNote(ctx context.Context, object, suffix string) (bool, error) {
+	_, err := w.FS.Stat(ctx, noteName(object, suffix))
+	if errors.Is(err, store.ErrNotExist) {
+		return false, nil
+	}
+	return err == nil, err
+}

@@ -109,3 +109,65 @@ func TestReadStateVerifies(t *testing.T) {
 		t.Errorf("ReadState after AnnotateState: %q, %v (entry %s)", got, err, c2.State["cdc-x"])
 	}
 }
+
+// TestStateWriterAndNotes: a streamed state object reads back verified
+// through ReadState, an aborted transaction removes it, and a note beside
+// it is there once written.
+func TestStateWriterAndNotes(t *testing.T) {
+	ctx := context.Background()
+	w, _ := newWH(t)
+	st, err := w.Load(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// An aborted transaction leaves no object behind.
+	txn := w.Begin(st, "run-00000001", "p")
+	sw, err := txn.CreateState(ctx, "sink/out", ".arrows")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sw.Write([]byte("rows"))
+	if err := sw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	txn.Abort(ctx)
+	if _, err := w.FS.Stat(ctx, sw.Name()); err == nil {
+		t.Errorf("%s is left after the transaction aborted", sw.Name())
+	}
+	txn = w.Begin(st, "run-00000002", "p")
+	sw, err = txn.CreateState(ctx, "sink/out", ".arrows")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, part := range []string{"staged ", "rows"} {
+		if _, err := sw.Write([]byte(part)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := sw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := txn.AnnotateState("sink/out", map[string]any{"epoch": 1}); err != nil {
+		t.Fatal(err)
+	}
+	c, err := txn.Commit(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := w.ReadState(ctx, c, "sink/out")
+	if err != nil || string(got) != "staged rows" || !strings.HasSuffix(sw.Name(), ".arrows") {
+		t.Fatalf("ReadState: %q, %v (%s)", got, err, sw.Name())
+	}
+	if !strings.Contains(string(c.State["sink/out"]), `"epoch":1`) {
+		t.Errorf("entry: %s", c.State["sink/out"])
+	}
+	if ok, err := w.HasNote(ctx, sw.Name(), "published"); ok || err != nil {
+		t.Fatalf("HasNote before WriteNote: %v, %v", ok, err)
+	}
+	if err := w.WriteNote(ctx, sw.Name(), "published", []byte("{}")); err != nil {
+		t.Fatal(err)
+	}
+	if ok, err := w.HasNote(ctx, sw.Name(), "published"); !ok || err != nil {
+		t.Fatalf("HasNote after WriteNote: %v, %v", ok, err)
+	}
+}

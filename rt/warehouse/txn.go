@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash"
 	"slices"
 	"strings"
 	"sync"
@@ -132,6 +133,61 @@ func (t *Txn) WriteState(ctx context.Context, key string, data []byte) error {
 	t.SetState(key, ref)
 	return nil
 }
+
+// StateWriter streams a state snapshot object too large to hold in memory
+// (a Kafka sink's staged rows): Txn.CreateState starts it, Close records it
+// under its key as WriteState does.
+type StateWriter struct {
+	t    *Txn
+	key  string
+	name string
+	w    store.Writer
+	h    hash.Hash
+	n    int64
+}
+
+// CreateState starts a state snapshot object under
+// _thund/checkpoints/<epoch>/, its name ending in ext; nothing is recorded
+// until Close. The transaction's Abort removes it.
+func (t *Txn) CreateState(ctx context.Context, key, ext string) (*StateWriter, error) {
+	name := fmt.Sprintf("%s/%012d/%s-%s%s", CheckpointsDir, t.epoch, key, t.tag, ext)
+	if err := store.ValidName(name); err != nil {
+		return nil, err
+	}
+	t.mu.Lock()
+	t.staged = append(t.staged, name)
+	t.mu.Unlock()
+	w, err := t.w.FS.Create(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	return &StateWriter{t: t, key: key, name: name, w: w, h: sha256.New()}, nil
+}
+
+// Name is the object's name.
+func (s *StateWriter) Name() string { return s.name }
+
+func (s *StateWriter) Write(p []byte) (int, error) {
+	n, err := s.w.Write(p)
+	s.h.Write(p[:n])
+	s.n += int64(n)
+	return n, err
+}
+
+// Close publishes the object and records it under its key (replacing the
+// entry) with its size and sha256.
+func (s *StateWriter) Close() error {
+	if err := s.w.Commit(); err != nil {
+		return err
+	}
+	size := s.n
+	ref, _ := json.Marshal(StateRef{Object: s.name, SHA256: hex.EncodeToString(s.h.Sum(nil)), Bytes: &size})
+	s.t.SetState(s.key, ref)
+	return nil
+}
+
+// Abort discards the object.
+func (s *StateWriter) Abort() { s.w.Abort() }
 
 // AnnotateState adds fields (a struct or map that encodes as a JSON object)
 // to the state entry under key, keeping the entry's other fields: a caller
