@@ -118,17 +118,7 @@ func (c *Connector) OpenSink(ds *etl.Dataset, id string) (etl.KafkaSink, error) 
 // sinkClientOpts are the client options every client of a sink shares.
 // TODO(merge): use rt/kafka's client.go (h-ksrc) for TLS and SASL.
 func sinkClientOpts(o *kafkaopt.Sink) ([]kgo.Opt, error) {
-	if o.Security.Protocol != "PLAINTEXT" {
-		return nil, fmt.Errorf("option kafka.security.protocol: %s is not supported by this runtime's Kafka sink yet (PLAINTEXT only)", o.Security.Protocol)
-	}
-	opts := []kgo.Opt{kgo.SeedBrokers(o.Brokers...)}
-	if o.Security.ClientID != "" {
-		opts = append(opts, kgo.ClientID(o.Security.ClientID))
-	}
-	if o.Security.Timeout > 0 {
-		opts = append(opts, kgo.RequestTimeoutOverhead(o.Security.Timeout))
-	}
-	return opts, nil
+	return ClientOptions(o.Brokers, o.Security)
 }
 
 // sink is one Kafka sink of a run: a transactional producer.
