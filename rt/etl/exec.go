@@ -42,6 +42,11 @@ type executor struct {
 	maxFiles int
 	backlog  int
 	fp       fingerprintMode // --fingerprint
+	// allOrNothing (--all-or-nothing): a failed dataset fails the run;
+	// otherwise it fails alone (isolate.go), and failed maps each dataset
+	// that failed or was skipped to the failed dataset upstream of it.
+	allOrNothing bool
+	failed       map[string]string
 
 	// --follow (nil or empty otherwise): which flows are due, the datasets
 	// an epoch runs although nothing is new (their idle timeout passed),
@@ -75,15 +80,25 @@ func (ex *executor) body(_ context.Context, r *run.Run) error {
 		ex.pl.stdinNew = ex.feed.pending
 	}
 	ex.completeSinks(r.State.Head)
+	if err := ex.preflight(); err != nil {
+		return err
+	}
 	for _, ds := range ex.p.Datasets {
 		if err := ex.ctx.Err(); err != nil {
 			return errInterrupted
+		}
+		if up := ex.failedUpstream(ds, map[string]bool{}); up != "" && !ex.allOrNothing {
+			ex.skipDownstream(ds, up)
+			continue
 		}
 		d := ex.pl.evaluate(ds)
 		r.Staleness(ds.Name, d.Decision, d.Reason())
 		ex.prog.decision(d)
 		if d.Err != nil && d.Selected && buildable(ds.Kind) {
-			return fmt.Errorf("cannot build %s: %w", ds.Name, d.Err)
+			if err := ex.isolate(ds, nil, fmt.Errorf("cannot build %s: %w", ds.Name, d.Err)); err != nil {
+				return err
+			}
+			continue
 		}
 		if !d.Build {
 			if buildable(ds.Kind) {
@@ -93,8 +108,16 @@ func (ex *executor) body(_ context.Context, r *run.Run) error {
 			}
 			continue
 		}
+		sp := ex.savepoint()
+		built := len(ex.built)
 		if err := ex.build(ds, d); err != nil {
-			return err
+			if err := ex.isolate(ds, sp, err); err != nil {
+				return err
+			}
+			continue
+		}
+		if len(ex.built) > built {
+			r.DatasetUpdated(ds.Name)
 		}
 	}
 	for _, ds := range ex.p.Datasets {

@@ -101,7 +101,7 @@ type historyEntry struct {
 	RunID                 string `json:"run_id"`
 	Pipeline              string `json:"pipeline"`
 	Start                 string `json:"start"`
-	Status                string `json:"status"` // completed | failed | unknown
+	Status                string `json:"status"` // completed | partial | failed | unknown
 	Epoch                 int64  `json:"epoch"`  // committed epoch, 0 if none
 	DurationMS            int64  `json:"duration_ms"`
 	RowsIn                int64  `json:"rows_in"`
@@ -130,6 +130,11 @@ type rebuilt struct {
 	MalformedDropped      int64  `json:"malformed_rows_dropped,omitempty"`
 	// Edges: the occupancy of its flows' bounded edges (back-pressure).
 	Edges []events.Edge `json:"edges,omitempty"`
+	// Outcome is the dataset_outcome of runs that record it: updated,
+	// not_committed, failed (Error says why) or skipped (Reason says
+	// which failed dataset upstream).
+	Outcome string `json:"outcome,omitempty"`
+	Error   string `json:"error,omitempty"`
 }
 
 // summarizeRun reads what history shows from one run's events.
@@ -139,6 +144,7 @@ func summarizeRun(ri events.RunInfo, evs []events.Event) historyEntry {
 		h.Start = ri.Start.UTC().Format(events.TimeFormat)
 	}
 	worked := map[string]bool{}
+	outcomes := map[string]events.DatasetOutcome{}
 	var stale []rebuilt
 	per := map[string]*rebuilt{} // counts per dataset
 	of := func(name string) *rebuilt {
@@ -190,13 +196,22 @@ func summarizeRun(ri events.RunInfo, evs []events.Event) historyEntry {
 			worked[e.Origin.Dataset] = true
 		case events.TypeStaleness:
 			var p events.Staleness
-			if e.Payload(&p) == nil && p.Decision == decisionStale {
+			if e.Payload(&p) == nil && (p.Decision == decisionStale || p.Decision == decisionSkipped || p.Decision == decisionError) {
 				stale = append(stale, rebuilt{Dataset: e.Origin.Dataset, Reason: p.Reason})
+			}
+		case events.TypeDatasetOutcome:
+			var p events.DatasetOutcome
+			if e.Payload(&p) == nil {
+				outcomes[e.Origin.Dataset] = p
 			}
 		}
 	}
 	for _, s := range stale {
-		if worked[s.Dataset] {
+		o, ok := outcomes[s.Dataset]
+		if ok {
+			s.Outcome, s.Error = o.Status, o.Error
+		}
+		if worked[s.Dataset] || ok {
 			if c := per[s.Dataset]; c != nil {
 				s.RowsIn, s.RowsOut, s.ExpectationViolations, s.ExpectationDropped, s.LateRowsDropped =
 					c.RowsIn, c.RowsOut, c.ExpectationViolations, c.ExpectationDropped, c.LateRowsDropped
@@ -284,8 +299,21 @@ func writeHistoryEntry(w io.Writer, h historyEntry) {
 	if len(h.Rebuilt) == 0 {
 		fmt.Fprintf(w, "  %s nothing\n", verb)
 	}
+	perDataset := false
 	for _, r := range h.Rebuilt {
-		fmt.Fprintf(w, "  %s %s: %s\n", verb, r.Dataset, r.Reason)
+		v := verb
+		switch r.Outcome {
+		case "updated":
+			v = "rebuilt"
+		case "not_committed":
+			v = "tried to rebuild"
+		case "failed":
+			v = "failed to rebuild"
+		case "skipped":
+			fmt.Fprintf(w, "  skipped %s: %s\n", r.Dataset, r.Reason)
+			continue
+		}
+		fmt.Fprintf(w, "  %s %s: %s\n", v, r.Dataset, r.Reason)
 		fmt.Fprintf(w, "    rows %d in, %d out", r.RowsIn, r.RowsOut)
 		if r.ExpectationViolations > 0 {
 			fmt.Fprintf(w, "; expectations: %d violated (%d dropped)", r.ExpectationViolations, r.ExpectationDropped)
@@ -295,8 +323,13 @@ func writeHistoryEntry(w io.Writer, h historyEntry) {
 		}
 		fmt.Fprint(w, malformedText(r.MalformedKept, r.MalformedDropped))
 		fmt.Fprintln(w)
+		if r.Error != "" {
+			msg, _, _ := strings.Cut(r.Error, "\n")
+			fmt.Fprintf(w, "    error: %s\n", msg)
+			perDataset = true
+		}
 	}
-	if h.Error != "" {
+	if h.Error != "" && !perDataset {
 		msg, _, _ := strings.Cut(h.Error, "\n")
 		fmt.Fprintf(w, "  error: %s\n", msg)
 	}
