@@ -146,20 +146,20 @@ var (
 		usage: "the warehouse: a folder, or a bucket and key prefix on S3 (configured by AWS_* and THUND_S3_*: see docs/warehouse.md)"}
 	flagRoot = &flagSpec{name: "root", arg: "DIR", def: "the working directory",
 		usage: "where relative source and sink paths resolve"}
-	flagJSON        = &flagSpec{name: "json", usage: "machine-readable output on stdout"}
-	flagSelect      = &flagSpec{name: "select", arg: "SPEC,...", list: true, usage: "only these datasets: NAME, +NAME (with its ancestors), NAME+ (with its descendants)"}
-	flagRefresh     = &flagSpec{name: "refresh", arg: "NAME,...", list: true, usage: "refresh these datasets (only these, unless --select adds more), even when fresh"}
-	flagFullRefresh = &flagSpec{name: "full-refresh", arg: "NAME,...", list: true, usage: "clear these datasets (a new, empty version; stream offsets reset) and recompute them"}
-	flagFullAll     = &flagSpec{name: "full-refresh-all", usage: "fully refresh every selected dataset"}
-	flagOnce        = &flagSpec{name: "once", usage: "process what is available now, then stop (the default)"}
-	flagFollow      = &flagSpec{name: "follow", usage: "keep running epochs as input arrives, honouring triggers, until SIGINT or SIGTERM; then stop cleanly at a commit point"}
-	flagPoll        = &flagSpec{name: "poll-interval", arg: "DURATION", def: "1s", usage: "with --follow: how often to look for new input"}
-	flagEdgeRows    = &flagSpec{name: "edge-rows", arg: "N", def: "the read's bound, else 262144", usage: "bound every edge between concurrent stages (reader, flow, writer) to N rows; 0: unbounded"}
-	flagEdgeBytes   = &flagSpec{name: "edge-bytes", arg: "SIZE", def: "the read's bound, else 64MiB", usage: "bound every edge to SIZE bytes (e.g. 16MiB); 0: unbounded"}
+	flagJSON         = &flagSpec{name: "json", usage: "machine-readable output on stdout"}
+	flagSelect       = &flagSpec{name: "select", arg: "SPEC,...", list: true, usage: "only these datasets: NAME, +NAME (with its ancestors), NAME+ (with its descendants)"}
+	flagRefresh      = &flagSpec{name: "refresh", arg: "NAME,...", list: true, usage: "refresh these datasets (only these, unless --select adds more), even when fresh"}
+	flagFullRefresh  = &flagSpec{name: "full-refresh", arg: "NAME,...", list: true, usage: "clear these datasets (a new, empty version; stream offsets reset) and recompute them"}
+	flagFullAll      = &flagSpec{name: "full-refresh-all", usage: "fully refresh every selected dataset"}
+	flagOnce         = &flagSpec{name: "once", usage: "process what is available now, then stop (the default)"}
+	flagFollow       = &flagSpec{name: "follow", usage: "keep running epochs as input arrives, honouring triggers, until SIGINT or SIGTERM; then stop cleanly at a commit point"}
+	flagPoll         = &flagSpec{name: "poll-interval", arg: "DURATION", def: "1s", usage: "with --follow: how often to look for new input"}
+	flagEdgeRows     = &flagSpec{name: "edge-rows", arg: "N", def: "the read's bound, else 262144", usage: "bound every edge between concurrent stages (reader, flow, writer) to N rows; 0: unbounded"}
+	flagEdgeBytes    = &flagSpec{name: "edge-bytes", arg: "SIZE", def: "the read's bound, else 64MiB", usage: "bound every edge to SIZE bytes (e.g. 16MiB); 0: unbounded"}
 	flagAllOrNothing = &flagSpec{name: "all-or-nothing", usage: "commit nothing when a flow fails (by default the datasets that succeeded are committed, the failed ones and those downstream keep their previous versions)"}
-	flagThreads     = &flagSpec{name: "threads", arg: "N", def: "GOMAXPROCS", usage: "threads a flow may use"}
-	flagMemLimit    = &flagSpec{name: "memory-limit", arg: "SIZE", usage: "bound what a flow's operators keep: joins, aggregates, distinct, sorts, windows (e.g. 512MiB); past it the flow stops with an error naming the operator"}
-	flagFingerprint = &flagSpec{name: "fingerprint", arg: "auto|stat|content", def: "auto", values: []string{"auto", "stat", "content"},
+	flagThreads      = &flagSpec{name: "threads", arg: "N", def: "GOMAXPROCS", usage: "threads a flow may use"}
+	flagMemLimit     = &flagSpec{name: "memory-limit", arg: "SIZE", usage: "bound what a flow's operators keep: joins, aggregates, distinct, sorts, windows (e.g. 512MiB); past it the flow stops with an error naming the operator"}
+	flagFingerprint  = &flagSpec{name: "fingerprint", arg: "auto|stat|content", def: "auto", values: []string{"auto", "stat", "content"},
 		usage: "how a source file is told unchanged since the last run read it: auto (size and modification time, and the content of files up to 1 MiB outside watched folders), stat (size and modification time only), content (the content of every file, read at every run)"}
 	flagFormat  = &flagSpec{name: "format", arg: "FORMAT", def: "csv", values: []string{"csv", "jsonl", "parquet"}, usage: "the output format"}
 	flagVersion = &flagSpec{name: "version", arg: "N", usage: "an older committed version (default: the current one)"}
