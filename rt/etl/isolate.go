@@ -81,8 +81,11 @@ func (ex *executor) rollback(sp *savepoint) {
 // for an interrupt, it returns err, which fails the run; otherwise it rolls
 // back to sp (nil: nothing was built), records the failure and returns nil.
 func (ex *executor) isolate(ds *Dataset, sp *savepoint, err error) error {
+	if errors.Is(err, errInterrupted) || ex.ctx.Err() != nil {
+		return err
+	}
 	ex.r.DatasetFailed(ds.Name, err)
-	if ex.allOrNothing || errors.Is(err, errInterrupted) || ex.ctx.Err() != nil {
+	if ex.allOrNothing {
 		return err
 	}
 	if sp != nil {

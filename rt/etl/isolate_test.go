@@ -285,9 +285,22 @@ func TestIsolationStorageFault(t *testing.T) {
 	if got := e.read(p, "high_bids"); strings.Contains(got, "6,9000") {
 		t.Errorf("high_bids:\n%s", got)
 	}
+	// a failure of the commit write itself commits nothing
+	e.write("data/bids/c.csv", "auction,price\n7,7000\n")
+	testWrapFS = func(fs store.FS) store.FS {
+		return store.NewFaulty(fs, store.Fault{Op: store.OpCreateIfAbsent, Match: "_thund/commits/", Err: syscall.ENOSPC})
+	}
+	code, _, stderr = e.etl(p, "run")
+	testWrapFS = nil
+	if code != 1 || !strings.Contains(stderr, "nothing was committed") || e.headEpoch() != 2 {
+		t.Fatalf("a failed commit write: exit %d, head %d\n%s", code, e.headEpoch(), stderr)
+	}
 	e.mustRun(p)
-	if got := e.read(p, "top"); !strings.Contains(got, "6,9000") {
+	if got := e.read(p, "top"); !strings.Contains(got, "6,9000") || !strings.Contains(got, "7,7000") {
 		t.Errorf("top after the rerun:\n%s", got)
+	}
+	if got := e.read(p, "bids_log"); strings.Count(got, "7,7000") != 1 {
+		t.Errorf("bids_log after the rerun:\n%s", got)
 	}
 }
 
