@@ -438,3 +438,63 @@ func TestPreflightWatchedAndConsumed(t *testing.T) {
 		t.Errorf("exit %d\n%s", code, stderr)
 	}
 }
+
+// A change flow (CDC) that fails after its table's new version was written
+// (its change state cannot be) keeps its table, its change state and its
+// offsets; the files of the new version are removed; an independent
+// dataset commits; the rerun equals an uninterrupted run.
+func TestIsolationCDC(t *testing.T) {
+	p := cdcPipeline()
+	all := int64(-1 << 63)
+	p.Datasets = append(p.Datasets, &Dataset{Name: "copy", Kind: MaterializedView, Schema: bidsSchema,
+		Flows:      []*Flow{{Name: "copy", Inputs: []Input{{Name: "bids"}}, Run: filterRun("bids", all, false)}},
+		Definition: "materialized view copy = from bids"})
+	e := newEnv(t)
+	e.write("data/bids/a.csv", "auction,price\n1,5\n2,50\n1,7\n")
+	e.mustRun(p)
+	e.write("data/bids/b.csv", "auction,price\n2,60\n")
+	defer func() { testWrapFS = nil }()
+	testWrapFS = func(fs store.FS) store.FS {
+		return store.NewFaulty(fs, store.Fault{Op: store.OpWriteFile, Match: "_thund/checkpoints/", Err: syscall.ENOSPC})
+	}
+	code, _, stderr := e.etl(p, "run")
+	testWrapFS = nil
+	if code != 1 || !strings.Contains(stderr, "failed: best: streaming table best: writing its change state") || !strings.Contains(stderr, "updated: copy") {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	c := e.commitAt(2)
+	if c.Datasets["best"].Version != 1 || string(c.State[cdcStateKey("best")]) != string(e.commitAt(1).State[cdcStateKey("best")]) {
+		t.Errorf("best in the record: version %d, state %s", c.Datasets["best"].Version, c.State[cdcStateKey("best")])
+	}
+	if got := e.consumed(2, "best", "best"); got != 1 {
+		t.Errorf("best's offsets: %d files", got)
+	}
+	if left, _ := filepath.Glob(filepath.Join(e.wh, "best", "v000002", "*")); len(left) > 0 {
+		t.Errorf("the failed version's files are left: %v", left)
+	}
+	diffText(t, "best", e.read(p, "best"), "auction,price\n1,7\n2,50\n")
+	if got := e.read(p, "copy"); !strings.Contains(got, "2,60") {
+		t.Errorf("copy:\n%s", got)
+	}
+	e.mustRun(p)
+	diffText(t, "best", e.read(p, "best"), "auction,price\n1,7\n2,60\n")
+}
+
+// Isolation does not depend on the threads: with one thread (emits in the
+// flow's goroutine) and with four (a writer goroutine behind an edge), the
+// same datasets commit.
+func TestIsolationThreads(t *testing.T) {
+	for _, threads := range []string{"1", "4"} {
+		e := newEnv(t)
+		e.write("data/bids/a.csv", "auction,price\n1,50\n")
+		p := testPipeline(pipeOpts{action: run.Fail})
+		e.mustRun(p, "--threads", threads)
+		e.write("data/bids/b.csv", "auction,price\n2,-5\n3,700\n")
+		code, _, stderr := e.etl(p, "run", "--threads", threads)
+		if code != 1 || !strings.Contains(stderr, "updated: bids_log, log_copy") {
+			t.Fatalf("--threads %s: exit %d\n%s", threads, code, stderr)
+		}
+		diffText(t, "high_bids --threads "+threads, e.read(p, "high_bids"), "auction,price\n1,50\n")
+		diffText(t, "log_copy --threads "+threads, e.read(p, "log_copy"), "auction,price\n1,50\n2,-5\n3,700\n")
+	}
+}
