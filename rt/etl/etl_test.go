@@ -883,7 +883,7 @@ func TestHistory(t *testing.T) {
 	}
 	// both readers of bids fail on c.csv: nothing succeeded, nothing is
 	// committed, and each dataset says what became of it
-	diffText(t, "history", out, `20260102T030405Z-run00003  2026-01-02 03:04:20 UTC  failed  nothing committed  7s
+	diffText(t, "history", out, `20260102T030405Z-run00003  2026-01-02 03:04:20 UTC  failed  nothing committed  7.25s
   rows 5 in, 2 out; expectations: 1 violated (1 dropped); late rows dropped: 0
   failed to rebuild high_bids: new files in bids (1: data/bids/c.csv)
     rows 5 in, 2 out; expectations: 1 violated (1 dropped)

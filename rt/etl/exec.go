@@ -87,11 +87,19 @@ func (ex *executor) body(_ context.Context, r *run.Run) error {
 		if err := ex.ctx.Err(); err != nil {
 			return errInterrupted
 		}
-		if up := ex.failedUpstream(ds, map[string]bool{}); up != "" && !ex.allOrNothing {
-			ex.skipDownstream(ds, up)
-			continue
-		}
 		d := ex.pl.evaluate(ds)
+		if up := ex.failedUpstream(ds, map[string]bool{}); up != "" {
+			// a dataset upstream failed (isolate.go): skip ds when it is
+			// selected, even if fresh (it is not brought up to date with
+			// what this run meant to build upstream); a view or late table
+			// carries the failure to its readers
+			if !buildable(ds.Kind) || lateOwner(ex.p, ds) != "" {
+				ex.markFailed(ds.Name, up)
+			} else if d.Selected {
+				ex.skipDownstream(ds, up)
+				continue
+			}
+		}
 		r.Staleness(ds.Name, d.Decision, d.Reason())
 		ex.prog.decision(d)
 		if d.Err != nil && d.Selected && buildable(ds.Kind) {

@@ -112,7 +112,9 @@ func (ex *executor) markFailed(name, root string) {
 }
 
 // failedUpstream is the failed dataset upstream of ds ("" when none): one
-// of its inputs failed or was skipped, or a view it reads reads one.
+// of its inputs failed or was skipped (a dataset that is not selected, not
+// built, does not count: its readers read its committed version), or a
+// view it reads reads one.
 func (ex *executor) failedUpstream(ds *Dataset, seen map[string]bool) string {
 	if len(ex.failed) == 0 || seen[ds.Name] {
 		return ""
@@ -133,17 +135,9 @@ func (ex *executor) failedUpstream(ds *Dataset, seen map[string]bool) string {
 	return ""
 }
 
-// skipDownstream records that ds is not built because upstream failed: a
-// dataset the run would build is skipped; others (views, late tables, not
-// selected) only carry the failure to their readers.
+// skipDownstream records that ds, selected, is not built because upstream
+// failed.
 func (ex *executor) skipDownstream(ds *Dataset, upstream string) {
-	if !buildable(ds.Kind) || lateOwner(ex.p, ds) != "" {
-		ex.markFailed(ds.Name, upstream)
-		return
-	}
-	if !ex.sel.has(ds.Name) {
-		return // not built: its readers read its committed version
-	}
 	ex.markFailed(ds.Name, upstream)
 	reason := "upstream " + upstream + " failed"
 	ex.r.Log.Emit(events.Warn, events.TypeStaleness, ds.Name, "", events.Staleness{Decision: decisionSkipped, Reason: reason})

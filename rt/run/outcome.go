@@ -58,8 +58,8 @@ func plural(n int, one, many string) string {
 }
 
 // DatasetFailed records that dataset's flows failed with err (the executor
-// has rolled its work back). A Fail expectation's error counts here, and
-// Commit does not fail the run for it again.
+// has rolled its work back, and marked the flows that ran with Isolate, so
+// that Commit does not fail the run for their Fail expectations again).
 func (r *Run) DatasetFailed(dataset string, err error) {
 	r.outcome(DatasetOutcome{Dataset: dataset, Status: "failed", Err: err})
 	r.Log.Emit(events.Error, events.TypeError, dataset, "", errorDetails(err))
@@ -146,7 +146,7 @@ func failuresErr(fails []DatasetOutcome) error {
 }
 
 // markOutcomes writes the failed and skipped datasets into the commit
-// record and emits one dataset_outcome event per dataset.
+// record (warehouse.Outcome).
 func (r *Run) markOutcomes(fails []DatasetOutcome) {
 	for _, o := range fails {
 		m := warehouse.Outcome{Status: o.Status, Upstream: o.Upstream}
@@ -157,8 +157,9 @@ func (r *Run) markOutcomes(fails []DatasetOutcome) {
 	}
 }
 
-// emitOutcomes records each dataset's outcome in the event log; committed
-// says whether the updated ones were committed.
+// emitOutcomes records each dataset's outcome in the event log
+// (dataset_outcome); epoch is the one committed (0: none, and the updated
+// ones are not_committed).
 func (r *Run) emitOutcomes(epoch int64) {
 	for _, o := range r.Summary.Outcomes() {
 		p := events.DatasetOutcome{Status: o.Status, Upstream: o.Upstream}
