@@ -130,9 +130,10 @@ type rebuilt struct {
 	MalformedDropped      int64  `json:"malformed_rows_dropped,omitempty"`
 	// Edges: the occupancy of its flows' bounded edges (back-pressure).
 	Edges []events.Edge `json:"edges,omitempty"`
-	// Outcome is the dataset_outcome of runs that record it: updated,
-	// not_committed, failed (Error says why) or skipped (Reason says
-	// which failed dataset upstream).
+	// Outcome is the dataset_outcome of a run that did not complete (in
+	// one that did, every dataset it rebuilt was updated): updated,
+	// not_committed, failed (Error says why) or skipped (Reason says which
+	// failed dataset upstream).
 	Outcome string `json:"outcome,omitempty"`
 	Error   string `json:"error,omitempty"`
 }
@@ -208,7 +209,8 @@ func summarizeRun(ri events.RunInfo, evs []events.Event) historyEntry {
 	}
 	for _, s := range stale {
 		o, ok := outcomes[s.Dataset]
-		if ok {
+		if ok && h.Status != "completed" {
+			// a completed run updated everything it rebuilt
 			s.Outcome, s.Error = o.Status, o.Error
 		}
 		if worked[s.Dataset] || ok {
