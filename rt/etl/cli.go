@@ -149,19 +149,20 @@ var (
 		usage: "the warehouse: a folder, or a bucket and key prefix on S3 (configured by AWS_* and THUND_S3_*: see docs/warehouse.md)"}
 	flagRoot = &flagSpec{name: "root", arg: "DIR", def: "the working directory",
 		usage: "where relative source and sink paths resolve"}
-	flagJSON        = &flagSpec{name: "json", usage: "machine-readable output on stdout"}
-	flagSelect      = &flagSpec{name: "select", arg: "SPEC,...", list: true, usage: "only these datasets: NAME, +NAME (with its ancestors), NAME+ (with its descendants)"}
-	flagRefresh     = &flagSpec{name: "refresh", arg: "NAME,...", list: true, usage: "refresh these datasets (only these, unless --select adds more), even when fresh"}
-	flagFullRefresh = &flagSpec{name: "full-refresh", arg: "NAME,...", list: true, usage: "clear these datasets (a new, empty version; stream offsets reset) and recompute them"}
-	flagFullAll     = &flagSpec{name: "full-refresh-all", usage: "fully refresh every selected dataset"}
-	flagOnce        = &flagSpec{name: "once", usage: "process what is available now, then stop (the default)"}
-	flagFollow      = &flagSpec{name: "follow", usage: "keep running epochs as input arrives, honouring triggers, until SIGINT or SIGTERM; then stop cleanly at a commit point"}
-	flagPoll        = &flagSpec{name: "poll-interval", arg: "DURATION", def: "1s", usage: "with --follow: how often to look for new input"}
-	flagEdgeRows    = &flagSpec{name: "edge-rows", arg: "N", def: "the read's bound, else 262144", usage: "bound every edge between concurrent stages (reader, flow, writer) to N rows; 0: unbounded"}
-	flagEdgeBytes   = &flagSpec{name: "edge-bytes", arg: "SIZE", def: "the read's bound, else 64MiB", usage: "bound every edge to SIZE bytes (e.g. 16MiB); 0: unbounded"}
-	flagThreads     = &flagSpec{name: "threads", arg: "N", def: "GOMAXPROCS", usage: "threads a flow may use"}
-	flagMemLimit    = &flagSpec{name: "memory-limit", arg: "SIZE", usage: "bound what a flow's operators keep: joins, aggregates, distinct, sorts, windows (e.g. 512MiB); past it the flow stops with an error naming the operator"}
-	flagFingerprint = &flagSpec{name: "fingerprint", arg: "auto|stat|content", def: "auto", values: []string{"auto", "stat", "content"},
+	flagJSON         = &flagSpec{name: "json", usage: "machine-readable output on stdout"}
+	flagSelect       = &flagSpec{name: "select", arg: "SPEC,...", list: true, usage: "only these datasets: NAME, +NAME (with its ancestors), NAME+ (with its descendants)"}
+	flagRefresh      = &flagSpec{name: "refresh", arg: "NAME,...", list: true, usage: "refresh these datasets (only these, unless --select adds more), even when fresh"}
+	flagFullRefresh  = &flagSpec{name: "full-refresh", arg: "NAME,...", list: true, usage: "clear these datasets (a new, empty version; stream offsets reset) and recompute them"}
+	flagFullAll      = &flagSpec{name: "full-refresh-all", usage: "fully refresh every selected dataset"}
+	flagOnce         = &flagSpec{name: "once", usage: "process what is available now, then stop (the default)"}
+	flagFollow       = &flagSpec{name: "follow", usage: "keep running epochs as input arrives, honouring triggers, until SIGINT or SIGTERM; then stop cleanly at a commit point"}
+	flagPoll         = &flagSpec{name: "poll-interval", arg: "DURATION", def: "1s", usage: "with --follow: how often to look for new input"}
+	flagEdgeRows     = &flagSpec{name: "edge-rows", arg: "N", def: "the read's bound, else 262144", usage: "bound every edge between concurrent stages (reader, flow, writer) to N rows; 0: unbounded"}
+	flagEdgeBytes    = &flagSpec{name: "edge-bytes", arg: "SIZE", def: "the read's bound, else 64MiB", usage: "bound every edge to SIZE bytes (e.g. 16MiB); 0: unbounded"}
+	flagAllOrNothing = &flagSpec{name: "all-or-nothing", usage: "commit nothing when a flow fails (by default the datasets that succeeded are committed, the failed ones and those downstream keep their previous versions)"}
+	flagThreads      = &flagSpec{name: "threads", arg: "N", def: "GOMAXPROCS", usage: "threads a flow may use"}
+	flagMemLimit     = &flagSpec{name: "memory-limit", arg: "SIZE", usage: "bound what a flow's operators keep: joins, aggregates, distinct, sorts, windows (e.g. 512MiB); past it the flow stops with an error naming the operator"}
+	flagFingerprint  = &flagSpec{name: "fingerprint", arg: "auto|stat|content", def: "auto", values: []string{"auto", "stat", "content"},
 		usage: "how a source file is told unchanged since the last run read it: auto (size and modification time, and the content of files up to 1 MiB outside watched folders), stat (size and modification time only), content (the content of every file, read at every run)"}
 	flagFormat  = &flagSpec{name: "format", arg: "FORMAT", def: "csv", values: []string{"csv", "jsonl", "parquet"}, usage: "the output format"}
 	flagVersion = &flagSpec{name: "version", arg: "N", usage: "an older committed version (default: the current one)"}
@@ -206,10 +207,19 @@ lines on stdout) once the run has committed. Temporary views and views are
 computed in memory when a dataset that reads them is built; they are never
 stored.
 
-Everything is committed at once at the end of the run, or nothing is: an
-expectation with "on violation fail" that sees a violating row, bad input
-data (the error names file, row and column), or an interrupt (Ctrl-C) fails
-the run, exit status 1, and the previous versions stay current.
+Before any flow runs, every source the selection reads is checked: its
+patterns match files (a watched folder may be empty), the files it will read
+have the declared columns (Parquet and Arrow schemas, CSV headers), standard
+input is there when read. Every problem is listed, and nothing runs.
+
+What the run built is committed at once at its end, in one commit record.
+When a dataset's flows fail (an expectation with "on violation fail" sees a
+violating row, bad input data: the error names file, row and column), that
+dataset keeps its previous version, the datasets downstream of it are
+skipped, and the independent ones go on; the record commits the others and
+marks the failed and skipped ones, the summary lists them, and the run exits
+1 (status partial). --all-or-nothing commits nothing when anything fails.
+An interrupt (Ctrl-C) or a failed commit commits nothing.
 
 --once (the default) is one such run; a run with nothing to do (every
 selected dataset fresh) commits nothing and writes no event file. A source
@@ -266,8 +276,8 @@ it is computed again.
 Progress goes to stderr, then a summary (with --follow, a line per epoch).
 With --json the event records go to stdout as JSON lines, as they are
 emitted.`,
-		flags:   flags(commonFlags, selectionFlags, []*flagSpec{flagOnce, flagFollow, flagPoll, flagThreads, flagMemLimit, flagEdgeRows, flagEdgeBytes, flagAllowOlder, flagMaxFiles, flagKeepCheckpoints, flagFingerprint}),
-		example: "etl run\netl run --select +top_bids --threads 4\netl run --memory-limit 512MiB\netl run --full-refresh bids_per_window\netl run --follow --poll-interval 500ms\netl run --threads 4 --edge-rows 100000 --edge-bytes 16MiB\netl run --max-files-per-epoch 100 --keep-checkpoints 5",
+		flags:   flags(commonFlags, selectionFlags, []*flagSpec{flagOnce, flagFollow, flagPoll, flagThreads, flagMemLimit, flagEdgeRows, flagEdgeBytes, flagAllowOlder, flagMaxFiles, flagKeepCheckpoints, flagFingerprint, flagAllOrNothing}),
+		example: "etl run\netl run --select +top_bids --threads 4\netl run --memory-limit 512MiB\netl run --full-refresh bids_per_window\netl run --follow --poll-interval 500ms\netl run --threads 4 --edge-rows 100000 --edge-bytes 16MiB\netl run --max-files-per-epoch 100 --keep-checkpoints 5\netl run --all-or-nothing",
 	},
 	{
 		name: "plan", summary: "show what a run would rebuild, and why",

@@ -14,7 +14,9 @@
 //     (usage), the selection flags;
 //   - reconciliation (plan.go): each dataset's fingerprint and the fresh /
 //     stale decision with its reason, shared by `plan` and `run`;
-//   - `run` (runcmd.go), one epoch's work (exec.go), a flow's reads
+//   - `run` (runcmd.go), the sources' check before any flow (preflight.go),
+//     per-dataset failure isolation and --all-or-nothing (isolate.go), one
+//     epoch's work (exec.go), a flow's reads
 //     (reads.go: only what a stream read has not consumed, decoded ahead of
 //     the flow through bounded edges) and writes (targets.go, sinks.go; the
 //     Kafka sink's exactly-once protocol in kafka_sink.go, its client in

@@ -684,13 +684,17 @@ source files compared by size and modification time, and by content up to 1 MiB 
 	}
 }
 
+// TestFailingExpectationKeepsPreviousVersion: with --all-or-nothing a
+// failing expectation commits nothing of the run (without it, only the
+// failed dataset and those downstream keep their versions:
+// TestIsolationExpectation).
 func TestFailingExpectationKeepsPreviousVersion(t *testing.T) {
 	e := newEnv(t)
 	e.write("data/bids/a.csv", "auction,price\n1,50\n")
 	p := testPipeline(pipeOpts{action: run.Fail})
 	e.mustRun(p)
 	e.write("data/bids/b.csv", "auction,price\n2,-5\n3,70\n")
-	code, _, stderr := e.etl(p, "run")
+	code, _, stderr := e.etl(p, "run", "--all-or-nothing")
 	if code != 1 {
 		t.Fatalf("exit %d\n%s", code, stderr)
 	}
@@ -877,13 +881,20 @@ func TestHistory(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d", code)
 	}
-	diffText(t, "history", out, `20260102T030405Z-run00003  2026-01-02 03:04:19 UTC  failed  nothing committed  3s
+	// both readers of bids fail on c.csv: nothing succeeded, nothing is
+	// committed, and each dataset says what became of it
+	diffText(t, "history", out, `20260102T030405Z-run00003  2026-01-02 03:04:20 UTC  failed  nothing committed  7.25s
   rows 5 in, 2 out; expectations: 1 violated (1 dropped); late rows dropped: 0
-  tried to rebuild high_bids: new files in bids (1: data/bids/c.csv)
+  failed to rebuild high_bids: new files in bids (1: data/bids/c.csv)
     rows 5 in, 2 out; expectations: 1 violated (1 dropped)
-  error: flow high_bids: data/bids/c.csv:2:2: column price: want int64, got "12x"
+    error: flow high_bids: data/bids/c.csv:2:2: column price: want int64, got "12x"
+  skipped top: upstream high_bids failed
+  failed to rebuild bids_log: new files in bids (1: data/bids/c.csv)
+    rows 0 in, 0 out
+    error: flow bids_log: data/bids/c.csv:2:2: column price: want int64, got "12x"
+  skipped log_copy: upstream bids_log failed
 
-20260102T030405Z-run00001  2026-01-02 03:04:05 UTC  completed  epoch 1  9.5s
+20260102T030405Z-run00001  2026-01-02 03:04:05 UTC  completed  epoch 1  10.5s
   rows 22 in, 18 out; expectations: 1 violated (1 dropped); late rows dropped: 0
   rebuilt high_bids: never built
     rows 5 in, 2 out; expectations: 1 violated (1 dropped)
@@ -1103,7 +1114,7 @@ func TestMissingSourceFiles(t *testing.T) {
 		t.Errorf("plan: exit %d\n%s", code, out)
 	}
 	code, _, stderr := e.etl(p, "run")
-	if code != 1 || !strings.Contains(stderr, `error: cannot build high_bids: source bids: source pattern "data/bids/*.csv" matched no files`) {
+	if code != 1 || !strings.Contains(stderr, `error: a source failed its check before any flow ran: source bids: source pattern "data/bids/*.csv" matched no files`) {
 		t.Errorf("run: exit %d\n%s", code, stderr)
 	}
 }

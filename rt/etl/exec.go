@@ -47,6 +47,11 @@ type executor struct {
 	// warnedMissing: the Kafka sources whose missing topics were warned of.
 	warnedMissing map[string]bool
 	fp            fingerprintMode // --fingerprint
+	// allOrNothing (--all-or-nothing): a failed dataset fails the run;
+	// otherwise it fails alone (isolate.go), and failed maps each dataset
+	// that failed or was skipped to the failed dataset upstream of it.
+	allOrNothing bool
+	failed       map[string]string
 
 	// --follow (nil or empty otherwise): which flows are due, the datasets
 	// an epoch runs although nothing is new (their idle timeout passed),
@@ -87,6 +92,9 @@ func (ex *executor) body(_ context.Context, r *run.Run) error {
 	}
 	ex.completeSinks(r.State.Head)
 	ex.quar = nil
+	if err := ex.preflight(); err != nil {
+		return err
+	}
 	if err := ex.openKafka(r.State.Head); err != nil {
 		return err
 	}
@@ -95,10 +103,25 @@ func (ex *executor) body(_ context.Context, r *run.Run) error {
 			return errInterrupted
 		}
 		d := ex.pl.evaluate(ds)
+		if up := ex.failedUpstream(ds, map[string]bool{}); up != "" {
+			// a dataset upstream failed (isolate.go): skip ds when it is
+			// selected, even if fresh (it is not brought up to date with
+			// what this run meant to build upstream); a view or late table
+			// carries the failure to its readers
+			if !buildable(ds.Kind) || lateOwner(ex.p, ds) != "" {
+				ex.markFailed(ds.Name, up)
+			} else if d.Selected {
+				ex.skipDownstream(ds, up)
+				continue
+			}
+		}
 		r.Staleness(ds.Name, d.Decision, d.Reason())
 		ex.prog.decision(d)
 		if d.Err != nil && d.Selected && buildable(ds.Kind) {
-			return fmt.Errorf("cannot build %s: %w", ds.Name, d.Err)
+			if err := ex.isolate(ds, nil, fmt.Errorf("cannot build %s: %w", ds.Name, d.Err)); err != nil {
+				return err
+			}
+			continue
 		}
 		if !d.Build {
 			if buildable(ds.Kind) {
@@ -108,8 +131,16 @@ func (ex *executor) body(_ context.Context, r *run.Run) error {
 			}
 			continue
 		}
+		sp := ex.savepoint()
+		built := len(ex.built)
 		if err := ex.build(ds, d); err != nil {
-			return err
+			if err := ex.isolate(ds, sp, err); err != nil {
+				return err
+			}
+			continue
+		}
+		if len(ex.built) > built {
+			r.DatasetUpdated(ds.Name)
 		}
 	}
 	if err := ex.writeQuarantines(); err != nil {

@@ -12,7 +12,9 @@ import (
 // TestLocalStorageFaults: a full disk or a permission error (injected
 // through the store layer: tests run as root, where chmod proves nothing)
 // fails the run with a message that says what to do; what was committed
-// stays; once the fault is gone a rerun completes.
+// stays; once the fault is gone a rerun completes. (--all-or-nothing: a
+// fault in one dataset's files otherwise fails that dataset alone, see
+// TestIsolationStorageFault.)
 func TestLocalStorageFaults(t *testing.T) {
 	e := newEnv(t)
 	p := testPipeline(pipeOpts{action: run.Drop})
@@ -34,7 +36,7 @@ func TestLocalStorageFaults(t *testing.T) {
 			[]string{"taking the warehouse lock", "permission denied", "this user must be able to create, write and remove files in the warehouse folder"}},
 	} {
 		testWrapFS = func(fs store.FS) store.FS { return store.NewFaulty(fs, tc.fault) }
-		code, _, stderr := e.etl(p, "run")
+		code, _, stderr := e.etl(p, "run", "--all-or-nothing")
 		testWrapFS = nil
 		if code != 1 {
 			t.Errorf("%s: exit %d, want 1\n%s", tc.name, code, stderr)

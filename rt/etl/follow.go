@@ -52,7 +52,8 @@ import (
 // follow) lets the running epoch finish and commit, then the loop ends,
 // exit status 0. A second signal (cli.abort) interrupts the running epoch,
 // which then commits nothing, exit status 1. A failed epoch ends the loop,
-// exit status 1; a warehouse lock held by another run only delays the next
+// exit status 1, and so does an epoch in which some datasets failed, once it
+// has committed the others (isolate.go); a warehouse lock held by another run only delays the next
 // epoch.
 
 // defaultPollInterval is how often --follow looks for new input.
@@ -275,6 +276,11 @@ func (fl *follower) runEpoch(abort context.Context) (code int, done bool) {
 	}
 	c.epochErrors(r, err)
 	if err != nil {
+		// A failed epoch ends the loop; so does a partial one (isolate.go),
+		// after committing what succeeded.
+		if r.Summary.Epoch > 0 {
+			fl.lastEpoch = r.Summary.Epoch
+		}
 		r.Summary.Print(c.stderr)
 		if errors.Is(err, errInterrupted) {
 			fmt.Fprintf(c.stderr, "interrupted: the epoch in flight was abandoned; nothing of it is committed\n")

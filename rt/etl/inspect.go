@@ -101,7 +101,7 @@ type historyEntry struct {
 	RunID                 string `json:"run_id"`
 	Pipeline              string `json:"pipeline"`
 	Start                 string `json:"start"`
-	Status                string `json:"status"` // completed | failed | unknown
+	Status                string `json:"status"` // completed | partial | failed | unknown
 	Epoch                 int64  `json:"epoch"`  // committed epoch, 0 if none
 	DurationMS            int64  `json:"duration_ms"`
 	RowsIn                int64  `json:"rows_in"`
@@ -138,6 +138,12 @@ type rebuilt struct {
 	RescuedRows           int64  `json:"rescued_rows,omitempty"`
 	// Edges: the occupancy of its flows' bounded edges (back-pressure).
 	Edges []events.Edge `json:"edges,omitempty"`
+	// Outcome is the dataset_outcome of a run that did not complete (in
+	// one that did, every dataset it rebuilt was updated): updated,
+	// not_committed, failed (Error says why) or skipped (Reason says which
+	// failed dataset upstream).
+	Outcome string `json:"outcome,omitempty"`
+	Error   string `json:"error,omitempty"`
 }
 
 // summarizeRun reads what history shows from one run's events.
@@ -147,6 +153,7 @@ func summarizeRun(ri events.RunInfo, evs []events.Event) historyEntry {
 		h.Start = ri.Start.UTC().Format(events.TimeFormat)
 	}
 	worked := map[string]bool{}
+	outcomes := map[string]events.DatasetOutcome{}
 	var stale []rebuilt
 	per := map[string]*rebuilt{} // counts per dataset
 	of := func(name string) *rebuilt {
@@ -211,13 +218,23 @@ func summarizeRun(ri events.RunInfo, evs []events.Event) historyEntry {
 			worked[e.Origin.Dataset] = true
 		case events.TypeStaleness:
 			var p events.Staleness
-			if e.Payload(&p) == nil && p.Decision == decisionStale {
+			if e.Payload(&p) == nil && (p.Decision == decisionStale || p.Decision == decisionSkipped || p.Decision == decisionError) {
 				stale = append(stale, rebuilt{Dataset: e.Origin.Dataset, Reason: p.Reason})
+			}
+		case events.TypeDatasetOutcome:
+			var p events.DatasetOutcome
+			if e.Payload(&p) == nil {
+				outcomes[e.Origin.Dataset] = p
 			}
 		}
 	}
 	for _, s := range stale {
-		if worked[s.Dataset] {
+		o, ok := outcomes[s.Dataset]
+		if ok && h.Status != "completed" {
+			// a completed run updated everything it rebuilt
+			s.Outcome, s.Error = o.Status, o.Error
+		}
+		if worked[s.Dataset] || ok {
 			if c := per[s.Dataset]; c != nil {
 				s.RowsIn, s.RowsOut, s.ExpectationViolations, s.ExpectationDropped, s.LateRowsDropped =
 					c.RowsIn, c.RowsOut, c.ExpectationViolations, c.ExpectationDropped, c.LateRowsDropped
@@ -317,8 +334,21 @@ func writeHistoryEntry(w io.Writer, h historyEntry) {
 	if len(h.Rebuilt) == 0 {
 		fmt.Fprintf(w, "  %s nothing\n", verb)
 	}
+	perDataset := false
 	for _, r := range h.Rebuilt {
-		fmt.Fprintf(w, "  %s %s: %s\n", verb, r.Dataset, r.Reason)
+		v := verb
+		switch r.Outcome {
+		case "updated":
+			v = "rebuilt"
+		case "not_committed":
+			v = "tried to rebuild"
+		case "failed":
+			v = "failed to rebuild"
+		case "skipped":
+			fmt.Fprintf(w, "  skipped %s: %s\n", r.Dataset, r.Reason)
+			continue
+		}
+		fmt.Fprintf(w, "  %s %s: %s\n", v, r.Dataset, r.Reason)
 		fmt.Fprintf(w, "    rows %d in, %d out", r.RowsIn, r.RowsOut)
 		if r.ExpectationViolations > 0 {
 			fmt.Fprintf(w, "; expectations: %d violated (%d dropped)", r.ExpectationViolations, r.ExpectationDropped)
@@ -329,8 +359,13 @@ func writeHistoryEntry(w io.Writer, h historyEntry) {
 		fmt.Fprint(w, malformedText(r.MalformedKept, r.MalformedDropped, r.MalformedQuarantined))
 		fmt.Fprint(w, rescuedText(r.RescuedRows))
 		fmt.Fprintln(w)
+		if r.Error != "" {
+			msg, _, _ := strings.Cut(r.Error, "\n")
+			fmt.Fprintf(w, "    error: %s\n", msg)
+			perDataset = true
+		}
 	}
-	if h.Error != "" {
+	if h.Error != "" && !perDataset {
 		msg, _, _ := strings.Cut(h.Error, "\n")
 		fmt.Fprintf(w, "  error: %s\n", msg)
 	}

@@ -99,7 +99,7 @@ func (c *cli) runCmd(ctx context.Context, inv *invocation) int {
 	}
 	rc := &runConfig{place: pl, fs: fs, threads: threads, budget: budget, sel: sel, mem: mem, edges: edges,
 		jsonOut: jsonOut, allowOlder: inv.bool(flagAllowOlder.name), args: append([]string{"etl", "run"}, inv.rawArgs()...),
-		maxFiles: maxFiles, keep: keep, fp: fingerprintFlag(inv)}
+		maxFiles: maxFiles, keep: keep, fp: fingerprintFlag(inv), allOrNothing: inv.bool(flagAllOrNothing.name)}
 	if follow {
 		c.following.Store(true)
 		return c.follow(ctx, rc, poll)
@@ -115,7 +115,7 @@ func (c *cli) runCmd(ctx context.Context, inv *invocation) int {
 	r.Summary.Print(c.stderr)
 	ex.printFooter(r)
 	c.epochErrors(r, err)
-	if r.Summary.Status == "completed" {
+	if r.Summary.Epoch > 0 {
 		c.keepCheckpoints(ctx, rc)
 	}
 	return run.ExitCode(err)
@@ -141,6 +141,8 @@ type runConfig struct {
 	maxFiles, keep int
 	// fp: --fingerprint, how source files are compared (plan.go).
 	fp fingerprintMode
+	// allOrNothing: --all-or-nothing (isolate.go).
+	allOrNothing bool
 }
 
 // fingerprintFlag reads --fingerprint (the parser checked its value).
@@ -170,7 +172,7 @@ func (c *cli) epochErrors(r *run.Run, err error) {
 // run could not begin (err says why).
 func (c *cli) epoch(ctx context.Context, rc *runConfig, fl *follower) (*run.Run, *executor, error) {
 	ex := &executor{c: c, ctx: ctx, p: c.p, place: rc.place, threads: rc.threads, budget: rc.budget, sel: rc.sel, mem: rc.mem,
-		edges: rc.edges, maxFiles: rc.maxFiles, fp: rc.fp, prog: c.newProgress(), views: map[string]*viewTarget{}, kafka: map[string]*kafkaRef{}, stdin: map[string]*stdinData{}, srcRead: map[string]bool{}}
+		edges: rc.edges, maxFiles: rc.maxFiles, fp: rc.fp, allOrNothing: rc.allOrNothing, prog: c.newProgress(), views: map[string]*viewTarget{}, kafka: map[string]*kafkaRef{}, stdin: map[string]*stdinData{}, srcRead: map[string]bool{}}
 	if fl != nil {
 		ex.due, ex.force, ex.feed = fl.dueNow, fl.forced, fl.feed
 		ex.prog = quietProgress{ex.prog, ex}
@@ -213,7 +215,8 @@ func (c *cli) epoch(ctx context.Context, rc *runConfig, fl *follower) (*run.Run,
 	if r == nil {
 		return nil, ex, err
 	}
-	if err == nil {
+	if r.Summary.Epoch > 0 {
+		// committed (a partial run too: its sinks are those that succeeded)
 		for _, s := range ex.sinks {
 			if perr := s.publish(c.stdout); perr != nil && err == nil {
 				err = perr

@@ -52,6 +52,7 @@ const (
 	TypeError               = "error"
 	TypeLockTakenOver       = "lock_taken_over"
 	TypeWarning             = "warning"
+	TypeDatasetOutcome      = "dataset_outcome"
 )
 
 // Origin says where an event comes from; Dataset and Flow are "" for
@@ -102,8 +103,11 @@ type (
 		Collected int      `json:"garbage_collected"` // staged and temporary files of failed runs removed
 	}
 	RunEnd struct {
-		Status string `json:"status"` // completed | failed
-		Epoch  int64  `json:"epoch"`  // committed epoch; 0 when nothing was committed
+		// Status is completed, failed, or partial: some datasets failed
+		// (or were skipped downstream of a failure), the others were
+		// committed in Epoch (see DatasetOutcome).
+		Status string `json:"status"`
+		Epoch  int64  `json:"epoch"` // committed epoch; 0 when nothing was committed
 		// NothingToDo: the run completed without changing anything, so it
 		// committed nothing (and wrote no event log unless it warned).
 		NothingToDo bool   `json:"nothing_to_do,omitempty"`
@@ -114,6 +118,17 @@ type (
 	}
 	FlowStart struct {
 		Target string `json:"target"`
+	}
+	// DatasetOutcome is what a run did to a dataset it meant to build
+	// (origin.dataset), emitted at its end: updated (committed in Epoch),
+	// not_committed (built, but the run committed nothing), failed (its
+	// flows failed; its previous version stays current) or skipped (not
+	// built because Upstream, a dataset it reads, failed or was skipped).
+	DatasetOutcome struct {
+		Status   string `json:"status"`
+		Epoch    int64  `json:"epoch,omitempty"`
+		Error    string `json:"error,omitempty"`
+		Upstream string `json:"upstream,omitempty"`
 	}
 	FlowProgress struct {
 		Status  string `json:"status"` // running | completed | failed | skipped

@@ -51,8 +51,9 @@ type Run struct {
 	Log     *events.Log
 	Summary *Summary
 
-	mu       sync.Mutex
-	finished bool
+	mu        sync.Mutex
+	finished  bool
+	errLogged bool // the run's failure is in the log already, per dataset
 }
 
 func (c *Config) now() time.Time {
@@ -252,17 +253,33 @@ func (r *Run) Staleness(dataset, decision, reason string) {
 }
 
 // Commit ends the run successfully if it can: a Fail expectation that saw a
-// violation, a lost lock, or a failed commit write fails it instead, and
-// then nothing of it is committed. A run that changed nothing (Txn.Changed)
+// violation (of a flow not isolated with its dataset), a lost lock, or a
+// failed commit write fails it instead, and then nothing of it is
+// committed. When datasets failed alone (DatasetFailed, outcome.go), the
+// others are committed and the run ends partial, with a *PartialError. A run that changed nothing (Txn.Changed)
 // commits nothing and succeeds (Summary.NothingToDo). The event log is
 // written either way, but for a run with nothing to do that did not warn,
 // and the lock released. It returns nil, or the reason the run failed.
 func (r *Run) Commit(ctx context.Context) error {
 	for _, f := range r.Summary.Flows() {
+		if f.isIsolated() {
+			continue // its dataset failed alone (DatasetFailed)
+		}
 		for _, e := range f.Expectations() {
 			if err := e.Err(); err != nil {
 				return r.Fail(ctx, err)
 			}
+		}
+	}
+	fails := r.Summary.failures()
+	if len(fails) > 0 {
+		r.markOutcomes(fails)
+		if !r.Txn.Changed() {
+			// Nothing succeeded that would change the warehouse.
+			r.Txn.Abort(ctx)
+			r.emitOutcomes(0)
+			r.errLogged = true
+			return r.end(ctx, failuresErr(fails))
 		}
 	}
 	if !r.Txn.Changed() {
@@ -276,6 +293,7 @@ func (r *Run) Commit(ctx context.Context) error {
 		if h := r.State.Head; h != nil {
 			r.Summary.Head = h.Epoch
 		}
+		r.emitOutcomes(0)
 		return r.end(ctx, nil)
 	}
 	if err := r.Lock.Renew(ctx); err != nil {
@@ -287,6 +305,11 @@ func (r *Run) Commit(ctx context.Context) error {
 	}
 	r.Summary.Epoch = c.Epoch
 	r.Log.Emit(events.Info, events.TypeCheckpointCommitted, "", "", events.CheckpointCommitted{Epoch: c.Epoch, Objects: c.Names()})
+	r.emitOutcomes(c.Epoch)
+	if len(fails) > 0 {
+		r.errLogged = true // each failed dataset's error is in the log
+		return r.end(ctx, &PartialError{Epoch: c.Epoch, Failed: fails})
+	}
 	return r.end(ctx, nil)
 }
 
@@ -300,6 +323,12 @@ func (r *Run) Fail(ctx context.Context, err error) error {
 	}
 	if r.Txn != nil {
 		r.Txn.Abort(ctx)
+	}
+	r.mu.Lock()
+	done := r.finished
+	r.mu.Unlock()
+	if !done {
+		r.emitOutcomes(0)
 	}
 	return r.end(ctx, err)
 }
@@ -336,12 +365,20 @@ func (r *Run) end(ctx context.Context, runErr error) error {
 	s.End = r.Config.now()
 	in, out := s.Rows()
 	end := events.RunEnd{DurationMS: s.End.Sub(s.Start).Milliseconds(), RowsIn: in, RowsOut: out}
-	if runErr != nil {
+	var partial *PartialError
+	switch {
+	case errors.As(runErr, &partial):
+		s.Status, s.Err = "partial", runErr
+		end.Status, end.Epoch, end.Error = "partial", s.Epoch, runErr.Error()
+		r.Log.Emit(events.Error, events.TypeRunEnd, "", "", end)
+	case runErr != nil:
 		s.Status, s.Err, s.Epoch = "failed", runErr, 0
-		r.Log.Emit(events.Error, events.TypeError, errDataset(runErr), "", errorDetails(runErr))
+		if !r.errLogged && !r.Summary.logged(runErr) {
+			r.Log.Emit(events.Error, events.TypeError, errDataset(runErr), "", errorDetails(runErr))
+		}
 		end.Status, end.Error = "failed", runErr.Error()
 		r.Log.Emit(events.Error, events.TypeRunEnd, "", "", end)
-	} else {
+	default:
 		s.Status = "completed"
 		end.Status, end.Epoch, end.NothingToDo = "completed", s.Epoch, s.NothingToDo
 		r.Log.Emit(events.Info, events.TypeRunEnd, "", "", end)

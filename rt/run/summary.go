@@ -103,6 +103,7 @@ type Flow struct {
 	status       string
 	run          *Run
 	edges        func() []events.Edge // SetEdges
+	isolated     bool                 // Isolate (outcome.go)
 }
 
 // AddIn counts rows read by the flow.
@@ -206,16 +207,19 @@ type Summary struct {
 	Pipeline string
 	Start    time.Time
 	End      time.Time
-	Status   string // running | completed | failed
-	Epoch    int64  // committed epoch (0: nothing committed)
+	// Status is running, completed, partial (some datasets failed, the
+	// others were committed: outcome.go) or failed.
+	Status string
+	Epoch  int64 // committed epoch (0: nothing committed)
 	// NothingToDo: completed without a change, so nothing was committed;
 	// Head is the epoch that stands (0: none).
 	NothingToDo bool
 	Head        int64
 	Err         error
 
-	mu    sync.Mutex
-	flows []*Flow
+	mu       sync.Mutex
+	flows    []*Flow
+	outcomes []DatasetOutcome // outcome.go
 }
 
 // Flows lists the flows in registration order.
@@ -242,6 +246,35 @@ func (s *Summary) standing() string {
 	return fmt.Sprintf("epoch %d stands", s.Head)
 }
 
+// printOutcomes says which datasets were updated, which failed (with the
+// error) and which were skipped.
+func (s *Summary) printOutcomes(w io.Writer) {
+	var updated []string
+	for _, o := range s.Outcomes() {
+		if o.Status == "updated" {
+			updated = append(updated, o.Dataset)
+		}
+	}
+	if len(updated) > 0 {
+		verb := "updated"
+		if s.Status != "partial" {
+			verb = "built, not committed"
+		}
+		fmt.Fprintf(w, "  %s: %s\n", verb, strings.Join(updated, ", "))
+	}
+	for _, o := range s.failures() {
+		if o.Status == "failed" && o.Err == s.Err {
+			continue // the error line says it
+		}
+		if o.Status == "failed" {
+			msg, _, _ := strings.Cut(o.Err.Error(), "\n")
+			fmt.Fprintf(w, "  failed: %s: %s\n", o.Dataset, msg)
+		} else {
+			fmt.Fprintf(w, "  skipped: %s (upstream %s failed)\n", o.Dataset, o.Upstream)
+		}
+	}
+}
+
 // Print writes the human summary, for stderr.
 func (s *Summary) Print(w io.Writer) {
 	d := s.End.Sub(s.Start).Round(time.Millisecond)
@@ -252,11 +285,15 @@ func (s *Summary) Print(w io.Writer) {
 			break
 		}
 		fmt.Fprintf(w, "run %s of %s: completed in %s, committed epoch %d\n", s.RunID, s.Pipeline, d, s.Epoch)
+	case "partial":
+		fmt.Fprintf(w, "run %s of %s: PARTIALLY FAILED after %s; committed epoch %d with the datasets that succeeded\n", s.RunID, s.Pipeline, d, s.Epoch)
+		s.printOutcomes(w)
 	case "failed":
 		fmt.Fprintf(w, "run %s of %s: FAILED after %s; nothing was committed\n", s.RunID, s.Pipeline, d)
 		if s.Err != nil {
 			fmt.Fprintf(w, "  error: %v\n", s.Err)
 		}
+		s.printOutcomes(w)
 	default:
 		fmt.Fprintf(w, "run %s of %s: %s\n", s.RunID, s.Pipeline, s.Status)
 	}

@@ -69,7 +69,9 @@ func (w *Warehouse) Begin(st *State, runID, pipeline string) *Txn {
 			t.offsets[k] = v
 		}
 		for k, v := range h.State {
-			t.state[k] = v
+			if !strings.HasPrefix(k, OutcomePrefix) {
+				t.state[k] = v // outcome marks describe the head's epoch only
+			}
 		}
 		for k, v := range h.Fingerprints {
 			t.fps[k] = v
@@ -657,11 +659,13 @@ func (t *Txn) Changed() bool {
 	case len(t.changed) > 0:
 		return true
 	case h == nil:
-		return len(t.offsets)+len(t.state)+len(t.fps) > 0
+		return len(t.offsets)+len(withoutOutcomes(t.state))+len(t.fps) > 0
 	case h.Epoch != t.epoch-1:
 		return true
 	}
-	return !sameRaw(t.offsets, h.SourceOffsets) || !sameRaw(t.state, h.State) || !sameRaw(t.fps, h.Fingerprints)
+	// Outcome marks (outcome.go) alone are no reason to commit.
+	return !sameRaw(t.offsets, h.SourceOffsets) || !sameRaw(withoutOutcomes(t.state), withoutOutcomes(h.State)) ||
+		!sameRaw(t.fps, h.Fingerprints)
 }
 
 // sameRaw compares two maps of JSON values by their compact bytes.
