@@ -47,10 +47,13 @@ const (
 	filesSource   sourceKind = iota // files matched by patterns, at least one
 	watchedSource                   // a watched folder: may be empty
 	stdinSource                     // an Arrow IPC stream on standard input
+	kafkaSource                     // Kafka topics (kafka_source.go)
 )
 
 func kindOf(src *Dataset) sourceKind {
 	switch {
+	case isKafka(src):
+		return kafkaSource
 	case src.Source.Stdin:
 		return stdinSource
 	case src.Source.Unbounded:
@@ -81,8 +84,27 @@ func (k sourceKind) check(ex *executor, src *Dataset, reads []sourceRead) []erro
 		return nil
 	case filesSource, watchedSource:
 		return ex.checkFiles(src, reads)
+	case kafkaSource:
+		return ex.checkKafka(src, reads)
 	}
 	return nil
+}
+
+// checkKafka lists a Kafka source's partitions (the brokers answer, the
+// options hold) and plans each read the run may make, so that records lost
+// since a flow's offset (failOnDataLoss) fail the run before any flow runs.
+// Planning is repeated by the reads themselves; it has no side effect.
+func (ex *executor) checkKafka(src *Dataset, reads []sourceRead) []error {
+	if l := ex.pl.listing(src); l.err != nil {
+		return []error{l.err}
+	}
+	var errs []error
+	for _, r := range reads {
+		if _, err := ex.pl.kafkaRead(r.reader, r.flow, src, r.stream, ex.sel.full[r.reader.Name]); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errs
 }
 
 // checkFiles lists src's files (each pattern that matches nothing, for a
