@@ -309,6 +309,9 @@ func (c *capChecker) dataset(d *ir.Dataset) {
 	switch d.Kind {
 	case ir.KindSink:
 		c.note(c.caps.Sinks, with(d.Pos, "sink", "a sink", ""))
+		if strings.EqualFold(d.Format, "kafka") {
+			c.kafkaSink(d)
+		}
 	case ir.KindStreamingTable:
 		if c.caps.Target.IsSpark() && len(c.u.flowsInto(d)) == 0 {
 			c.note(refused("has no flow, which Spark refuses (Spark: PIPELINE_DATASET_WITHOUT_FLOW): give it a query (AS SELECT ...), or a flow into it"),
@@ -328,7 +331,7 @@ func (c *capChecker) dataset(d *ir.Dataset) {
 			case src.Format == ir.FormatArrow:
 				c.note(c.caps.ArrowFiles, with(src.Pos, "arrow files", "a source of Arrow IPC files", ""))
 			}
-			if src.Unbounded {
+			if src.Unbounded && src.Format != ir.FormatKafka {
 				c.note(c.caps.WatchedFolders, with(src.Pos, "watched folder", "a watched folder", ""))
 			}
 		}

@@ -1,9 +1,13 @@
 package passes
 
 import (
+	"errors"
+	"fmt"
 	"slices"
 	"strings"
 
+	"github.com/nordisk/thund/internal/kafkaopt"
+	"github.com/nordisk/thund/internal/suggest"
 	"github.com/nordisk/thund/ir"
 )
 
@@ -19,7 +23,11 @@ import (
 //     STRING (Spark: INVALID_CORRUPT_RECORD_TYPE; a NOT NULL one could not
 //     hold a good record's NULL in native);
 //   - native: the option names its readers take, for CSV and JSON lines
-//     (the Spark targets' reader options are sparkemit's to map).
+//     (the Spark targets' reader options are sparkemit's to map);
+//   - every target: a Kafka source's read_kafka options and a Kafka sink's
+//     options, through internal/kafkaopt, which rt/kafka parses again (the
+//     two engines take the same options: sparkemit renames them for Spark's
+//     connector), and a Kafka sink's columns.
 
 // sourceOptionNames are the options native CSV and JSON lines sources
 // take, lower-cased, as rt/format spells them.
@@ -38,6 +46,10 @@ const defaultCorruptColumn = "_corrupt_record"
 func (c *capChecker) sourceOptions(d *ir.Dataset) {
 	src := d.Source
 	if src == nil || src.Stdin {
+		return
+	}
+	if src.Format == ir.FormatKafka {
+		c.kafkaSourceOptions(d)
 		return
 	}
 	textual := src.Format == ir.FormatCSV || src.Format == ir.FormatJSONL
@@ -102,4 +114,124 @@ func (c *capChecker) sourceOptions(d *ir.Dataset) {
 // check accepts, for the test that holds them equal to rt/format's.
 func SourceOptionTables() (common, csvDialect, modes []string) {
 	return commonSourceOptions, csvDialectOptions, sourceModes
+}
+
+// kafkaSourceOptions checks a Kafka source's options, as rt/kafka will
+// read them (kafkaopt.CheckSource: files the options name are not read).
+func (c *capChecker) kafkaSourceOptions(d *ir.Dataset) {
+	src := d.Source
+	c.kafkaError(d, src.Pos, src.Options, kafkaopt.SourceOptions, kafkaopt.CheckSource(kvPairs(src.Options), src.Unbounded))
+}
+
+// kafkaSinkColumn is a column a Kafka sink takes, and the types it may have.
+type kafkaSinkColumn struct {
+	name  string
+	types string
+	ok    func(ir.Type) bool
+}
+
+// kafkaSinkColumns are the columns a Kafka sink takes, by name, as Spark's
+// Kafka sink does.
+var kafkaSinkColumns = []kafkaSinkColumn{
+	{"key", "string or binary", func(t ir.Type) bool { return t.Kind == ir.TString || t.Kind == ir.TBinary }},
+	{"value", "string or binary", func(t ir.Type) bool { return t.Kind == ir.TString || t.Kind == ir.TBinary }},
+	{"topic", "string", func(t ir.Type) bool { return t.Kind == ir.TString }},
+	{"partition", "int32", func(t ir.Type) bool { return t.Kind == ir.TInt32 }},
+	{"headers", ir.KafkaHeadersType().String(), func(t ir.Type) bool {
+		f := t.Elem().Fields()
+		return t.Kind == ir.TArray && len(f) == 2 && f[0].Name == "key" && f[0].Type.Kind == ir.TString &&
+			f[1].Name == "value" && f[1].Type.Kind == ir.TBinary
+	}},
+}
+
+// kafkaSink checks a Kafka sink (format kafka): its options, and its
+// columns, which must be among key, value (required), topic, partition and
+// headers, with the types Spark's Kafka sink takes.
+func (c *capChecker) kafkaSink(d *ir.Dataset) {
+	declared := map[string]ir.Pos{}
+	for _, col := range d.Columns {
+		declared[col.Name] = col.Pos
+	}
+	at := func(name string) ir.Pos {
+		if p, ok := declared[name]; ok && p.IsValid() {
+			return p
+		}
+		return d.Pos
+	}
+	var accepted []string
+	for _, k := range kafkaSinkColumns {
+		accepted = append(accepted, k.name)
+	}
+	hasTopic, hasValue, known := false, false, true
+	for _, f := range c.u.Datasets[d].Visible() {
+		if f.Open {
+			known = false
+			continue
+		}
+		i := slices.IndexFunc(kafkaSinkColumns, func(k kafkaSinkColumn) bool { return k.name == f.Name })
+		if i < 0 {
+			hint := ""
+			if near, ok := suggest.Closest(f.Name, accepted); ok {
+				hint = fmt.Sprintf(" (did you mean %s?)", near)
+			}
+			c.u.Diags.Add(at(f.Name), ir.CodeBadDataset, "Kafka sink %s: column %s%s is not one a Kafka record has: want key, value, topic, partition and headers (value required), as Spark's Kafka sink takes them",
+				d.Name, f.Name, hint)
+			continue
+		}
+		k := kafkaSinkColumns[i]
+		if !k.ok(f.Type) {
+			c.u.Diags.Add(at(f.Name), ir.CodeBadDataset, "Kafka sink %s: column %s is %s: want %s", d.Name, f.Name, f.Type, k.types)
+		}
+		switch f.Name {
+		case "topic":
+			hasTopic = true
+		case "value":
+			hasValue = true
+		}
+	}
+	if known && !hasValue {
+		c.u.Diags.Add(d.Pos, ir.CodeBadDataset, "Kafka sink %s has no value column: want a value column (string or binary), and optionally key, topic, partition and headers", d.Name)
+	}
+	c.kafkaError(d, d.Pos, d.SinkOptions, kafkaopt.SinkOptions, kafkaopt.CheckSink(kvPairs(d.SinkOptions), hasTopic))
+}
+
+// kafkaError reports err, from kafkaopt, at the option it names (at pos
+// when it names none), with a suggestion for a misspelt option.
+func (c *capChecker) kafkaError(d *ir.Dataset, pos ir.Pos, kvs []ir.KV, table []kafkaopt.Option, err error) {
+	if err == nil {
+		return
+	}
+	var oe *kafkaopt.Error
+	msg := err.Error()
+	if errors.As(err, &oe) && oe.Key != "" {
+		for _, kv := range kvs {
+			if kv.Key == oe.Key && kv.Pos.IsValid() {
+				pos = kv.Pos
+				break
+			}
+		}
+		if strings.HasPrefix(oe.Msg, "unknown Kafka option") {
+			var names []string
+			for _, o := range table {
+				names = append(names, o.Name)
+			}
+			if near, ok := suggest.Closest(oe.Key, names); ok {
+				msg = fmt.Sprintf("option %s: unknown Kafka option: did you mean %s? (accepted: %s)", oe.Key, near, kafkaopt.Names(table))
+			}
+		}
+	}
+	what := "source"
+	if d.Kind == ir.KindSink {
+		what = "sink"
+	}
+	c.u.Diags.Add(pos, ir.CodeBadDataset, "Kafka %s %s: %s", what, d.Name, msg)
+}
+
+// kvPairs are options as kafkaopt takes them.
+func kvPairs(kvs []ir.KV) [][2]string {
+	out := make([][2]string, len(kvs))
+	for i, kv := range kvs {
+		out[i] = [2]string{kv.Key, kv.Value}
+	}
+	return out
 }
