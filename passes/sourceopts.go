@@ -216,7 +216,7 @@ func (c *capChecker) kafkaError(d *ir.Dataset, pos ir.Pos, kvs []ir.KV, table []
 				names = append(names, o.Name)
 			}
 			if near, ok := suggest.Closest(oe.Key, names); ok {
-				msg = fmt.Sprintf("option %s: unknown Kafka option: did you mean %s? (accepted: %s)", oe.Key, near, kafkaopt.Names(table))
+				msg = fmt.Sprintf("option %s: unknown Kafka option (did you mean %s?)", oe.Key, near)
 			}
 		}
 	}
