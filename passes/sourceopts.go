@@ -118,9 +118,24 @@ func SourceOptionTables() (common, csvDialect, modes []string) {
 
 // kafkaSourceOptions checks a Kafka source's options, as rt/kafka will
 // read them (kafkaopt.CheckSource: files the options name are not read).
+// A bounded Kafka source (read_kafka without STREAM) reads from
+// startingOffsets to endingOffsets; a stream read of it is refused, as the
+// engines would read different records (Spark reads it as a stream).
 func (c *capChecker) kafkaSourceOptions(d *ir.Dataset) {
 	src := d.Source
 	c.kafkaError(d, src.Pos, src.Options, kafkaopt.SourceOptions, kafkaopt.CheckSource(kvPairs(src.Options), src.Unbounded))
+	if src.Unbounded {
+		return
+	}
+	for _, f := range c.u.Pipeline.Flows {
+		for _, sc := range ir.Scans(f.Query) {
+			if sc.Stream && strings.EqualFold(sc.Name, d.Name) {
+				c.u.Diags.Add(sc.Pos, ir.CodeBadDataset, "Kafka source %s is a bounded read (from startingOffsets to endingOffsets), so it cannot be read as a stream: declare it as one (STREAM read_kafka(...) in SQL, source %s stream from kafka in .thund), or read it without stream",
+					d.Name, d.Name)
+				return
+			}
+		}
+	}
 }
 
 // kafkaSinkColumn is a column a Kafka sink takes, and the types it may have.
