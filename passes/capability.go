@@ -87,11 +87,11 @@ type Capabilities struct {
 
 // Reasons shared by the Spark targets, with what they rest on.
 const (
-	whyNoExpect      = "is not part of OSS Spark (expectations are a Databricks Lakeflow feature): filter with a where stage, or target native"
-	whyFilterExpect  = "is lowered to a filter on its condition (--expectations filter): the rows it drops are those the native backend drops, but Spark counts none of them"
-	whyWarnExpect    = "is not part of OSS Spark: the rows are kept, but violations are not counted"
-	whyStdin         = "is not readable by a Spark Connect server (it cannot see the client's stdin): land the stream in files and read them with a source"
-	whyArrow         = "has no Spark file reader: convert the files to parquet"
+	whyNoExpect     = "is not part of OSS Spark (expectations are a Databricks Lakeflow feature): filter with a where stage, or target native"
+	whyFilterExpect = "is lowered to a filter on its condition (--expectations filter): the rows it drops are those the native backend drops, but Spark counts none of them"
+	whyWarnExpect   = "is not part of OSS Spark: the rows are kept, but violations are not counted"
+	whyStdin        = "is not readable by a Spark Connect server (it cannot see the client's stdin): land the stream in files and read them with a source"
+	whyArrow        = "has no Spark file reader: convert the files to parquet"
 	// Spark has no read_kafka: sparkemit reads with Spark's Kafka connector.
 	whyKafkaSource = "is read with Spark's Kafka connector (format kafka; open-source Spark has no read_kafka), which the cluster needs: org.apache.spark:spark-sql-kafka-0-10_2.13 at its Spark version (%s). " +
 		"The options are renamed for it (bootstrapServers is kafka.bootstrap.servers), and kafka.isolation.level=read_committed is added: Spark reads read_uncommitted by default, and native reads only committed records. " +
