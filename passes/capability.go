@@ -87,17 +87,11 @@ type Capabilities struct {
 
 // Reasons shared by the Spark targets, with what they rest on.
 const (
-	whyNoExpect     = "is not part of OSS Spark (expectations are a Databricks Lakeflow feature): filter with a where stage, or target native"
-	whyFilterExpect = "is lowered to a filter on its condition (--expectations filter): the rows it drops are those the native backend drops, but Spark counts none of them"
-	whyWarnExpect   = "is not part of OSS Spark: the rows are kept, but violations are not counted"
-	whyStdin        = "is not readable by a Spark Connect server (it cannot see the client's stdin): land the stream in files and read them with a source"
-	whyArrow        = "has no Spark file reader: convert the files to parquet"
-	// Spark has no read_kafka: sparkemit reads with Spark's Kafka connector.
-	whyKafkaSource = "is read with Spark's Kafka connector (format kafka; open-source Spark has no read_kafka), which the cluster needs: org.apache.spark:spark-sql-kafka-0-10_2.13 at its Spark version (%s). " +
-		"The options are renamed for it (bootstrapServers is kafka.bootstrap.servers), and kafka.isolation.level=read_committed is added: Spark reads read_uncommitted by default, and native reads only committed records. " +
-		"Spark sends no schema (the connector's is fixed) and reads every column as nullable; files named by kafka.ssl.*.location options must exist on the cluster"
-	whyKafkaSink = "is written by Spark's Kafka sink (the connector org.apache.spark:spark-sql-kafka-0-10_2.13 at the cluster's Spark version, %s), which is at-least-once: a micro-batch Spark retries may write its records again, " +
-		"where the native sink writes each epoch in one Kafka transaction (exactly once for read_committed readers)"
+	whyNoExpect      = "is not part of OSS Spark (expectations are a Databricks Lakeflow feature): filter with a where stage, or target native"
+	whyFilterExpect  = "is lowered to a filter on its condition (--expectations filter): the rows it drops are those the native backend drops, but Spark counts none of them"
+	whyWarnExpect    = "is not part of OSS Spark: the rows are kept, but violations are not counted"
+	whyStdin         = "is not readable by a Spark Connect server (it cannot see the client's stdin): land the stream in files and read them with a source"
+	whyArrow         = "has no Spark file reader: convert the files to parquet"
 	whyOutputMode    = "is not settable in SDP, whose streaming tables are appended to (DefineFlow has no output mode): aggregate over a window with a watermark, or target native"
 	whyStatelessMode = "is not settable in SDP; without a streaming aggregate, append writes the same rows"
 	whyEmitClose     = "is Spark's append mode over a watermarked window, which emits each window once the watermark passes its end"
@@ -196,6 +190,16 @@ var capabilities = []Capabilities{
 		CDCSubqueries:       refused(whyCDCSubq),
 	},
 }
+
+// The Kafka connector of the Spark targets: Spark has no read_kafka, and
+// sparkemit reads and writes with Spark's Kafka connector.
+const (
+	whyKafkaSource = "is read with Spark's Kafka connector (format kafka; open-source Spark has no read_kafka), which the cluster needs: org.apache.spark:spark-sql-kafka-0-10_2.13 at its Spark version (%s). " +
+		"The options are renamed for it (bootstrapServers is kafka.bootstrap.servers), and kafka.isolation.level=read_committed is added: Spark reads read_uncommitted by default, and native reads only committed records. " +
+		"Spark sends no schema (the connector's is fixed) and reads every column as nullable; files named by kafka.ssl.*.location options must exist on the cluster"
+	whyKafkaSink = "is written by Spark's Kafka sink (the connector org.apache.spark:spark-sql-kafka-0-10_2.13 at the cluster's Spark version, %s), which is at-least-once: a micro-batch Spark retries may write its records again, " +
+		"where the native sink writes each epoch in one Kafka transaction (exactly once for read_committed readers)"
+)
 
 // CapabilitiesOf returns a target's capabilities.
 func CapabilitiesOf(t Target) (Capabilities, bool) {
