@@ -55,6 +55,12 @@ func KafkaIncludeHeaders(opts []KV) bool {
 // columns ("" when they are the same: names, types and nullability, in
 // order).
 func KafkaColumnsDiffer(cols []*Column, headers bool) string {
+	if headers != (len(cols) > 0 && cols[len(cols)-1].Name == "headers") && KafkaColumnsDiffer(cols, !headers) == "" {
+		if headers {
+			return "a Kafka source with includeHeaders true has a headers column last"
+		}
+		return "a Kafka source has a headers column only with the option includeHeaders true"
+	}
 	want := KafkaColumns(Pos{}, headers)
 	spell := func(cs []*Column) string {
 		var parts []string

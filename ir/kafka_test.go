@@ -20,7 +20,7 @@ func TestKafkaSourceValidate(t *testing.T) {
 	}{
 		{"fixed columns", src(SourceSpec{Options: opts, Unbounded: true}, KafkaColumns(Pos{}, false)), ""},
 		{"headers", src(SourceSpec{Options: append(opts, KV{Key: "INCLUDEHEADERS", Value: "TRUE"})}, KafkaColumns(Pos{}, true)), ""},
-		{"headers without includeHeaders", src(SourceSpec{Options: opts}, KafkaColumns(Pos{}, true)), "columns are fixed: key binary, value binary not null"},
+		{"headers without includeHeaders", src(SourceSpec{Options: opts}, KafkaColumns(Pos{}, true)), "headers column only with the option includeHeaders true"},
 		{"a path", src(SourceSpec{Options: opts, Paths: []string{"x"}}, KafkaColumns(Pos{}, false)), "reads Kafka topics"},
 		{"stdin", src(SourceSpec{Options: opts, Stdin: true}, KafkaColumns(Pos{}, false)), "reads Kafka topics"},
 		{"other columns", src(SourceSpec{Options: opts}, []*Column{{Name: "value", Type: StringT}}), "drop the column list"},

@@ -230,7 +230,11 @@ func (c *capChecker) kafkaError(d *ir.Dataset, pos ir.Pos, kvs []ir.KV, table []
 			for _, o := range table {
 				names = append(names, o.Name)
 			}
-			if near, ok := suggest.Closest(oe.Key, names); ok {
+			near, ok := suggest.Closest(oe.Key, names)
+			if !strings.HasPrefix(strings.ToLower(oe.Key), "kafka.") && slices.ContainsFunc(names, func(n string) bool { return strings.EqualFold(n, "kafka."+oe.Key) }) {
+				near, ok = "kafka."+oe.Key, true // Spark's spelling of a Kafka client option
+			}
+			if ok {
 				msg = fmt.Sprintf("option %s: unknown Kafka option (did you mean %s?)", oe.Key, near)
 			}
 		}
