@@ -54,3 +54,24 @@ func TestKafkaSourcePrint(t *testing.T) {
 		t.Errorf("printed:\n%s", got)
 	}
 }
+
+// TestKafkaSourceJSON: the JSON encoding keeps a Kafka source (format
+// "kafka"), its options and its columns.
+func TestKafkaSourceJSON(t *testing.T) {
+	p := &Pipeline{Name: "p", Datasets: []*Dataset{{Kind: KindSource, Name: "k", Columns: KafkaColumns(Pos{}, true),
+		Source: &SourceSpec{Format: FormatKafka, Unbounded: true, Options: []KV{{Key: "subscribe", Value: "t"}, {Key: "includeHeaders", Value: "true"}}}}}}
+	b, err := MarshalJSON(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), `"format": "kafka"`) && !strings.Contains(string(b), `"format":"kafka"`) {
+		t.Errorf("no kafka format in %s", b)
+	}
+	back, err := UnmarshalJSON(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := Diff(p, back); d != "" {
+		t.Errorf("round trip: %s", d)
+	}
+}
