@@ -171,7 +171,11 @@ func Emit(u *passes.Unit, opts Options) (Bundle, *passes.LoweringReport, error) 
 	}}})
 	if len(opts.SQLFiles) > 0 {
 		for _, d := range p.Datasets {
-			if d.Kind == ir.KindSource {
+			switch {
+			case d.Kind == ir.KindSource && d.Source != nil && d.Source.Format == ir.FormatKafka:
+				e.note(d.Pos, "", d.Name, "source", passes.ActionDropped,
+					"is not sent with the SQL files: the server reads their FROM clauses as written, and open-source Spark has no read_kafka (lower without --sql-elements, which reads Spark's Kafka connector)")
+			case d.Kind == ir.KindSource:
 				e.note(d.Pos, "", d.Name, "source", passes.ActionDropped,
 					"is not sent with the SQL files: the server reads their FROM clauses as written (bind the name to a table or view Spark knows)")
 			}
