@@ -119,19 +119,25 @@ func SourceOptionTables() (common, csvDialect, modes []string) {
 // kafkaSourceOptions checks a Kafka source's options, as rt/kafka will
 // read them (kafkaopt.CheckSource: files the options name are not read).
 // A bounded Kafka source (read_kafka without STREAM) reads from
-// startingOffsets to endingOffsets; a stream read of it is refused, as the
-// engines would read different records (Spark reads it as a stream).
+// startingOffsets to endingOffsets, and a stream one reads on as records
+// arrive: a stream read of the first, and a snapshot read of the second,
+// are refused, as the engines would read different records (Spark reads
+// the first as a stream, and the second as a batch read of its options,
+// which a stream's startingOffsets latest makes empty or refused).
 func (c *capChecker) kafkaSourceOptions(d *ir.Dataset) {
 	src := d.Source
 	c.kafkaError(d, src.Pos, src.Options, kafkaopt.SourceOptions, kafkaopt.CheckSource(kvPairs(src.Options), src.Unbounded))
-	if src.Unbounded {
-		return
-	}
 	for _, f := range c.u.Pipeline.Flows {
 		for _, sc := range ir.Scans(f.Query) {
-			if sc.Stream && strings.EqualFold(sc.Name, d.Name) {
+			switch {
+			case !strings.EqualFold(sc.Name, d.Name) || sc.Stream == src.Unbounded:
+			case sc.Stream:
 				c.u.Diags.Add(sc.Pos, ir.CodeBadDataset, "Kafka source %s is a bounded read (from startingOffsets to endingOffsets), so it cannot be read as a stream: declare it as one (STREAM read_kafka(...) in SQL, source %s stream from kafka in .thund), or read it without stream",
 					d.Name, d.Name)
+				return
+			default:
+				c.u.Diags.Add(sc.Pos, ir.CodeBadDataset, "Kafka source %s is a stream, so it cannot be read as a snapshot: read it with from stream (FROM STREAM in SQL), or declare a bounded Kafka source (read_kafka(...) without STREAM, source NAME from kafka in .thund) for a batch read",
+					d.Name)
 				return
 			}
 		}
