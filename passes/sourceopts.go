@@ -127,6 +127,18 @@ func SourceOptionTables() (common, csvDialect, modes []string) {
 func (c *capChecker) kafkaSourceOptions(d *ir.Dataset) {
 	src := d.Source
 	c.kafkaError(d, src.Pos, src.Options, kafkaopt.SourceOptions, kafkaopt.CheckSource(kvPairs(src.Options), src.Unbounded))
+	for _, kv := range src.Options {
+		// Spark's connector matches subscribePattern with java.util.regex,
+		// native with Go's regexp: refuse what means something else in one
+		// (topic names are ASCII letters, digits, '.', '_' and '-', so the
+		// rewrites translateRegex makes for line terminators, \s and (?i)
+		// do not change which topics match).
+		if strings.EqualFold(kv.Key, "subscribePattern") {
+			if _, err := translateRegex(kv.Value); err != nil {
+				c.u.Diags.Add(kv.Pos, ir.CodeBadDataset, "Kafka source %s: option subscribePattern: %v (Spark's connector reads it as a Java regular expression, native as an RE2 one)", d.Name, err)
+			}
+		}
+	}
 	for _, f := range c.u.Pipeline.Flows {
 		for _, sc := range ir.Scans(f.Query) {
 			switch {
