@@ -226,6 +226,15 @@ func (c *capChecker) kafkaSink(d *ir.Dataset) {
 		c.u.Diags.Add(d.Pos, ir.CodeBadDataset, "Kafka sink %s has no value column: want a value column (string or binary), and optionally key, topic, partition and headers", d.Name)
 	}
 	c.kafkaError(d, d.Pos, d.SinkOptions, kafkaopt.SinkOptions, kafkaopt.CheckSink(kvPairs(d.SinkOptions), hasTopic))
+	if hasTopic {
+		// Spark's Kafka sink lets the topic option override a topic
+		// column: with both, the engines could write different topics
+		for _, kv := range d.SinkOptions {
+			if strings.EqualFold(kv.Key, "topic") {
+				c.u.Diags.Add(kv.Pos, ir.CodeBadDataset, "Kafka sink %s: give the topic option or a topic column, not both (Spark's Kafka sink lets the option override the column)", d.Name)
+			}
+		}
+	}
 }
 
 // kafkaError reports err, from kafkaopt, at the option it names (at pos
