@@ -247,7 +247,7 @@ func (c *capChecker) kafkaError(d *ir.Dataset, pos ir.Pos, kvs []ir.KV, table []
 	msg := err.Error()
 	if errors.As(err, &oe) && oe.Key != "" {
 		for _, kv := range kvs {
-			if kv.Key == oe.Key && kv.Pos.IsValid() {
+			if strings.EqualFold(kv.Key, oe.Key) && kv.Pos.IsValid() {
 				pos = kv.Pos
 				break
 			}
