@@ -115,7 +115,11 @@ func (g *generator) genDataset(d *ir.Dataset) jen.Code {
 	if d.Format != "" && d.Kind == ir.KindSink {
 		// a table format (parquet, delta) of other kinds is Spark's
 		// business; the native warehouse has one
-		fs = append(fs, field{"Format", jen.Lit(d.Format)})
+		format := d.Format
+		if strings.EqualFold(format, "kafka") {
+			format = "kafka" // the runtime's name (etl.kafkaFormat), in any case as written
+		}
+		fs = append(fs, field{"Format", jen.Lit(format)})
 	}
 	if len(d.SinkOptions) > 0 {
 		fs = append(fs, field{"SinkOptions", kvs(d.SinkOptions)})
