@@ -8,7 +8,10 @@
 //     and when), and watermarks: a stream read's own, else its source's, else
 //     the one a streaming table's flows carry through unchanged;
 //   - capability: what the chosen target (native, spark-4.1, spark-4.2) runs,
-//     refuses, drops or converts, recorded in a LoweringReport;
+//     refuses, drops or converts, recorded in a LoweringReport; and the
+//     options of sources and sinks (sourceopts.go: CSV and JSON reader
+//     options, Kafka sources' and sinks' through internal/kafkaopt, a Kafka
+//     sink's columns), so that check refuses what the runtime would;
 //   - fuse: the stage plan codegen follows (fused chains of stateless
 //     operators between stateful ones);
 //   - plan: the native physical plan (Unit.Plan: column demand, scan
