@@ -2,8 +2,10 @@
 // it are being written; cmd/thundc imports the runtime's dependencies for
 // the same reason (a warm build cache for the first thundc build). The AWS
 // SDK stays here although programs built with --s3=false leave it out, so
-// that the first build with it is warm too (codegen's TestS3ImportGraph checks that
-// nothing a program imports outside rt/ is missing).
+// that the first build with it is warm too, and so does franz-go, which only
+// programs with a Kafka source or sink link (codegen's TestS3ImportGraph and
+// TestKafkaImportGraph check that nothing a program imports outside rt/ is
+// missing).
 package thund
 
 import (
@@ -19,6 +21,10 @@ import (
 	_ "github.com/dave/jennifer/jen"
 	_ "github.com/rogpeppe/go-internal/diff"
 	_ "github.com/rogpeppe/go-internal/testscript"
+	_ "github.com/twmb/franz-go/pkg/kadm" // rt/kafka's, linked only by pipelines that read or write Kafka
+	_ "github.com/twmb/franz-go/pkg/kgo"
+	_ "github.com/twmb/franz-go/pkg/sasl/plain"
+	_ "github.com/twmb/franz-go/pkg/sasl/scram"
 	_ "github.com/vbauerster/mpb/v8"
 	_ "github.com/vbauerster/mpb/v8/decor"
 )

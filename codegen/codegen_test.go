@@ -558,6 +558,73 @@ materialized view v = from t | where n > 1
 	}
 }
 
+// TestKafkaImportGraph: only a program whose pipeline reads or writes
+// Kafka links a Kafka client: without a Kafka source or sink its import
+// graph has neither rt/kafka nor franz-go, and newPipeline sets no
+// etl.Pipeline.Kafka; with one (a source, or a sink alone) newPipeline sets
+// Kafka to kafka.New() and the graph has rt/kafka and franz-go's client,
+// both in thundc's own dependency set (a warm first build).
+func TestKafkaImportGraph(t *testing.T) {
+	deps := func(src string) (map[string][]byte, []string) {
+		files, err := Generate(compile(t, "p.thund", []byte(src)), Options{SourceFile: "p.thund"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmd := exec.Command("go", "list", "-deps", "-f", "{{.ImportPath}}", ".")
+		cmd.Dir = moduleDir(t, files)
+		cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=readonly")
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("go list -deps: %v\n%s", err, out)
+		}
+		return files, strings.Fields(string(out))
+	}
+	has := func(pkgs []string, prefix string) bool {
+		return slices.ContainsFunc(pkgs, func(p string) bool { return strings.HasPrefix(p, prefix) })
+	}
+	const franz, rtKafka = "github.com/twmb/franz-go/", "github.com/nordisk/thund/rt/kafka"
+
+	files, pkgs := deps("pipeline p\nsource t from csv \"t/*.csv\" { n int64 }\nmaterialized view v = from t | where n > 1\n")
+	if has(pkgs, franz) || has(pkgs, rtKafka) {
+		t.Errorf("without Kafka the program imports franz-go or rt/kafka:\n%s", strings.Join(pkgs, "\n"))
+	}
+	if p := string(files["pipeline.go"]); strings.Contains(p, "Kafka") || strings.Contains(p, "rt/kafka") {
+		t.Errorf("pipeline.go without Kafka:\n%s", p)
+	}
+
+	cmd := exec.Command("go", "list", "-deps", "-f", "{{.ImportPath}}", "./cmd/thundc")
+	cmd.Dir = ".."
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list -deps ./cmd/thundc: %v\n%s", err, out)
+	}
+	thundc := strings.Fields(string(out))
+	for name, src := range map[string]string{
+		"source": `pipeline p
+source k stream from kafka options ("bootstrapServers" = "h:1", "subscribe" = "t") { }
+streaming table v = from stream k | select cast(value as string) as v
+`,
+		"sink": `pipeline p
+source t stream from csv "t/*.csv" { n int64 }
+sink out (value string) format kafka options ("kafka.bootstrap.servers" = "h:1", "topic" = "t")
+flow f into out = from stream t | select cast(n as string) as value
+`,
+	} {
+		files, pkgs := deps(src)
+		if !has(pkgs, franz+"pkg/kgo") || !has(pkgs, rtKafka) {
+			t.Errorf("%s: with Kafka the program does not import rt/kafka and franz-go's kgo:\n%s", name, strings.Join(pkgs, "\n"))
+		}
+		if p := strings.Join(strings.Fields(string(files["pipeline.go"])), " "); !strings.Contains(p, "Kafka: kafka.New(),") {
+			t.Errorf("%s: pipeline.go does not set Kafka:\n%s", name, files["pipeline.go"])
+		}
+		for _, p := range pkgs {
+			if !strings.HasPrefix(p, "github.com/nordisk/thund/rt") && p != "thundpipeline" && !slices.Contains(thundc, p) {
+				t.Errorf("%s: the program imports %s, which thundc does not: the first build after installing thundc compiles it (add it to deps.go)", name, p)
+			}
+		}
+	}
+}
+
 // TestScanBoundsPrinted checks that codegen prints the plan's scan bounds
 // (passes.TestScanBounds checks the plan) into the reader call.
 func TestScanBoundsPrinted(t *testing.T) {

@@ -91,7 +91,7 @@ func jsonType(t ir.Type) jen.Code {
 	case ir.TStruct:
 		fs := make([]jen.Code, len(t.Fields()))
 		for i, f := range t.Fields() {
-			fs[i] = jen.Values(jen.Lit(f.Name), jsonType(f.Type))
+			fs[i] = jen.Values(jen.Dict{jen.Id("Name"): jen.Lit(f.Name), jen.Id("Type"): jsonType(f.Type)}) // keyed: vet-clean
 		}
 		d[jen.Id("Fields")] = jen.Index().Qual(jsonfnPkg, "Field").Values(fs...)
 	}

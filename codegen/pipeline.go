@@ -48,18 +48,34 @@ func (g *generator) genPipeline(f *jen.File) {
 	if file == "" {
 		file = p.Pos.File
 	}
+	pf := []field{
+		{"Name", jen.Lit(p.Name)},
+		{"File", jen.Lit(file)},
+		{"Compiler", jen.Lit(g.opts.Compiler)},
+		{"Datasets", jen.Index().Op("*").Qual(etlPkg, "Dataset").ValuesFunc(func(gr *jen.Group) {
+			for _, d := range ds {
+				gr.Line().Add(d)
+			}
+			gr.Line()
+		})},
+	}
+	if usesKafka(p) {
+		// only a pipeline that reads or writes Kafka links a Kafka client
+		pf = append(pf, field{"Kafka", jen.Qual(kafkaPkg, "New").Call()})
+	}
 	f.Comment("newPipeline describes the pipeline to the runtime.")
 	f.Func().Id("newPipeline").Params().Op("*").Qual(etlPkg, "Pipeline").Block(
-		jen.Return(jen.Op("&").Qual(etlPkg, "Pipeline").Add(fields(true,
-			field{"Name", jen.Lit(p.Name)},
-			field{"File", jen.Lit(file)},
-			field{"Compiler", jen.Lit(g.opts.Compiler)},
-			field{"Datasets", jen.Index().Op("*").Qual(etlPkg, "Dataset").ValuesFunc(func(gr *jen.Group) {
-				for _, d := range ds {
-					gr.Line().Add(d)
-				}
-				gr.Line()
-			})}))))
+		jen.Return(jen.Op("&").Qual(etlPkg, "Pipeline").Add(fields(true, pf...))))
+}
+
+// usesKafka reports whether the pipeline has a Kafka source or sink.
+func usesKafka(p *ir.Pipeline) bool {
+	for _, d := range p.Datasets {
+		if d.Source != nil && d.Source.Format == ir.FormatKafka || d.Kind == ir.KindSink && strings.EqualFold(d.Format, "kafka") {
+			return true
+		}
+	}
+	return false
 }
 
 // genSchema declares the Arrow schema of a dataset's resolved columns.
@@ -99,7 +115,11 @@ func (g *generator) genDataset(d *ir.Dataset) jen.Code {
 	if d.Format != "" && d.Kind == ir.KindSink {
 		// a table format (parquet, delta) of other kinds is Spark's
 		// business; the native warehouse has one
-		fs = append(fs, field{"Format", jen.Lit(d.Format)})
+		format := d.Format
+		if strings.EqualFold(format, "kafka") {
+			format = "kafka" // the runtime's name (etl.kafkaFormat), in any case as written
+		}
+		fs = append(fs, field{"Format", jen.Lit(format)})
 	}
 	if len(d.SinkOptions) > 0 {
 		fs = append(fs, field{"SinkOptions", kvs(d.SinkOptions)})

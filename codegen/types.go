@@ -19,6 +19,7 @@ const (
 	sqlfnPkg   = "github.com/nordisk/thund/rt/sqlfn"
 	etlPkg     = "github.com/nordisk/thund/rt/etl"
 	s3storePkg = "github.com/nordisk/thund/rt/store/s3store"
+	kafkaPkg   = "github.com/nordisk/thund/rt/kafka"
 	formatPkg  = "github.com/nordisk/thund/rt/format"
 	runPkg     = "github.com/nordisk/thund/rt/run"
 	hashtabPkg = "github.com/nordisk/thund/rt/hashtab"

@@ -17,9 +17,10 @@
 // It owns the facts every phase spells the same way: FormatExpr is the one
 // expression printer (canonical DSL text, the labels of unaliased columns
 // and diagnostics, and the column names Spark gives); Type.String and
-// Type.SQL are the one DSL and the one Spark SQL spelling of a type; and
+// Type.SQL are the one DSL and the one Spark SQL spelling of a type;
 // Type.Arrow and FromArrow are the one mapping between the model's types and
-// Arrow's.
+// Arrow's; and KafkaColumns is the one fixed schema of a Kafka source
+// (FormatKafka, Spark's Kafka source schema).
 //
 // ir must not import any other package of this module, and it knows nothing of
 // parsing, typing or code generation.

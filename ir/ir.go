@@ -120,15 +120,16 @@ const (
 	FormatCSV
 	FormatJSONL
 	FormatArrow // Arrow IPC (file or stream)
+	FormatKafka // Kafka topics (read_kafka): no paths, a fixed schema (kafka.go)
 )
 
-var formatNames = [...]string{"parquet", "csv", "jsonl", "arrow"}
+var formatNames = [...]string{"parquet", "csv", "jsonl", "arrow", "kafka"}
 
 func (f FileFormat) String() string { return formatNames[f] }
 
 // FileFormats lists every source format.
 func FileFormats() []FileFormat {
-	return []FileFormat{FormatParquet, FormatCSV, FormatJSONL, FormatArrow}
+	return []FileFormat{FormatParquet, FormatCSV, FormatJSONL, FormatArrow, FormatKafka}
 }
 
 // ParseFileFormat accepts the canonical names and the aliases json and ipc.
@@ -142,6 +143,8 @@ func ParseFileFormat(s string) (FileFormat, bool) {
 		return FormatJSONL, true
 	case "arrow", "ipc":
 		return FormatArrow, true
+	case "kafka":
+		return FormatKafka, true
 	}
 	return 0, false
 }
@@ -152,8 +155,8 @@ type SourceSpec struct {
 	Format    FileFormat
 	Paths     []string // glob patterns, relative to --root at run time
 	Stdin     bool     // an Arrow IPC stream on standard input (at-most-once)
-	Unbounded bool     // a watched folder: new files are picked up as they land
-	Options   []KV     // reader options: header, delimiter, quote, null, ...
+	Unbounded bool     // a watched folder (new files are picked up as they land), or a Kafka source read as a stream
+	Options   []KV     // reader options: header, delimiter, quote, null, ...; a Kafka source's read_kafka options
 	// Quarantine names the streaming table of the pipeline that receives
 	// the source's malformed records (nil: none).
 	Quarantine *Quarantine

@@ -251,7 +251,8 @@ func printSource(b *strings.Builder, d *Dataset) {
 		b.WriteString(")")
 	}
 	b.WriteString(" {\n")
-	if len(d.Columns) > 0 {
+	if len(d.Columns) > 0 && !(s.Format == FormatKafka && KafkaColumnsDiffer(d.Columns, KafkaIncludeHeaders(s.Options)) == "") {
+		// a Kafka source's fixed columns go without saying
 		cols := make([]string, len(d.Columns))
 		for i, c := range d.Columns {
 			cols[i] = printColumn(c)

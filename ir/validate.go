@@ -157,6 +157,16 @@ func validateDataset(d *Dataset, diags *Diagnostics) {
 		switch {
 		case d.Source == nil:
 			diags.Add(d.Pos, CodeBadDataset, "source %q says nothing of where its rows come from", d.Name)
+		case d.Source.Format == FormatKafka && (d.Source.Stdin || len(d.Source.Paths) > 0):
+			diags.Add(d.Source.Pos, CodeBadDataset, "source %q reads Kafka topics, named by its options (subscribe, subscribePattern or assign), not files or stdin", d.Name)
+		case d.Source.Format == FormatKafka:
+			if why := KafkaColumnsDiffer(d.Columns, KafkaIncludeHeaders(d.Source.Options)); why != "" && len(d.Columns) > 0 {
+				p := d.Columns[0].Pos
+				if !p.IsValid() {
+					p = d.Source.Pos
+				}
+				diags.Add(p, CodeBadDataset, "source %q: %s (drop the column list: the columns come with the format)", d.Name, why)
+			}
 		case d.Source.Stdin && len(d.Source.Paths) > 0:
 			diags.Add(d.Source.Pos, CodeBadDataset, "source %q reads both stdin and files", d.Name)
 		case d.Source.Stdin && d.Source.Format != FormatArrow:

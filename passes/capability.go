@@ -45,6 +45,8 @@ type Capabilities struct {
 	StdinSources     Support // a source reading an Arrow IPC stream on stdin
 	WatchedFolders   Support // a stream source (an unbounded watched folder)
 	ArrowFiles       Support // a source of Arrow IPC files
+	KafkaSources     Support // a source reading Kafka topics (read_kafka)
+	KafkaSinks       Support // a sink writing a Kafka topic (format kafka)
 	ExternalTables   Support // reads of tables outside the pipeline (Spark resolves them in its catalog)
 	WarnExpectations Support // expectations that only count violations
 	Expectations     Support // expectations that drop rows or fail the run
@@ -140,6 +142,8 @@ var capabilities = []Capabilities{
 	{
 		Target:              Spark41,
 		StdinSources:        refused(whyStdin),
+		KafkaSources:        converted(fmt.Sprintf(whyKafkaSource, "4.1.x")),
+		KafkaSinks:          converted(fmt.Sprintf(whyKafkaSink, "4.1.x")),
 		ArrowFiles:          refused(whyArrow),
 		WarnExpectations:    dropped(whyWarnExpect),
 		Expectations:        refused(whyNoExpect),
@@ -175,6 +179,8 @@ var capabilities = []Capabilities{
 		TrackHistory:        refused(whyTrackHistory42),
 		IgnoreNullUpdates:   refused(whyIgnoreNulls42),
 		StdinSources:        refused(whyStdin),
+		KafkaSources:        converted(fmt.Sprintf(whyKafkaSource, "4.2.x")),
+		KafkaSinks:          converted(fmt.Sprintf(whyKafkaSink, "4.2.x")),
 		ArrowFiles:          refused(whyArrow),
 		WarnExpectations:    dropped(whyWarnExpect),
 		Expectations:        refused(whyNoExpect),
@@ -201,6 +207,16 @@ var capabilities = []Capabilities{
 		SchemaEvolution:     refused(whyEvolution),
 	},
 }
+
+// The Kafka connector of the Spark targets: Spark has no read_kafka, and
+// sparkemit reads and writes with Spark's Kafka connector.
+const (
+	whyKafkaSource = "is read with Spark's Kafka connector (format kafka; open-source Spark has no read_kafka), which the cluster needs: org.apache.spark:spark-sql-kafka-0-10_2.13 at its Spark version (%s). " +
+		"The options are renamed for it (bootstrapServers is kafka.bootstrap.servers), and kafka.isolation.level=read_committed is added: Spark reads read_uncommitted by default, and native reads only committed records. " +
+		"Spark sends no schema (the connector's is fixed) and reads every column as nullable; files named by kafka.ssl.*.location options must exist on the cluster"
+	whyKafkaSink = "is written by Spark's Kafka sink (the connector org.apache.spark:spark-sql-kafka-0-10_2.13 at the cluster's Spark version, %s), which is at-least-once: a micro-batch Spark retries may write its records again, " +
+		"where the native sink writes each epoch in one Kafka transaction (exactly once for read_committed readers)"
+)
 
 // CapabilitiesOf returns a target's capabilities.
 func CapabilitiesOf(t Target) (Capabilities, bool) {
@@ -326,6 +342,10 @@ func (c *capChecker) dataset(d *ir.Dataset) {
 	switch d.Kind {
 	case ir.KindSink:
 		c.note(c.caps.Sinks, with(d.Pos, "sink", "a sink", ""))
+		if strings.EqualFold(d.Format, "kafka") {
+			c.note(c.caps.KafkaSinks, with(d.Pos, "kafka sink", "a Kafka sink", ""))
+			c.kafkaSink(d)
+		}
 	case ir.KindStreamingTable:
 		if c.caps.Target.IsSpark() && len(c.u.flowsInto(d)) == 0 {
 			c.note(refused("has no flow, which Spark refuses (Spark: PIPELINE_DATASET_WITHOUT_FLOW): give it a query (AS SELECT ...), or a flow into it"),
@@ -345,8 +365,10 @@ func (c *capChecker) dataset(d *ir.Dataset) {
 				c.note(c.caps.StdinSources, with(src.Pos, "stdin", "an Arrow IPC stream on stdin", ""))
 			case src.Format == ir.FormatArrow:
 				c.note(c.caps.ArrowFiles, with(src.Pos, "arrow files", "a source of Arrow IPC files", ""))
+			case src.Format == ir.FormatKafka:
+				c.note(c.caps.KafkaSources, with(src.Pos, "kafka source", "a Kafka source", ""))
 			}
-			if src.Unbounded {
+			if src.Unbounded && src.Format != ir.FormatKafka {
 				c.note(c.caps.WatchedFolders, with(src.Pos, "watched folder", "a watched folder", ""))
 			}
 		}

@@ -8,9 +8,11 @@
 //     and when), and watermarks: a stream read's own, else its source's, else
 //     the one a streaming table's flows carry through unchanged;
 //   - capability: what the chosen target (native, spark-4.1, spark-4.2) runs,
-//     refuses, drops or converts, recorded in a LoweringReport; with it,
-//     for every target, a source's reader options (sourceopts.go) and its
-//     quarantine table (quarantine.go);
+//     refuses, drops or converts, recorded in a LoweringReport; and, for
+//     every target, the options of sources and sinks (sourceopts.go: CSV
+//     and JSON reader options, Kafka sources' and sinks' through
+//     internal/kafkaopt, a Kafka sink's columns), so that check refuses what
+//     the runtime would, and a source's quarantine table (quarantine.go);
 //   - fuse: the stage plan codegen follows (fused chains of stateless
 //     operators between stateful ones);
 //   - plan: the native physical plan (Unit.Plan: column demand, scan

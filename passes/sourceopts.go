@@ -1,10 +1,13 @@
 package passes
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
 
+	"github.com/nordisk/thund/internal/kafkaopt"
+	"github.com/nordisk/thund/internal/suggest"
 	"github.com/nordisk/thund/ir"
 )
 
@@ -30,7 +33,11 @@ import (
 //     (capabilities RescuedData and SchemaEvolution: open-source Spark's
 //     readers lack them and ignore an unknown option in silence);
 //   - native: the option names its readers take, for CSV and JSON lines
-//     (the Spark targets' reader options are sparkemit's to map).
+//     (the Spark targets' reader options are sparkemit's to map);
+//   - every target: a Kafka source's read_kafka options and a Kafka sink's
+//     options, through internal/kafkaopt, which rt/kafka parses again (the
+//     two engines take the same options: sparkemit renames them for Spark's
+//     connector), and a Kafka sink's columns.
 
 // sourceOptionNames are the options native CSV and JSON lines sources
 // take, lower-cased, as rt/format spells them.
@@ -58,6 +65,10 @@ const (
 func (c *capChecker) sourceOptions(d *ir.Dataset) {
 	src := d.Source
 	if src == nil || src.Stdin {
+		return
+	}
+	if src.Format == ir.FormatKafka {
+		c.kafkaSourceOptions(d)
 		return
 	}
 	textual := src.Format == ir.FormatCSV || src.Format == ir.FormatJSONL
@@ -185,4 +196,170 @@ func (c *capChecker) rescuedColumn(d *ir.Dataset, rescued string, rescuedPos ir.
 // check accepts, for the test that holds them equal to rt/format's.
 func SourceOptionTables() (common, csvDialect, modes, evolutions []string) {
 	return commonSourceOptions, csvDialectOptions, sourceModes, schemaEvolutionModes
+}
+
+// kafkaSourceOptions checks a Kafka source's options, as rt/kafka will
+// read them (kafkaopt.CheckSource: files the options name are not read).
+// A bounded Kafka source (read_kafka without STREAM) reads from
+// startingOffsets to endingOffsets, and a stream one reads on as records
+// arrive: a stream read of the first, and a snapshot read of the second,
+// are refused, as the engines would read different records (Spark reads
+// the first as a stream, and the second as a batch read of its options,
+// which a stream's startingOffsets latest makes empty or refused).
+func (c *capChecker) kafkaSourceOptions(d *ir.Dataset) {
+	src := d.Source
+	c.kafkaError(d, src.Pos, src.Options, kafkaopt.SourceOptions, kafkaopt.CheckSource(kvPairs(src.Options), src.Unbounded))
+	for _, kv := range src.Options {
+		// Spark's connector matches subscribePattern with java.util.regex,
+		// native with Go's regexp: refuse what means something else in one
+		// (topic names are ASCII letters, digits, '.', '_' and '-', so the
+		// rewrites translateRegex makes for line terminators, \s and (?i)
+		// do not change which topics match).
+		if strings.EqualFold(kv.Key, "subscribePattern") {
+			if _, err := translateRegex(kv.Value); err != nil {
+				c.u.Diags.Add(kv.Pos, ir.CodeBadDataset, "Kafka source %s: option subscribePattern: %v (Spark's connector reads it as a Java regular expression, native as an RE2 one)", d.Name, err)
+			}
+		}
+	}
+	for _, f := range c.u.Pipeline.Flows {
+		for _, sc := range ir.Scans(f.Query) {
+			switch {
+			case !strings.EqualFold(sc.Name, d.Name) || sc.Stream == src.Unbounded:
+			case sc.Stream:
+				c.u.Diags.Add(sc.Pos, ir.CodeBadDataset, "Kafka source %s is a bounded read (from startingOffsets to endingOffsets), so it cannot be read as a stream: declare it as one (STREAM read_kafka(...) in SQL, source %s stream from kafka in .thund), or read it without stream",
+					d.Name, d.Name)
+				return
+			default:
+				c.u.Diags.Add(sc.Pos, ir.CodeBadDataset, "Kafka source %s is a stream, so it cannot be read as a snapshot: read it with from stream (FROM STREAM in SQL), or declare a bounded Kafka source (read_kafka(...) without STREAM, source NAME from kafka in .thund) for a batch read",
+					d.Name)
+				return
+			}
+		}
+	}
+}
+
+// kafkaSinkColumn is a column a Kafka sink takes, and the types it may have.
+type kafkaSinkColumn struct {
+	name  string
+	types string
+	ok    func(ir.Type) bool
+}
+
+// kafkaSinkColumns are the columns a Kafka sink takes, by name, as Spark's
+// Kafka sink does.
+var kafkaSinkColumns = []kafkaSinkColumn{
+	{"key", "string or binary", func(t ir.Type) bool { return t.Kind == ir.TString || t.Kind == ir.TBinary }},
+	{"value", "string or binary", func(t ir.Type) bool { return t.Kind == ir.TString || t.Kind == ir.TBinary }},
+	{"topic", "string", func(t ir.Type) bool { return t.Kind == ir.TString }},
+	{"partition", "int32", func(t ir.Type) bool { return t.Kind == ir.TInt32 }},
+	{"headers", ir.KafkaHeadersType().String(), func(t ir.Type) bool {
+		f := t.Elem().Fields()
+		return t.Kind == ir.TArray && len(f) == 2 && f[0].Name == "key" && f[0].Type.Kind == ir.TString &&
+			f[1].Name == "value" && f[1].Type.Kind == ir.TBinary
+	}},
+}
+
+// kafkaSink checks a Kafka sink (format kafka): its options, and its
+// columns, which must be among key, value (required), topic, partition and
+// headers, with the types Spark's Kafka sink takes.
+func (c *capChecker) kafkaSink(d *ir.Dataset) {
+	declared := map[string]ir.Pos{}
+	for _, col := range d.Columns {
+		declared[col.Name] = col.Pos
+	}
+	at := func(name string) ir.Pos {
+		if p, ok := declared[name]; ok && p.IsValid() {
+			return p
+		}
+		return d.Pos
+	}
+	var accepted []string
+	for _, k := range kafkaSinkColumns {
+		accepted = append(accepted, k.name)
+	}
+	hasTopic, hasValue, known := false, false, true
+	for _, f := range c.u.Datasets[d].Visible() {
+		if f.Open {
+			known = false
+			continue
+		}
+		i := slices.IndexFunc(kafkaSinkColumns, func(k kafkaSinkColumn) bool { return k.name == f.Name })
+		if i < 0 {
+			hint := ""
+			if near, ok := suggest.Closest(f.Name, accepted); ok {
+				hint = fmt.Sprintf(" (did you mean %s?)", near)
+			}
+			c.u.Diags.Add(at(f.Name), ir.CodeBadDataset, "Kafka sink %s: column %s%s is not one a Kafka record has: want key, value, topic, partition and headers (value required), as Spark's Kafka sink takes them",
+				d.Name, f.Name, hint)
+			continue
+		}
+		k := kafkaSinkColumns[i]
+		if !k.ok(f.Type) {
+			c.u.Diags.Add(at(f.Name), ir.CodeBadDataset, "Kafka sink %s: column %s is %s: want %s", d.Name, f.Name, f.Type, k.types)
+		}
+		switch f.Name {
+		case "topic":
+			hasTopic = true
+		case "value":
+			hasValue = true
+		}
+	}
+	if known && !hasValue {
+		c.u.Diags.Add(d.Pos, ir.CodeBadDataset, "Kafka sink %s has no value column: want a value column (string or binary), and optionally key, topic, partition and headers", d.Name)
+	}
+	c.kafkaError(d, d.Pos, d.SinkOptions, kafkaopt.SinkOptions, kafkaopt.CheckSink(kvPairs(d.SinkOptions), hasTopic))
+	if hasTopic {
+		// Spark's Kafka sink lets the topic option override a topic
+		// column: with both, the engines could write different topics
+		for _, kv := range d.SinkOptions {
+			if strings.EqualFold(kv.Key, "topic") {
+				c.u.Diags.Add(kv.Pos, ir.CodeBadDataset, "Kafka sink %s: give the topic option or a topic column, not both (Spark's Kafka sink lets the option override the column)", d.Name)
+			}
+		}
+	}
+}
+
+// kafkaError reports err, from kafkaopt, at the option it names (at pos
+// when it names none), with a suggestion for a misspelt option.
+func (c *capChecker) kafkaError(d *ir.Dataset, pos ir.Pos, kvs []ir.KV, table []kafkaopt.Option, err error) {
+	if err == nil {
+		return
+	}
+	var oe *kafkaopt.Error
+	msg := err.Error()
+	if errors.As(err, &oe) && oe.Key != "" {
+		for _, kv := range kvs {
+			if strings.EqualFold(kv.Key, oe.Key) && kv.Pos.IsValid() {
+				pos = kv.Pos
+				break
+			}
+		}
+		if strings.HasPrefix(oe.Msg, "unknown Kafka option") {
+			var names []string
+			for _, o := range table {
+				names = append(names, o.Name)
+			}
+			near, ok := suggest.Closest(oe.Key, names)
+			if !strings.HasPrefix(strings.ToLower(oe.Key), "kafka.") && slices.ContainsFunc(names, func(n string) bool { return strings.EqualFold(n, "kafka."+oe.Key) }) {
+				near, ok = "kafka."+oe.Key, true // Spark's spelling of a Kafka client option
+			}
+			if ok {
+				msg = fmt.Sprintf("option %s: unknown Kafka option (did you mean %s?)", oe.Key, near)
+			}
+		}
+	}
+	what := "source"
+	if d.Kind == ir.KindSink {
+		what = "sink"
+	}
+	c.u.Diags.Add(pos, ir.CodeBadDataset, "Kafka %s %s: %s", what, d.Name, msg)
+}
+
+// kvPairs are options as kafkaopt takes them.
+func kvPairs(kvs []ir.KV) [][2]string {
+	out := make([][2]string, len(kvs))
+	for i, kv := range kvs {
+		out[i] = [2]string{kv.Key, kv.Value}
+	}
+	return out
 }

@@ -433,3 +433,76 @@ materialized view agg = from s | group by k
 		}
 	}
 }
+
+// TestKafkaLowering: a Kafka source is a Read.DataSource of Spark's Kafka
+// connector (format kafka), streaming for a stream source and batch for a
+// bounded one, with no schema and no paths, its options renamed for the
+// connector (bootstrapServers is kafka.bootstrap.servers; any case) and
+// kafka.isolation.level read_committed added; a Kafka sink is a SINK of
+// format kafka with its options as written; the report names the connector
+// and the sink's at-least-once delivery.
+func TestKafkaLowering(t *testing.T) {
+	u := compileSrc(t, "k.thund", `pipeline k
+source live stream from kafka options ("BOOTSTRAPSERVERS" = "h:1", "subscribePattern" = "ev-.*", "kafka.security.protocol" = "SSL", "kafka.ssl.truststore.location" = "/ca.pem") {
+  watermark timestamp delay 5s
+}
+source hist from kafka options ("bootstrapServers" = "h:1", "assign" = "{\"t\":[0]}", "endingOffsets" = "latest", "includeHeaders" = "true") { }
+materialized view counts = from hist | group by topic aggregate count(*) as n
+sink out format kafka options ("kafka.bootstrap.servers" = "h:2", "topic" = "o")
+flow to_out into out = from stream live | select key, value
+`, passes.Spark41)
+	b, report, err := Emit(u, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sources := map[string]*pb.Read{}
+	for _, r := range b.Requests {
+		c := PipelineCommandOf(r)
+		if df := c.GetDefineFlow(); df != nil && (df.GetFlowName() == "live" || df.GetFlowName() == "hist") {
+			rel := df.GetRelationFlowDetails().GetRelation()
+			if w := rel.GetWithWatermark(); w != nil {
+				rel = w.GetInput()
+			}
+			sources[df.GetFlowName()] = rel.GetRead()
+		}
+		if do := c.GetDefineOutput(); do != nil && do.GetOutputName() == "out" {
+			sd := do.GetSinkDetails()
+			if do.GetOutputType() != pb.OutputType_SINK || sd.GetFormat() != "kafka" || sd.GetOptions()["kafka.bootstrap.servers"] != "h:2" || sd.GetOptions()["topic"] != "o" || len(sd.GetOptions()) != 2 {
+				t.Errorf("sink: %v", do)
+			}
+		}
+	}
+	want := map[string]map[string]string{
+		"live": {"kafka.bootstrap.servers": "h:1", "subscribePattern": "ev-.*", "kafka.security.protocol": "SSL", "kafka.ssl.truststore.location": "/ca.pem", "kafka.isolation.level": "read_committed"},
+		"hist": {"kafka.bootstrap.servers": "h:1", "assign": `{"t":[0]}`, "endingOffsets": "latest", "includeHeaders": "true", "kafka.isolation.level": "read_committed"},
+	}
+	for name, opts := range want {
+		rd := sources[name]
+		ds := rd.GetDataSource()
+		if ds == nil || ds.GetFormat() != "kafka" || ds.Schema != nil || len(ds.GetPaths()) != 0 || rd.GetIsStreaming() != (name == "live") {
+			t.Errorf("source %s: %v", name, rd)
+			continue
+		}
+		if got := ds.GetOptions(); len(got) != len(opts) {
+			t.Errorf("source %s options %v, want %v", name, got, opts)
+		} else {
+			for k, v := range opts {
+				if got[k] != v {
+					t.Errorf("source %s option %s = %q, want %q", name, k, got[k], v)
+				}
+			}
+		}
+	}
+	var knobs []string
+	for _, e := range report.Entries {
+		if strings.HasPrefix(e.Knob, "kafka") {
+			knobs = append(knobs, e.Dataset+" "+e.Knob)
+			if e.Knob == "kafka source" && !strings.Contains(e.Reason, "spark-sql-kafka-0-10_2.13") || e.Knob == "kafka sink" && !strings.Contains(e.Reason, "at-least-once") {
+				t.Errorf("report: %s", e)
+			}
+		}
+	}
+	if got := strings.Join(knobs, ", "); got != "live kafka source, hist kafka source, out kafka sink" {
+		t.Errorf("report entries: %s", got)
+	}
+}

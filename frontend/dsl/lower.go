@@ -176,6 +176,11 @@ func (l *lowerer) source(pos lexer.Position, sd *sourceDecl) *ir.Dataset {
 	}
 	d.Source = spec
 	d.Columns = l.columns(sd.Columns)
+	if spec.Format == ir.FormatKafka && len(d.Columns) == 0 {
+		// Spark's Kafka source schema; a column list, if given, must be
+		// that (ir.Validate)
+		d.Columns = ir.KafkaColumns(spec.Pos, ir.KafkaIncludeHeaders(spec.Options))
+	}
 	if sd.Watermark != nil {
 		d.Watermark = l.watermark(sd.Watermark)
 	}

@@ -11,9 +11,10 @@
 //     datasets and their flows, CREATE FLOW and AUTO CDC / APPLY CHANGES
 //     flows, names qualified by the file's USE state, Conf from its SET
 //     state;
-//   - file reads (files.go): a temporary view that only reads files is a
-//     source, any other read_files(...) or format.`path` read a synthesized
-//     source; and their compile-time schema inference (infer.go);
+//   - file and Kafka reads (files.go): a temporary view that only reads
+//     files (or read_kafka) is a source, any other read_files(...),
+//     read_kafka(...) or format.`path` read a synthesized source; and the
+//     files' compile-time schema inference (infer.go);
 //   - the Thund knobs that TBLPROPERTIES carry (knobs.go, table below);
 //   - the refusals of Spark forms it does not take, each by name
 //     (unsupported.go).

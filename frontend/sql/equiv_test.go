@@ -304,6 +304,26 @@ var equivCases = []struct {
 		thund: `source clean_files_1 from jsonl "raw/*.json" { a int32 } materialized view clean = from clean_files_1 | where a > 0 | select a`,
 	},
 	{
+		name: "a temporary view over STREAM read_kafka is a Kafka source, with a watermark on timestamp",
+		sql: "CREATE TEMPORARY VIEW clicks AS SELECT * FROM STREAM read_kafka(bootstrapServers => 'b1:9092,b2:9092', subscribe => 'clicks', " +
+			"startingOffsets => 'earliest', `kafka.security.protocol` => 'SASL_SSL', maxOffsetsPerTrigger => 500, includeHeaders => true) WATERMARK timestamp DELAY OF INTERVAL 5 SECONDS",
+		thund: `source clicks stream from kafka options ("bootstrapServers" = "b1:9092,b2:9092", "subscribe" = "clicks", "startingOffsets" = "earliest",
+			"kafka.security.protocol" = "SASL_SSL", "maxOffsetsPerTrigger" = "500", "includeHeaders" = "true") { watermark timestamp delay 5s }`,
+	},
+	{
+		name:  "an inline batch read_kafka is a bounded synthesized Kafka source",
+		sql:   "CREATE MATERIALIZED VIEW m AS SELECT CAST(value AS STRING) AS v FROM read_kafka(bootstrapServers => 'h:1', subscribe => 't', endingOffsets => 'latest')",
+		thund: `source m_kafka_1 from kafka options ("bootstrapServers" = "h:1", "subscribe" = "t", "endingOffsets" = "latest") { } materialized view m = from m_kafka_1 | select cast(value as string) as v`,
+	},
+	{
+		name: "an inline STREAM read_kafka with a watermark, beside a file read",
+		sql: "CREATE STREAMING TABLE s AS SELECT k.value, f.v FROM STREAM read_kafka(bootstrapServers => 'h:1', subscribePattern => 'ev.*') WATERMARK timestamp DELAY OF INTERVAL 1 SECOND AS k " +
+			"JOIN parquet.`in/` AS f ON k.offset = f.v",
+		thund: `source s_kafka_1 stream from kafka options ("bootstrapServers" = "h:1", "subscribePattern" = "ev.*") { }
+			source s_files_1 from parquet "in/" { ts timestamp(us, "UTC"), v int64 }
+			streaming table s = from stream s_kafka_1 as k watermark timestamp delay 1s | join s_files_1 as f on k.offset = f.v | select k.value, f.v`,
+	},
+	{
 		name:  "a stream read of an inline parquet file",
 		sql:   "CREATE STREAMING TABLE s AS SELECT * FROM STREAM parquet.`in/` WATERMARK ts DELAY OF INTERVAL 1 SECOND",
 		thund: `source s_files_1 stream from parquet "in/" { ts timestamp(us, "UTC"), v int64 } streaming table s = from stream s_files_1 watermark ts delay 1s`,

@@ -416,9 +416,29 @@ var errorCases = []struct {
 		},
 	},
 	{
+		sql:  "CREATE STREAMING TABLE s AS SELECT value FROM STREAM read_kafka('clicks')",
+		want: []string{"e.sql:1:65: read_kafka takes named options only, as read_kafka(bootstrapServers => 'host:port', subscribe => 'topic'): it reads topics, not a path [syntax]"},
+	},
+	{
+		sql:  "CREATE STREAMING TABLE s AS SELECT value FROM STREAM read_kafka(bootstrapServers => 'h:1', schema => 'a INT')",
+		want: []string{"e.sql:1:92: read_kafka takes no schema option: its columns are Kafka's (key, value, topic, partition, offset, timestamp, timestampType); parse the value in the query, as from_json(CAST(value AS STRING), '...') [syntax]"},
+	},
+	{
+		sql:  "CREATE MATERIALIZED VIEW m AS SELECT value FROM read_kafka()",
+		want: []string{"e.sql:1:49: read_kafka needs its options: read_kafka(bootstrapServers => 'host:port', subscribe => 'topic') [syntax]"},
+	},
+	{
+		sql:  "CREATE MATERIALIZED VIEW m AS SELECT value FROM read_kafka(bootstrapServers => 'h:1', subscribe => upper('t'))",
+		want: []string{"e.sql:1:100: a read_kafka option value must be a constant string, number or boolean [syntax]"},
+	},
+	{
+		sql:  "CREATE MATERIALIZED VIEW m AS SELECT upper(s => 'x') AS u FROM t",
+		want: []string{"e.sql:1:44: named arguments (s => ...) are only supported in read_files(...) and read_kafka(...) [syntax]"},
+	},
+	{
 		sql: "CREATE MATERIALIZED VIEW mv AS SELECT a FROM unknown_fn(1)",
 		want: []string{
-			"e.sql:1:46: table function unknown_fn(...) is not supported in pipeline SQL (want read_files, range, TUMBLE, HOP or SESSION) [syntax]",
+			"e.sql:1:46: table function unknown_fn(...) is not supported in pipeline SQL (want read_files, read_kafka, range, TUMBLE, HOP or SESSION) [syntax]",
 		},
 	},
 	{

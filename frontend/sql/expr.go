@@ -589,7 +589,7 @@ func (c *conv) call(a *callAST) ir.Expr {
 	}
 	for _, arg := range a.Args {
 		if arg.Named != nil {
-			c.errorf(pos(arg.Pos), ir.CodeSyntax, "named arguments (%s => ...) are only supported in read_files(...)", arg.Named.Key.Name)
+			c.errorf(pos(arg.Pos), ir.CodeSyntax, "named arguments (%s => ...) are only supported in read_files(...) and read_kafka(...)", arg.Named.Key.Name)
 			return nil
 		}
 		x := c.arg(arg)

@@ -15,8 +15,8 @@ import (
 	"github.com/nordisk/thund/ir"
 )
 
-// File sources: read_files(...) and parquet.`path` reads become source
-// datasets. A CREATE TEMPORARY VIEW whose query only reads files is that
+// File sources: read_files(...), read_kafka(...) and parquet.`path` reads
+// become source datasets. A CREATE TEMPORARY VIEW whose query only reads files is that
 // source (named like the view); a file read anywhere else is a source
 // synthesized for it, named <flow>_files_<n> (see doc.go).
 
@@ -33,6 +33,37 @@ type fileArgs struct {
 	// table that receives the source's malformed records), at quarP
 	quarantine string
 	quarP      ir.Pos
+	kafka   bool // read_kafka(...): opts are its options, and there is no path
+}
+
+// readKafkaArgs parses read_kafka(key => value, ...): named options only,
+// Databricks' names (bootstrapServers, subscribe, startingOffsets, ...), and
+// Spark's kafka.-prefixed ones in back quotes. ir.Validate and check
+// (passes, through internal/kafkaopt) judge the options themselves.
+func (c *conv) readKafkaArgs(f *funcRelAST) (*fileArgs, bool) {
+	a := &fileArgs{pos: pos(f.Pos), kafka: true}
+	for _, arg := range f.Args {
+		if arg.Named == nil {
+			c.errorf(pos(arg.Pos), ir.CodeSyntax, "read_kafka takes named options only, as read_kafka(bootstrapServers => 'host:port', subscribe => 'topic'): it reads topics, not a path")
+			return nil, false
+		}
+		k := arg.Named.Key.Name
+		switch strings.ToLower(k) {
+		case "schema", "format":
+			c.errorf(pos(arg.Pos), ir.CodeSyntax, "read_kafka takes no %s option: its columns are Kafka's (key, value, topic, partition, offset, timestamp, timestampType); parse the value in the query, as from_json(CAST(value AS STRING), '...')", k)
+			return nil, false
+		}
+		v, ok := c.constText(arg.Named.Value, "read_kafka")
+		if !ok {
+			return nil, false
+		}
+		a.opts = append(a.opts, ir.KV{Pos: pos(arg.Pos), Key: k, Value: v})
+	}
+	if len(a.opts) == 0 {
+		c.errorf(a.pos, ir.CodeSyntax, "read_kafka needs its options: read_kafka(bootstrapServers => 'host:port', subscribe => 'topic')")
+		return nil, false
+	}
+	return a, true
 }
 
 // readFilesArgs parses read_files('path', key => value, ...).
@@ -41,7 +72,7 @@ func (c *conv) readFilesArgs(f *funcRelAST) (*fileArgs, bool) {
 	for i, arg := range f.Args {
 		switch {
 		case arg.Named != nil:
-			v, ok := c.constText(arg.Named.Value)
+			v, ok := c.constText(arg.Named.Value, "read_files")
 			if !ok {
 				return nil, false
 			}
@@ -62,7 +93,7 @@ func (c *conv) readFilesArgs(f *funcRelAST) (*fileArgs, bool) {
 				a.opts = append(a.opts, ir.KV{Pos: pos(arg.Pos), Key: k, Value: v})
 			}
 		case i == 0 && arg.Expr != nil:
-			v, ok := c.constText(arg.Expr)
+			v, ok := c.constText(arg.Expr, "read_files")
 			if !ok {
 				return nil, false
 			}
@@ -79,8 +110,9 @@ func (c *conv) readFilesArgs(f *funcRelAST) (*fileArgs, bool) {
 	return a, true
 }
 
-// constText reads a constant option value: a string, a number or a boolean.
-func (c *conv) constText(e *exprAST) (string, bool) {
+// constText reads a constant option value of the table function fn: a
+// string, a number or a boolean.
+func (c *conv) constText(e *exprAST, fn string) (string, bool) {
 	x := c.expr(e)
 	if x == nil {
 		return "", false
@@ -94,7 +126,7 @@ func (c *conv) constText(e *exprAST) (string, bool) {
 	if ref, ok := x.(*ir.ColumnRef); ok && ref.Qualifier == "" {
 		return ref.Name, true // format => csv
 	}
-	c.errorf(pos(e.Pos), ir.CodeSyntax, "a read_files option value must be a constant string, number or boolean")
+	c.errorf(pos(e.Pos), ir.CodeSyntax, "a %s option value must be a constant string, number or boolean", fn)
 	return "", false
 }
 
@@ -107,6 +139,13 @@ var extFormats = map[string]string{
 // fileSpec builds the source spec and columns of a file read. declared are
 // the columns the view's column list gives, if any.
 func (c *conv) fileSpec(a *fileArgs, declared []*ir.Column, stream bool) (*ir.SourceSpec, []*ir.Column, bool) {
+	if a.kafka {
+		spec := &ir.SourceSpec{Pos: a.pos, Format: ir.FormatKafka, Unbounded: stream, Options: a.opts}
+		if len(declared) > 0 {
+			return spec, declared, true // ir.Validate holds them to Kafka's
+		}
+		return spec, ir.KafkaColumns(a.pos, ir.KafkaIncludeHeaders(a.opts)), true
+	}
 	if strings.IndexByte(a.path, 0) >= 0 {
 		c.errorf(a.pos, ir.CodeBadDataset, "file path %s contains a NUL byte, which no file path can hold", strconv.Quote(a.path))
 		return nil, nil, false
@@ -222,21 +261,34 @@ func (c *conv) schemaDDL(ddl string, p ir.Pos) ([]*ir.Column, bool) {
 // validName turns a flow name into a dataset-name prefix.
 var invalidNameChars = regexp.MustCompile(`[^a-z0-9_-]+`)
 
-// synthName names the next source synthesized for the current flow.
-func (c *conv) synthName() string {
+// synthName names the next source synthesized for the current flow: a
+// file read's <flow>_files_<n>, a read_kafka's <flow>_kafka_<n>.
+func (c *conv) synthName(kind string) string {
 	prefix := invalidNameChars.ReplaceAllString(strings.ToLower(c.flow), "_")
 	prefix = strings.TrimLeft(prefix, "_-")
 	if prefix == "" {
 		prefix = "source"
 	}
-	c.b.synth[prefix]++
-	return fmt.Sprintf("%s_files_%d", prefix, c.b.synth[prefix])
+	key := prefix + "_" + kind
+	c.b.synth[key]++
+	return fmt.Sprintf("%s_%s_%d", prefix, kind, c.b.synth[key])
 }
 
 // readFiles converts an inline read_files(...) to a synthesized source and
 // a read of it.
 func (c *conv) readFiles(f *funcRelAST, alias string, stream bool, wm *ir.Watermark) ir.Rel {
 	a, ok := c.readFilesArgs(f)
+	if !ok {
+		return nil
+	}
+	return c.synthRead(f, a, alias, stream, wm)
+}
+
+// readKafka converts an inline read_kafka(...) to a synthesized source and
+// a read of it: a stream with STREAM, otherwise a bounded read (from
+// startingOffsets to endingOffsets).
+func (c *conv) readKafka(f *funcRelAST, alias string, stream bool, wm *ir.Watermark) ir.Rel {
+	a, ok := c.readKafkaArgs(f)
 	if !ok {
 		return nil
 	}
@@ -259,7 +311,11 @@ func (c *conv) synthRead(node any, a *fileArgs, alias string, stream bool, wm *i
 		if !ok {
 			return nil
 		}
-		name := c.synthName()
+		kind := "files"
+		if a.kafka {
+			kind = "kafka"
+		}
+		name := c.synthName(kind)
 		src = &synthSource{d: &ir.Dataset{Pos: a.pos, Kind: ir.KindSource, Name: name, Columns: cols, Source: spec}}
 		c.pending = append(c.pending, src.d)
 		c.b.synthesized = append(c.b.synthesized, src)
@@ -311,6 +367,11 @@ func (c *conv) sourceView(d *ir.Dataset, q *queryAST) (src *ir.Dataset, handled 
 	case f != nil && strings.EqualFold(f.Name.Name, "read_files"):
 		var ok bool
 		if a, ok = c.readFilesArgs(f); !ok {
+			return nil, true
+		}
+	case f != nil && strings.EqualFold(f.Name.Name, "read_kafka"):
+		var ok bool
+		if a, ok = c.readKafkaArgs(f); !ok {
 			return nil, true
 		}
 	case file != nil && len(file.Rest) == 1 && file.Rest[0].Quoted && fileFormats[strings.ToLower(file.First.Name)]:
@@ -370,7 +431,7 @@ func (b *builder) bindSources() {
 		}
 		ast, err := relParser().ParseFromLexer(mustUpgrade(toks))
 		if err != nil {
-			b.diags.Add(bind.Pos, ir.CodeSyntax, "thund.source.%s: want [STREAM] read_files('path', ...) [WATERMARK col DELAY OF INTERVAL ...]: %v", bind.Name, err)
+			b.diags.Add(bind.Pos, ir.CodeSyntax, "thund.source.%s: want [STREAM] read_files('path', ...) or [STREAM] read_kafka(...) [WATERMARK col DELAY OF INTERVAL ...]: %v", bind.Name, err)
 			continue
 		}
 		var f *funcRelAST
@@ -383,11 +444,17 @@ func (b *builder) bindSources() {
 		case ast.Stream != nil && ast.Stream.ParenFunc != nil:
 			f = ast.Stream.ParenFunc
 		}
-		if f == nil || !strings.EqualFold(f.Name.Name, "read_files") || ast.Alias != nil {
-			b.diags.Add(bind.Pos, ir.CodeSyntax, "thund.source.%s: want [STREAM] read_files('path', ...) [WATERMARK col DELAY OF INTERVAL ...]", bind.Name)
+		if f == nil || !strings.EqualFold(f.Name.Name, "read_files") && !strings.EqualFold(f.Name.Name, "read_kafka") || ast.Alias != nil {
+			b.diags.Add(bind.Pos, ir.CodeSyntax, "thund.source.%s: want [STREAM] read_files('path', ...) or [STREAM] read_kafka(...) [WATERMARK col DELAY OF INTERVAL ...]", bind.Name)
 			continue
 		}
-		a, ok := c.readFilesArgs(f)
+		var a *fileArgs
+		var ok bool
+		if strings.EqualFold(f.Name.Name, "read_kafka") {
+			a, ok = c.readKafkaArgs(f)
+		} else {
+			a, ok = c.readFilesArgs(f)
+		}
 		if !ok {
 			continue
 		}

@@ -270,6 +270,35 @@ func TestSourceBinding(t *testing.T) {
 	}
 }
 
+// TestKafkaSourceBinding: thund.source.<name> binds a read_kafka too; a
+// stream read makes the source a stream.
+func TestKafkaSourceBinding(t *testing.T) {
+	p, diags := sql.ParseWith([]sql.File{
+		{Name: "t.sql", Src: []byte("CREATE STREAMING TABLE s AS SELECT CAST(value AS STRING) AS v FROM STREAM(landing.clicks)")},
+	}, sql.Options{Sources: []sql.SourceBinding{{
+		Pos:  ir.Pos{File: "spark-pipeline.yml", Line: 5, Col: 3},
+		Name: "landing.clicks",
+		Spec: "read_kafka(bootstrapServers => 'h:1', subscribe => 'clicks', `kafka.client.id` => 'me') WATERMARK timestamp DELAY OF INTERVAL 3 SECONDS",
+		Dir:  ".",
+	}}})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	want := parseDSL(t, `streaming table s = from stream clicks | select cast(value as string) as v
+		source clicks stream from kafka options ("bootstrapServers" = "h:1", "subscribe" = "clicks", "kafka.client.id" = "me") { watermark timestamp delay 3s }`)
+	if len(p.Datasets) != 2 || p.Datasets[1].Name != "clicks" {
+		t.Fatalf("datasets %v", p.Datasets)
+	}
+	p.Datasets[0], p.Datasets[1] = p.Datasets[1], p.Datasets[0]
+	want.Datasets[0], want.Datasets[1] = want.Datasets[1], want.Datasets[0]
+	if d := ir.Diff(p, want); d != "" {
+		t.Errorf("%s\n%s", d, ir.Print(p))
+	}
+	if got := p.Datasets[0].Source.Options[2].Pos; got.File != "spark-pipeline.yml" {
+		t.Errorf("option position %v", got)
+	}
+}
+
 // TestSynthesizedNames: inline file reads are named <flow>_files_<n>, in
 // source order, and never take a declared name.
 func TestSynthesizedNames(t *testing.T) {

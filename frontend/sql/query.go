@@ -1180,16 +1180,18 @@ func (c *conv) watermark(w *watermarkAST) (*ir.Watermark, bool) {
 	return &ir.Watermark{Pos: pos(w.Pos), Column: ref.Name, Delay: d}, true
 }
 
-// funcRel converts a table-valued function: read_files, range, and the
+// funcRel converts a table-valued function: read_files, read_kafka, range, and the
 // window TVFs TUMBLE / HOP / SESSION.
 func (c *conv) funcRel(f *funcRelAST, alias string, stream bool, wm *ir.Watermark) ir.Rel {
 	name := strings.ToLower(f.Name.Name)
 	switch name {
 	case "read_files":
 		return c.readFiles(f, alias, stream, wm)
+	case "read_kafka":
+		return c.readKafka(f, alias, stream, wm)
 	}
 	if stream {
-		c.errorf(pos(f.Pos), ir.CodeSyntax, "STREAM %s(...) is not supported: STREAM reads a table or read_files(...)", f.Name.Name)
+		c.errorf(pos(f.Pos), ir.CodeSyntax, "STREAM %s(...) is not supported: STREAM reads a table, read_files(...) or read_kafka(...)", f.Name.Name)
 		return nil
 	}
 	if wm != nil {
@@ -1203,11 +1205,11 @@ func (c *conv) funcRel(f *funcRelAST, alias string, stream bool, wm *ir.Watermar
 	case "tumble", "hop", "session":
 		rel = c.windowTVF(f, name)
 	default:
-		if k, ok := suggest.Closest(f.Name.Name, []string{"read_files", "range", "TUMBLE", "HOP", "SESSION", "STREAM"}); ok {
+		if k, ok := suggest.Closest(f.Name.Name, []string{"read_files", "read_kafka", "range", "TUMBLE", "HOP", "SESSION", "STREAM"}); ok {
 			c.errorf(pos(f.Pos), ir.CodeSyntax, "table function %s(...) is not supported in pipeline SQL (did you mean %s?)", f.Name.Name, k)
 			return nil
 		}
-		c.errorf(pos(f.Pos), ir.CodeSyntax, "table function %s(...) is not supported in pipeline SQL (want read_files, range, TUMBLE, HOP or SESSION)", f.Name.Name)
+		c.errorf(pos(f.Pos), ir.CodeSyntax, "table function %s(...) is not supported in pipeline SQL (want read_files, read_kafka, range, TUMBLE, HOP or SESSION)", f.Name.Name)
 		return nil
 	}
 	if rel == nil {
