@@ -158,6 +158,11 @@ var equivCases = []struct {
 		thund: `materialized view m = from t | select a, b | distinct | order by a desc nulls last, b asc, a nulls first | limit 10 offset 5`,
 	},
 	{
+		name:  "offset names a column (a Kafka source's), and still starts the OFFSET clause",
+		sql:   `CREATE MATERIALIZED VIEW m AS SELECT offset, max(offset) OVER (PARTITION BY a) AS top FROM t ORDER BY offset LIMIT 3 OFFSET 1`,
+		thund: `materialized view m = from t | select offset, max(offset) over (partition by a) as top | order by offset | limit 3 offset 1`,
+	},
+	{
 		name:  "order by a column outside the select list sorts first",
 		sql:   `CREATE MATERIALIZED VIEW m AS SELECT a AS x FROM t ORDER BY b, x`,
 		thund: `materialized view m = from t | order by b, a | select a as x`,

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"regexp"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -98,6 +99,10 @@ func viable(toks []lexer.Token, idx int) []string {
 	return viableAfter(shorten(toks[:idx]), toks[idx].Pos)
 }
 
+// clauseWord are words that are not reserved but start a clause where an
+// implicit alias could stand (notAlias): probed, not taken for a name.
+var clauseWord = wordSet(`offset`)
+
 // viableAfter is viable for the tokens prefix, probed at position at.
 func viableAfter(prefix []lexer.Token, at lexer.Position) []string {
 	ps := probes()
@@ -118,7 +123,7 @@ func viableAfter(prefix []lexer.Token, at lexer.Position) []string {
 		}()
 	}
 	for i, p := range ps[1:] {
-		if name && p.typ == tokIdent && !reserved[strings.ToLower(p.value)] {
+		if w := strings.ToLower(p.value); name && p.typ == tokIdent && !reserved[w] && !clauseWord[w] {
 			continue // a word that is not reserved is taken as a name anywhere a name is
 		}
 		next <- i + 1
@@ -317,6 +322,10 @@ func describeExpected(v []string) []string {
 	}
 	anyWord := words > len(reserved)/2
 	expr := has[descName] && has[descNumber]
+	if expr {
+		// where an expression may stand, a clause word is a column's name
+		v = slices.DeleteFunc(slices.Clone(v), func(d string) bool { return clauseWord[strings.ToLower(d)] })
+	}
 	op := has["+"] && has["AND"]
 	join := has["JOIN"]
 	query := has["SELECT"] && has["WITH"]

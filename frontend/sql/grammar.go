@@ -32,12 +32,15 @@ var parser = sync.OnceValue(func() *participle.Parser[stmtAST] {
 // where an identifier (an implicit alias above all) would be ambiguous.
 var reserved = wordSet(`all and anti as asc between by case cast cluster cross desc distinct distribute
 	else end escape except exists false filter from full group having ilike in inner intersect interval is
-	join lateral left like limit minus natural not null nulls offset on or order outer over pivot qualify
+	join lateral left like limit minus natural not null nulls on or order outer over pivot qualify
 	right rlike regexp select semi sort table tablesample then true union unpivot using values watermark when
 	where with within`)
 
-// notAlias words are identifiers, but not implicit (AS-less) aliases.
-var notAlias = wordSet(`window keys sequence delay`)
+// notAlias words are identifiers, but not implicit (AS-less) aliases:
+// offset is a column of Kafka sources (Spark takes it as a name where it
+// does not start an OFFSET clause), so it is not reserved, but `FROM t
+// OFFSET 5` must stay the clause.
+var notAlias = wordSet(`window keys sequence delay offset`)
 
 func wordSet(s string) map[string]bool {
 	m := map[string]bool{}
