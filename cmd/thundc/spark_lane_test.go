@@ -67,6 +67,9 @@ var laneCases = []laneCase{
 	{name: "batch_etl_sql", dir: "examples/batch_etl", path: "."},
 	{name: "nexmark_thund", dir: "examples/nexmark", path: "pipeline.thund", prepare: nexmarkData, skip: nexmarkSkip},
 	{name: "nexmark_sql", dir: "examples/nexmark", path: ".", prepare: nexmarkData, skip: nexmarkSkip},
+	// Kafka: one topic of the lane's broker, read by both engines
+	{name: "kafka_sql", dir: "testdata/spark/kafka", path: ".", prepare: kafkaData},
+	{name: "kafka_thund", dir: "testdata/spark/kafka", path: "pipeline.thund", prepare: kafkaData},
 	{name: "subqueries_sql", dir: "testdata/spark/subqueries", path: "."},
 	{name: "subqueries_thund", dir: "testdata/spark/subqueries", path: "pipeline.thund"},
 	// session confs: the session time zone
@@ -247,6 +250,8 @@ func runLaneCase(t *testing.T, lane testenv.SparkLane, thundc string, conn *grpc
 		got.sortLists(t, c.unordered[name])
 		if diff := native[name].diff(got); diff != "" {
 			t.Errorf("%s: native (-) and Spark (+) differ:\n%s", name, diff)
+		} else {
+			t.Logf("%s: %d rows, the same on both engines", name, len(got.rows))
 		}
 	}
 }
