@@ -42,6 +42,19 @@
 //		jars (cached outside the repository) and starts one KRaft node on
 //		127.0.0.1; .ci/run starts it, runs the lane and stops it.
 //
+//	THUND_TEST_KAFKA_SASL_BROKERS, THUND_TEST_KAFKA_SSL_BROKERS,
+//	THUND_TEST_KAFKA_SASL_SSL_BROKERS, THUND_TEST_KAFKA_SSL_OTHER_HOST_BROKERS,
+//	THUND_TEST_KAFKA_CA, THUND_TEST_KAFKA_USER, THUND_TEST_KAFKA_PASSWORD
+//		The same broker's secured listeners (KafkaSecure): SASL_PLAINTEXT and
+//		SASL_SSL with the mechanisms PLAIN, SCRAM-SHA-256 and SCRAM-SHA-512,
+//		all knowing the one user with this password; SSL with a certificate
+//		for 127.0.0.1 and localhost; SSL with a certificate that names
+//		other.invalid only (the host-name check). Both certificates are
+//		signed by the CA in the PEM file THUND_TEST_KAFKA_CA.
+//		.ci/kafka-broker makes the CA and the certificates with openssl when
+//		it starts the broker (none is committed). Without them the tests that
+//		need them skip, except when CI=true, where they fail.
+//
 //	THUND_TEST_SPARK_REMOTE, THUND_TEST_SPARK_TARGET, THUND_TEST_SPARK_PYTHON
 //		The Spark test lane: tests built with -tags spark run against the
 //		Spark Connect server at this connection string (sc://HOST:PORT),
