@@ -141,6 +141,9 @@ const (
 	EnvKafkaSSLBrokers     = "THUND_TEST_KAFKA_SSL_BROKERS"            // SSL, a certificate for 127.0.0.1 and localhost
 	EnvKafkaSASLSSLBrokers = "THUND_TEST_KAFKA_SASL_SSL_BROKERS"       // SASL_SSL, the same mechanisms and certificate
 	EnvKafkaSSLOtherHost   = "THUND_TEST_KAFKA_SSL_OTHER_HOST_BROKERS" // SSL, a certificate naming other.invalid only
+	EnvKafkaMTLSBrokers    = "THUND_TEST_KAFKA_MTLS_BROKERS"           // SSL, wanting a client certificate signed by the CA
+	EnvKafkaClientCert     = "THUND_TEST_KAFKA_CLIENT_CERT"            // PEM file of a client certificate signed by the CA
+	EnvKafkaClientKey      = "THUND_TEST_KAFKA_CLIENT_KEY"             // PEM file of its private key (PKCS#8)
 	EnvKafkaCA             = "THUND_TEST_KAFKA_CA"                     // PEM file of the CA that signed both certificates
 	EnvKafkaUser           = "THUND_TEST_KAFKA_USER"                   // a user every SASL mechanism knows
 	EnvKafkaPassword       = "THUND_TEST_KAFKA_PASSWORD"               // its password
@@ -148,14 +151,16 @@ const (
 
 // KafkaSecureLane is the Kafka lane's broker with its secured listeners.
 type KafkaSecureLane struct {
-	Brokers   string // PLAINTEXT, for the tests' own admin clients
-	SASL      string // SASL_PLAINTEXT
-	SSL       string // SSL
-	SASLSSL   string // SASL_SSL
-	OtherHost string // SSL with a certificate that does not name the address
-	CA        string // the CA's PEM file
-	User      string
-	Password  string
+	Brokers               string // PLAINTEXT, for the tests' own admin clients
+	SASL                  string // SASL_PLAINTEXT
+	SSL                   string // SSL
+	SASLSSL               string // SASL_SSL
+	OtherHost             string // SSL with a certificate that does not name the address
+	MTLS                  string // SSL wanting a client certificate
+	CA                    string // the CA's PEM file
+	ClientCert, ClientKey string // PEM files of a client certificate the CA signed, and its key
+	User                  string
+	Password              string
 }
 
 // KafkaSecure returns the lane's secured listeners. Without them (a broker
@@ -172,7 +177,8 @@ func KafkaSecure(t interface {
 		dst *string
 		env string
 	}{{&l.SASL, EnvKafkaSASLBrokers}, {&l.SSL, EnvKafkaSSLBrokers}, {&l.SASLSSL, EnvKafkaSASLSSLBrokers},
-		{&l.OtherHost, EnvKafkaSSLOtherHost}, {&l.CA, EnvKafkaCA}, {&l.User, EnvKafkaUser}, {&l.Password, EnvKafkaPassword}} {
+		{&l.OtherHost, EnvKafkaSSLOtherHost}, {&l.MTLS, EnvKafkaMTLSBrokers}, {&l.CA, EnvKafkaCA},
+		{&l.ClientCert, EnvKafkaClientCert}, {&l.ClientKey, EnvKafkaClientKey}, {&l.User, EnvKafkaUser}, {&l.Password, EnvKafkaPassword}} {
 		if *v.dst = os.Getenv(v.env); *v.dst == "" {
 			if os.Getenv("CI") == "true" {
 				t.Fatal(v.env + " is not set: in CI (CI=true) the Kafka lane needs the broker's secured listeners (.ci/kafka-broker)")

@@ -14,6 +14,7 @@ import (
 	"io"
 	"math/big"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -170,6 +171,7 @@ func saslOpts(protocol, mech string) func(testenv.KafkaSecureLane) [][2]string {
 	}
 }
 
+// readCA reads a PEM file.
 func readCA(t testing.TB, path string) string {
 	t.Helper()
 	b, err := os.ReadFile(path)
@@ -206,6 +208,20 @@ func TestKafkaSecurity(t *testing.T) {
 		}},
 		{"SASL_SSL PLAIN", func(l testenv.KafkaSecureLane) string { return l.SASLSSL }, saslOpts("SASL_SSL", "PLAIN")},
 		{"SASL_SSL SCRAM-SHA-512", func(l testenv.KafkaSecureLane) string { return l.SASLSSL }, saslOpts("SASL_SSL", "SCRAM-SHA-512")},
+		{"mutual TLS keystore file", func(l testenv.KafkaSecureLane) string { return l.MTLS }, func(l testenv.KafkaSecureLane) [][2]string {
+			// One PEM file with the chain and the key, as Kafka's
+			// ssl.keystore.location of type PEM holds them.
+			both := filepath.Join(t.TempDir(), "client.pem")
+			if err := os.WriteFile(both, []byte(readCA(t, l.ClientKey)+readCA(t, l.ClientCert)), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			return [][2]string{{"kafka.security.protocol", "SSL"}, {"kafka.ssl.truststore.location", l.CA},
+				{"kafka.ssl.keystore.type", "PEM"}, {"kafka.ssl.keystore.location", both}}
+		}},
+		{"mutual TLS keystore inline", func(l testenv.KafkaSecureLane) string { return l.MTLS }, func(l testenv.KafkaSecureLane) [][2]string {
+			return [][2]string{{"kafka.security.protocol", "SSL"}, {"kafka.ssl.truststore.location", l.CA},
+				{"kafka.ssl.keystore.certificate.chain", readCA(t, l.ClientCert)}, {"kafka.ssl.keystore.key", readCA(t, l.ClientKey)}}
+		}},
 		// The certificate names other.invalid, not 127.0.0.1: with the
 		// host-name check off, the chain alone is checked.
 		{"SSL no host-name check", func(l testenv.KafkaSecureLane) string { return l.OtherHost }, func(l testenv.KafkaSecureLane) [][2]string {
@@ -233,18 +249,36 @@ func TestKafkaSecurity(t *testing.T) {
 // untrustedCA is the PEM of a CA that signed nothing the broker has.
 func untrustedCA(t *testing.T) string {
 	t.Helper()
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	cert, _ := selfSigned(t, true)
+	return cert
+}
+
+// selfSigned is a self-signed certificate and its key, in PEM: a CA's or a
+// client's.
+func selfSigned(t *testing.T, ca bool) (cert, key string) {
+	t.Helper()
+	priv, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
 		t.Fatal(err)
 	}
 	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "not the broker's CA"},
 		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour), IsCA: true,
 		KeyUsage: x509.KeyUsageCertSign, BasicConstraintsValid: true}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if !ca {
+		tmpl = &x509.Certificate{SerialNumber: big.NewInt(2), Subject: pkix.Name{CommonName: "a client no CA signed"},
+			NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour),
+			KeyUsage: x509.KeyUsageDigitalSignature, ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageClientAuth}}
+	}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &priv.PublicKey, priv)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return string(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}))
+	pk, err := x509.MarshalPKCS8PrivateKey(priv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der})),
+		string(pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: pk}))
 }
 
 // TestKafkaSecurityErrors: a wrong password, an untrusted certificate and a
@@ -273,6 +307,7 @@ func TestKafkaSecurityErrors(t *testing.T) {
 		}}
 	}
 	sslAddr := func(l testenv.KafkaSecureLane) string { return l.SSL }
+	clientCert, clientKey := selfSigned(t, false)
 	otherHost := func(l testenv.KafkaSecureLane) string { return l.OtherHost }
 	for _, tc := range []struct {
 		name string
@@ -315,6 +350,14 @@ func TestKafkaSecurityErrors(t *testing.T) {
 		{"SASL to the PLAINTEXT listener", sec{"SASL", func(l testenv.KafkaSecureLane) string { return l.Brokers },
 			saslOpts("SASL_PLAINTEXT", "SCRAM-SHA-256")}, false,
 			[]string{"source events", "ILLEGAL_SASL_STATE", "the brokers take no SASL at this address: check kafka.security.protocol and the port"}},
+		{"mutual TLS without a client certificate", ssl(func(l testenv.KafkaSecureLane) string { return l.MTLS },
+			[2]string{"kafka.ssl.truststore.location", e.lane.CA}), false,
+			[]string{"source events", "remote error: tls:",
+				"the brokers want a client certificate: give kafka.ssl.keystore.location, or kafka.ssl.keystore.certificate.chain and kafka.ssl.keystore.key"}},
+		{"mutual TLS with a client certificate no CA signed", ssl(func(l testenv.KafkaSecureLane) string { return l.MTLS },
+			[2]string{"kafka.ssl.truststore.location", e.lane.CA}, [2]string{"kafka.ssl.keystore.certificate.chain", clientCert},
+			[2]string{"kafka.ssl.keystore.key", clientKey}), false,
+			[]string{"source events", "remote error: tls:", "the brokers refused the client certificate of kafka.ssl.keystore.*"}},
 		{"sink wrong password", wrongPassword("SASL_PLAINTEXT", "SCRAM-SHA-512"), true,
 			[]string{"sink out: initializing the transactional producer", "SASL_AUTHENTICATION_FAILED", `the brokers refused user "thund" with SASL SCRAM-SHA-512`}},
 		{"sink certificate for another host", ssl(otherHost, [2]string{"kafka.ssl.truststore.location", e.lane.CA}), true,

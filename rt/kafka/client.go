@@ -5,6 +5,8 @@ import (
 	"crypto/x509"
 	"errors"
 	"fmt"
+	"net"
+	"strings"
 
 	"github.com/nordisk/thund/internal/kafkaopt"
 	"github.com/twmb/franz-go/pkg/kerr"
@@ -104,6 +106,7 @@ func explain(err error, sec kafkaopt.Security) error {
 	var (
 		unknown x509.UnknownAuthorityError
 		host    x509.HostnameError
+		remote  *net.OpError
 		hint    string
 	)
 	switch {
@@ -113,6 +116,11 @@ func explain(err error, sec kafkaopt.Security) error {
 		hint = fmt.Sprintf("the brokers do not take SASL %s at this listener: check kafka.sasl.mechanism", sec.Mechanism)
 	case errors.Is(err, kerr.IllegalSaslState):
 		hint = "the brokers take no SASL at this address: check kafka.security.protocol and the port"
+	case errors.As(err, &remote) && clientCertAlert(remote) && sec.CertPEM == nil:
+		hint = "the brokers want a client certificate: give kafka.ssl.keystore.location, " +
+			"or kafka.ssl.keystore.certificate.chain and kafka.ssl.keystore.key"
+	case errors.As(err, &remote) && clientCertAlert(remote):
+		hint = "the brokers refused the client certificate of kafka.ssl.keystore.*: is it signed by a CA they trust?"
 	case errors.As(err, &unknown) && sec.TrustPEM == nil:
 		hint = "no CA the system trusts signed the brokers' certificate: name their CA with kafka.ssl.truststore.location or kafka.ssl.truststore.certificates"
 	case errors.As(err, &unknown):
@@ -124,4 +132,15 @@ func explain(err error, sec kafkaopt.Security) error {
 		return err
 	}
 	return fmt.Errorf("%w (%s)", err, hint)
+}
+
+// clientCertAlert reports whether the brokers ended the TLS handshake with
+// the alert bad_certificate or certificate_required (Go's tls package
+// returns a peer's alert as a net.OpError of an unexported type).
+func clientCertAlert(e *net.OpError) bool {
+	if e.Op != "remote error" || e.Err == nil {
+		return false
+	}
+	m := e.Err.Error()
+	return strings.HasSuffix(m, "bad certificate") || strings.HasSuffix(m, "certificate required")
 }
