@@ -171,8 +171,8 @@ func saslOpts(protocol, mech string) func(testenv.KafkaSecureLane) [][2]string {
 	}
 }
 
-// readCA reads a PEM file.
-func readCA(t testing.TB, path string) string {
+// readPEM reads a PEM file.
+func readPEM(t testing.TB, path string) string {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -204,7 +204,7 @@ func TestKafkaSecurity(t *testing.T) {
 			return [][2]string{{"kafka.security.protocol", "SSL"}, {"kafka.ssl.truststore.type", "PEM"}, {"kafka.ssl.truststore.location", l.CA}}
 		}},
 		{"SSL truststore inline", ssl, func(l testenv.KafkaSecureLane) [][2]string {
-			return [][2]string{{"kafka.security.protocol", "SSL"}, {"kafka.ssl.truststore.certificates", readCA(t, l.CA)}}
+			return [][2]string{{"kafka.security.protocol", "SSL"}, {"kafka.ssl.truststore.certificates", readPEM(t, l.CA)}}
 		}},
 		{"SASL_SSL PLAIN", func(l testenv.KafkaSecureLane) string { return l.SASLSSL }, saslOpts("SASL_SSL", "PLAIN")},
 		{"SASL_SSL SCRAM-SHA-512", func(l testenv.KafkaSecureLane) string { return l.SASLSSL }, saslOpts("SASL_SSL", "SCRAM-SHA-512")},
@@ -212,7 +212,7 @@ func TestKafkaSecurity(t *testing.T) {
 			// One PEM file with the chain and the key, as Kafka's
 			// ssl.keystore.location of type PEM holds them.
 			both := filepath.Join(t.TempDir(), "client.pem")
-			if err := os.WriteFile(both, []byte(readCA(t, l.ClientKey)+readCA(t, l.ClientCert)), 0o600); err != nil {
+			if err := os.WriteFile(both, []byte(readPEM(t, l.ClientKey)+readPEM(t, l.ClientCert)), 0o600); err != nil {
 				t.Fatal(err)
 			}
 			return [][2]string{{"kafka.security.protocol", "SSL"}, {"kafka.ssl.truststore.location", l.CA},
@@ -220,7 +220,7 @@ func TestKafkaSecurity(t *testing.T) {
 		}},
 		{"mutual TLS keystore inline", func(l testenv.KafkaSecureLane) string { return l.MTLS }, func(l testenv.KafkaSecureLane) [][2]string {
 			return [][2]string{{"kafka.security.protocol", "SSL"}, {"kafka.ssl.truststore.location", l.CA},
-				{"kafka.ssl.keystore.certificate.chain", readCA(t, l.ClientCert)}, {"kafka.ssl.keystore.key", readCA(t, l.ClientKey)}}
+				{"kafka.ssl.keystore.certificate.chain", readPEM(t, l.ClientCert)}, {"kafka.ssl.keystore.key", readPEM(t, l.ClientKey)}}
 		}},
 		// The certificate names other.invalid, not 127.0.0.1: with the
 		// host-name check off, the chain alone is checked.
