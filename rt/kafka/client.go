@@ -98,7 +98,8 @@ func TLSConfig(sec kafkaopt.Security) (*tls.Config, error) {
 // explain adds to err, when the brokers refused the client's credentials or
 // the client refused their certificate, which options to look at. The first
 // request of a source (its listing, in the run's preflight) and of a sink
-// (its producer id) go through it.
+// (its producer id, when it begins an epoch or resolves a pending one) go
+// through it.
 func explain(err error, sec kafkaopt.Security) error {
 	if err == nil {
 		return nil
