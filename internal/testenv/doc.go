@@ -42,6 +42,23 @@
 //		jars (cached outside the repository) and starts one KRaft node on
 //		127.0.0.1; .ci/run starts it, runs the lane and stops it.
 //
+//	THUND_TEST_KAFKA_SASL_BROKERS, THUND_TEST_KAFKA_SSL_BROKERS,
+//	THUND_TEST_KAFKA_SASL_SSL_BROKERS, THUND_TEST_KAFKA_SSL_OTHER_HOST_BROKERS,
+//	THUND_TEST_KAFKA_MTLS_BROKERS, THUND_TEST_KAFKA_CA,
+//	THUND_TEST_KAFKA_CLIENT_CERT, THUND_TEST_KAFKA_CLIENT_KEY,
+//	THUND_TEST_KAFKA_USER, THUND_TEST_KAFKA_PASSWORD
+//		The same broker's secured listeners (KafkaSecure): SASL_PLAINTEXT and
+//		SASL_SSL with the mechanisms PLAIN, SCRAM-SHA-256 and SCRAM-SHA-512,
+//		all knowing the one user with this password; SSL with a certificate
+//		for 127.0.0.1 and localhost; SSL with a certificate that names
+//		other.invalid only (the host-name check); SSL wanting a client
+//		certificate (mutual TLS), such as the one in the PEM files
+//		THUND_TEST_KAFKA_CLIENT_CERT and THUND_TEST_KAFKA_CLIENT_KEY. The CA
+//		in the PEM file THUND_TEST_KAFKA_CA signed every certificate.
+//		.ci/kafka-broker makes the CA and the certificates with openssl when
+//		it starts the broker (none is committed). Without them the tests that
+//		need them skip, except when CI=true, where they fail.
+//
 //	THUND_TEST_SPARK_REMOTE, THUND_TEST_SPARK_TARGET, THUND_TEST_SPARK_PYTHON
 //		The Spark test lane: tests built with -tags spark run against the
 //		Spark Connect server at this connection string (sc://HOST:PORT),

@@ -134,6 +134,61 @@ func Kafka(t interface {
 	return b
 }
 
+// The Kafka lane's secured listeners, on the same broker as
+// THUND_TEST_KAFKA_BROKERS (.ci/kafka-broker starts them all).
+const (
+	EnvKafkaSASLBrokers    = "THUND_TEST_KAFKA_SASL_BROKERS"           // SASL_PLAINTEXT: PLAIN, SCRAM-SHA-256, SCRAM-SHA-512
+	EnvKafkaSSLBrokers     = "THUND_TEST_KAFKA_SSL_BROKERS"            // SSL, a certificate for 127.0.0.1 and localhost
+	EnvKafkaSASLSSLBrokers = "THUND_TEST_KAFKA_SASL_SSL_BROKERS"       // SASL_SSL, the same mechanisms and certificate
+	EnvKafkaSSLOtherHost   = "THUND_TEST_KAFKA_SSL_OTHER_HOST_BROKERS" // SSL, a certificate naming other.invalid only
+	EnvKafkaMTLSBrokers    = "THUND_TEST_KAFKA_MTLS_BROKERS"           // SSL, wanting a client certificate signed by the CA
+	EnvKafkaClientCert     = "THUND_TEST_KAFKA_CLIENT_CERT"            // PEM file of a client certificate signed by the CA
+	EnvKafkaClientKey      = "THUND_TEST_KAFKA_CLIENT_KEY"             // PEM file of its private key (PKCS#8)
+	EnvKafkaCA             = "THUND_TEST_KAFKA_CA"                     // PEM file of the CA that signed both certificates
+	EnvKafkaUser           = "THUND_TEST_KAFKA_USER"                   // a user every SASL mechanism knows
+	EnvKafkaPassword       = "THUND_TEST_KAFKA_PASSWORD"               // its password
+)
+
+// KafkaSecureLane is the Kafka lane's broker with its secured listeners.
+type KafkaSecureLane struct {
+	Brokers               string // PLAINTEXT, for the tests' own admin clients
+	SASL                  string // SASL_PLAINTEXT
+	SSL                   string // SSL
+	SASLSSL               string // SASL_SSL
+	OtherHost             string // SSL with a certificate that does not name the address
+	MTLS                  string // SSL wanting a client certificate
+	CA                    string // the CA's PEM file
+	ClientCert, ClientKey string // PEM files of a client certificate the CA signed, and its key
+	User                  string
+	Password              string
+}
+
+// KafkaSecure returns the lane's secured listeners. Without them (a broker
+// started by an older .ci/kafka-broker, or none) the test is skipped, except
+// in CI (CI=true), where it fails.
+func KafkaSecure(t interface {
+	Helper()
+	Skip(...any)
+	Fatal(...any)
+}) KafkaSecureLane {
+	t.Helper()
+	l := KafkaSecureLane{Brokers: Kafka(t)}
+	for _, v := range []struct {
+		dst *string
+		env string
+	}{{&l.SASL, EnvKafkaSASLBrokers}, {&l.SSL, EnvKafkaSSLBrokers}, {&l.SASLSSL, EnvKafkaSASLSSLBrokers},
+		{&l.OtherHost, EnvKafkaSSLOtherHost}, {&l.MTLS, EnvKafkaMTLSBrokers}, {&l.CA, EnvKafkaCA},
+		{&l.ClientCert, EnvKafkaClientCert}, {&l.ClientKey, EnvKafkaClientKey}, {&l.User, EnvKafkaUser}, {&l.Password, EnvKafkaPassword}} {
+		if *v.dst = os.Getenv(v.env); *v.dst == "" {
+			if os.Getenv("CI") == "true" {
+				t.Fatal(v.env + " is not set: in CI (CI=true) the Kafka lane needs the broker's secured listeners (.ci/kafka-broker)")
+			}
+			t.Skip(v.env + " is not set: the broker has no secured listeners to test against (see internal/testenv)")
+		}
+	}
+	return l
+}
+
 // Spark test lane (build tag spark): the environment variables that point
 // tests at a real Spark Connect server.
 const (

@@ -1,6 +1,8 @@
 package testenv
 
 import (
+	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -29,5 +31,51 @@ func TestGoEnv(t *testing.T) {
 		if !got[k] {
 			t.Errorf("GoEnv lacks %s", k)
 		}
+	}
+}
+
+// stopT records how a lane helper stopped a test (Skip or Fatal end the
+// goroutine, as testing.T's do).
+type stopT struct{ skipped, failed string }
+
+func (s *stopT) Helper()        {}
+func (s *stopT) Skip(a ...any)  { s.skipped = fmt.Sprint(a...); runtime.Goexit() }
+func (s *stopT) Fatal(a ...any) { s.failed = fmt.Sprint(a...); runtime.Goexit() }
+
+// call runs f as a test body would run, and returns how it stopped.
+func call(f func(*stopT)) *stopT {
+	s := &stopT{}
+	done := make(chan struct{})
+	go func() { defer close(done); f(s) }()
+	<-done
+	return s
+}
+
+// TestKafkaSecure: the lane's listeners come from the environment; one
+// missing skips the test, or fails it under CI=true, naming the variable.
+func TestKafkaSecure(t *testing.T) {
+	vals := map[string]string{EnvKafkaBrokers: "h:1", EnvKafkaSASLBrokers: "h:2", EnvKafkaSSLBrokers: "h:3",
+		EnvKafkaSASLSSLBrokers: "h:4", EnvKafkaSSLOtherHost: "h:5", EnvKafkaMTLSBrokers: "h:6", EnvKafkaCA: "ca.pem",
+		EnvKafkaClientCert: "c.crt", EnvKafkaClientKey: "c.key", EnvKafkaUser: "u", EnvKafkaPassword: "p"}
+	for k, v := range vals {
+		t.Setenv(k, v)
+	}
+	t.Setenv("CI", "")
+	var got KafkaSecureLane
+	if s := call(func(s *stopT) { got = KafkaSecure(s) }); s.skipped != "" || s.failed != "" {
+		t.Fatalf("stopped: %+v", s)
+	}
+	want := KafkaSecureLane{Brokers: "h:1", SASL: "h:2", SSL: "h:3", SASLSSL: "h:4", OtherHost: "h:5", MTLS: "h:6", CA: "ca.pem",
+		ClientCert: "c.crt", ClientKey: "c.key", User: "u", Password: "p"}
+	if got != want {
+		t.Fatalf("got %+v, want %+v", got, want)
+	}
+	t.Setenv(EnvKafkaMTLSBrokers, "")
+	if s := call(func(s *stopT) { KafkaSecure(s) }); !strings.Contains(s.skipped, EnvKafkaMTLSBrokers) || s.failed != "" {
+		t.Errorf("without %s: %+v, want a skip naming it", EnvKafkaMTLSBrokers, s)
+	}
+	t.Setenv("CI", "true")
+	if s := call(func(s *stopT) { KafkaSecure(s) }); !strings.Contains(s.failed, EnvKafkaMTLSBrokers) || s.skipped != "" {
+		t.Errorf("without %s in CI: %+v, want a failure naming it", EnvKafkaMTLSBrokers, s)
 	}
 }

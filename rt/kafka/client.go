@@ -5,8 +5,11 @@ import (
 	"crypto/x509"
 	"errors"
 	"fmt"
+	"net"
+	"strings"
 
 	"github.com/nordisk/thund/internal/kafkaopt"
+	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/sasl/plain"
 	"github.com/twmb/franz-go/pkg/sasl/scram"
@@ -90,4 +93,55 @@ func TLSConfig(sec kafkaopt.Security) (*tls.Config, error) {
 		}
 	}
 	return cfg, nil
+}
+
+// explain adds to err, when the brokers refused the client's credentials or
+// the client refused their certificate, which options to look at. The first
+// request of a source (its listing, in the run's preflight) and of a sink
+// (its producer id, when it begins an epoch or resolves a pending one) go
+// through it.
+func explain(err error, sec kafkaopt.Security) error {
+	if err == nil {
+		return nil
+	}
+	var (
+		unknown x509.UnknownAuthorityError
+		host    x509.HostnameError
+		remote  *net.OpError
+		hint    string
+	)
+	switch {
+	case errors.Is(err, kerr.SaslAuthenticationFailed):
+		hint = fmt.Sprintf("the brokers refused user %q with SASL %s: check the username and password of kafka.sasl.jaas.config, and kafka.sasl.mechanism", sec.User, sec.Mechanism)
+	case errors.Is(err, kerr.UnsupportedSaslMechanism):
+		hint = fmt.Sprintf("the brokers do not take SASL %s at this listener: check kafka.sasl.mechanism", sec.Mechanism)
+	case errors.Is(err, kerr.IllegalSaslState):
+		hint = "the brokers take no SASL at this address: check kafka.security.protocol and the port"
+	case errors.As(err, &remote) && clientCertAlert(remote) && sec.CertPEM == nil:
+		hint = "the brokers want a client certificate: give kafka.ssl.keystore.location, " +
+			"or kafka.ssl.keystore.certificate.chain and kafka.ssl.keystore.key"
+	case errors.As(err, &remote) && clientCertAlert(remote):
+		hint = "the brokers refused the client certificate of kafka.ssl.keystore.*: is it signed by a CA they trust?"
+	case errors.As(err, &unknown) && sec.TrustPEM == nil:
+		hint = "no CA the system trusts signed the brokers' certificate: name their CA with kafka.ssl.truststore.location or kafka.ssl.truststore.certificates"
+	case errors.As(err, &unknown):
+		hint = "no CA of kafka.ssl.truststore.location or kafka.ssl.truststore.certificates signed the brokers' certificate"
+	case errors.As(err, &host):
+		hint = "the brokers' certificate does not name the address they were reached at, their advertised listener; " +
+			"an empty kafka.ssl.endpoint.identification.algorithm turns the host-name check off and keeps the chain's"
+	default:
+		return err
+	}
+	return fmt.Errorf("%w (%s)", err, hint)
+}
+
+// clientCertAlert reports whether the brokers ended the TLS handshake with
+// the alert bad_certificate or certificate_required (Go's tls package
+// returns a peer's alert as a net.OpError of an unexported type).
+func clientCertAlert(e *net.OpError) bool {
+	if e.Op != "remote error" || e.Err == nil {
+		return false
+	}
+	m := e.Err.Error()
+	return strings.HasSuffix(m, "bad certificate") || strings.HasSuffix(m, "certificate required")
 }

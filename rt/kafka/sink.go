@@ -191,7 +191,7 @@ func (s *sink) Begin(ctx context.Context, epoch int64, probe *etl.KafkaProbe) er
 		return err
 	}
 	if _, _, err := cl.ProducerID(ctx); err != nil {
-		return fmt.Errorf("initializing the transactional producer %s: %w", s.id, err)
+		return explain(fmt.Errorf("initializing the transactional producer %s: %w", s.id, err), s.opts.Security)
 	}
 	if err := cl.BeginTransaction(); err != nil {
 		return err
@@ -350,7 +350,7 @@ func (s *sink) Published(ctx context.Context, epoch int64, probe etl.KafkaProbe)
 		return false, err
 	}
 	if _, _, err := cl.ProducerID(ctx); err != nil {
-		return false, fmt.Errorf("fencing the transactional producer %s: %w", s.id, err)
+		return false, explain(fmt.Errorf("fencing the transactional producer %s: %w", s.id, err), s.opts.Security)
 	}
 	ctx, cancel := context.WithTimeout(ctx, resolveTimeout)
 	defer cancel()

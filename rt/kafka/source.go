@@ -31,6 +31,11 @@ const stallTimeout = 30 * time.Second
 // partitions; an assigned partition that does not exist is left out (the
 // planner notices a committed one is gone).
 func (c *Connector) ListKafka(ctx context.Context, src *kafkaopt.Source) (*etl.KafkaListing, error) {
+	l, err := c.listKafka(ctx, src)
+	return l, explain(err, src.Security)
+}
+
+func (c *Connector) listKafka(ctx context.Context, src *kafkaopt.Source) (*etl.KafkaListing, error) {
 	a, err := c.admin(src.Brokers, src.Security)
 	if err != nil {
 		return nil, err
