@@ -12,6 +12,10 @@
 //
 //	go -C bench run . -rows 10000000 -runs 3
 //
+// With -kafka BROKERS it measures ingestion instead (kafka.go): the same
+// JSON events from a Kafka topic and from JSON-lines files into a streaming
+// table, beside DuckDB's read_json of the files.
+//
 // See README.md beside this file for the workloads and the flags.
 package main
 
