@@ -235,6 +235,9 @@ func benchKafka(c config, dir string, rep *bytes.Buffer) (failed bool, err error
 			}
 		}
 		check := "-"
+		// a failed run fails the command, as a difference does: a bench
+		// that quotes no figure must not pass for one that did
+		failed = failed || !kafka.ok() || !file.ok() || !duck.ok()
 		if kafka.ok() && file.ok() && duck.ok() {
 			check = "equal"
 			for _, pair := range [][2]string{{duckOut, fileOut}, {duckOut, kafkaOut}} {

@@ -282,7 +282,7 @@ func benchmark(c config) error {
 		appendFile(c.out, rep.Bytes())
 	}
 	if failed {
-		return errors.New("some results differ from DuckDB's")
+		return errors.New("some results differ from DuckDB's, or a Kafka ingestion run failed (see the report)")
 	}
 	return nil
 }
