@@ -12,6 +12,10 @@
 //
 //	go -C bench run . -rows 10000000 -runs 3
 //
+// With -kafka BROKERS it measures ingestion instead (kafka.go): the same
+// JSON events from a Kafka topic and from JSON-lines files into a streaming
+// table, beside DuckDB's read_json of the files.
+//
 // See README.md beside this file for the workloads and the flags.
 package main
 
@@ -92,6 +96,9 @@ type config struct {
 	out        string
 	nexmark    int64 // Nexmark events; 0: no Nexmark queries
 	stateMem   bool
+	kafka      string // brokers of the Kafka ingestion bench; empty: none
+	events     int64  // the Kafka ingestion bench's events
+	profile    string // the Kafka path's CPU profile, FILE-tN.pprof; empty: none
 }
 
 func main() {
@@ -110,6 +117,9 @@ func main() {
 	flag.BoolVar(&c.keep, "keep", false, "keep the temporary work folder")
 	flag.Int64Var(&c.nexmark, "nexmark", 0, "also run the Nexmark queries of examples/nexmark over this many generated events (0: none)")
 	flag.BoolVar(&c.stateMem, "state-memory", false, "also report rt/stream's window-state memory per key (BenchmarkStateMemory)")
+	flag.StringVar(&c.kafka, "kafka", "", "run only the Kafka ingestion bench against these brokers (host:port, comma-separated), unless -w or -nexmark names more")
+	flag.Int64Var(&c.events, "events", 1_000_000, "the Kafka ingestion bench's events")
+	flag.StringVar(&c.profile, "kafka-profile", "", "write a CPU profile of the Kafka path's first run per thread count to FILE-tN.pprof")
 	flag.BoolVar(&c.buildTimes, "build-times", false, "also time a second thundc build with an empty executable cache (a warm go build cache)")
 	flag.Parse()
 	for _, s := range strings.Split(threads, ",") {
@@ -122,8 +132,15 @@ func main() {
 	if only != "" {
 		c.only = strings.Split(only, ",")
 	}
-	if c.runs < 1 || c.rows < 1000 {
-		fatalf("-runs must be ≥ 1 and -rows ≥ 1000")
+	if c.runs < 1 || c.rows < 1000 || c.events < 1000 {
+		fatalf("-runs must be ≥ 1, -rows and -events ≥ 1000")
+	}
+	if c.profile != "" {
+		p, err := filepath.Abs(c.profile)
+		if err != nil {
+			fatalf("%v", err)
+		}
+		c.profile = p
 	}
 	if err := benchmark(c); err != nil {
 		fatalf("%v", err)
@@ -166,7 +183,7 @@ func benchmark(c config) error {
 	}
 	dir, _ = filepath.Abs(dir)
 	root := filepath.Join(dir, "rows-"+strconv.FormatInt(c.rows, 10))
-	batch := len(c.only) == 0 || slices.ContainsFunc(workloads, func(w workload) bool { return slices.Contains(c.only, w.name) })
+	batch := len(c.only) == 0 && c.kafka == "" || slices.ContainsFunc(workloads, func(w workload) bool { return slices.Contains(c.only, w.name) })
 	if batch {
 		if err := generate(root, c.rows); err != nil {
 			return fmt.Errorf("generate: %w", err)
@@ -195,7 +212,7 @@ func benchmark(c config) error {
 	}
 	failed := false
 	for _, w := range workloads {
-		if len(c.only) > 0 && !slices.Contains(c.only, w.name) {
+		if !batch || len(c.only) > 0 && !slices.Contains(c.only, w.name) {
 			continue
 		}
 		fmt.Fprintf(&rep, "%s: %s", w.name, w.about)
@@ -245,6 +262,13 @@ func benchmark(c config) error {
 		}
 		failed = failed || nfailed
 	}
+	if c.kafka != "" {
+		kfailed, err := benchKafka(c, dir, &rep)
+		if err != nil {
+			return err
+		}
+		failed = failed || kfailed
+	}
 	if c.stateMem {
 		lines, err := stateMemory()
 		if err != nil {
@@ -258,7 +282,7 @@ func benchmark(c config) error {
 		appendFile(c.out, rep.Bytes())
 	}
 	if failed {
-		return errors.New("some results differ from DuckDB's")
+		return errors.New("some results differ from DuckDB's, or a Kafka ingestion run failed (see the report)")
 	}
 	return nil
 }
