@@ -151,7 +151,7 @@ func (r *resolver) fromJSONOptions(e *ir.Call, t ir.Type) bool {
 		case "mode":
 			switch {
 			case strings.EqualFold(kv.value, "DROPMALFORMED"):
-				r.errorf(kv.pos, ir.CodeTypeMismatch, "from_json does not take mode DROPMALFORMED (Spark: PARSE_MODE_UNSUPPORTED): want PERMISSIVE or FAILFAST; to drop malformed values, filter on the corrupt-record field (where parsed._corrupt_record is null)")
+				r.errorf(kv.pos, ir.CodeTypeMismatch, "from_json does not take mode DROPMALFORMED (Spark: PARSE_MODE_UNSUPPORTED): want PERMISSIVE or FAILFAST; to drop malformed values, declare a _corrupt_record STRING field and keep the rows where it is null")
 				okAll = false
 			case !strings.EqualFold(kv.value, "PERMISSIVE") && !strings.EqualFold(kv.value, "FAILFAST"):
 				r.errorf(kv.pos, ir.CodeTypeMismatch, "from_json option mode: want PERMISSIVE or FAILFAST, got %q", kv.value)
