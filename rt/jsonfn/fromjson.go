@@ -14,15 +14,12 @@ import (
 // object; otherwise each field (matched by its exact name, the last of a
 // repeated one winning) converted to its type, or NULL where it does not
 // convert.
+//
+// Generated code calls a Parser (parse.go), which also takes from_json's
+// options and counts what it meets; FromJSON is its answer without options.
 func FromJSON(json string, t *Type) (any, bool) {
-	if strings.TrimLeft(json, " \t\r\n") == "" {
-		return nil, false
-	}
-	v, err := parseFirst(json)
-	if err != nil || v.kind != kObject {
-		return make(nested.Struct, len(t.Fields)), true
-	}
-	return structOf(v, t, nil), true
+	x, ok, _ := NewParser(t, "", Options{Corrupt: -1, Rescued: -1}).Parse(json) // PERMISSIVE never fails
+	return x, ok
 }
 
 // structOf converts an object to struct type t, field by field; *partial
