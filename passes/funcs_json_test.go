@@ -9,11 +9,11 @@ const jsonSource = `source u from parquet "u.parquet" { s string, i32 int32, ts 
 `
 
 // TestJSONFamilyErrors: arguments Spark refuses are positioned type errors
-// (from_json's options too: DROPMALFORMED is PARSE_MODE_UNSUPPORTED, the
-// options must be map() of literals)
 // at resolve (a number is not cast to a string: Spark's
 // DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE; schema_of_json of a column is
-// NON_FOLDABLE_INPUT); to_json of a timestamp is refused by the native plan
+// NON_FOLDABLE_INPUT; from_json's options must be map() of literals, and
+// DROPMALFORMED is PARSE_MODE_UNSUPPORTED); to_json of a timestamp, and a
+// from_json option native does not read, are refused by the native plan
 // only.
 func TestJSONFamilyErrors(t *testing.T) {
 	checkSelectDiags(t, jsonSource, []selectDiag{
