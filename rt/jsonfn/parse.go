@@ -18,8 +18,9 @@ import (
 //
 //   - an empty text (or only spaces) is NULL, and not malformed;
 //   - a value is malformed when it is not valid JSON, not a JSON object
-//     (a JSON null included), or a field of the schema does not convert
-//     to its type (an integer out of range, a string for a number, ...);
+//     (a JSON null included), or a field of the schema, or a part of a
+//     nested one, does not convert to its type (an integer out of range,
+//     a string for a number, ...);
 //   - PERMISSIVE keeps a malformed value: every field that converted is
 //     kept (none when the text is not an object), the rest is NULL, and
 //     the corrupt-record field, when the schema declares it, holds the
@@ -35,7 +36,8 @@ import (
 //     rescues it; addNewColumns and failOnNewColumns fail the flow naming
 //     it. A new key whose value is null is counted, never rescued.
 //
-// The corrupt-record and rescued fields are never read from the JSON.
+// The corrupt-record and rescued fields are never read from the JSON (a
+// key naming one is neither matched nor new).
 
 // Evolution is the schemaEvolutionMode option of from_json.
 type Evolution int
