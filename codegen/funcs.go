@@ -273,7 +273,8 @@ var familyGens = []func(g *flowGen, name string, e *ir.Call, args []*value, t ir
 func lazyGens() []func(g *flowGen, name string, e *ir.Call, en *env, t ir.Type) *value {
 	return []func(g *flowGen, name string, e *ir.Call, en *env, t ir.Type) *value{
 		(*flowGen).genLazyCondCall, (*flowGen).genLazyStringCall,
-		(*flowGen).genLambdaCall, // lambda.go
+		(*flowGen).genLazyJSONCall, // funcs_json.go
+		(*flowGen).genLambdaCall,   // lambda.go
 	}
 }
 

@@ -3,6 +3,7 @@ package codegen
 import (
 	"github.com/dave/jennifer/jen"
 	"github.com/nordisk/thund/ir"
+	"github.com/nordisk/thund/passes"
 )
 
 // jsonfnPkg is the runtime of the JSON functions.
@@ -25,13 +26,6 @@ func (g *flowGen) genJSONCall(name string, e *ir.Call, args []*value, t ir.Type)
 			return jen.Qual(jsonfnPkg, "ToJSON").Call(V(x), jen.Id(jt))
 		})
 	}
-	if name == "from_json" { // of a literal STRUCT schema (passes/funcs_json.go)
-		x := args[0]
-		jt := g.jsonTypeVar(e, t)
-		return g.strict(t, e.Pos, maybe, false, []*value{x}, func() jen.Code {
-			return jen.Qual(jsonfnPkg, "FromJSON").Call(V(x), jen.Id(jt))
-		})
-	}
 	if name == "schema_of_json" { // of a literal (passes/funcs_json.go): an error when malformed
 		return g.jsonfnCall(t, e.Pos, checked, "SchemaOfJSON", args)
 	}
@@ -40,6 +34,51 @@ func (g *flowGen) genJSONCall(name string, e *ir.Call, args []*value, t ir.Type)
 		return nil
 	}
 	return g.jsonfnCall(t, e.Pos, maybe, fn, args)
+}
+
+// evolutionNames are rt/jsonfn's Evolution constants by
+// schemaEvolutionMode (passes.JSONOptions).
+var evolutionNames = map[string]string{
+	"none": "EvolveNone", "addNewColumns": "EvolveAddNewColumns", "rescue": "EvolveRescue", "failOnNewColumns": "EvolveFailOnNewColumns",
+}
+
+// genLazyJSONCall generates from_json of a literal STRUCT schema
+// (passes/funcs_json.go), which evaluates only its text: its options map
+// is read here, once. The flow's prelude builds the call's
+// rt/jsonfn.Parser and registers it with the flow, which reports what it
+// counts (malformed values, rescued values, new keys) under "from_json at
+// FILE:LINE:COL"; a FAILFAST value, or a new key under addNewColumns or
+// failOnNewColumns, fails the flow at the call.
+func (g *flowGen) genLazyJSONCall(name string, e *ir.Call, en *env, t ir.Type) *value {
+	if name != "from_json" {
+		return nil
+	}
+	x := g.genExpr(e.Args[0], en)
+	if x.null || t.Kind == ir.TUnknown {
+		return nullValue(t)
+	}
+	o := passes.FromJSONOptions(e)
+	index := func(n string) int {
+		for i, f := range t.Fields() {
+			if n != "" && f.Name == n {
+				return i
+			}
+		}
+		return -1
+	}
+	jt := g.jsonTypeVar(e, t)
+	jp := g.name("jp")
+	g.prelude = append(g.prelude,
+		jen.Id(jp).Op(":=").Qual(jsonfnPkg, "NewParser").Call(jen.Id(jt), jen.Lit("from_json at "+posText(e.Pos)), jen.Qual(jsonfnPkg, "Options").Values(jen.Dict{
+			jen.Id("FailFast"):  jen.Lit(o.Mode == "FAILFAST"),
+			jen.Id("Corrupt"):   jen.Lit(index(o.Corrupt)),
+			jen.Id("Rescued"):   jen.Lit(index(o.Rescued)),
+			jen.Id("Evolution"): jen.Qual(jsonfnPkg, evolutionNames[o.Evolution]),
+		})),
+		jen.Id("fc").Dot("CountParses").Call(jen.Id(jp)))
+	return g.strict(t, e.Pos, checkedMaybe, false, []*value{x}, func() jen.Code {
+		return jen.Id(jp).Dot("Parse").Call(V(x))
+	})
 }
 
 // jsonTypeVar declares, once when the flow starts, the rt/jsonfn.Type of

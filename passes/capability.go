@@ -54,6 +54,10 @@ type Capabilities struct {
 	RescuedData      Support // rescuedDataColumn of a CSV or JSON lines source
 	SchemaEvolution  Support // schemaEvolutionMode of a CSV or JSON lines source
 	QuarantineTables Support // a source's quarantine table of malformed records
+	// from_json's rescuedDataColumn and schemaEvolutionMode options
+	// (Lakeflow's, for Kafka and other JSON text)
+	JSONRescuedData     Support
+	JSONSchemaEvolution Support
 
 	// flows
 	CDC                 Support // apply changes (keys, sequence by, SCD 1)
@@ -132,6 +136,13 @@ const (
 	whyEvolution = "is a Databricks Auto Loader option that open-source Spark's file sources lack, and they ignore an option they do not know: new columns would be dropped without a word. Remove it (Spark reads the declared columns), or target native"
 )
 
+// Spark's from_json ignores an option it does not know, so lowering these
+// two would change answers in silence.
+const (
+	whyJSONRescued   = "is a Databricks (Lakeflow) option of from_json that open-source Spark's from_json ignores: the values it would rescue would be NULL without a word. Remove it (such values are then malformed, as mode says: keep their text with columnNameOfCorruptRecord), or target native"
+	whyJSONEvolution = "is a Databricks (Lakeflow) option of from_json that open-source Spark's from_json ignores: keys not in the schema would be dropped without a word. Remove it (Spark reads the schema's fields), or target native"
+)
+
 // capabilities is the one table of targets and what they run.
 var capabilities = []Capabilities{
 	{
@@ -172,6 +183,8 @@ var capabilities = []Capabilities{
 		CDCSubqueries:       refused(whyCDCSubq),
 		RescuedData:         refused(whyRescued),
 		SchemaEvolution:     refused(whyEvolution),
+		JSONRescuedData:     refused(whyJSONRescued),
+		JSONSchemaEvolution: refused(whyJSONEvolution),
 	},
 	{
 		Target:              Spark42,
@@ -205,6 +218,8 @@ var capabilities = []Capabilities{
 		CDCSubqueries:       refused(whyCDCSubq),
 		RescuedData:         refused(whyRescued),
 		SchemaEvolution:     refused(whyEvolution),
+		JSONRescuedData:     refused(whyJSONRescued),
+		JSONSchemaEvolution: refused(whyJSONEvolution),
 	},
 }
 
@@ -524,6 +539,7 @@ func (c *capChecker) flow(f *ir.Flow) {
 	if f.Once {
 		c.note(c.caps.OnceFlows, at(f.Pos, "once", "a once flow", ""))
 	}
+	c.fromJSONOptions(f.Query, at)
 	// Dropping update mode is harmless when no aggregate would upsert.
 	stateless := func(s Support) Support {
 		if s.Action == ActionRefused && !fi.Aggregating {
@@ -654,4 +670,30 @@ func sortEntries(es []ReportEntry) []ReportEntry {
 		out = append(out, e)
 	}
 	return out
+}
+
+// fromJSONOptions notes the Lakeflow options of the from_json calls of a
+// flow's query: rescuedDataColumn and schemaEvolutionMode.
+func (c *capChecker) fromJSONOptions(q ir.Rel, at func(pos ir.Pos, knob, subject, detail string) use) {
+	ir.WalkRel(q, func(r ir.Rel) bool {
+		for _, x := range ir.RelExprs(r) {
+			ir.WalkExpr(x, func(e ir.Expr) bool {
+				call, ok := e.(*ir.Call)
+				if !ok || call.Name != "from_json" {
+					return true
+				}
+				opts, _, _ := fromJSONOptionList(call)
+				for _, kv := range opts {
+					switch strings.ToLower(kv.key) {
+					case "rescueddatacolumn":
+						c.note(c.caps.JSONRescuedData, at(kv.pos, "from_json rescueddatacolumn", "from_json option rescuedDataColumn", ""))
+					case "schemaevolutionmode":
+						c.note(c.caps.JSONSchemaEvolution, at(kv.pos, "from_json schemaevolutionmode", "from_json option schemaEvolutionMode", ""))
+					}
+				}
+				return true
+			})
+		}
+		return true
+	})
 }

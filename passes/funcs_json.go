@@ -23,9 +23,11 @@ var jsonFunctions = []funcSig{
 		doc: "the DDL type Spark infers for a JSON string literal (integers BIGINT, DECIMAL(p,0) beyond, other numbers DOUBLE, objects STRUCT with their fields sorted); malformed JSON is an error"},
 	{name: "to_json", minArgs: 1, maxArgs: 1, args: []argRule{argAny}, result: resCustom, typeFn: toJSONType, resultDoc: "STRING", native: toJSONNative, nativeNested: true, family: famJSON,
 		doc: "a struct, array or map as JSON text: a struct's NULL fields left out, doubles as Java prints them, decimals as BigDecimal.toString, dates as yyyy-MM-dd, binaries in base64 (no options argument yet)"},
-	{name: "from_json", minArgs: 2, maxArgs: 2, args: []argRule{argString}, result: resCustom, typeFn: fromJSONType, resultDoc: "the schema's type, every part nullable",
+	{name: "from_json", minArgs: 2, maxArgs: 3, args: []argRule{argString, argString, argAny}, result: resCustom, typeFn: fromJSONType, resultDoc: "the schema's type, every part nullable",
 		nulls: nullAlways, native: fromJSONNative, nativeNested: true, family: famJSON,
-		doc: "JSON text read as the schema, a DDL string literal ('a INT, b ARRAY<STRING>' or a type): PERMISSIVE, so malformed JSON is a struct of NULLs and a field that does not convert is NULL; names match exactly; NULL for an empty text (no options argument yet)"},
+		doc: "JSON text read as the schema, a DDL string literal ('a INT, b ARRAY<STRING>' or a type), with options map('mode', 'FAILFAST', ...): names match exactly; NULL for an empty text. " +
+			"A value that is not JSON, not an object, or has a field that does not convert is malformed, and counted in the run: mode PERMISSIVE (default) keeps it (NULL where it does not convert, a struct of NULLs when it is not an object, the text in the schema's columnNameOfCorruptRecord field, _corrupt_record by default), FAILFAST fails the run. " +
+			"Natively (Lakeflow's options, refused for Spark targets): rescuedDataColumn (a STRING field of the schema) receives what does not convert and keys not in the schema; schemaEvolutionMode (none, rescue, failOnNewColumns, addNewColumns) says what a key not in the schema does (docs/dsl.md, Bad JSON values)"},
 }
 
 // fromJSONType: from_json's schema is a string literal in DDL (Spark:
@@ -42,7 +44,162 @@ func fromJSONType(r *resolver, e *ir.Call, types []ir.Type) (ir.Type, bool) {
 		r.errorf(l.Pos, ir.CodeTypeMismatch, "from_json's schema %q: %v", l.Text, err)
 		return ir.Type{}, false
 	}
-	return t, true
+	return t, r.fromJSONOptions(e, t)
+}
+
+// JSONOptions are a from_json call's options as the native backend reads
+// them (after resolve has checked them): Mode (PERMISSIVE or FAILFAST,
+// upper-cased), the corrupt-record field (_corrupt_record unless named),
+// the rescued-data field ("" for none; _rescued_data under
+// schemaEvolutionMode rescue) and the evolution mode (none by default), as
+// schemaEvolutionModes spells it. Other lists the keys it does not read.
+type JSONOptions struct {
+	Mode, Corrupt, Rescued, Evolution string
+	Other                             []ir.KV
+}
+
+// jsonOption is one key and value of from_json's options map.
+type jsonOption struct {
+	key, value string
+	pos        ir.Pos
+}
+
+// fromJSONOptionList is the options map of a from_json call (nil for
+// none); ok is false when it is not map() of string literals (Spark:
+// INVALID_OPTIONS.NON_MAP_FUNCTION or NON_STRING_TYPE), with the position
+// of what is wrong.
+func fromJSONOptionList(e *ir.Call) ([]jsonOption, ir.Pos, bool) {
+	if len(e.Args) < 3 {
+		return nil, ir.Pos{}, true
+	}
+	m, ok := e.Args[2].(*ir.Call)
+	if !ok || m.Name != "map" || len(m.Args)%2 != 0 {
+		return nil, e.Args[2].Position(), false
+	}
+	var out []jsonOption
+	for i := 0; i < len(m.Args); i += 2 {
+		k, kok := m.Args[i].(*ir.Literal)
+		v, vok := m.Args[i+1].(*ir.Literal)
+		if !kok || k.Kind != ir.LitString {
+			return nil, m.Args[i].Position(), false
+		}
+		if !vok || v.Kind != ir.LitString {
+			return nil, m.Args[i+1].Position(), false
+		}
+		out = append(out, jsonOption{key: k.Text, value: v.Text, pos: k.Pos})
+	}
+	return out, ir.Pos{}, true
+}
+
+// FromJSONOptions reads a from_json call's options (resolve has checked
+// them).
+func FromJSONOptions(e *ir.Call) JSONOptions {
+	o := JSONOptions{Mode: "PERMISSIVE", Corrupt: defaultCorruptColumn, Evolution: "none"}
+	opts, _, _ := fromJSONOptionList(e)
+	for _, kv := range opts {
+		switch strings.ToLower(kv.key) {
+		case "mode":
+			o.Mode = strings.ToUpper(kv.value)
+		case "columnnameofcorruptrecord":
+			o.Corrupt = kv.value
+		case "rescueddatacolumn":
+			o.Rescued = kv.value
+		case "schemaevolutionmode":
+			for _, m := range schemaEvolutionModes {
+				if strings.EqualFold(m, kv.value) {
+					o.Evolution = m
+				}
+			}
+		default:
+			o.Other = append(o.Other, ir.KV{Key: kv.key, Value: kv.value, Pos: kv.pos})
+		}
+	}
+	if o.Evolution == "rescue" && o.Rescued == "" {
+		o.Rescued = defaultRescuedColumn
+	}
+	return o
+}
+
+// fromJSONOptions checks from_json's options map against schema t, as
+// every target reads them: map() of string literals; mode PERMISSIVE or
+// FAILFAST (Spark: PARSE_MODE_UNSUPPORTED for DROPMALFORMED); a corrupt-
+// record field and a rescued field the schema declares as STRING (Spark:
+// INVALID_CORRUPT_RECORD_TYPE), not the same one; a known
+// schemaEvolutionMode. schemaLocationKey (Lakeflow's schema inference) is
+// refused. Other keys are the capability pass's (the native backend reads
+// none, Spark's from_json takes its JSON options).
+func (r *resolver) fromJSONOptions(e *ir.Call, t ir.Type) bool {
+	opts, bad, ok := fromJSONOptionList(e)
+	if !ok {
+		r.errorf(bad, ir.CodeTypeMismatch, "from_json's options must be map() of string literals, as map('mode', 'FAILFAST') (Spark: INVALID_OPTIONS)")
+		return false
+	}
+	okAll := true
+	field := func(name string) (ir.Type, bool) {
+		if t.Kind != ir.TStruct {
+			return ir.Type{}, false
+		}
+		for _, f := range t.Fields() {
+			if f.Name == name {
+				return f.Type, true
+			}
+		}
+		return ir.Type{}, false
+	}
+	for _, kv := range opts {
+		switch strings.ToLower(kv.key) {
+		case "mode":
+			switch {
+			case strings.EqualFold(kv.value, "DROPMALFORMED"):
+				r.errorf(kv.pos, ir.CodeTypeMismatch, "from_json does not take mode DROPMALFORMED (Spark: PARSE_MODE_UNSUPPORTED): want PERMISSIVE or FAILFAST; to drop malformed values, declare a _corrupt_record STRING field and keep the rows where it is null")
+				okAll = false
+			case !strings.EqualFold(kv.value, "PERMISSIVE") && !strings.EqualFold(kv.value, "FAILFAST"):
+				r.errorf(kv.pos, ir.CodeTypeMismatch, "from_json option mode: want PERMISSIVE or FAILFAST, got %q", kv.value)
+				okAll = false
+			}
+		case "columnnameofcorruptrecord", "rescueddatacolumn":
+			if kv.value == "" {
+				r.errorf(kv.pos, ir.CodeTypeMismatch, "from_json option %s: want a field name, got \"\"", kv.key)
+				okAll = false
+			}
+		case "schemaevolutionmode":
+			if !containsFold(schemaEvolutionModes, kv.value) {
+				r.errorf(kv.pos, ir.CodeTypeMismatch, "from_json option schemaEvolutionMode: want %s, got %q", strings.Join(schemaEvolutionModes, ", "), kv.value)
+				okAll = false
+			}
+		case "schemalocationkey":
+			r.errorf(kv.pos, ir.CodeTypeMismatch, "from_json option schemaLocationKey (Lakeflow's schema inference) is not supported: Þund compiles the schema into the program; give it as from_json's second argument, and schemaEvolutionMode addNewColumns names the keys to add")
+			okAll = false
+		}
+	}
+	if !okAll {
+		return false
+	}
+	o := FromJSONOptions(e)
+	pos := e.Args[1].Position()
+	if len(e.Args) == 3 {
+		pos = e.Args[2].Position()
+	}
+	if ft, ok := field(o.Corrupt); ok && ft.Kind != ir.TString {
+		r.errorf(pos, ir.CodeTypeMismatch, "from_json's corrupt-record field %s holds the malformed text: want STRING, got %s (Spark: INVALID_CORRUPT_RECORD_TYPE)", o.Corrupt, ft)
+		return false
+	}
+	if o.Rescued != "" {
+		ft, ok := field(o.Rescued)
+		switch {
+		case o.Rescued == o.Corrupt:
+			r.errorf(pos, ir.CodeTypeMismatch, "from_json's field %s cannot be both the rescued-data field and the corrupt-record field", o.Rescued)
+			return false
+		case t.Kind != ir.TStruct:
+		case !ok:
+			r.errorf(pos, ir.CodeTypeMismatch, "from_json's rescued-data field %s: the schema does not declare it (add `%s STRING` to the schema)", o.Rescued, o.Rescued)
+			return false
+		case ft.Kind != ir.TString:
+			r.errorf(pos, ir.CodeTypeMismatch, "from_json's rescued-data field %s holds rescued data: want STRING, got %s", o.Rescued, ft)
+			return false
+		}
+	}
+	return true
 }
 
 // parseDDLSchema parses a schema in Spark's DDL: a type (STRUCT<a: INT>,
@@ -149,6 +306,10 @@ func fromJSONNative(u *Unit, e *ir.Call, args []ir.Type) (ir.Pos, string) {
 		why = "the schema " + t.String() + " (not a STRUCT)"
 	}
 	walk(t)
+	if o := FromJSONOptions(e); why == "" && len(o.Other) > 0 {
+		kv := o.Other[0]
+		return kv.Pos, fmt.Sprintf("from_json option %q is not read natively (it reads mode, columnNameOfCorruptRecord, rescuedDataColumn and schemaEvolutionMode): remove it, or target spark-4.1 or spark-4.2", kv.Key)
+	}
 	if why == "" {
 		return ir.Pos{}, ""
 	}

@@ -46,6 +46,9 @@ type FlowContext struct {
 	state    *flowState                        // LoadState, SaveState, Epoch (stream.go)
 	clock    stream.Clock                      // nil: the wall clock
 	emitLate func(rec arrow.RecordBatch) error // nil: no late table
+
+	parsesMu sync.Mutex
+	parses   []ParseCounter // CountParses
 }
 
 // NewFlowContext builds a FlowContext from its parts; Main uses it, and so
@@ -134,6 +137,38 @@ func (fc *FlowContext) Late(n int64) {
 	if fc.Stats != nil && n > 0 {
 		fc.Stats.AddLate(n)
 	}
+}
+
+// ParseCounter is a parse of text in a flow (rt/jsonfn.Parser: a from_json
+// call) whose malformed values, rescued values and new keys the flow
+// counts as it counts a source's malformed records, under where.
+type ParseCounter interface {
+	Counts() (where string, malformed, rescued int64, rescuedField string, newKeys []string, into string)
+}
+
+// CountParses registers a parse whose counts the flow adds to its own
+// when it ends (the run summary, the malformed_records, rescued_records
+// and new_columns events, and etl history).
+func (fc *FlowContext) CountParses(p ParseCounter) {
+	fc.parsesMu.Lock()
+	defer fc.parsesMu.Unlock()
+	fc.parses = append(fc.parses, p)
+}
+
+// countParses adds the registered parses' counts to the flow's.
+func (fc *FlowContext) countParses() {
+	if fc.Stats == nil {
+		return
+	}
+	fc.parsesMu.Lock()
+	defer fc.parsesMu.Unlock()
+	for _, p := range fc.parses {
+		where, malformed, rescued, field, keys, into := p.Counts()
+		fc.Stats.AddMalformed(where, malformed, 0)
+		fc.Stats.AddRescued(where, field, rescued)
+		fc.Stats.AddNewColumns(where, keys, into)
+	}
+	fc.parses = nil
 }
 
 // Expect returns the counters of the target's i-th expectation.

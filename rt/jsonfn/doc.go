@@ -1,7 +1,11 @@
 // Package jsonfn is the runtime of Spark's JSON functions:
 // get_json_object (Spark's JSON path subset), json_array_length,
-// json_object_keys, schema_of_json (Spark's schema inference) and to_json
-// (of nested values, as rt/nested holds them).
+// json_object_keys, schema_of_json (Spark's schema inference), to_json
+// (of nested values, as rt/nested holds them) and from_json, whose Parser
+// (parse.go) takes its options (mode, columnNameOfCorruptRecord, and
+// Lakeflow's rescuedDataColumn and schemaEvolutionMode) and counts the
+// malformed values, rescued values and new keys it meets for the flow's
+// run summary.
 //
 // Spark reads JSON with Jackson, configured to accept single-quoted strings
 // and names and unescaped control characters in strings; it reads only the

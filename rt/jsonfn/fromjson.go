@@ -14,27 +14,29 @@ import (
 // object; otherwise each field (matched by its exact name, the last of a
 // repeated one winning) converted to its type, or NULL where it does not
 // convert.
+//
+// Generated code calls a Parser (parse.go), which also takes from_json's
+// options and counts what it meets; FromJSON is its answer without options.
 func FromJSON(json string, t *Type) (any, bool) {
-	if strings.TrimLeft(json, " \t\r\n") == "" {
-		return nil, false
-	}
-	v, err := parseFirst(json)
-	if err != nil || v.kind != kObject {
-		return make(nested.Struct, len(t.Fields)), true
-	}
-	return structOf(v, t), true
+	x, ok, _ := NewParser(t, "", Options{Corrupt: -1, Rescued: -1}).Parse(json) // PERMISSIVE never fails
+	return x, ok
 }
 
-// structOf converts an object to struct type t, field by field.
-func structOf(v value, t *Type) nested.Struct {
+// structOf converts an object to struct type t, field by field; *partial
+// (when partial is not nil) is set when a field does not convert, which
+// makes the value malformed for Spark (its partial result is kept).
+func structOf(v value, t *Type, partial *bool) nested.Struct {
 	out := make(nested.Struct, len(t.Fields))
 	for i, f := range t.Fields {
 		for j, n := range v.names {
 			if n == f.Name {
-				if x, ok := convert(v.elems[j], f.Type); ok { // the last one wins
+				if x, ok := convert(v.elems[j], f.Type, partial); ok { // the last one wins
 					out[i] = x
 				} else {
 					out[i] = nil // NULL where it does not convert
+					if partial != nil {
+						*partial = true
+					}
 				}
 			}
 		}
@@ -43,8 +45,9 @@ func structOf(v value, t *Type) nested.Struct {
 }
 
 // convert converts v to type t: ok is false when it does not convert (an
-// array or a map with an element that does not is not converted either).
-func convert(v value, t *Type) (any, bool) {
+// array or a map with an element that does not is not converted either);
+// partial as structOf's.
+func convert(v value, t *Type, partial *bool) (any, bool) {
 	if v.kind == kNull {
 		return nil, true
 	}
@@ -78,13 +81,13 @@ func convert(v value, t *Type) (any, bool) {
 		return f, true
 	case Struct:
 		if v.kind == kObject {
-			return structOf(v, t), true
+			return structOf(v, t, partial), true
 		}
 	case Array:
 		if v.kind == kArray {
 			out := make(nested.Array, len(v.elems))
 			for i, e := range v.elems {
-				x, ok := convert(e, t.Elem)
+				x, ok := convert(e, t.Elem, partial)
 				if !ok {
 					return nil, false
 				}
@@ -96,7 +99,7 @@ func convert(v value, t *Type) (any, bool) {
 		if v.kind == kObject {
 			m := &nested.Map{Keys: make([]any, len(v.names)), Values: make([]any, len(v.names))}
 			for i, e := range v.elems {
-				x, ok := convert(e, t.Elem)
+				x, ok := convert(e, t.Elem, partial)
 				if !ok {
 					return nil, false
 				}
