@@ -33,7 +33,7 @@ type fileArgs struct {
 	// table that receives the source's malformed records), at quarP
 	quarantine string
 	quarP      ir.Pos
-	kafka   bool // read_kafka(...): opts are its options, and there is no path
+	kafka      bool // read_kafka(...): opts are its options, and there is no path
 }
 
 // readKafkaArgs parses read_kafka(key => value, ...): named options only,
