@@ -324,6 +324,7 @@ type scenarioRun struct {
 	// checked against the cap.
 	midBacklog, capChecked int
 	seen                   map[int64]bool // epochs checkCap compared with the one before
+	logs                   []string       // the output of every run, killed or not, and command
 }
 
 // root is a working folder: the feed folder and, for sinks, their output.
@@ -486,6 +487,7 @@ func (s *scenarioRun) etl(r *root, code int, args ...string) string {
 	if got != code {
 		s.t.Fatalf("etl %s: exit %d, want %d\n%s%s", strings.Join(args, " "), got, code, stdout.String(), stderr.String())
 	}
+	s.logs = append(s.logs, stdout.String()+stderr.String())
 	return stdout.String()
 }
 
@@ -563,12 +565,14 @@ func (s *scenarioRun) killedRun(r *root, afterFirst bool) {
 		if err != nil {
 			s.t.Fatalf("etl run (not killed) failed: %v\n%s", err, out.String())
 		}
+		s.logs = append(s.logs, out.String())
 		return
 	case <-wait:
 	}
 	close(stop)
 	cmd.Process.Signal(syscall.SIGKILL)
 	err = <-done
+	s.logs = append(s.logs, out.String())
 	if ee, ok := err.(*exec.ExitError); ok {
 		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() && ws.Signal() == syscall.SIGKILL {
 			s.kills++
