@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math/rand"
 	"os"
@@ -13,6 +14,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -141,6 +144,11 @@ type kafkaFeed struct {
 	produced int  // records produced and committed
 	abortAt  int  // the step whose transaction is aborted
 	openAt   int  // the step that leaves a transaction open
+	// small: a step's event times span less than the watermark delay (at
+	// most 60 records 100ms apart, 2s out of order), so that no record is
+	// late whichever prefix of each partition an epoch reads (--follow
+	// reads while the step is produced)
+	small bool
 }
 
 func newKafkaFeed(t *testing.T, rng *rand.Rand, brokers, topic string) *kafkaFeed {
@@ -165,7 +173,11 @@ func (f *kafkaFeed) records(n int) []*kgo.Record {
 	var out []*kgo.Record
 	for range n {
 		f.id++
-		f.clock += time.Duration(200+f.rng.Intn(1500)) * time.Millisecond
+		if f.small {
+			f.clock += time.Duration(20+f.rng.Intn(80)) * time.Millisecond
+		} else {
+			f.clock += time.Duration(200+f.rng.Intn(1500)) * time.Millisecond
+		}
 		at := t0.Add(f.clock - time.Duration(f.rng.Intn(2000))*time.Millisecond)
 		user := fmt.Sprintf("u%d", f.rng.Intn(5))
 		v := fmt.Sprintf(`{"id": %d, "user": %q, "amount": %d, "at": %q}`, f.id, user, f.rng.Intn(1000), at.Format("2006-01-02 15:04:05.000"))
@@ -183,6 +195,7 @@ func (f *kafkaFeed) step(i int) {
 			t.Fatalf("committing the open transaction: %v", err)
 		}
 		f.open = false
+		f.waitStable()
 	}
 	n := 20 + f.rng.Intn(40)
 	if f.rng.Intn(2) == 0 {
@@ -212,6 +225,18 @@ func (f *kafkaFeed) step(i int) {
 		f.open = true
 		f.produced += len(recs)
 	}
+}
+
+// sentinel produces one event five minutes after the others: once an epoch
+// has read it, the next one closes every window before it.
+func (f *kafkaFeed) sentinel() {
+	f.clock += 5 * time.Minute
+	recs := f.records(1)
+	if err := f.plain.ProduceSync(context.Background(), recs...).FirstErr(); err != nil {
+		f.t.Fatal(err)
+	}
+	f.produced++
+	f.waitStable()
 }
 
 // waitStable waits until every partition's last stable offset is its end:
@@ -252,6 +277,58 @@ func (f *kafkaFeed) inTxn(recs []*kgo.Record) {
 	}
 }
 
+// kafkaRun is one Kafka scenario's topics, executables and warehouses.
+type kafkaRun struct {
+	t                *testing.T
+	p                kafkaPipeline
+	sd               int64
+	start            time.Time
+	brokers          string
+	adm              *kadm.Client
+	outRef, outCrash string
+	rng              *rand.Rand
+	ref, cr          *scenarioRun // the uninterrupted run, the killed one
+	refRoot, crRoot  *root        // their folders and warehouses
+	feed             *kafkaFeed
+}
+
+// newKafkaRun creates the topics (the input, and an output topic for each
+// run), builds the pipeline for each and makes two warehouses.
+func newKafkaRun(t *testing.T, p kafkaPipeline) *kafkaRun {
+	brokers := testenv.Kafka(t)
+	cl, err := kgo.NewClient(kgo.SeedBrokers(strings.Split(brokers, ",")...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(cl.Close)
+	k := &kafkaRun{t: t, p: p, brokers: brokers, adm: kadm.NewClient(cl), sd: seed(t), start: time.Now()}
+	topics := kafkaTopics(t, k.adm, 3, "in", "out-ref", "out-crash")
+	in := topics[0]
+	k.outRef, k.outCrash = topics[1], topics[2]
+	t.Logf("seed %d (replay: THUND_CRASH_SEED=%d)", k.sd, k.sd)
+	vars := func(out string) map[string]string {
+		return map[string]string{"@BROKERS@": brokers, "@TOPIC@": in, "@OUT@": out}
+	}
+	binRef := buildKafkaPipeline(t, p, vars(k.outRef))
+	binCrash := binRef
+	if p.sink {
+		binCrash = buildKafkaPipeline(t, p, vars(k.outCrash))
+	}
+	t.Logf("built in %v", time.Since(k.start).Round(time.Millisecond))
+	k.rng = rand.New(rand.NewSource(k.sd))
+	targets := localTarget(t)
+	sc := &scenario{name: "kafka-" + p.src, read: p.read, commitKills: 5}
+	if p.sink {
+		sc.commitKills = 3 // between the warehouse commit and the Kafka commit
+	}
+	k.ref = &scenarioRun{t: t, sc: sc, bin: binRef, rng: k.rng}
+	k.cr = &scenarioRun{t: t, sc: sc, bin: binCrash, rng: k.rng}
+	k.refRoot = &root{dir: t.TempDir(), tg: targets("ref")}
+	k.crRoot = &root{dir: t.TempDir(), tg: targets("crash")}
+	k.feed = newKafkaFeed(t, k.rng, brokers, in)
+	return k
+}
+
 // kafkaKillScenario feeds one input topic in steps; after each step the
 // uninterrupted run (its own warehouse) runs once, then the killed runs
 // (another warehouse, offsets are per warehouse) are SIGKILLed at random
@@ -259,54 +336,23 @@ func (f *kafkaFeed) inTxn(recs []*kgo.Record) {
 // warehouses' Kafka offsets must be equal; at the end, every dataset, and
 // with a sink the output topics as read_committed consumers see them.
 func kafkaKillScenario(t *testing.T, p kafkaPipeline) {
-	brokers := testenv.Kafka(t)
-	cl, err := kgo.NewClient(kgo.SeedBrokers(strings.Split(brokers, ",")...))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cl.Close()
-	adm := kadm.NewClient(cl)
-	topics := kafkaTopics(t, adm, 3, "in", "out-ref", "out-crash")
-	in, outRef, outCrash := topics[0], topics[1], topics[2]
-	sd := seed(t)
-	t.Logf("seed %d (replay: THUND_CRASH_SEED=%d)", sd, sd)
-	start := time.Now()
-	vars := func(out string) map[string]string {
-		return map[string]string{"@BROKERS@": brokers, "@TOPIC@": in, "@OUT@": out}
-	}
-	binRef := buildKafkaPipeline(t, p, vars(outRef))
-	binCrash := binRef
-	if p.sink {
-		binCrash = buildKafkaPipeline(t, p, vars(outCrash))
-	}
-	t.Logf("built in %v", time.Since(start).Round(time.Millisecond))
-
-	rng := rand.New(rand.NewSource(sd))
-	targets := localTarget(t)
-	sc := &scenario{name: "kafka-" + p.src, read: p.read, commitKills: 5}
-	if p.sink {
-		sc.commitKills = 3 // between the warehouse commit and the Kafka commit
-	}
-	ref := &scenarioRun{t: t, sc: sc, bin: binRef, rng: rng}
-	cr := &scenarioRun{t: t, sc: sc, bin: binCrash, rng: rng}
-	refRoot := &root{dir: t.TempDir(), tg: targets("ref")}
-	crRoot := &root{dir: t.TempDir(), tg: targets("crash")}
-	feed := newKafkaFeed(t, rng, brokers, in)
+	k := newKafkaRun(t, p)
+	ref, cr, rng := k.ref, k.cr, k.rng
 	var total time.Duration
 	for i := range kafkaSteps {
-		feed.step(i)
+		k.feed.step(i)
 		t0 := time.Now()
-		ref.etl(refRoot, 0, "run")
+		ref.etl(k.refRoot, 0, "run")
 		total += time.Since(t0)
 		cr.dur = total / time.Duration(i+1)
 		for a := 2 + rng.Intn(3); a > 0 || (i == kafkaSteps-1 && cr.kills < kafkaKills); a-- {
-			cr.killedRun(crRoot, false)
-			cr.checkVisible(crRoot)
+			cr.killedRun(k.crRoot, false)
+			cr.checkVisible(k.crRoot)
 		}
-		cr.completingRun(crRoot)
-		cr.checkVisible(crRoot)
-		cr.checkNoOrphans(crRoot)
-		got, want := kafkaOffsets(t, cr, crRoot), kafkaOffsets(t, ref, refRoot)
+		cr.completingRun(k.crRoot)
+		cr.checkVisible(k.crRoot)
+		cr.checkNoOrphans(k.crRoot)
+		got, want := kafkaOffsets(t, cr, k.crRoot), kafkaOffsets(t, ref, k.refRoot)
 		if got != want {
 			t.Errorf("step %d: after %d kills the Kafka offsets are\n%s\nthe uninterrupted run's\n%s", i, cr.kills, got, want)
 		}
@@ -314,8 +360,15 @@ func kafkaKillScenario(t *testing.T, p kafkaPipeline) {
 			t.Errorf("step %d: the uninterrupted run records no Kafka offsets", i)
 		}
 	}
+	k.compare(fmt.Sprintf("%d kills (%d after the commit record)", cr.kills, cr.after))
+}
+
+// compare checks every dataset, and the output topics, against the
+// uninterrupted run's, and the kills.
+func (k *kafkaRun) compare(what string) {
+	t, p, ref, cr := k.t, k.p, k.ref, k.cr
 	for _, ds := range p.read {
-		got, want := cr.read(crRoot, ds), ref.read(refRoot, ds)
+		got, want := cr.read(k.crRoot, ds), ref.read(k.refRoot, ds)
 		if !slices.Equal(got, want) {
 			t.Errorf("%s after %d kills differs from the uninterrupted run (sorted rows):\n%s", ds, cr.kills, diffLines(got, want))
 		} else if len(want) < 2 {
@@ -323,23 +376,21 @@ func kafkaKillScenario(t *testing.T, p kafkaPipeline) {
 		}
 	}
 	// Every committed record once (the aborted ones never), in the copy.
-	if got := len(ref.read(refRoot, p.read[0])) - 1; got != feed.produced {
-		t.Errorf("%s of the uninterrupted run: %d rows; %d records were produced and committed (and %d aborted)", p.read[0], got, feed.produced, feed.aborted)
+	if got := len(ref.read(k.refRoot, p.read[0])) - 1; got != k.feed.produced {
+		t.Errorf("%s of the uninterrupted run: %d rows; %d records were produced and committed (and %d aborted)", p.read[0], got, k.feed.produced, k.feed.aborted)
 	}
 	if p.sink {
-		got, want := kafkaRows(t, adm, brokers, outCrash), kafkaRows(t, adm, brokers, outRef)
+		got, want := kafkaRows(t, k.adm, k.brokers, k.outCrash), kafkaRows(t, k.adm, k.brokers, k.outRef)
 		if !slices.Equal(got, want) {
 			t.Errorf("output topic after %d kills differs from the uninterrupted run's (read_committed, key and value, sorted):\n%s", cr.kills, diffLines(got, want))
 		}
 		n := 0
 		for _, ds := range p.read {
-			n += len(ref.read(refRoot, ds)) - 1
+			n += len(ref.read(k.refRoot, ds)) - 1
 		}
 		if len(want) != n {
 			t.Errorf("output topic of the uninterrupted run: %d records, want %d (the rows of %v)", len(want), n, p.read)
 		}
-	}
-	if p.sink {
 		// How the runs after a kill resolved an epoch left pending to Kafka.
 		found, again := 0, 0
 		for _, l := range cr.logs {
@@ -351,8 +402,8 @@ func kafkaKillScenario(t *testing.T, p kafkaPipeline) {
 	if cr.kills < kafkaKills {
 		t.Errorf("only %d kills landed in a running process; want %d", cr.kills, kafkaKills)
 	}
-	t.Logf("seed %d: %d steps, %d records (%d aborted), %d kills (%d after the commit record) in %v; an uninterrupted run takes %v",
-		sd, kafkaSteps, feed.produced, feed.aborted, cr.kills, cr.after, time.Since(start).Round(time.Millisecond), cr.dur.Round(time.Millisecond))
+	t.Logf("seed %d: %d steps, %d records (%d aborted), %s in %v; an uninterrupted run takes %v",
+		k.sd, kafkaSteps, k.feed.produced, k.feed.aborted, what, time.Since(k.start).Round(time.Millisecond), cr.dur.Round(time.Millisecond))
 }
 
 // kafkaOffsets is the head commit's Kafka offsets, as JSON.
@@ -384,4 +435,115 @@ func kafkaRows(t *testing.T, adm *kadm.Client, brokers, topic string) []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// TestKafkaToKafkaFollowKill: testdata/kkafka under `run --follow`: each
+// step is produced while a following process runs, which is SIGKILLed at a
+// random point (mid-epoch, between epochs, during recovery); a step brings
+// more killed followers. The uninterrupted run runs once per step. A last
+// follower catches up and stops on SIGTERM; then two sentinel events, each
+// read by one run of each warehouse, close every window. The datasets and
+// the output topics must be equal.
+func TestKafkaToKafkaFollowKill(t *testing.T) {
+	p := kafkaPipeline{src: "kkafka", path: "pipeline.thund", read: []string{"doubled", "per_user"}, sink: true}
+	k := newKafkaRun(t, p)
+	k.feed.small = true
+	ref, cr, rng := k.ref, k.cr, k.rng
+	follow := func() (*exec.Cmd, *syncBuffer, chan error) {
+		cmd := cr.command(k.crRoot, "run", "--follow", "--poll-interval", "50ms")
+		out := &syncBuffer{}
+		cmd.Stdout, cmd.Stderr = out, out
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		return cmd, out, done
+	}
+	epochs := 0 // epochs committed by followers that were then killed
+	kill := func(cmd *exec.Cmd, out *syncBuffer, done chan error, after time.Duration) {
+		select {
+		case err := <-done:
+			t.Fatalf("run --follow stopped before the kill: %v\n%s", err, out)
+		case <-time.After(after):
+		}
+		cmd.Process.Signal(syscall.SIGKILL)
+		err := <-done
+		cr.logs = append(cr.logs, out.String())
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() && ws.Signal() == syscall.SIGKILL {
+				cr.kills++
+				epochs += len(committedLine.FindAllString(out.String(), -1))
+				cr.checkVisible(k.crRoot)
+				return
+			}
+		}
+		t.Fatalf("run --follow: %v, not killed\n%s", err, out)
+	}
+	var total time.Duration
+	for i := range kafkaSteps {
+		cmd, out, done := follow()
+		k.feed.step(i)
+		t0 := time.Now()
+		ref.etl(k.refRoot, 0, "run")
+		total += time.Since(t0)
+		cr.dur = total / time.Duration(i+1)
+		kill(cmd, out, done, time.Duration(rng.Int63n(int64(3*cr.dur))))
+		for a := 1 + rng.Intn(3); a > 0 || (i == kafkaSteps-1 && cr.kills < kafkaKills); a-- {
+			cmd, out, done := follow()
+			kill(cmd, out, done, time.Duration(rng.Int63n(int64(2*cr.dur))))
+		}
+	}
+	// A last follower catches up, then stops cleanly.
+	want := kafkaOffsets(t, ref, k.refRoot)
+	cmd, out, done := follow()
+	deadline := time.Now().Add(time.Minute)
+	for kafkaOffsets(t, cr, k.crRoot) != want {
+		if time.Now().After(deadline) {
+			t.Fatalf("run --follow did not catch up in a minute: offsets\n%s\nwant\n%s\n%s", kafkaOffsets(t, cr, k.crRoot), want, out)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	// (not before it handles signals: it says so when it starts polling)
+	for !strings.Contains(out.String(), "following: polling") {
+		if time.Now().After(deadline) {
+			t.Fatalf("run --follow did not start polling in a minute\n%s", out)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	cmd.Process.Signal(syscall.SIGTERM)
+	if err := <-done; err != nil {
+		t.Fatalf("run --follow after SIGTERM: %v\n%s", err, out)
+	}
+	cr.logs = append(cr.logs, out.String())
+	for range 2 {
+		k.feed.sentinel()
+		ref.etl(k.refRoot, 0, "run")
+		cr.completingRun(k.crRoot)
+	}
+	cr.checkVisible(k.crRoot)
+	cr.checkNoOrphans(k.crRoot)
+	if got, want := kafkaOffsets(t, cr, k.crRoot), kafkaOffsets(t, ref, k.refRoot); got != want {
+		t.Errorf("after the sentinels the Kafka offsets are\n%s\nthe uninterrupted run's\n%s", got, want)
+	}
+	k.compare(fmt.Sprintf("%d kills of run --follow (%d epochs committed by the killed followers)", cr.kills, epochs))
+}
+
+// syncBuffer is a buffer a running process writes while the test reads it.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.String()
 }
