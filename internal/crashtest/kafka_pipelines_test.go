@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/nordisk/thund/internal/testenv"
+	"github.com/nordisk/thund/rt/warehouse"
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kgo"
 )
@@ -225,6 +226,14 @@ func (f *kafkaFeed) step(i int) {
 		f.open = true
 		f.produced += len(recs)
 	}
+}
+
+// more produces n more records, plainly.
+func (f *kafkaFeed) more(n int) {
+	if err := f.plain.ProduceSync(context.Background(), f.records(n)...).FirstErr(); err != nil {
+		f.t.Fatal(err)
+	}
+	f.produced += n // (no markers to wait for; behind a transaction left open they wait for its commit)
 }
 
 // sentinel produces one event five minutes after the others: once an epoch
@@ -460,11 +469,44 @@ func TestKafkaToKafkaFollowKill(t *testing.T) {
 		go func() { done <- cmd.Wait() }()
 		return cmd, out, done
 	}
-	epochs := 0 // epochs committed by followers that were then killed
-	kill := func(cmd *exec.Cmd, out *syncBuffer, done chan error, after time.Duration) {
+	epochs, atCommit := 0, 0 // epochs committed by followers that were then killed; kills at a commit record
+	// kill SIGKILLs a follower after a delay or, with commit, as soon as
+	// the commit record of epoch next appears (and up to 10ms later, around
+	// the Kafka commit), or a second after the delay if none does.
+	kill := func(cmd *exec.Cmd, out *syncBuffer, done chan error, next int64, after time.Duration, commit bool) {
+		wait := time.After(after)
+		stop := make(chan struct{})
+		defer close(stop)
+		if commit {
+			ch := make(chan time.Time, 1)
+			// then up to 10ms later: before or after the Kafka commit
+			settle := time.Duration(rng.Int63n(int64(10 * time.Millisecond)))
+			go func() {
+				fs := k.crRoot.tg.fs()
+				for {
+					select {
+					case <-stop:
+						return
+					default:
+					}
+					if _, err := fs.Stat(context.Background(), warehouse.CommitName(next)); err == nil {
+						time.Sleep(settle)
+						ch <- time.Now()
+						return
+					}
+					time.Sleep(time.Millisecond)
+				}
+			}()
+			wait = ch
+			after += time.Second // a longer wait for the commit record
+		}
 		select {
 		case err := <-done:
 			t.Fatalf("run --follow stopped before the kill: %v\n%s", err, out)
+		case <-wait:
+			if commit {
+				atCommit++
+			}
 		case <-time.After(after):
 		}
 		cmd.Process.Signal(syscall.SIGKILL)
@@ -481,20 +523,47 @@ func TestKafkaToKafkaFollowKill(t *testing.T) {
 		}
 		t.Fatalf("run --follow: %v, not killed\n%s", err, out)
 	}
+	next := func() int64 {
+		st, err := warehouse.New(k.crRoot.tg.fs()).Load(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st.NextEpoch
+	}
 	var total time.Duration
 	for i := range kafkaSteps {
-		cmd, out, done := follow()
+		// Mostly the step is produced while a follower runs; otherwise the
+		// follower starts after, and its first epoch, which reads the
+		// whole step, is killed as soon as its commit record appears.
+		n, commit := next(), rng.Intn(2) == 0 || (i == kafkaSteps-1 && atCommit == 0)
+		var cmd *exec.Cmd
+		var out *syncBuffer
+		var done chan error
+		if !commit {
+			cmd, out, done = follow()
+		}
 		k.feed.step(i)
 		t0 := time.Now()
 		ref.etl(k.refRoot, 0, "run")
 		total += time.Since(t0)
 		cr.dur = total / time.Duration(i+1)
-		kill(cmd, out, done, time.Duration(rng.Int63n(int64(3*cr.dur))))
-		for a := 1 + rng.Intn(3); a > 0 || (i == kafkaSteps-1 && cr.kills < kafkaKills); a-- {
+		if commit {
+			cmd, out, done = follow()
+		}
+		kill(cmd, out, done, n, time.Duration(rng.Int63n(int64(3*cr.dur))), commit)
+		// More followers: killed at random (recovering, idle, reading what
+		// is left), or with a few more records produced first, killed as
+		// soon as the commit record of the epoch that reads them appears.
+		for a := 1 + rng.Intn(3); a > 0 || (i == kafkaSteps-1 && (cr.kills < kafkaKills || atCommit < 4)); a-- {
+			n, commit := next(), rng.Intn(2) == 0
+			if commit {
+				k.feed.more(3 + rng.Intn(10))
+			}
 			cmd, out, done := follow()
-			kill(cmd, out, done, time.Duration(rng.Int63n(int64(2*cr.dur))))
+			kill(cmd, out, done, n, time.Duration(rng.Int63n(int64(2*cr.dur))), commit)
 		}
 	}
+	ref.etl(k.refRoot, 0, "run") // the last records produced
 	// A last follower catches up, then stops cleanly.
 	want := kafkaOffsets(t, ref, k.refRoot)
 	cmd, out, done := follow()
@@ -527,7 +596,7 @@ func TestKafkaToKafkaFollowKill(t *testing.T) {
 	if got, want := kafkaOffsets(t, cr, k.crRoot), kafkaOffsets(t, ref, k.refRoot); got != want {
 		t.Errorf("after the sentinels the Kafka offsets are\n%s\nthe uninterrupted run's\n%s", got, want)
 	}
-	k.compare(fmt.Sprintf("%d kills of run --follow (%d epochs committed by the killed followers)", cr.kills, epochs))
+	k.compare(fmt.Sprintf("%d kills of run --follow (%d as soon as a commit record appeared; %d epochs committed by the killed followers)", cr.kills, atCommit, epochs))
 }
 
 // syncBuffer is a buffer a running process writes while the test reads it.
