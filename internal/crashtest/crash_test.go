@@ -501,10 +501,10 @@ func (s *scenarioRun) runArgs() []string {
 
 // killedRun starts `etl run` and SIGKILLs it after a random delay of up to
 // 1.3 times the mean uninterrupted run, or (one time in five, or in
-// sc.commitKills) as soon as its commit record appears. Under --max-files-per-epoch the delay is scaled by
-// the epochs the run has to commit, and with afterFirst (when more than one
-// epoch of input waits) the kill lands within half an uninterrupted run
-// after the run's first commit.
+// sc.commitKills) as soon as its commit record appears. Under
+// --max-files-per-epoch the delay is scaled by the epochs the run has to
+// commit, and with afterFirst (when more than one epoch of input waits) the
+// kill lands within half an uninterrupted run after the run's first commit.
 func (s *scenarioRun) killedRun(r *root, afterFirst bool) {
 	before := s.head(r)
 	st, err := warehouse.New(r.tg.fs()).Load(context.Background())
