@@ -45,9 +45,9 @@ func executables(t *testing.T) map[string]string {
 			return
 		}
 		builds.dir = dir
-		thundc := filepath.Join(dir, "thundc")
-		if out, err := exec.Command("go", "build", "-o", thundc, repoRoot+"/cmd/thundc").CombinedOutput(); err != nil {
-			builds.err = fmt.Errorf("go build thundc: %v\n%s", err, out)
+		thundc, err := thundcBin()
+		if err != nil {
+			builds.err = err
 			return
 		}
 		builds.bins = map[string]string{}
@@ -89,11 +89,40 @@ func executables(t *testing.T) map[string]string {
 	return builds.bins
 }
 
+// thundcBuild holds thundc, built once per test binary.
+var thundcBuild struct {
+	once sync.Once
+	dir  string
+	bin  string
+	err  error
+}
+
+// thundcBin builds thundc (once) and returns its path.
+func thundcBin() (string, error) {
+	thundcBuild.once.Do(func() {
+		dir, err := os.MkdirTemp("", "thund-crashtest-thundc-")
+		if err != nil {
+			thundcBuild.err = err
+			return
+		}
+		thundcBuild.dir = dir
+		bin := filepath.Join(dir, "thundc")
+		if out, err := exec.Command("go", "build", "-o", bin, repoRoot+"/cmd/thundc").CombinedOutput(); err != nil {
+			thundcBuild.err = fmt.Errorf("go build thundc: %v\n%s", err, out)
+			return
+		}
+		thundcBuild.bin = bin
+	})
+	return thundcBuild.bin, thundcBuild.err
+}
+
 // TestMain removes the built executables.
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if builds.dir != "" {
-		os.RemoveAll(builds.dir)
+	for _, dir := range []string{builds.dir, thundcBuild.dir} {
+		if dir != "" {
+			os.RemoveAll(dir)
+		}
 	}
 	os.Exit(code)
 }
@@ -126,6 +155,9 @@ type scenario struct {
 	maxFiles, keep int
 	// stepFiles: a step brings 1 + rng.Intn(stepFiles) files (0: 3).
 	stepFiles int
+	// commitKills: one killed run in commitKills is killed as soon as its
+	// commit record appears (0: 5).
+	commitKills int
 }
 
 // inputFile is one input file.
@@ -292,6 +324,7 @@ type scenarioRun struct {
 	// checked against the cap.
 	midBacklog, capChecked int
 	seen                   map[int64]bool // epochs checkCap compared with the one before
+	logs                   []string       // the output of every run, killed or not, and command
 }
 
 // root is a working folder: the feed folder and, for sinks, their output.
@@ -454,6 +487,7 @@ func (s *scenarioRun) etl(r *root, code int, args ...string) string {
 	if got != code {
 		s.t.Fatalf("etl %s: exit %d, want %d\n%s%s", strings.Join(args, " "), got, code, stdout.String(), stderr.String())
 	}
+	s.logs = append(s.logs, stdout.String()+stderr.String())
 	return stdout.String()
 }
 
@@ -466,11 +500,11 @@ func (s *scenarioRun) runArgs() []string {
 }
 
 // killedRun starts `etl run` and SIGKILLs it after a random delay of up to
-// 1.3 times the mean uninterrupted run, or (one time in five) as soon as its
-// commit record appears. Under --max-files-per-epoch the delay is scaled by
-// the epochs the run has to commit, and with afterFirst (when more than one
-// epoch of input waits) the kill lands within half an uninterrupted run
-// after the run's first commit.
+// 1.3 times the mean uninterrupted run, or (one time in five, or in
+// sc.commitKills) as soon as its commit record appears. Under
+// --max-files-per-epoch the delay is scaled by the epochs the run has to
+// commit, and with afterFirst (when more than one epoch of input waits) the
+// kill lands within half an uninterrupted run after the run's first commit.
 func (s *scenarioRun) killedRun(r *root, afterFirst bool) {
 	before := s.head(r)
 	st, err := warehouse.New(r.tg.fs()).Load(context.Background())
@@ -480,7 +514,11 @@ func (s *scenarioRun) killedRun(r *root, afterFirst bool) {
 	next, fs := st.NextEpoch, r.tg.fs()
 	left := s.unread(r, before)
 	afterFirst = afterFirst && s.sc.maxFiles > 0 && left > s.sc.maxFiles
-	atCommit := !afterFirst && s.rng.Intn(5) == 0
+	commitKills := s.sc.commitKills
+	if commitKills == 0 {
+		commitKills = 5
+	}
+	atCommit := !afterFirst && s.rng.Intn(commitKills) == 0
 	stop := make(chan struct{})
 	cmd := s.command(r, s.runArgs()...)
 	var out bytes.Buffer
@@ -527,12 +565,14 @@ func (s *scenarioRun) killedRun(r *root, afterFirst bool) {
 		if err != nil {
 			s.t.Fatalf("etl run (not killed) failed: %v\n%s", err, out.String())
 		}
+		s.logs = append(s.logs, out.String())
 		return
 	case <-wait:
 	}
 	close(stop)
 	cmd.Process.Signal(syscall.SIGKILL)
 	err = <-done
+	s.logs = append(s.logs, out.String())
 	if ee, ok := err.(*exec.ExitError); ok {
 		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() && ws.Signal() == syscall.SIGKILL {
 			s.kills++

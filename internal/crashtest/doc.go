@@ -13,5 +13,10 @@
 // vacuum completes. The random delays come
 // from a seeded generator whose seed is logged; THUND_CRASH_SEED replays one.
 // With -tags s3 the same suite runs against the S3 lane's server
-// (TestS3Kill; see internal/testenv).
+// (TestS3Kill; see internal/testenv). With -tags kafka, against the Kafka
+// lane's broker: TestKafkaToWarehouseKill (SQL), TestKafkaToKafkaKill and
+// TestKafkaToKafkaFollowKill (the DSL, the exactly-once sink; --once runs
+// and --follow) feed an input topic in steps and compare with an
+// uninterrupted run in a warehouse of its own over the same topic, and
+// TestKafkaKill writes a watched folder to the sink.
 package crashtest
