@@ -28,7 +28,7 @@ func cdcPipeline() *Pipeline {
 	spec := &cdc.Spec{Target: bidsSchema, Keys: []int{0}, Sequence: arrow.PrimitiveTypes.Int64, SCD: 1}
 	change := spec.ChangeSchema()
 	flow := func(fc *FlowContext) error {
-		return eachBatch(fc, "bids", func(rec arrow.RecordBatch) error {
+		return fc.EachBatch("bids", func(rec arrow.RecordBatch) error {
 			b := array.NewRecordBuilder(fc.Mem, change)
 			auction, price := rec.Column(0).(*array.Int64), rec.Column(1).(*array.Int64)
 			for i := 0; i < int(rec.NumRows()); i++ {

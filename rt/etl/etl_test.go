@@ -38,7 +38,7 @@ var bidsSchema = arrow.NewSchema([]arrow.Field{
 // It reads its input, counts rows in, and emits one batch per input batch.
 func filterRun(input string, min int64, expect bool) func(fc *FlowContext) error {
 	return func(fc *FlowContext) error {
-		return eachBatch(fc, input, func(rec arrow.RecordBatch) error {
+		return fc.EachBatch(input, func(rec arrow.RecordBatch) error {
 			auction, price := rec.Column(0).(*array.Int64), rec.Column(1).(*array.Int64)
 			b := array.NewRecordBuilder(fc.Mem, bidsSchema)
 			var passed, failed int64
@@ -1135,28 +1135,5 @@ func TestEmitChecksTheSchema(t *testing.T) {
 	code, _, stderr := e.etl(p, "run")
 	if code != 1 || !strings.Contains(stderr, "flow high_bids: emitted 1 row with NULL in column auction, which high_bids declares NOT NULL") {
 		t.Errorf("exit %d\n%s", code, stderr)
-	}
-}
-
-// eachBatch reads input in fc, counts each batch's rows in and hands the
-// batch to f, which releases it.
-func eachBatch(fc *FlowContext, input string, f func(rec arrow.RecordBatch) error) error {
-	r, err := fc.Read(input)
-	if err != nil {
-		return err
-	}
-	defer r.Close()
-	for {
-		rec, err := r.Next()
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		fc.CountIn(rec.NumRows())
-		if err := f(rec); err != nil {
-			return err
-		}
 	}
 }

@@ -72,6 +72,31 @@ func NewFlowContext(ctx context.Context, mem memory.Allocator, threads int, stat
 // concurrent use by the flow's goroutines.
 func (fc *FlowContext) Read(name string) (format.BatchReader, error) { return fc.read(name) }
 
+// EachBatch reads input to its end (Read), counts each batch's rows in, and
+// hands each batch to f, which releases it; it stops at f's first error.
+// Hand-written flows (tests, tools) use it; generated flows have loops of
+// their own.
+func (fc *FlowContext) EachBatch(input string, f func(rec arrow.RecordBatch) error) error {
+	r, err := fc.Read(input)
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	for {
+		rec, err := r.Next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		fc.CountIn(rec.NumRows())
+		if err := f(rec); err != nil {
+			return err
+		}
+	}
+}
+
 // ReadColumns is Read for a flow that looks only at the columns cols of
 // the input (indexes into its schema): a Parquet source then decodes only
 // those, and the other columns of its batches are all NULL, whatever their

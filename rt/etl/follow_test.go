@@ -534,7 +534,7 @@ func (e *env) flowEdges(runID, dataset string) []events.Edge {
 // rows (a flow whose output batches are smaller than the edges' bounds).
 func smallBatches(input string, n int64) func(fc *FlowContext) error {
 	return func(fc *FlowContext) error {
-		return eachBatch(fc, input, func(rec arrow.RecordBatch) error {
+		return fc.EachBatch(input, func(rec arrow.RecordBatch) error {
 			for i := int64(0); i < rec.NumRows(); i += n {
 				part := rec.NewSlice(i, min(i+n, rec.NumRows()))
 				err := fc.Emit(part)

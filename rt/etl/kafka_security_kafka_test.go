@@ -11,7 +11,6 @@ import (
 	"crypto/x509/pkix"
 	"encoding/pem"
 	"fmt"
-	"io"
 	"math/big"
 	"os"
 	"path/filepath"
@@ -62,28 +61,13 @@ func relayPipeline(in, out [][2]string, ran *bool) *etl.Pipeline {
 		if ran != nil {
 			*ran = true
 		}
-		r, err := fc.Read("events")
-		if err != nil {
-			return err
-		}
-		defer r.Close()
-		for {
-			rec, err := r.Next()
-			if err == io.EOF {
-				return nil
-			}
-			if err != nil {
-				return err
-			}
-			fc.CountIn(rec.NumRows())
+		return fc.EachBatch("events", func(rec arrow.RecordBatch) error {
 			kv := array.NewRecordBatch(keyValueSchema, []arrow.Array{rec.Column(0), rec.Column(1)}, rec.NumRows())
-			err = fc.Emit(kv)
+			err := fc.Emit(kv)
 			kv.Release()
 			rec.Release()
-			if err != nil {
-				return err
-			}
-		}
+			return err
+		})
 	}
 	return &etl.Pipeline{Name: "krelay", File: "krelay.thund", Compiler: "v0.0.0-test", Kafka: kafka.New(), Datasets: []*etl.Dataset{
 		{Name: "events", Kind: etl.Source, Schema: kafkaSourceSchema,

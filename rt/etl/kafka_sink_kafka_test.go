@@ -9,7 +9,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -124,20 +123,7 @@ var valueSchema = arrow.NewSchema([]arrow.Field{{Name: "value", Type: arrow.Bina
 // fail, when set, is asked after each emitted batch whether the flow fails.
 func sinkPipeline(opts [][2]string, schema *arrow.Schema, row rowFunc, fail func() bool) *etl.Pipeline {
 	run := func(fc *etl.FlowContext) error {
-		r, err := fc.Read("ids")
-		if err != nil {
-			return err
-		}
-		defer r.Close()
-		for {
-			rec, err := r.Next()
-			if err == io.EOF {
-				return nil
-			}
-			if err != nil {
-				return err
-			}
-			fc.CountIn(rec.NumRows())
+		return fc.EachBatch("ids", func(rec arrow.RecordBatch) error {
 			ids := rec.Column(0).(*array.Int64)
 			b := array.NewRecordBuilder(fc.Mem, schema)
 			for i := 0; i < ids.Len(); i++ {
@@ -146,7 +132,7 @@ func sinkPipeline(opts [][2]string, schema *arrow.Schema, row rowFunc, fail func
 			out := b.NewRecordBatch()
 			b.Release()
 			rec.Release()
-			err = fc.Emit(out)
+			err := fc.Emit(out)
 			out.Release()
 			if err != nil {
 				return err
@@ -154,7 +140,8 @@ func sinkPipeline(opts [][2]string, schema *arrow.Schema, row rowFunc, fail func
 			if fail != nil && fail() {
 				return errors.New("the flow failed (test)")
 			}
-		}
+			return nil
+		})
 	}
 	return &etl.Pipeline{Name: "ksink", File: "ksink.thund", Compiler: "v0.0.0-test", Kafka: kafka.New(), Datasets: []*etl.Dataset{
 		{Name: "ids", Kind: etl.Source, Schema: idsSchema,

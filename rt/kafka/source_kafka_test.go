@@ -56,26 +56,11 @@ func kafkaSchema(headers bool) *arrow.Schema {
 // copyRun copies every batch of input to the target.
 func copyRun(input string) func(fc *etl.FlowContext) error {
 	return func(fc *etl.FlowContext) error {
-		r, err := fc.Read(input)
-		if err != nil {
-			return err
-		}
-		defer r.Close()
-		for {
-			rec, err := r.Next()
-			if err == io.EOF {
-				return nil
-			}
-			if err != nil {
-				return err
-			}
-			fc.CountIn(rec.NumRows())
-			err = fc.Emit(rec)
+		return fc.EachBatch(input, func(rec arrow.RecordBatch) error {
+			err := fc.Emit(rec)
 			rec.Release()
-			if err != nil {
-				return err
-			}
-		}
+			return err
+		})
 	}
 }
 

@@ -7,7 +7,6 @@
 package main
 
 import (
-	"io"
 	"os"
 	"strconv"
 
@@ -26,20 +25,7 @@ var (
 )
 
 func out(fc *etl.FlowContext) error {
-	r, err := fc.Read("ids")
-	if err != nil {
-		return err
-	}
-	defer r.Close()
-	for {
-		rec, err := r.Next()
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		fc.CountIn(rec.NumRows())
+	return fc.EachBatch("ids", func(rec arrow.RecordBatch) error {
 		ids := rec.Column(0).(*array.Int64)
 		b := array.NewRecordBuilder(fc.Mem, outSchema)
 		for i := 0; i < ids.Len(); i++ {
@@ -50,12 +36,10 @@ func out(fc *etl.FlowContext) error {
 		batch := b.NewRecordBatch()
 		b.Release()
 		rec.Release()
-		err = fc.Emit(batch)
+		err := fc.Emit(batch)
 		batch.Release()
-		if err != nil {
-			return err
-		}
-	}
+		return err
+	})
 }
 
 func main() {
