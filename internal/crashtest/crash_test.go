@@ -116,6 +116,29 @@ func thundcBin() (string, error) {
 	return thundcBuild.bin, thundcBuild.err
 }
 
+// commitAppears returns a channel that receives the time settle after the
+// commit record of epoch next appears in fs; it stops looking once stop is
+// closed.
+func commitAppears(fs store.FS, next int64, settle time.Duration, stop <-chan struct{}) <-chan time.Time {
+	ch := make(chan time.Time, 1)
+	go func() {
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			if _, err := fs.Stat(context.Background(), warehouse.CommitName(next)); err == nil {
+				time.Sleep(settle)
+				ch <- time.Now()
+				return
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}()
+	return ch
+}
+
 // TestMain removes the built executables.
 func TestMain(m *testing.M) {
 	code := m.Run()
@@ -541,23 +564,7 @@ func (s *scenarioRun) killedRun(r *root, afterFirst bool) {
 		// Kill as soon as the commit record is there: between the commit
 		// point and the end of the process (event log, lock, sinks); or,
 		// afterFirst, a while later, in the run's next epochs.
-		ch := make(chan time.Time, 1)
-		wait = ch
-		go func() {
-			for {
-				select {
-				case <-stop:
-					return
-				default:
-				}
-				if _, err := fs.Stat(context.Background(), warehouse.CommitName(next)); err == nil {
-					time.Sleep(settle)
-					ch <- time.Now()
-					return
-				}
-				time.Sleep(time.Millisecond)
-			}
-		}()
+		wait = commitAppears(fs, next, settle, stop)
 	}
 	select {
 	case err := <-done:

@@ -479,26 +479,9 @@ func TestKafkaToKafkaFollowKill(t *testing.T) {
 		stop := make(chan struct{})
 		defer close(stop)
 		if commit {
-			ch := make(chan time.Time, 1)
 			// then up to 10ms later: before or after the Kafka commit
 			settle := time.Duration(rng.Int63n(int64(10 * time.Millisecond)))
-			go func() {
-				fs := k.crRoot.tg.fs()
-				for {
-					select {
-					case <-stop:
-						return
-					default:
-					}
-					if _, err := fs.Stat(context.Background(), warehouse.CommitName(next)); err == nil {
-						time.Sleep(settle)
-						ch <- time.Now()
-						return
-					}
-					time.Sleep(time.Millisecond)
-				}
-			}()
-			wait = ch
+			wait = commitAppears(k.crRoot.tg.fs(), next, settle, stop)
 			after += time.Second // a longer wait for the commit record
 		}
 		select {

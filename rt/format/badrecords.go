@@ -240,6 +240,13 @@ func corruptIndex(schema *arrow.Schema, name string) (int, error) {
 	if name == "" {
 		return -1, nil
 	}
+	return textColumn(schema, name, "malformed records' text")
+}
+
+// textColumn is the index of column name in schema (-1 when there is none),
+// or an error when it is not a nullable string: a column the reader fills
+// with text (holds says what), NULL for most records.
+func textColumn(schema *arrow.Schema, name, holds string) (int, error) {
 	for i, f := range schema.Fields() {
 		if f.Name != name {
 			continue
@@ -249,7 +256,7 @@ func corruptIndex(schema *arrow.Schema, name string) (int, error) {
 			if !f.Nullable {
 				nn = " not null"
 			}
-			return -1, fmt.Errorf("column %s holds malformed records' text: want a nullable string, got %s%s", name, TypeString(f.Type), nn)
+			return -1, fmt.Errorf("column %s holds %s: want a nullable string, got %s%s", name, holds, TypeString(f.Type), nn)
 		}
 		return i, nil
 	}

@@ -152,20 +152,11 @@ func rescuedIndex(schema *arrow.Schema, name, corrupt string) (int, error) {
 	if name == corrupt {
 		return -1, fmt.Errorf("column %s cannot be both the rescued-data column and the corrupt-record column", name)
 	}
-	for i, f := range schema.Fields() {
-		if f.Name != name {
-			continue
-		}
-		if f.Type.ID() != arrow.STRING || !f.Nullable {
-			nn := ""
-			if !f.Nullable {
-				nn = " not null"
-			}
-			return -1, fmt.Errorf("column %s holds rescued data: want a nullable string, got %s%s", name, TypeString(f.Type), nn)
-		}
-		return i, nil
+	i, err := textColumn(schema, name, "rescued data")
+	if err == nil && i < 0 {
+		err = fmt.Errorf("rescuedDataColumn %s: the schema does not declare it (declare %s string)", name, name)
 	}
-	return -1, fmt.Errorf("rescuedDataColumn %s: the schema does not declare it (declare %s string)", name, name)
+	return i, err
 }
 
 // rescueField is one field of a record to rescue: its name in the file, its
