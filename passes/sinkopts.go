@@ -12,7 +12,8 @@ import (
 // gives the verdict the runtime would (rt/etl's sinkMode, which stays as
 // the safety net, takes the same list):
 //
-//   - the options a file sink (parquet, csv, jsonl) takes: path and mode;
+//   - the options a file sink (parquet, csv, jsonl) takes: path (required,
+//     not empty) and mode;
 //   - mode's value: append or replace;
 //   - mode replace on a streaming sink (a flow into it reads a stream) is
 //     refused: a streaming sink appends each epoch's rows, and replacing
@@ -30,6 +31,16 @@ func (c *capChecker) fileSink(d *ir.Dataset) {
 	case "stdout", "console", "kafka":
 		return
 	}
+	format := strings.ToLower(d.Format)
+	if format == "" {
+		format = "parquet"
+	}
+	hasPath := false
+	defer func() {
+		if !hasPath {
+			c.u.Diags.Add(d.Pos, ir.CodeBadDataset, "sink %s: a %s sink needs the path option: the folder its files go to (options (\"path\" = \"out/%s\"))", d.Name, format, d.Name)
+		}
+	}()
 	for _, kv := range d.SinkOptions {
 		pos := kv.Pos
 		if !pos.IsValid() {
@@ -38,6 +49,7 @@ func (c *capChecker) fileSink(d *ir.Dataset) {
 		key := strings.ToLower(kv.Key)
 		switch key {
 		case "path":
+			hasPath = strings.TrimSpace(kv.Value) != ""
 		case "mode":
 			m := strings.ToLower(kv.Value)
 			switch {
@@ -51,7 +63,7 @@ func (c *capChecker) fileSink(d *ir.Dataset) {
 			if near, ok := suggest.Closest(kv.Key, fileSinkOptions); ok {
 				hint = fmt.Sprintf(" (did you mean %s?)", near)
 			}
-			c.u.Diags.Add(pos, ir.CodeBadDataset, "sink %s: unknown option %q%s: a %s sink takes %s", d.Name, kv.Key, hint, strings.ToLower(d.Format), strings.Join(fileSinkOptions, ", "))
+			c.u.Diags.Add(pos, ir.CodeBadDataset, "sink %s: unknown option %q%s: a %s sink takes %s", d.Name, kv.Key, hint, format, strings.Join(fileSinkOptions, ", "))
 		}
 	}
 }

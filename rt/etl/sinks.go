@@ -64,6 +64,9 @@ func sinkMode(d *Dataset) (string, error) {
 			return "", fmt.Errorf("sink %s: unknown option %q: a %s sink takes %s", d.Name, kv[0], sinkFormat(d), strings.Join(fileSinkOptions, ", "))
 		}
 	}
+	if strings.TrimSpace(sinkOption(d, "path")) == "" {
+		return "", fmt.Errorf("sink %s: a %s sink needs the path option: the folder its files go to", d.Name, sinkFormat(d))
+	}
 	switch m := strings.ToLower(sinkOption(d, "mode")); m {
 	case "":
 		if streamingSink(d) {
@@ -319,7 +322,7 @@ func (ex *executor) completeSinks(head *warehouse.Commit) {
 	}
 	for _, ds := range ex.p.Datasets {
 		raw, ok := head.State[sinkStateKey(ds.Name)]
-		if ds.Kind != Sink || !ok {
+		if ds.Kind != Sink || isKafkaSink(ds) || !ok {
 			continue
 		}
 		var pend sinkPending

@@ -162,6 +162,11 @@ func TestSinkOptionsCheckedAtRun(t *testing.T) {
 	}{
 		{batchSinkPipeline([2]string{"mdoe", "append"}), `sink export: unknown option "mdoe": a csv sink takes path, mode`},
 		{batchSinkPipeline([2]string{"mode", "overwrite"}), `sink export: mode "overwrite": want append or replace`},
+		{func() *Pipeline {
+			p := batchSinkPipeline()
+			p.Datasets[len(p.Datasets)-1].SinkOptions = nil
+			return p
+		}(), `sink export has no path option`},
 	} {
 		code, _, stderr := e.etl(c.p, "run")
 		if code == 0 || !strings.Contains(stderr, c.want) {
