@@ -360,6 +360,8 @@ func (c *capChecker) dataset(d *ir.Dataset) {
 		if strings.EqualFold(d.Format, "kafka") {
 			c.note(c.caps.KafkaSinks, with(d.Pos, "kafka sink", "a Kafka sink", ""))
 			c.kafkaSink(d)
+		} else {
+			c.fileSink(d)
 		}
 	case ir.KindStreamingTable:
 		if c.caps.Target.IsSpark() && len(c.u.flowsInto(d)) == 0 {

@@ -3,6 +3,7 @@ package sparkemit
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -378,8 +379,17 @@ func (e *emitter) dataset(d *ir.Dataset) {
 		out.OutputType = pb.OutputType_TEMPORARY_VIEW.Enum()
 	case ir.KindSink:
 		out.OutputType = pb.OutputType_SINK.Enum()
+		opts := d.SinkOptions
+		if mode := e.u.SinkMode(d); mode != "" {
+			// mode is Þund's: Spark's sinks take append flows only
+			opts = slices.DeleteFunc(slices.Clone(opts), func(kv ir.KV) bool { return strings.EqualFold(kv.Key, "mode") })
+			if mode == "replace" {
+				e.note(d.Pos, "", d.Name, "sink mode", passes.ActionDropped,
+					"mode replace is not expressible in SDP (a sink takes append flows only): Spark appends each run's rows to the sink's folder, where native replaces them (set mode append to say so)")
+			}
+		}
 		out.Details = &pb.PipelineCommand_DefineOutput_SinkDetails_{SinkDetails: &pb.PipelineCommand_DefineOutput_SinkDetails{
-			Options: kvMap(d.SinkOptions),
+			Options: kvMap(opts),
 			Format:  optString(sinkFormat(d.Format)),
 		}}
 	case ir.KindView:

@@ -18,9 +18,9 @@ func init() {
 // reads again no more than one checkpoint interval of input.
 var cappedScenario = &scenario{
 	name: "streams_capped", src: "testdata/streams", exe: "streams", source: "events",
-	inputs:   eventFiles,
-	read:     []string{"events_copy", "big_events", "small_inc", "per_key"},
-	streams:  []string{"events_copy/events_copy", "big_events/big_events", "small_inc/small_inc", "out_csv/export"},
-	sinkDir:  "out",
+	inputs:  eventFiles,
+	read:    []string{"events_copy", "big_events", "small_inc", "per_key"},
+	streams: []string{"events_copy/events_copy", "big_events/big_events", "small_inc/small_inc", "out_csv/export"},
+	sinkDir: "out", batchSinkDir: "out_batch",
 	maxFiles: 2, keep: 3, stepFiles: 5,
 }

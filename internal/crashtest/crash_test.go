@@ -165,6 +165,11 @@ type scenario struct {
 	streams []string
 	source  string
 	sinkDir string // a CSV sink folder under the root ("": none)
+	// batchSinkDir: a CSV batch sink's folder under the root (mode replace,
+	// its output one file, replaced on each rebuild): after every kill it
+	// holds at most one visible file, and at the end exactly one, equal to
+	// the uninterrupted run's ("": none)
+	batchSinkDir string
 	// sameBatches: each step's files are one micro-batch, as in the
 	// uninterrupted run (update-mode changelogs depend on the batches); else
 	// a step's files sometimes join the next step's run.
@@ -211,7 +216,7 @@ var scenarios = []*scenario{
 		inputs:  eventFiles,
 		read:    []string{"events_copy", "big_events", "small_inc", "per_key"},
 		streams: []string{"events_copy/events_copy", "big_events/big_events", "small_inc/small_inc", "out_csv/export"},
-		sinkDir: "out",
+		sinkDir: "out", batchSinkDir: "out_batch",
 	},
 	{
 		name: "cdc", src: repoRoot + "/examples/cdc", source: "customer_changes",
@@ -432,6 +437,18 @@ func (s *scenarioRun) run(targets func(string) target) {
 		}
 		if n := s.sourceRows(nfiles, nil); int64(len(want)) != n {
 			t.Errorf("sink folder of the uninterrupted run: %d rows, want %d", len(want), n)
+		}
+	}
+	if s.sc.batchSinkDir != "" {
+		got, gotFiles := s.folderRows(cr, s.sc.batchSinkDir)
+		want, wantFiles := s.folderRows(ref, s.sc.batchSinkDir)
+		if gotFiles != 1 || wantFiles != 1 {
+			t.Errorf("batch sink folder %s: %d visible files after %d kills, %d in the uninterrupted run; want 1", s.sc.batchSinkDir, gotFiles, s.kills, wantFiles)
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("batch sink folder %s after %d kills differs from the uninterrupted run:\n%s", s.sc.batchSinkDir, s.kills, diffLines(got, want))
+		} else if len(want) == 0 {
+			t.Errorf("batch sink folder %s: the uninterrupted run produced no rows", s.sc.batchSinkDir)
 		}
 	}
 	t.Logf("%s: %d steps, %d kills (%d after the run's commit); an uninterrupted run takes %v on average",
@@ -847,6 +864,13 @@ func (s *scenarioRun) checkVisible(r *root) {
 	if s.sc.sinkDir != "" {
 		s.sinkRows(r)
 	}
+	if s.sc.batchSinkDir != "" {
+		if _, err := os.Stat(filepath.Join(r.dir, s.sc.batchSinkDir)); err == nil {
+			if _, n := s.folderRows(r, s.sc.batchSinkDir); n > 1 {
+				t.Errorf("batch sink folder %s after a kill: %d visible files, want at most 1 (a reader would see two rebuilds)", s.sc.batchSinkDir, n)
+			}
+		}
+	}
 }
 
 // checkNoOrphans checks, after a completed run, that no temporary file of a
@@ -881,17 +905,24 @@ func (s *scenarioRun) read(r *root, name string) []string {
 // sinkRows reads every visible (not hidden) file of the sink folder in full
 // and returns their data rows, sorted.
 func (s *scenarioRun) sinkRows(r *root) []string {
+	rows, _ := s.folderRows(r, s.sc.sinkDir)
+	return rows
+}
+
+// folderRows reads every visible file of the sink folder sub in full and
+// returns their data rows, sorted, and how many files there are.
+func (s *scenarioRun) folderRows(r *root, sub string) (rows []string, files int) {
 	t := s.t
-	dir := filepath.Join(r.dir, s.sc.sinkDir)
+	dir := filepath.Join(r.dir, sub)
 	ents, err := os.ReadDir(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var rows []string
 	for _, e := range ents {
 		if strings.HasPrefix(e.Name(), ".") {
 			continue // a sink's temporary file: never a reader's
 		}
+		files++
 		data, err := os.ReadFile(filepath.Join(dir, e.Name()))
 		if err != nil {
 			t.Fatal(err)
@@ -906,7 +937,7 @@ func (s *scenarioRun) sinkRows(r *root) []string {
 		}
 	}
 	slices.Sort(rows)
-	return rows
+	return rows, files
 }
 
 // diffLines shows what one sorted multiset has that the other lacks.

@@ -202,6 +202,11 @@ func (ex *executor) build(ds *Dataset, d *decision) error {
 		}
 		out = &kafkaTarget{ex: ex, ref: ref}
 	case ds.Kind == Sink:
+		if sinkFormat(ds) != "stdout" {
+			if _, err := sinkMode(ds); err != nil {
+				return err
+			}
+		}
 		out = &sinkTarget{ex: ex, ds: ds}
 	default:
 		return fmt.Errorf("%s %s is not built by a run", ds.Kind, ds.Name)

@@ -24,7 +24,10 @@ their commit records, dataset files that no kept commit lists, the event logs
 of runs that started before the oldest kept commit's run, and checkpoint
 objects of older epochs; and, as the start of a run does, what failed or
 killed runs left: files they staged that no commit lists, and temporary
-files of writes they were killed in. The latest commit is always kept, so nothing it
+files of writes they were killed in; in the file sinks' folders (with a
+warehouse folder), the temporary files of runs that died before publishing
+and a replace sink's earlier output (an append or streaming sink's files
+are its output and stay). The latest commit is always kept, so nothing it
 references is removed; read --version reaches the versions of the kept
 commits only. Vacuum takes the warehouse lock, like run. It works on a folder
 and on S3 alike. It is safe to kill: it retires the old commit records,
@@ -94,6 +97,16 @@ func (c *cli) vacuum(ctx context.Context, pl place, keep int) (*warehouse.Vacuum
 			var terr error
 			res.TempFiles, terr = wh.CleanTemp(ctx, lock)
 			err = errors.Join(err, terr)
+			if pl.dir != "" {
+				// the file sinks' folders (sinks.go); the file sinks write
+				// local folders only, so not with a warehouse on S3
+				var serr error
+				res.SinkFiles, serr = vacuumSinks(c.p, pl.root, st.Head)
+				if res.SinkFiles == nil {
+					res.SinkFiles = []string{}
+				}
+				err = errors.Join(err, serr)
+			}
 		}
 	}
 	if rerr := lock.Release(context.WithoutCancel(ctx)); err == nil && rerr != nil {
@@ -109,6 +122,9 @@ func vacuumLine(res *warehouse.VacuumResult) string {
 		len(res.Commits), len(res.DataFiles), len(res.EventLogs), len(res.Checkpoints))
 	if n, m := len(res.Staged), res.TempFiles; n+m > 0 {
 		line += fmt.Sprintf("; and what failed runs left: %d staged files, %d temporary files", n, m)
+	}
+	if n := len(res.SinkFiles); n > 0 {
+		line += fmt.Sprintf("; and %d sink files no kept version needs (sink temporary files of dead runs, a replace sink's earlier output)", n)
 	}
 	return line
 }

@@ -22,6 +22,10 @@ type VacuumResult struct {
 	// no commit lists, and how many temporary files of interrupted writes.
 	Staged    []string `json:"removed_staged_files"`
 	TempFiles int      `json:"removed_temp_files"`
+	// SinkFiles are the file sinks' files that `etl vacuum` removed
+	// (rt/etl): temporary files of dead runs, a replace sink's earlier
+	// output. Not counted in Removed.
+	SinkFiles []string `json:"removed_sink_files,omitempty"`
 	Bytes     int64    `json:"removed_bytes"`
 }
 
