@@ -124,3 +124,34 @@ func TestSparkSourceOptions(t *testing.T) {
 		}
 	}
 }
+
+// FuzzKafkaOptions: any option text (a key and value as a user writes them,
+// beside a good base) parses or fails with an *Error naming a key; it never
+// panics, and check and parse agree for options that name no file.
+func FuzzKafkaOptions(f *testing.F) {
+	for _, kv := range [][2]string{{"startingOffsets", `{"t":{"0":23,"1":-2}}`}, {"assign", `{"t":[0,1]}`},
+		{"kafka.sasl.jaas.config", `x required username="u\"s" password="p";`}, {"subscribePattern", `ev(a|b)+`},
+		{"maxOffsetsPerTrigger", "12"}, {"endingOffsets", "latest"}, {"kafka.security.protocol", "sasl_ssl"}} {
+		f.Add(kv[0], kv[1], true)
+	}
+	f.Fuzz(func(t *testing.T, key, value string, stream bool) {
+		base := [][2]string{{"bootstrapServers", "h:1"}}
+		if !strings.EqualFold(key, "subscribePattern") && !strings.EqualFold(key, "assign") {
+			base = append(base, [2]string{"subscribe", "t"})
+		}
+		kvs := append(base, [2]string{key, value})
+		_, err := ParseSource(kvs, stream)
+		var oe *Error
+		if err != nil && !errors.As(err, &oe) {
+			t.Fatalf("%q = %q: %T %v, want an *Error", key, value, err, err)
+		}
+		if !strings.HasSuffix(strings.ToLower(key), ".location") {
+			if cerr := CheckSource(kvs, stream); (cerr == nil) != (err == nil) {
+				t.Fatalf("%q = %q: check says %v, parse says %v", key, value, cerr, err)
+			}
+		}
+		if _, err := ParseSink([][2]string{{"kafka.bootstrap.servers", "h:1"}, {key, value}}, true); err != nil && !errors.As(err, &oe) {
+			t.Fatalf("sink %q = %q: %T %v, want an *Error", key, value, err, err)
+		}
+	})
+}

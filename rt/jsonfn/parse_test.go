@@ -157,3 +157,30 @@ func TestParserConcurrent(t *testing.T) {
 		t.Errorf("%d malformed, new keys %v; want 8000 and [k]", m, keys)
 	}
 }
+
+// FuzzFromJSONParser: from_json's parser (a Kafka value, a JSON column) on
+// any text, in each mode and evolution: it never panics; a value it keeps is
+// a struct of the schema's fields; FAILFAST fails exactly where PERMISSIVE
+// counts a malformed value.
+func FuzzFromJSONParser(f *testing.F) {
+	for _, s := range []string{`{"id":1,"user":{"name":"x","age":3},"tags":["a"]}`, `{"id":"one"}`, `{"ID":1,"new":true}`, `[1]`, `not json`, `{"id":1}{"id":2}`, `{"tags":[1,{"x":1}]}`, `null`, ``} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, json string) {
+		for ev := EvolveNone; ev <= EvolveFailOnNewColumns; ev++ {
+			loose := NewParser(parseSchema(), "w", Options{Corrupt: 3, Rescued: 4, Evolution: ev})
+			strict := NewParser(parseSchema(), "w", Options{FailFast: true, Corrupt: 3, Rescued: 4, Evolution: ev})
+			v, ok, err := loose.Parse(json)
+			_, _, serr := strict.Parse(json)
+			if err == nil && ok {
+				if s, isStruct := v.(nested.Struct); !isStruct || len(s) != len(parseSchema().Fields) {
+					t.Fatalf("%s: %q gave %#v, want a struct of %d fields", ev, json, v, len(parseSchema().Fields))
+				}
+			}
+			_, malformed, _, _, _, _ := loose.Counts()
+			if err == nil && (malformed > 0) != (serr != nil) {
+				t.Fatalf("%s: %q: PERMISSIVE counted %d malformed, FAILFAST's error is %v", ev, json, malformed, serr)
+			}
+		}
+	})
+}
