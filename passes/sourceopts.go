@@ -133,23 +133,32 @@ func (c *capChecker) sourceOptions(d *ir.Dataset) {
 	if corrupt == "" {
 		return
 	}
+	c.textColumn(d, corrupt, corruptPos, "malformed records' text (columnNameOfCorruptRecord)", " (Spark: INVALID_CORRUPT_RECORD_TYPE)")
+}
+
+// textColumn reports column name of d, a column the reader fills with text
+// (holds says what; suffix ends the message), when it is not a nullable
+// STRING, at the column (at pos when it has no position). It says whether
+// d declares the column.
+func (c *capChecker) textColumn(d *ir.Dataset, name string, pos ir.Pos, holds, suffix string) bool {
 	for _, col := range d.Columns {
-		if col.Name != corrupt {
+		if col.Name != name {
 			continue
 		}
 		if col.Type.Kind != ir.TString || col.NotNull {
 			p := col.Pos
 			if !p.IsValid() {
-				p = corruptPos
+				p = pos
 			}
 			nn := ""
 			if col.NotNull {
 				nn = " NOT NULL"
 			}
-			c.u.Diags.Add(p, ir.CodeBadDataset, "source %s: column %s holds malformed records' text (columnNameOfCorruptRecord): want a nullable STRING, got %s%s (Spark: INVALID_CORRUPT_RECORD_TYPE)",
-				d.Name, col.Name, col.Type, nn)
+			c.u.Diags.Add(p, ir.CodeBadDataset, "source %s: column %s holds %s: want a nullable STRING, got %s%s%s", d.Name, col.Name, holds, col.Type, nn, suffix)
 		}
+		return true
 	}
+	return false
 }
 
 // rescuedColumn checks the rescued-data column and schemaEvolutionMode of a
@@ -172,21 +181,7 @@ func (c *capChecker) rescuedColumn(d *ir.Dataset, rescued string, rescuedPos ir.
 		c.u.Diags.Add(rescuedPos, ir.CodeBadDataset, "source %s: column %s cannot be both the rescued-data column (rescuedDataColumn) and the corrupt-record column (columnNameOfCorruptRecord)", d.Name, rescued)
 		return
 	}
-	for _, col := range d.Columns {
-		if col.Name != rescued {
-			continue
-		}
-		if col.Type.Kind != ir.TString || col.NotNull {
-			p := col.Pos
-			if !p.IsValid() {
-				p = rescuedPos
-			}
-			nn := ""
-			if col.NotNull {
-				nn = " NOT NULL"
-			}
-			c.u.Diags.Add(p, ir.CodeBadDataset, "source %s: column %s holds rescued data (rescuedDataColumn): want a nullable STRING, got %s%s", d.Name, col.Name, col.Type, nn)
-		}
+	if c.textColumn(d, rescued, rescuedPos, "rescued data (rescuedDataColumn)", "") {
 		return
 	}
 	c.u.Diags.Add(rescuedPos, ir.CodeBadDataset, "source %s: %s puts rescued data in column %s, which the schema does not declare: declare it as `%s string`", d.Name, how, rescued, rescued)
