@@ -98,44 +98,73 @@ func readsFiles(p *Pipeline) bool {
 
 // historyEntry is one run as `history` shows it.
 type historyEntry struct {
-	RunID                 string `json:"run_id"`
-	Pipeline              string `json:"pipeline"`
-	Start                 string `json:"start"`
-	Status                string `json:"status"` // completed | partial | failed | unknown
-	Epoch                 int64  `json:"epoch"`  // committed epoch, 0 if none
-	DurationMS            int64  `json:"duration_ms"`
-	RowsIn                int64  `json:"rows_in"`
-	RowsOut               int64  `json:"rows_out"`
-	ExpectationViolations int64  `json:"expectation_violations"`
-	ExpectationDropped    int64  `json:"expectation_dropped"`
-	LateRowsDropped       int64  `json:"late_rows_dropped"`
+	RunID      string `json:"run_id"`
+	Pipeline   string `json:"pipeline"`
+	Start      string `json:"start"`
+	Status     string `json:"status"` // completed | partial | failed | unknown
+	Epoch      int64  `json:"epoch"`  // committed epoch, 0 if none
+	DurationMS int64  `json:"duration_ms"`
+	runCounts
+	// NewColumns: the columns sources' files held that their schemas lack
+	// (drift.go)
+	NewColumns []events.NewColumns `json:"new_columns,omitempty"`
+	Rebuilt    []rebuilt           `json:"rebuilt"`
+	Error      string              `json:"error,omitempty"`
+}
+
+// runCounts are what a run's flows counted, in all (historyEntry) or for
+// one dataset (rebuilt); their JSON fields stand in both.
+type runCounts struct {
+	RowsIn                int64 `json:"rows_in"`
+	RowsOut               int64 `json:"rows_out"`
+	ExpectationViolations int64 `json:"expectation_violations"`
+	ExpectationDropped    int64 `json:"expectation_dropped"`
+	LateRowsDropped       int64 `json:"late_rows_dropped"`
 	// MalformedKept and MalformedDropped: malformed records of CSV and
 	// JSON lines sources, kept with NULLs and dropped (their mode option)
 	MalformedKept    int64 `json:"malformed_rows_kept,omitempty"`
 	MalformedDropped int64 `json:"malformed_rows_dropped,omitempty"`
 	// MalformedQuarantined: of those, how many went to quarantine tables
 	MalformedQuarantined int64 `json:"malformed_rows_quarantined,omitempty"`
-	// RescuedRows: records kept with a rescued-data value; NewColumns:
-	// the columns sources' files held that their schemas lack (drift.go)
-	RescuedRows int64               `json:"rescued_rows,omitempty"`
-	NewColumns  []events.NewColumns `json:"new_columns,omitempty"`
-	Rebuilt     []rebuilt           `json:"rebuilt"`
-	Error       string              `json:"error,omitempty"`
+	// RescuedRows: records kept with a rescued-data value
+	RescuedRows int64 `json:"rescued_rows,omitempty"`
+}
+
+// add counts an expectation, late-rows, malformed-records or
+// rescued-records event.
+func (c *runCounts) add(e events.Event) {
+	switch e.EventType {
+	case events.TypeExpectation:
+		var p events.Expectation
+		if e.Payload(&p) == nil {
+			c.ExpectationViolations += p.Failed
+			c.ExpectationDropped += p.Dropped
+		}
+	case events.TypeLateRowsDropped:
+		var p events.LateRowsDropped
+		if e.Payload(&p) == nil {
+			c.LateRowsDropped += p.Count
+		}
+	case events.TypeMalformedRecords:
+		var p events.MalformedRecords
+		if e.Payload(&p) == nil {
+			c.MalformedKept += p.Kept
+			c.MalformedDropped += p.Dropped
+			c.MalformedQuarantined += p.Quarantined
+		}
+	case events.TypeRescuedRecords:
+		var p events.RescuedRecords
+		if e.Payload(&p) == nil {
+			c.RescuedRows += p.Count
+		}
+	}
 }
 
 // rebuilt is a dataset a run built, why, and the counts of its flows.
 type rebuilt struct {
-	Dataset               string `json:"dataset"`
-	Reason                string `json:"reason"`
-	RowsIn                int64  `json:"rows_in"`
-	RowsOut               int64  `json:"rows_out"`
-	ExpectationViolations int64  `json:"expectation_violations"`
-	ExpectationDropped    int64  `json:"expectation_dropped"`
-	LateRowsDropped       int64  `json:"late_rows_dropped"`
-	MalformedKept         int64  `json:"malformed_rows_kept,omitempty"`
-	MalformedDropped      int64  `json:"malformed_rows_dropped,omitempty"`
-	MalformedQuarantined  int64  `json:"malformed_rows_quarantined,omitempty"`
-	RescuedRows           int64  `json:"rescued_rows,omitempty"`
+	Dataset string `json:"dataset"`
+	Reason  string `json:"reason"`
+	runCounts
 	// Edges: the occupancy of its flows' bounded edges (back-pressure).
 	Edges []events.Edge `json:"edges,omitempty"`
 	// Outcome is the dataset_outcome of a run that did not complete (in
@@ -177,38 +206,9 @@ func summarizeRun(ri events.RunInfo, evs []events.Event) historyEntry {
 			if e.Payload(&p) == nil {
 				h.DurationMS, h.RowsIn, h.RowsOut = p.DurationMS, p.RowsIn, p.RowsOut
 			}
-		case events.TypeExpectation:
-			var p events.Expectation
-			if e.Payload(&p) == nil {
-				h.ExpectationViolations += p.Failed
-				h.ExpectationDropped += p.Dropped
-				r := of(e.Origin.Dataset)
-				r.ExpectationViolations += p.Failed
-				r.ExpectationDropped += p.Dropped
-			}
-		case events.TypeLateRowsDropped:
-			var p events.LateRowsDropped
-			if e.Payload(&p) == nil {
-				h.LateRowsDropped += p.Count
-				of(e.Origin.Dataset).LateRowsDropped += p.Count
-			}
-		case events.TypeMalformedRecords:
-			var p events.MalformedRecords
-			if e.Payload(&p) == nil {
-				h.MalformedKept += p.Kept
-				h.MalformedDropped += p.Dropped
-				h.MalformedQuarantined += p.Quarantined
-				r := of(e.Origin.Dataset)
-				r.MalformedKept += p.Kept
-				r.MalformedDropped += p.Dropped
-				r.MalformedQuarantined += p.Quarantined
-			}
-		case events.TypeRescuedRecords:
-			var p events.RescuedRecords
-			if e.Payload(&p) == nil {
-				h.RescuedRows += p.Count
-				of(e.Origin.Dataset).RescuedRows += p.Count
-			}
+		case events.TypeExpectation, events.TypeLateRowsDropped, events.TypeMalformedRecords, events.TypeRescuedRecords:
+			h.runCounts.add(e)
+			of(e.Origin.Dataset).runCounts.add(e)
 		case events.TypeNewColumns:
 			var p events.NewColumns
 			if e.Payload(&p) == nil {
@@ -236,11 +236,7 @@ func summarizeRun(ri events.RunInfo, evs []events.Event) historyEntry {
 		}
 		if worked[s.Dataset] || ok {
 			if c := per[s.Dataset]; c != nil {
-				s.RowsIn, s.RowsOut, s.ExpectationViolations, s.ExpectationDropped, s.LateRowsDropped =
-					c.RowsIn, c.RowsOut, c.ExpectationViolations, c.ExpectationDropped, c.LateRowsDropped
-				s.Edges = c.Edges
-				s.MalformedKept, s.MalformedDropped, s.MalformedQuarantined = c.MalformedKept, c.MalformedDropped, c.MalformedQuarantined
-				s.RescuedRows = c.RescuedRows
+				s.runCounts, s.Edges = c.runCounts, c.Edges
 			}
 			h.Rebuilt = append(h.Rebuilt, s)
 		}
