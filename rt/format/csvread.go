@@ -596,14 +596,14 @@ func (r *csvReader) newColumns(e Evolution, line int64, used []bool) error {
 			first = i
 		}
 		names = append(names, r.header[i])
-		if !e.fails() && r.rescued >= 0 {
+		if !e.Fails() && r.rescued >= 0 {
 			r.rescue = append(r.rescue, i)
 		}
 	}
 	if len(names) == 0 {
 		return nil
 	}
-	if e.fails() {
+	if e.Fails() {
 		return newColumnsError(e, r.name, line, first+1, names)
 	}
 	into := ""

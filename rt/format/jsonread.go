@@ -346,7 +346,7 @@ func (r *jsonReader) row(line []byte, force []int) (kept, torn bool, redo int, e
 // the file too, so that one rebuild takes them all); else they are
 // counted, once per read.
 func (r *jsonReader) newColumns() error {
-	if r.evolve.fails() {
+	if r.evolve.Fails() {
 		line, at, names := r.line, r.newAt, slices.Clone(r.newKeys)
 		if r.evolve == EvolveAddNewColumns {
 			for {
@@ -441,7 +441,7 @@ func (r *jsonReader) split(line []byte) error {
 				}
 				r.newKeys = append(r.newKeys, key)
 			}
-			if r.rescued >= 0 && !r.evolve.fails() {
+			if r.rescued >= 0 && !r.evolve.Fails() {
 				r.rescueKey(key, raw, int(vstart)+1)
 			}
 			continue

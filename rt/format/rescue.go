@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/nordisk/thund/rt/jsonfn"
 )
 
 // The rescued-data column and schema drift: Lakeflow's rescuedDataColumn
@@ -37,41 +38,30 @@ import (
 //     JSON key that is missing is; under none, as before these options, a
 //     header must name every column.
 
-// Evolution is a source's schemaEvolutionMode. The zero value is none.
-type Evolution int
+// Evolution is a source's schemaEvolutionMode, from_json's too (rt/jsonfn).
+// The zero value is none.
+type Evolution = jsonfn.Evolution
 
 const (
-	EvolveNone             Evolution = iota // new columns ignored (or rescued), counted and warned of
-	EvolveAddNewColumns                     // fail, naming the columns to add to the declaration
-	EvolveRescue                            // new columns rescued; the schema never changes
-	EvolveFailOnNewColumns                  // fail, naming the new columns
+	EvolveNone             = jsonfn.EvolveNone             // new columns ignored (or rescued), counted and warned of
+	EvolveAddNewColumns    = jsonfn.EvolveAddNewColumns    // fail, naming the columns to add to the declaration
+	EvolveRescue           = jsonfn.EvolveRescue           // new columns rescued; the schema never changes
+	EvolveFailOnNewColumns = jsonfn.EvolveFailOnNewColumns // fail, naming the new columns
 )
-
-var evolutionNames = [...]string{"none", "addNewColumns", "rescue", "failOnNewColumns"}
-
-func (e Evolution) String() string {
-	if int(e) < len(evolutionNames) {
-		return evolutionNames[e]
-	}
-	return fmt.Sprintf("Evolution(%d)", int(e))
-}
 
 // EvolutionNames lists the values of schemaEvolutionMode, the default
 // first.
-func EvolutionNames() []string { return evolutionNames[:] }
+func EvolutionNames() []string { return jsonfn.EvolutionNames() }
 
 // ParseEvolution parses a schemaEvolutionMode value, in any case.
 func ParseEvolution(s string) (Evolution, error) {
-	for i, n := range evolutionNames {
+	for i, n := range EvolutionNames() {
 		if strings.EqualFold(s, n) {
 			return Evolution(i), nil
 		}
 	}
 	return 0, fmt.Errorf("option schemaEvolutionMode: want %s, got %q", strings.Join(EvolutionNames(), ", "), s)
 }
-
-// fails reports whether a new column fails the read.
-func (e Evolution) fails() bool { return e == EvolveAddNewColumns || e == EvolveFailOnNewColumns }
 
 // DefaultRescuedColumn is the rescued-data column under schemaEvolutionMode
 // rescue when rescuedDataColumn names none (Lakeflow's).

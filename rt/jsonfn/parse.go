@@ -39,7 +39,8 @@ import (
 // The corrupt-record and rescued fields are never read from the JSON (a
 // key naming one is neither matched nor new).
 
-// Evolution is the schemaEvolutionMode option of from_json.
+// Evolution is the schemaEvolutionMode option of from_json, and of CSV and
+// JSON lines sources (rt/format).
 type Evolution int
 
 const (
@@ -57,6 +58,13 @@ func (e Evolution) String() string {
 	}
 	return fmt.Sprintf("Evolution(%d)", int(e))
 }
+
+// EvolutionNames lists the values of schemaEvolutionMode, the default
+// first (rt/format's file sources take the same).
+func EvolutionNames() []string { return evolutionNames[:] }
+
+// Fails reports whether a new key (a new column) fails the read.
+func (e Evolution) Fails() bool { return e == EvolveAddNewColumns || e == EvolveFailOnNewColumns }
 
 // Options are from_json's options, as generated code passes them.
 type Options struct {
@@ -94,7 +102,7 @@ func (p *Parser) Counts() (where string, malformed, rescued int64, rescuedField 
 	defer p.mu.Unlock()
 	if p.o.Rescued >= 0 {
 		rescuedField = p.t.Fields[p.o.Rescued].Name
-		if p.o.Evolution != EvolveAddNewColumns && p.o.Evolution != EvolveFailOnNewColumns {
+		if !p.o.Evolution.Fails() {
 			into = rescuedField
 		}
 	}
@@ -161,7 +169,7 @@ func (p *Parser) Parse(json string) (any, bool, *sqlfn.Error) {
 			if !slices.Contains(newKeys, n) {
 				newKeys = append(newKeys, n)
 			}
-			if p.o.Rescued >= 0 && v.elems[j].kind != kNull && p.o.Evolution != EvolveAddNewColumns && p.o.Evolution != EvolveFailOnNewColumns {
+			if p.o.Rescued >= 0 && v.elems[j].kind != kNull && !p.o.Evolution.Fails() {
 				addRescued(n, v.elems[j])
 			}
 		}
