@@ -193,25 +193,10 @@ func newColumnsError(e Evolution, file string, line int64, col int, names []stri
 	if e == EvolveAddNewColumns {
 		decl := make([]string, len(names))
 		for i, n := range names {
-			decl[i] = declName(n) + " string"
+			decl[i] = jsonfn.DDLName(n) + " string"
 		}
 		msg = fmt.Sprintf("new columns %s (schemaEvolutionMode addNewColumns): add them to the source's declared schema, as `%s` (or with the types they hold), rebuild and run again; nothing of this run was committed, so nothing is lost",
 			strings.Join(names, ", "), strings.Join(decl, ", "))
 	}
 	return &DataError{File: file, Row: line, Col: col, Msg: msg}
-}
-
-// declName is a column name as a declaration spells it: quoted with
-// backquotes unless it is a plain identifier.
-func declName(n string) string {
-	plain := n != ""
-	for i, r := range n {
-		if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && r >= '0' && r <= '9') {
-			plain = false
-		}
-	}
-	if plain {
-		return n
-	}
-	return "`" + strings.ReplaceAll(n, "`", "``") + "`"
 }

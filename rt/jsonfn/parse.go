@@ -251,7 +251,7 @@ func (p *Parser) addNew(keys []string) *sqlfn.Error {
 	case EvolveAddNewColumns:
 		decl := make([]string, len(keys))
 		for i, k := range keys {
-			decl[i] = ddlName(k) + " STRING"
+			decl[i] = DDLName(k) + " STRING"
 		}
 		return &sqlfn.Error{Msg: fmt.Sprintf("from_json: new keys %s (schemaEvolutionMode addNewColumns): add them to from_json's schema, as `%s` (or with the types they hold), rebuild and run again; nothing of this run was committed, so nothing is lost",
 			strings.Join(keys, ", "), strings.Join(decl, ", "))}
@@ -267,8 +267,9 @@ func quoteShort(s string) string {
 	return fmt.Sprintf("%q", s)
 }
 
-// ddlName is a field name as Spark's DDL spells it.
-func ddlName(n string) string {
+// DDLName is a field or column name as Spark's DDL spells it: back-quoted
+// unless it is a plain identifier.
+func DDLName(n string) string {
 	if plainName.MatchString(n) {
 		return n
 	}
@@ -295,7 +296,7 @@ func (t *Type) spell() string {
 	case Struct:
 		parts := make([]string, len(t.Fields))
 		for i, f := range t.Fields {
-			parts[i] = ddlName(f.Name) + ": " + f.Type.spell()
+			parts[i] = DDLName(f.Name) + ": " + f.Type.spell()
 		}
 		return "STRUCT<" + strings.Join(parts, ", ") + ">"
 	}
