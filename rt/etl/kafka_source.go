@@ -42,8 +42,10 @@ type KafkaSources interface {
 	ListKafka(ctx context.Context, src *kafkaopt.Source) (*KafkaListing, error)
 	// ReadKafka reads the records of ranges (read_committed; To is
 	// exclusive) into batches of schema, whose columns are Spark's Kafka
-	// source columns, filled by name.
-	ReadKafka(ctx context.Context, src *kafkaopt.Source, schema *arrow.Schema, ranges []KafkaRange, mem memory.Allocator) (format.BatchReader, error)
+	// source columns, filled by name: only the columns cols (indexes into
+	// schema; nil: all of them), the others all NULL, as a Parquet source
+	// decodes only the columns a flow reads (FlowContext.ReadColumns).
+	ReadKafka(ctx context.Context, src *kafkaopt.Source, schema *arrow.Schema, cols []int, ranges []KafkaRange, mem memory.Allocator) (format.BatchReader, error)
 }
 
 // KafkaPartition is one partition of a Kafka source as listed.
@@ -401,7 +403,7 @@ func (pl *planner) kafkaRead(ds *Dataset, f *Flow, x *Dataset, stream, full bool
 // kafkaReader reads flow fr's input x, a Kafka source: a stream read takes
 // the records after the flow's offset (streamKafka), a snapshot the records
 // from startingOffsets to endingOffsets.
-func (fr *flowReads) kafkaReader(x *Dataset, stream bool) (format.BatchReader, error) {
+func (fr *flowReads) kafkaReader(x *Dataset, stream bool, cols []int) (format.BatchReader, error) {
 	ex := fr.ex
 	var kp *kafkaPlan
 	if stream {
@@ -431,7 +433,7 @@ func (fr *flowReads) kafkaReader(x *Dataset, stream bool) (format.BatchReader, e
 	if len(rs) == 0 {
 		return &memReader{schema: x.Schema}, nil
 	}
-	br, err := ex.p.Kafka.ReadKafka(ex.ctx, ex.pl.listing(x).kafkaOpts, x.Schema, rs, ex.mem)
+	br, err := ex.p.Kafka.ReadKafka(ex.ctx, ex.pl.listing(x).kafkaOpts, x.Schema, cols, rs, ex.mem)
 	if err != nil {
 		return nil, fmt.Errorf("source %s: %w", x.Name, err)
 	}

@@ -190,7 +190,7 @@ func (fr *flowReads) readColumns(name string, cols []int, bounds []format.Bound)
 	case x.Kind == Source && x.Source.Stdin:
 		br, err = ex.stdinReader(x)
 	case isKafka(x):
-		br, err = fr.kafkaReader(x, stream)
+		br, err = fr.kafkaReader(x, stream, cols)
 	case x.Kind == Source:
 		f, opts, oerr := sourceOptions(x, ex.mem)
 		if oerr != nil {

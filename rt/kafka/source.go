@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -160,13 +161,21 @@ func contains(ps []int32, p int32) bool {
 // offsets before To are transaction markers is known to be read to its end
 // (offsets are not contiguous: markers and aborted records take offsets no
 // record is read at). A partition is done at its first offset >= To-1.
-func (c *Connector) ReadKafka(ctx context.Context, src *kafkaopt.Source, schema *arrow.Schema, ranges []etl.KafkaRange, mem memory.Allocator) (format.BatchReader, error) {
+func (c *Connector) ReadKafka(ctx context.Context, src *kafkaopt.Source, schema *arrow.Schema, cols []int, ranges []etl.KafkaRange, mem memory.Allocator) (format.BatchReader, error) {
 	if mem == nil {
 		mem = memory.DefaultAllocator
 	}
 	fill, err := newFiller(schema)
 	if err != nil {
 		return nil, err
+	}
+	if cols != nil {
+		// the columns the flow does not read stay NULL: nothing is copied
+		for i := range fill {
+			if !slices.Contains(cols, i) {
+				fill[i] = func(b array.Builder, _ *kgo.Record) { b.AppendNull() }
+			}
+		}
 	}
 	opts, err := ClientOptions(src.Brokers, src.Security)
 	if err != nil {
@@ -362,7 +371,13 @@ func newFiller(schema *arrow.Schema) ([]func(b array.Builder, r *kgo.Record), er
 			if !isBytes(f.Type) {
 				return nil, bad()
 			}
-			fn = bytesOf(func(r *kgo.Record) []byte { return []byte(r.Topic) })
+			fn = func(b array.Builder, r *kgo.Record) {
+				if sb, ok := b.(*array.StringBuilder); ok {
+					sb.Append(r.Topic) // no copy through []byte
+					return
+				}
+				b.(*array.BinaryBuilder).AppendString(r.Topic)
+			}
 		case "partition":
 			fn, err = intOf(func(r *kgo.Record) int64 { return int64(r.Partition) })
 		case "offset":
