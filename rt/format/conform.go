@@ -203,6 +203,10 @@ func int64Value(col arrow.Array) func(i int) int64 {
 func scaleInts(to arrow.DataType, mult int64, mem memory.Allocator) conformer {
 	return func(col arrow.Array) (arrow.Array, int, error) {
 		get := int64Value(col)
+		if get == nil {
+			// a hostile stream's batch whose column is not of its schema's type
+			return nil, 0, fmt.Errorf("cannot read %s as %s", col.DataType(), TypeString(to))
+		}
 		b := array.NewBuilder(mem, to)
 		defer b.Release()
 		b.Reserve(col.Len())
@@ -231,6 +235,10 @@ func scaleInts(to arrow.DataType, mult int64, mem memory.Allocator) conformer {
 func divideInts(to arrow.DataType, div int64, mem memory.Allocator) conformer {
 	return func(col arrow.Array) (arrow.Array, int, error) {
 		get := int64Value(col)
+		if get == nil {
+			// a hostile stream's batch whose column is not of its schema's type
+			return nil, 0, fmt.Errorf("cannot read %s as %s", col.DataType(), TypeString(to))
+		}
 		b := array.NewBuilder(mem, to)
 		defer b.Release()
 		b.Reserve(col.Len())
@@ -311,6 +319,10 @@ func (n number) float64() float64 {
 func numericCast(to arrow.DataType, mem memory.Allocator) conformer {
 	return func(col arrow.Array) (arrow.Array, int, error) {
 		get := numberGetter(col)
+		if get == nil {
+			// a hostile stream's batch whose column is not of its schema's type
+			return nil, 0, fmt.Errorf("cannot read %s as %s", col.DataType(), TypeString(to))
+		}
 		b := array.NewBuilder(mem, to)
 		defer b.Release()
 		b.Reserve(col.Len())
@@ -347,6 +359,10 @@ func intToDecimal(to *arrow.Decimal128Type, mem memory.Allocator) conformer {
 	mult := decimal128.GetScaleMultiplier(int(to.Scale))
 	return func(col arrow.Array) (arrow.Array, int, error) {
 		get := numberGetter(col)
+		if get == nil {
+			// a hostile stream's batch whose column is not of its schema's type
+			return nil, 0, fmt.Errorf("cannot read %s as %s", col.DataType(), TypeString(to))
+		}
 		b := array.NewDecimal128Builder(mem, to)
 		defer b.Release()
 		b.Reserve(col.Len())
