@@ -100,6 +100,9 @@ func conformFor(from, to arrow.DataType, mem memory.Allocator) (conformer, bool)
 	case *arrow.Decimal128Type:
 		switch f := from.(type) {
 		case *arrow.Decimal128Type:
+			if f.Precision < 1 || f.Precision > 38 || f.Scale < 0 || f.Scale > f.Precision {
+				return nil, false // not a decimal a file can hold (a hostile schema)
+			}
 			if t.Scale < f.Scale || t.Precision-t.Scale < f.Precision-f.Scale {
 				return nil, false
 			}
@@ -390,7 +393,11 @@ func decimalRescale(to *arrow.Decimal128Type, fromScale int32, mem memory.Alloca
 	}
 	mult := decimal128.GetScaleMultiplier(int(to.Scale - fromScale))
 	return func(col arrow.Array) (arrow.Array, int, error) {
-		a := col.(*array.Decimal128)
+		a, ok := col.(*array.Decimal128)
+		if !ok {
+			// a hostile stream's batch whose column is not of its schema's type
+			return nil, 0, fmt.Errorf("cannot read %s as %s", col.DataType(), TypeString(to))
+		}
 		b := array.NewDecimal128Builder(mem, to)
 		defer b.Release()
 		b.Reserve(col.Len())
