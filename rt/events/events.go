@@ -53,6 +53,7 @@ const (
 	TypeLockTakenOver       = "lock_taken_over"
 	TypeWarning             = "warning"
 	TypeDatasetOutcome      = "dataset_outcome"
+	TypeTablePublished      = "table_published"
 )
 
 // Origin says where an event comes from; Dataset and Flow are "" for
@@ -129,6 +130,15 @@ type (
 		Epoch    int64  `json:"epoch,omitempty"`
 		Error    string `json:"error,omitempty"`
 		Upstream string `json:"upstream,omitempty"`
+	}
+	// TablePublished: a dataset's Apache Iceberg table was brought up to
+	// the commit (rt/iceberg): the snapshots added (their ids are the
+	// dataset's versions) and the new metadata file, or its metadata
+	// removed (a dropped dataset, or one no longer published).
+	TablePublished struct {
+		Snapshots []int64 `json:"snapshots,omitempty"`
+		Metadata  string  `json:"metadata,omitempty"`
+		Removed   bool    `json:"removed,omitempty"`
 	}
 	FlowProgress struct {
 		Status  string `json:"status"` // running | completed | failed | skipped

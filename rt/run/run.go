@@ -12,6 +12,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/nordisk/thund/rt/events"
 	"github.com/nordisk/thund/rt/format"
+	"github.com/nordisk/thund/rt/iceberg"
 	"github.com/nordisk/thund/rt/store"
 	"github.com/nordisk/thund/rt/warehouse"
 )
@@ -36,6 +37,12 @@ type Config struct {
 	// checksum) resume from the newest older commit that verifies
 	// (--allow-older-checkpoint). Without it such a run stops.
 	AllowOlderCheckpoint bool
+	// Iceberg names the datasets published as Apache Iceberg tables
+	// (rt/iceberg): after the commit, and after a run with nothing to do
+	// (to heal a run killed in between), each is brought up to the latest
+	// commit. A dataset in the warehouse but not here loses its Iceberg
+	// metadata.
+	Iceberg map[string]bool
 }
 
 // Run is one run of a pipeline: the warehouse transaction, the lock, the
@@ -294,6 +301,7 @@ func (r *Run) Commit(ctx context.Context) error {
 			r.Summary.Head = h.Epoch
 		}
 		r.emitOutcomes(0)
+		r.publish(ctx, r.State.Head)
 		return r.end(ctx, nil)
 	}
 	if err := r.Lock.Renew(ctx); err != nil {
@@ -306,11 +314,29 @@ func (r *Run) Commit(ctx context.Context) error {
 	r.Summary.Epoch = c.Epoch
 	r.Log.Emit(events.Info, events.TypeCheckpointCommitted, "", "", events.CheckpointCommitted{Epoch: c.Epoch, Objects: c.Names()})
 	r.emitOutcomes(c.Epoch)
+	r.publish(ctx, c)
 	if len(fails) > 0 {
 		r.errLogged = true // each failed dataset's error is in the log
 		return r.end(ctx, &PartialError{Epoch: c.Epoch, Failed: fails})
 	}
 	return r.end(ctx, nil)
+}
+
+// publish brings the Iceberg tables up to head (rt/iceberg.Publish). The
+// commit is done: a failure here is a warning, and the next run publishes
+// what this one could not.
+func (r *Run) publish(ctx context.Context, head *warehouse.Commit) {
+	if r.Config.Iceberg == nil || head == nil {
+		return
+	}
+	done, err := iceberg.Publish(ctx, r.WH, head, r.Config.Iceberg)
+	for _, p := range done {
+		r.Log.Emit(events.Info, events.TypeTablePublished, p.Dataset, "", events.TablePublished{
+			Snapshots: p.Snapshots, Metadata: p.Metadata, Removed: p.Removed})
+	}
+	if err != nil {
+		r.Warn("the Iceberg metadata was not brought up to date (the warehouse commit stands; the next run publishes it): " + err.Error())
+	}
 }
 
 // Fail ends the run as failed: nothing is committed, the staged files are

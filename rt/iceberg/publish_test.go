@@ -1,0 +1,338 @@
+package iceberg
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/nordisk/thund/rt/store"
+	"github.com/nordisk/thund/rt/warehouse"
+)
+
+// fixture builds a warehouse through the warehouse API, one commit per
+// step, publishing after each.
+type fixture struct {
+	t     *testing.T
+	ctx   context.Context
+	fs    *store.Local
+	wh    *warehouse.Warehouse
+	clock time.Time
+	head  *warehouse.Commit
+}
+
+func newFixture(t *testing.T) *fixture {
+	l, err := store.NewLocal(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := &fixture{t: t, ctx: context.Background(), fs: l, wh: warehouse.New(l), clock: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}
+	f.wh.Now = func() time.Time { f.clock = f.clock.Add(time.Minute); return f.clock }
+	return f
+}
+
+// write is one dataset write of a step.
+type write struct {
+	name   string
+	schema *arrow.Schema
+	rows   [][]any // values by column: int64, string, int32 (date), nil
+	opts   warehouse.WriteOptions
+	drop   bool
+}
+
+func (f *fixture) step(ws ...write) *warehouse.Commit {
+	f.t.Helper()
+	st, err := f.wh.Load(f.ctx)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	txn := f.wh.Begin(st, "run-"+strconv.FormatInt(st.NextEpoch, 10), "p")
+	for _, w := range ws {
+		if w.drop {
+			txn.Drop(w.name)
+			continue
+		}
+		dw, err := txn.Write(f.ctx, w.name, w.schema, w.opts)
+		if err != nil {
+			f.t.Fatal(err)
+		}
+		rec := build(f.t, w.schema, w.rows)
+		if err := dw.Write(rec); err != nil {
+			f.t.Fatal(err)
+		}
+		rec.Release()
+		if err := dw.Close(); err != nil {
+			f.t.Fatal(err)
+		}
+	}
+	c, err := txn.Commit(f.ctx)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	f.head = c
+	return c
+}
+
+func (f *fixture) publish(tables ...string) []Published {
+	f.t.Helper()
+	m := map[string]bool{}
+	for _, n := range tables {
+		m[n] = true
+	}
+	out, err := Publish(f.ctx, f.wh, f.head, m)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	return out
+}
+
+func build(t *testing.T, s *arrow.Schema, rows [][]any) arrow.RecordBatch {
+	b := array.NewRecordBuilder(memory.DefaultAllocator, s)
+	defer b.Release()
+	for _, r := range rows {
+		for i, v := range r {
+			fb := b.Field(i)
+			if v == nil {
+				fb.AppendNull()
+				continue
+			}
+			switch fb := fb.(type) {
+			case *array.Int64Builder:
+				fb.Append(int64(v.(int)))
+			case *array.Int32Builder:
+				fb.Append(int32(v.(int)))
+			case *array.StringBuilder:
+				fb.Append(v.(string))
+			case *array.Date32Builder:
+				fb.Append(arrow.Date32(v.(int)))
+			case *array.Float64Builder:
+				fb.Append(v.(float64))
+			default:
+				t.Fatalf("build: %T", fb)
+			}
+		}
+	}
+	return b.NewRecordBatch()
+}
+
+var (
+	s1 = arrow.NewSchema([]arrow.Field{{Name: "id", Type: arrow.PrimitiveTypes.Int64}, {Name: "name", Type: arrow.BinaryTypes.String, Nullable: true}}, nil)
+	s2 = arrow.NewSchema([]arrow.Field{{Name: "id", Type: arrow.PrimitiveTypes.Int64}, {Name: "name", Type: arrow.BinaryTypes.String, Nullable: true},
+		{Name: "score", Type: arrow.PrimitiveTypes.Float64, Nullable: true}}, nil)
+	sp = arrow.NewSchema([]arrow.Field{{Name: "id", Type: arrow.PrimitiveTypes.Int64}, {Name: "region", Type: arrow.BinaryTypes.String, Nullable: true},
+		{Name: "day", Type: arrow.FixedWidthTypes.Date32, Nullable: true}}, nil)
+)
+
+// history is the sequence the tests publish: a replace, an append, a
+// replace with a new column, and a partitioned dataset.
+func history(f *fixture) {
+	f.step(write{name: "t", schema: s1, rows: [][]any{{1, "a"}, {2, nil}, {3, "c"}}},
+		write{name: "p", schema: sp, rows: [][]any{{1, "eu", 20000}, {2, "us", 20000}, {3, nil, 20001}, {4, "eu", nil}}, opts: warehouse.WriteOptions{PartitionBy: []string{"region", "day"}}})
+	f.publish("t", "p")
+	f.step(write{name: "t", schema: s1, rows: [][]any{{4, "d"}, {5, "e"}}, opts: warehouse.WriteOptions{Append: true}})
+	f.publish("t", "p")
+	f.step(write{name: "t", schema: s2, rows: [][]any{{1, "a", 1.5}, {6, "f", nil}}})
+	f.publish("t", "p")
+}
+
+// tableFiles reads a snapshot's files back through the metadata.
+func tableFiles(t *testing.T, f *fixture, name string, snap int64) []string {
+	t.Helper()
+	_, m, _, err := Current(f.ctx, f.fs, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := m.Snapshot(snap)
+	if s == nil {
+		t.Fatalf("%s: no snapshot %d", name, snap)
+	}
+	files, err := liveFiles(f.ctx, f.fs, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, df := range files {
+		n, err := nameOf(f.fs, df.FilePath())
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, n)
+	}
+	slices.Sort(out)
+	return out
+}
+
+func versionFiles(t *testing.T, f *fixture, name string, v int64) []string {
+	t.Helper()
+	d, _, err := f.wh.Resolve(f.ctx, name, v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, x := range d.Files {
+		out = append(out, x.Path)
+	}
+	slices.Sort(out)
+	return out
+}
+
+func TestPublishSnapshotPerVersion(t *testing.T) {
+	f := newFixture(t)
+	history(f)
+	_, m, n, err := Current(f.ctx, f.fs, "t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n != 3 {
+		t.Errorf("t: metadata v%d, want v3 (one per publish that changed it)", n)
+	}
+	hint, err := os.ReadFile(filepath.Join(f.fs.Root, "t", VersionHint))
+	if err != nil || string(hint) != "3" {
+		t.Errorf("version hint %q, %v; want 3", hint, err)
+	}
+	var ops []string
+	for _, s := range m.Snapshots {
+		ops = append(ops, strconv.FormatInt(s.SnapshotID, 10)+":"+s.Operation())
+	}
+	if got := strings.Join(ops, " "); got != "1:append 2:append 3:overwrite" {
+		t.Errorf("t snapshots %s", got)
+	}
+	for v := int64(1); v <= 3; v++ {
+		if got, want := tableFiles(t, f, "t", v), versionFiles(t, f, "t", v); !slices.Equal(got, want) {
+			t.Errorf("t snapshot %d files %v, want the version's %v", v, got, want)
+		}
+	}
+	if len(m.Schemas) != 2 || m.CurrentSchemaID != 1 {
+		t.Errorf("t schemas %d, current %d; want 2 and 1", len(m.Schemas), m.CurrentSchemaID)
+	}
+	// Columns keep their ids across the schema change.
+	for _, name := range []string{"id", "name"} {
+		a, _ := m.Schemas[0].FindFieldByName(name)
+		b, _ := m.Schemas[1].FindFieldByName(name)
+		if a.ID != b.ID {
+			t.Errorf("column %s: id %d then %d", name, a.ID, b.ID)
+		}
+	}
+	var mapping []mappedField
+	if err := json.Unmarshal([]byte(m.Properties["schema.name-mapping.default"]), &mapping); err != nil || len(mapping) != 3 {
+		t.Errorf("name mapping %q (%v)", m.Properties["schema.name-mapping.default"], err)
+	}
+	_, pm, _, err := Current(f.ctx, f.fs, "p")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if spec := pm.Spec(pm.DefaultSpecID); spec == nil || spec.NumFields() != 2 {
+		t.Errorf("p: spec %v, want identity on region and day", spec)
+	}
+}
+
+func TestPublishIdempotentAndHeals(t *testing.T) {
+	f := newFixture(t)
+	history(f)
+	if got := f.publish("t", "p"); len(got) != 0 {
+		t.Errorf("a second publish of the same head did %+v", got)
+	}
+	// A publisher killed after the metadata file but before the hint.
+	os.WriteFile(filepath.Join(f.fs.Root, "t", VersionHint), []byte("2"), 0o644)
+	got := f.publish("t", "p")
+	if len(got) != 1 || got[0].Dataset != "t" || len(got[0].Snapshots) != 0 {
+		t.Errorf("hint repair did %+v", got)
+	}
+	hint, _ := os.ReadFile(filepath.Join(f.fs.Root, "t", VersionHint))
+	if string(hint) != "3" {
+		t.Errorf("hint %q after repair", hint)
+	}
+	// A run that committed and was killed before publishing: the next
+	// publish adds the version.
+	f.step(write{name: "t", schema: s2, rows: [][]any{{7, "g", 2.0}}, opts: warehouse.WriteOptions{Append: true}})
+	f.step(write{name: "t", schema: s2, rows: [][]any{{8, "h", 3.0}}, opts: warehouse.WriteOptions{Append: true}})
+	got = f.publish("t", "p")
+	if len(got) != 1 || !slices.Equal(got[0].Snapshots, []int64{4, 5}) {
+		t.Errorf("catch-up published %+v, want snapshots 4 and 5 of t", got)
+	}
+	for v := int64(1); v <= 5; v++ {
+		if got, want := tableFiles(t, f, "t", v), versionFiles(t, f, "t", v); !slices.Equal(got, want) {
+			t.Errorf("t snapshot %d files %v, want %v", v, got, want)
+		}
+	}
+}
+
+func TestPublishBackfill(t *testing.T) {
+	f := newFixture(t)
+	f.step(write{name: "t", schema: s1, rows: [][]any{{1, "a"}}})
+	f.step(write{name: "t", schema: s1, rows: [][]any{{2, "b"}}, opts: warehouse.WriteOptions{Append: true}})
+	f.step(write{name: "t", schema: s1, rows: [][]any{{3, "c"}}})
+	got := f.publish("t")
+	if len(got) != 1 || !slices.Equal(got[0].Snapshots, []int64{1, 2, 3}) {
+		t.Fatalf("backfill published %+v", got)
+	}
+	for v := int64(1); v <= 3; v++ {
+		if got, want := tableFiles(t, f, "t", v), versionFiles(t, f, "t", v); !slices.Equal(got, want) {
+			t.Errorf("t snapshot %d files %v, want %v", v, got, want)
+		}
+	}
+}
+
+func TestPublishRemoves(t *testing.T) {
+	f := newFixture(t)
+	history(f)
+	got := f.publish("p") // t is no longer published
+	if len(got) != 1 || got[0].Dataset != "t" || !got[0].Removed {
+		t.Fatalf("publish without t did %+v", got)
+	}
+	if _, err := os.Stat(filepath.Join(f.fs.Root, "t", "metadata")); !os.IsNotExist(err) {
+		entries, _ := os.ReadDir(filepath.Join(f.fs.Root, "t", "metadata"))
+		t.Errorf("t/metadata still holds %d objects", len(entries))
+	}
+	f.step(write{name: "p", drop: true})
+	got = f.publish("p")
+	if len(got) != 1 || got[0].Dataset != "p" || !got[0].Removed {
+		t.Fatalf("publish after dropping p did %+v", got)
+	}
+}
+
+// TestPyIcebergReadsPublished reads every snapshot with pyiceberg.
+func TestPyIcebergReadsPublished(t *testing.T) {
+	py := os.Getenv("THUND_TEST_PYICEBERG")
+	if py == "" {
+		t.Skip("THUND_TEST_PYICEBERG not set")
+	}
+	f := newFixture(t)
+	history(f)
+	script := `
+import sys, json
+from pyiceberg.table import StaticTable
+loc, snap = sys.argv[1], int(sys.argv[2])
+hint = open(loc + "/metadata/version-hint.text").read().strip()
+t = StaticTable.from_metadata(loc + "/metadata/v" + hint + ".metadata.json")
+rows = t.scan(snapshot_id=snap).to_arrow().to_pylist()
+print(json.dumps(sorted(rows, key=lambda r: json.dumps(r, sort_keys=True, default=str)), sort_keys=True, default=str))
+`
+	for _, c := range []struct {
+		table string
+		snap  int64
+		want  string
+	}{
+		{"t", 1, `[{"id": 1, "name": "a"}, {"id": 2, "name": null}, {"id": 3, "name": "c"}]`},
+		{"t", 2, `[{"id": 1, "name": "a"}, {"id": 2, "name": null}, {"id": 3, "name": "c"}, {"id": 4, "name": "d"}, {"id": 5, "name": "e"}]`},
+		{"t", 3, `[{"id": 1, "name": "a", "score": 1.5}, {"id": 6, "name": "f", "score": null}]`},
+		{"p", 1, `[{"day": "2024-10-04", "id": 1, "region": "eu"}, {"day": "2024-10-04", "id": 2, "region": "us"}, {"day": "2024-10-05", "id": 3, "region": null}, {"day": null, "id": 4, "region": "eu"}]`},
+	} {
+		out, err := exec.Command(py, "-c", script, filepath.Join(f.fs.Root, c.table), strconv.FormatInt(c.snap, 10)).CombinedOutput()
+		if err != nil {
+			t.Fatalf("pyiceberg %s@%d: %v\n%s", c.table, c.snap, err, out)
+		}
+		if got := strings.TrimSpace(string(out)); got != c.want {
+			t.Errorf("pyiceberg %s@%d:\n got %s\nwant %s", c.table, c.snap, got, c.want)
+		}
+	}
+}
