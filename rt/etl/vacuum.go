@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sort"
 	"strconv"
 	"time"
 
 	"github.com/nordisk/thund/rt/events"
+	"github.com/nordisk/thund/rt/iceberg"
 	"github.com/nordisk/thund/rt/warehouse"
 )
 
@@ -85,7 +87,24 @@ func (c *cli) vacuum(ctx context.Context, pl place, keep int) (*warehouse.Vacuum
 		return nil, err
 	}
 	lock.Keep(ctx)
-	res, err := wh.Vacuum(ctx, keep)
+	// Iceberg snapshots of the versions vacuum retires expire before any
+	// file goes (rt/iceberg.Expire); the manifests and metadata files no
+	// snapshot reaches any more go after the data files.
+	res, err := wh.VacuumWith(ctx, keep, func(ctx context.Context, kept []*warehouse.Commit) error {
+		_, err := iceberg.Expire(ctx, wh, kept)
+		return err
+	})
+	if err == nil && len(res.Kept) > 0 {
+		var head *warehouse.Commit
+		if head, err = wh.ReadCommit(ctx, res.Kept[0]); err == nil {
+			names := make([]string, 0, len(head.Datasets))
+			for n := range head.Datasets {
+				names = append(names, n)
+			}
+			sort.Strings(names)
+			res.TableFiles, err = iceberg.CleanMetadata(ctx, wh.FS, names)
+		}
+	}
 	if err == nil {
 		// The garbage of failed and killed runs, as a run's start removes it.
 		var st *warehouse.State
@@ -122,6 +141,9 @@ func vacuumLine(res *warehouse.VacuumResult) string {
 		len(res.Commits), len(res.DataFiles), len(res.EventLogs), len(res.Checkpoints))
 	if n, m := len(res.Staged), res.TempFiles; n+m > 0 {
 		line += fmt.Sprintf("; and what failed runs left: %d staged files, %d temporary files", n, m)
+	}
+	if n := len(res.TableFiles); n > 0 {
+		line += fmt.Sprintf("; and %d Iceberg metadata files no kept snapshot needs", n)
 	}
 	if n := len(res.SinkFiles); n > 0 {
 		line += fmt.Sprintf("; and %d sink files no kept version needs (sink temporary files of dead runs, a replace sink's earlier output)", n)

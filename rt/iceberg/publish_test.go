@@ -336,3 +336,62 @@ print(json.dumps(sorted(rows, key=lambda r: json.dumps(r, sort_keys=True, defaul
 		}
 	}
 }
+
+func TestVerifyAndExpire(t *testing.T) {
+	f := newFixture(t)
+	history(f)
+	if err := Verify(f.ctx, f.wh, f.head, true); err != nil {
+		t.Fatalf("after publishing: %v", err)
+	}
+	// Two more commits, published once: then vacuum keeps two.
+	f.step(write{name: "t", schema: s2, rows: [][]any{{7, "g", 2.0}}, opts: warehouse.WriteOptions{Append: true}})
+	f.publish("t", "p")
+	f.step(write{name: "t", schema: s2, rows: [][]any{{8, "h", 3.0}}})
+	if err := Verify(f.ctx, f.wh, f.head, true); err == nil {
+		t.Errorf("Verify(upToDate) passed with a version not published")
+	}
+	f.publish("t", "p")
+	res, err := f.wh.VacuumWith(f.ctx, 2, func(ctx context.Context, kept []*warehouse.Commit) error {
+		_, err := Expire(ctx, f.wh, kept)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.DataFiles) == 0 {
+		t.Fatalf("vacuum removed no data file: %+v", res)
+	}
+	if err := Verify(f.ctx, f.wh, f.head, true); err != nil {
+		t.Fatalf("after vacuum: %v", err)
+	}
+	_, m, _, err := Current(f.ctx, f.fs, "t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []int64
+	for _, s := range m.Snapshots {
+		ids = append(ids, s.SnapshotID)
+	}
+	if !slices.Equal(ids, []int64{4, 5}) {
+		t.Errorf("snapshots after vacuum --keep 2: %v, want [4 5]", ids)
+	}
+	removed, err := CleanMetadata(f.ctx, f.fs, []string{"t", "p"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(removed) == 0 {
+		t.Errorf("CleanMetadata removed nothing")
+	}
+	if err := Verify(f.ctx, f.wh, f.head, true); err != nil {
+		t.Fatalf("after cleaning the metadata: %v", err)
+	}
+	// Without expiring first, vacuum leaves snapshots reaching removed files.
+	g := newFixture(t)
+	history(g)
+	if _, err := g.wh.Vacuum(g.ctx, 1); err != nil {
+		t.Fatal(err)
+	}
+	if err := Verify(g.ctx, g.wh, g.head, true); err == nil {
+		t.Errorf("Verify passed on a vacuum that did not expire snapshots")
+	}
+}

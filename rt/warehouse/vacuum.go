@@ -26,7 +26,11 @@ type VacuumResult struct {
 	// (rt/etl): temporary files of dead runs, a replace sink's earlier
 	// output. Not counted in Removed.
 	SinkFiles []string `json:"removed_sink_files,omitempty"`
-	Bytes     int64    `json:"removed_bytes"`
+	// TableFiles are Iceberg manifests, manifest lists and metadata files
+	// that no kept snapshot needs (rt/iceberg.CleanMetadata, from rt/etl).
+	// Not counted in Removed.
+	TableFiles []string `json:"removed_table_metadata,omitempty"`
+	Bytes      int64    `json:"removed_bytes"`
 }
 
 // Removed counts the removed objects that commits needed (Bytes is their
@@ -50,6 +54,15 @@ func (r *VacuumResult) Removed() int {
 // removal) leaves records that each read back in full, and running it
 // again finishes the job.
 func (w *Warehouse) Vacuum(ctx context.Context, keep int) (*VacuumResult, error) {
+	return w.VacuumWith(ctx, keep, nil)
+}
+
+// VacuumWith is Vacuum with a step between retiring the old records and
+// removing any file: expire sees the kept commits, newest first, and
+// must leave nothing that a reader follows pointing at a file that only
+// the retired records list (rt/iceberg.Expire drops their Iceberg
+// snapshots). When it fails, no file is removed.
+func (w *Warehouse) VacuumWith(ctx context.Context, keep int, expire func(ctx context.Context, kept []*Commit) error) (*VacuumResult, error) {
 	if keep < 1 {
 		return nil, fmt.Errorf("vacuum: keep %d commits: want at least 1", keep)
 	}
@@ -151,6 +164,11 @@ func (w *Warehouse) Vacuum(ctx context.Context, keep int) (*VacuumResult, error)
 		}
 		res.Commits = append(res.Commits, v.name)
 		res.Bytes += v.size
+	}
+	if expire != nil {
+		if err := expire(ctx, kept); err != nil {
+			return res, fmt.Errorf("vacuum: %w (the old commit records are retired; no file was removed)", err)
+		}
 	}
 	for _, v := range victims {
 		if v.list == &res.Commits {
