@@ -21,6 +21,7 @@ import (
 
 	"github.com/nordisk/thund/internal/testenv"
 	"github.com/nordisk/thund/rt/store"
+	"github.com/nordisk/thund/rt/iceberg"
 	"github.com/nordisk/thund/rt/warehouse"
 )
 
@@ -408,6 +409,7 @@ func (s *scenarioRun) run(targets func(string) target) {
 		if s.sc.sameBatches || s.rng.Intn(4) != 0 || i == len(steps)-1 {
 			s.completingRun(cr)
 			s.checkVisible(cr)
+			s.checkTables(cr, s.head(cr), true)
 			s.checkCap(cr)
 			s.checkNoOrphans(cr)
 		}
@@ -861,6 +863,7 @@ func (s *scenarioRun) checkVisible(r *root) {
 	if err := warehouse.New(fs).VerifyState(ctx, head); err != nil {
 		t.Errorf("state of commit %d after a kill: %v", head.Epoch, err)
 	}
+	s.checkTables(r, head, false)
 	if s.sc.sinkDir != "" {
 		s.sinkRows(r)
 	}
@@ -869,6 +872,27 @@ func (s *scenarioRun) checkVisible(r *root) {
 			if _, n := s.folderRows(r, s.sc.batchSinkDir); n > 1 {
 				t.Errorf("batch sink folder %s after a kill: %d visible files, want at most 1 (a reader would see two rebuilds)", s.sc.batchSinkDir, n)
 			}
+		}
+	}
+}
+
+// checkTables checks the datasets' Iceberg tables against the warehouse
+// (iceberg.Verify): never ahead of the commit after a kill, each snapshot
+// exactly its version's files, all of them there; with upToDate (after a
+// completed run or vacuum) each dataset's table exists and is at the
+// commit's version.
+func (s *scenarioRun) checkTables(r *root, head *warehouse.Commit, upToDate bool) {
+	ctx := context.Background()
+	fs := r.tg.fs()
+	if err := iceberg.Verify(ctx, warehouse.New(fs), head, upToDate); err != nil {
+		s.t.Errorf("Iceberg tables (upToDate=%v): %v", upToDate, err)
+	}
+	if !upToDate || head == nil {
+		return
+	}
+	for name, d := range head.Datasets {
+		if _, _, _, err := iceberg.Current(ctx, fs, name); err != nil && !d.Dropped {
+			s.t.Errorf("dataset %s has no Iceberg table after a completed run: %v", name, err)
 		}
 	}
 }

@@ -144,6 +144,7 @@ func killVacuum(t *testing.T, targets func(string) target) {
 
 		// What a reader sees after the kill.
 		verified += s.checkVersions(ctx, r, fmt.Sprintf("round %d, after vacuum --keep %s", rounds, keep))
+		s.checkTables(r, s.head(r), false)
 		for _, ds := range sc.read {
 			if got := s.read(r, ds); !slices.Equal(got, before[ds]) {
 				t.Errorf("round %d: %s changed across a killed vacuum:\n%s", rounds, ds, diffLines(got, before[ds]))
@@ -160,6 +161,7 @@ func killVacuum(t *testing.T, targets func(string) target) {
 		t.Errorf("a vacuum after a completed one removed %d objects", n)
 	}
 	verified += s.checkVersions(ctx, r, "after the final vacuum")
+	s.checkTables(r, s.head(r), true)
 	t.Logf("seed %d: %d rounds, %d kills inside etl vacuum (%d after it had removed something), %d vacuums finished before the kill; %d dataset versions read back; %v",
 		sd, rounds, kills, mid, finished, verified, time.Since(start).Round(time.Millisecond))
 }

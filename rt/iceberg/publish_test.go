@@ -24,7 +24,8 @@ import (
 type fixture struct {
 	t     *testing.T
 	ctx   context.Context
-	fs    *store.Local
+	fs    store.FS
+	local *store.Local // fs on a local disk, else nil
 	wh    *warehouse.Warehouse
 	clock time.Time
 	head  *warehouse.Commit
@@ -35,7 +36,13 @@ func newFixture(t *testing.T) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := &fixture{t: t, ctx: context.Background(), fs: l, wh: warehouse.New(l), clock: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}
+	f := newFixtureFS(t, l)
+	f.local = l
+	return f
+}
+
+func newFixtureFS(t *testing.T, fs store.FS) *fixture {
+	f := &fixture{t: t, ctx: context.Background(), fs: fs, wh: warehouse.New(fs), clock: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}
 	f.wh.Now = func() time.Time { f.clock = f.clock.Add(time.Minute); return f.clock }
 	return f
 }
@@ -195,7 +202,7 @@ func TestPublishSnapshotPerVersion(t *testing.T) {
 	if n != 3 {
 		t.Errorf("t: metadata v%d, want v3 (one per publish that changed it)", n)
 	}
-	hint, err := os.ReadFile(filepath.Join(f.fs.Root, "t", VersionHint))
+	hint, err := os.ReadFile(filepath.Join(f.local.Root, "t", VersionHint))
 	if err != nil || string(hint) != "3" {
 		t.Errorf("version hint %q, %v; want 3", hint, err)
 	}
@@ -242,12 +249,12 @@ func TestPublishIdempotentAndHeals(t *testing.T) {
 		t.Errorf("a second publish of the same head did %+v", got)
 	}
 	// A publisher killed after the metadata file but before the hint.
-	os.WriteFile(filepath.Join(f.fs.Root, "t", VersionHint), []byte("2"), 0o644)
+	os.WriteFile(filepath.Join(f.local.Root, "t", VersionHint), []byte("2"), 0o644)
 	got := f.publish("t", "p")
 	if len(got) != 1 || got[0].Dataset != "t" || len(got[0].Snapshots) != 0 {
 		t.Errorf("hint repair did %+v", got)
 	}
-	hint, _ := os.ReadFile(filepath.Join(f.fs.Root, "t", VersionHint))
+	hint, _ := os.ReadFile(filepath.Join(f.local.Root, "t", VersionHint))
 	if string(hint) != "3" {
 		t.Errorf("hint %q after repair", hint)
 	}
@@ -289,8 +296,8 @@ func TestPublishRemoves(t *testing.T) {
 	if len(got) != 1 || got[0].Dataset != "t" || !got[0].Removed {
 		t.Fatalf("publish without t did %+v", got)
 	}
-	if _, err := os.Stat(filepath.Join(f.fs.Root, "t", "metadata")); !os.IsNotExist(err) {
-		entries, _ := os.ReadDir(filepath.Join(f.fs.Root, "t", "metadata"))
+	if _, err := os.Stat(filepath.Join(f.local.Root, "t", "metadata")); !os.IsNotExist(err) {
+		entries, _ := os.ReadDir(filepath.Join(f.local.Root, "t", "metadata"))
 		t.Errorf("t/metadata still holds %d objects", len(entries))
 	}
 	f.step(write{name: "p", drop: true})
@@ -300,38 +307,52 @@ func TestPublishRemoves(t *testing.T) {
 	}
 }
 
-// TestPyIcebergReadsPublished reads every snapshot with pyiceberg.
-func TestPyIcebergReadsPublished(t *testing.T) {
+// pyicebergCases are the rows pyiceberg must read from history's tables.
+var pyicebergCases = []struct {
+	table string
+	snap  int64
+	want  string
+}{
+	{"t", 1, `[{"id": 1, "name": "a"}, {"id": 2, "name": null}, {"id": 3, "name": "c"}]`},
+	{"t", 2, `[{"id": 1, "name": "a"}, {"id": 2, "name": null}, {"id": 3, "name": "c"}, {"id": 4, "name": "d"}, {"id": 5, "name": "e"}]`},
+	{"t", 3, `[{"id": 1, "name": "a", "score": 1.5}, {"id": 6, "name": "f", "score": null}]`},
+	{"p", 1, `[{"day": "2024-10-04", "id": 1, "region": "eu"}, {"day": "2024-10-04", "id": 2, "region": "us"}, {"day": "2024-10-05", "id": 3, "region": null}, {"day": null, "id": 4, "region": "eu"}]`},
+}
+
+// pyicebergRead reads a table's snapshot with pyiceberg's StaticTable
+// through the hint, as rows in JSON sorted; props are pyiceberg's FileIO
+// properties (S3 endpoint and keys).
+func pyicebergRead(t *testing.T, py, loc string, snap int64, props map[string]string) string {
+	t.Helper()
+	script := `
+import sys, json
+from pyiceberg.table import StaticTable
+from pyiceberg.io import load_file_io
+loc, snap, props = sys.argv[1], int(sys.argv[2]), json.loads(sys.argv[3]) or {}
+io = load_file_io(props, loc)
+hint = io.new_input(loc + "/metadata/version-hint.text").open().read().decode().strip()
+t = StaticTable.from_metadata(loc + "/metadata/v" + hint + ".metadata.json", properties=props)
+rows = t.scan(snapshot_id=snap).to_arrow().to_pylist()
+print(json.dumps(sorted(rows, key=lambda r: json.dumps(r, sort_keys=True, default=str)), sort_keys=True, default=str))
+`
+	pj, _ := json.Marshal(props)
+	out, err := exec.Command(py, "-c", script, loc, strconv.FormatInt(snap, 10), string(pj)).CombinedOutput()
+	if err != nil {
+		t.Fatalf("pyiceberg %s@%d: %v\n%s", loc, snap, err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// TestIcebergPyIcebergReadsPublished reads every snapshot with pyiceberg.
+func TestIcebergPyIcebergReadsPublished(t *testing.T) {
 	py := os.Getenv("THUND_TEST_PYICEBERG")
 	if py == "" {
 		t.Skip("THUND_TEST_PYICEBERG not set")
 	}
 	f := newFixture(t)
 	history(f)
-	script := `
-import sys, json
-from pyiceberg.table import StaticTable
-loc, snap = sys.argv[1], int(sys.argv[2])
-hint = open(loc + "/metadata/version-hint.text").read().strip()
-t = StaticTable.from_metadata(loc + "/metadata/v" + hint + ".metadata.json")
-rows = t.scan(snapshot_id=snap).to_arrow().to_pylist()
-print(json.dumps(sorted(rows, key=lambda r: json.dumps(r, sort_keys=True, default=str)), sort_keys=True, default=str))
-`
-	for _, c := range []struct {
-		table string
-		snap  int64
-		want  string
-	}{
-		{"t", 1, `[{"id": 1, "name": "a"}, {"id": 2, "name": null}, {"id": 3, "name": "c"}]`},
-		{"t", 2, `[{"id": 1, "name": "a"}, {"id": 2, "name": null}, {"id": 3, "name": "c"}, {"id": 4, "name": "d"}, {"id": 5, "name": "e"}]`},
-		{"t", 3, `[{"id": 1, "name": "a", "score": 1.5}, {"id": 6, "name": "f", "score": null}]`},
-		{"p", 1, `[{"day": "2024-10-04", "id": 1, "region": "eu"}, {"day": "2024-10-04", "id": 2, "region": "us"}, {"day": "2024-10-05", "id": 3, "region": null}, {"day": null, "id": 4, "region": "eu"}]`},
-	} {
-		out, err := exec.Command(py, "-c", script, filepath.Join(f.fs.Root, c.table), strconv.FormatInt(c.snap, 10)).CombinedOutput()
-		if err != nil {
-			t.Fatalf("pyiceberg %s@%d: %v\n%s", c.table, c.snap, err, out)
-		}
-		if got := strings.TrimSpace(string(out)); got != c.want {
+	for _, c := range pyicebergCases {
+		if got := pyicebergRead(t, py, filepath.Join(f.local.Root, c.table), c.snap, nil); got != c.want {
 			t.Errorf("pyiceberg %s@%d:\n got %s\nwant %s", c.table, c.snap, got, c.want)
 		}
 	}
