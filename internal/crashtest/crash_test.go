@@ -20,8 +20,8 @@ import (
 	"time"
 
 	"github.com/nordisk/thund/internal/testenv"
-	"github.com/nordisk/thund/rt/store"
 	"github.com/nordisk/thund/rt/iceberg"
+	"github.com/nordisk/thund/rt/store"
 	"github.com/nordisk/thund/rt/warehouse"
 )
 
