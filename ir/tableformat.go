@@ -126,7 +126,6 @@ const (
 	whyNanos    = "nanosecond timestamps need Iceberg format v3, which pyiceberg and Spark 4.1's Iceberg runtime do not fully read"
 	whyDuration = "Iceberg has no interval type"
 	whyNull     = "a column of NULLs has no type Iceberg has (format v2)"
-	whyDecimal  = "Iceberg's decimals hold at most 38 digits"
 	fixDuration = "store a number instead, such as unix_micros(a) - unix_micros(b) in place of a - b"
 	fixNull     = "cast it to the type it would hold"
 )
@@ -167,10 +166,7 @@ func icebergType(t Type, path string) (string, *UnheldTypeError) {
 		return "float", nil
 	case TFloat64:
 		return "double", nil
-	case TDecimal:
-		if t.Precision > 38 {
-			return unheld(Decimal(38, min(t.Scale, 38)), whyDecimal, "")
-		}
+	case TDecimal: // the model's decimals have at most 38 digits, as Iceberg's
 		return fmt.Sprintf("decimal(%d,%d)", t.Precision, t.Scale), nil
 	case TString:
 		return "string", nil
