@@ -72,12 +72,12 @@ func (c *capChecker) formatReport(d *ir.Dataset, held bool) {
 	}
 	on := use{pos: d.Pos, dataset: d.Name, what: fmt.Sprintf("%s %q", d.Kind, d.Name), knob: "format"}
 	if d.Format == "" {
-		native := "publishes each version as an Iceberg table"
+		native := "publishes an Iceberg table"
 		if !held {
-			native = "keeps it plain Parquet (a column has no Iceberg type)"
+			native = "keeps plain Parquet (a column has no Iceberg type)"
 		}
-		c.note(dropped("iceberg (the default: no clause) is not sent, so Spark writes its catalog's default format, where the native build "+native+
-			": write "+ir.FormatClause(d.Pos, ir.TableIceberg)+" or "+ir.FormatClause(d.Pos, ir.TableParquet)+" to have one format on both"), on)
+		c.note(dropped("iceberg (the default) is not sent: Spark writes its catalog's default format, where the native build "+native+
+			"; write "+ir.FormatClause(d.Pos, ir.TableIceberg)+" or "+ir.FormatClause(d.Pos, ir.TableParquet)+" to have one format on both"), on)
 		return
 	}
 	on.pos = d.FormatClausePos()

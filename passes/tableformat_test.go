@@ -98,8 +98,8 @@ materialized view said_iceberg format iceberg = from ev | select id
 			}
 		}
 		if len(got) != 3 ||
-			!strings.HasPrefix(got[0], "plain dropped iceberg (the default: no clause) is not sent, so Spark writes its catalog's default format, where the native build publishes each version as an Iceberg table") ||
-			!strings.HasPrefix(got[1], "wide dropped iceberg (the default: no clause) is not sent, so Spark writes its catalog's default format, where the native build keeps it plain Parquet") ||
+			!strings.HasPrefix(got[0], "plain dropped iceberg (the default) is not sent: Spark writes its catalog's default format, where the native build publishes an Iceberg table") ||
+			!strings.HasPrefix(got[1], "wide dropped iceberg (the default) is not sent: Spark writes its catalog's default format, where the native build keeps plain Parquet") ||
 			!strings.HasPrefix(got[2], "said_iceberg converted iceberg is sent as the table's format: the cluster needs Iceberg's Spark runtime") {
 			t.Errorf("%s: format entries:\n%s", target, strings.Join(got, "\n"))
 		}

@@ -44,7 +44,7 @@ streaming table said_parquet format Parquet = from stream s | select id
 			}
 		}
 		if len(entries) != 2 ||
-			!strings.HasPrefix(entries["plain"], "dropped: iceberg (the default: no clause) is not sent, so Spark writes its catalog's default format") ||
+			!strings.HasPrefix(entries["plain"], "dropped: iceberg (the default) is not sent: Spark writes its catalog's default format") ||
 			!strings.HasPrefix(entries["said_iceberg"], "converted: iceberg is sent as the table's format: the cluster needs Iceberg's Spark runtime") {
 			t.Errorf("%s: report entries %v", target, entries)
 		}
