@@ -225,7 +225,6 @@ func (l *lowerer) watermark(w *watermark) *ir.Watermark {
 
 func (l *lowerer) datasetClauses(d *ir.Dataset, cs []*datasetClause) {
 	seen := once{}
-	d.FormatPos = d.Pos // the format clause's, when there is one
 	for _, c := range cs {
 		switch {
 		case c.ID != nil:

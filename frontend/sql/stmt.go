@@ -225,7 +225,6 @@ func (c *conv) sqlText(q *queryAST) *ir.SQLText {
 // CLUSTER BY.
 func (c *conv) clauses(d *ir.Dataset, cls []*dsClauseAST) {
 	seen := map[string]bool{}
-	d.FormatPos = d.Pos // the USING clause's, when there is one
 	once := func(cl *dsClauseAST, name string) bool {
 		if seen[name] {
 			c.errorf(pos(cl.Pos), ir.CodeSyntax, "duplicate %s clause", name)
