@@ -33,11 +33,11 @@ func (u *Unit) IcebergTable(name string) bool { return u.Iceberg[strings.ToLower
 
 // tableFormat settles one table's format (capability).
 func (c *capChecker) tableFormat(d *ir.Dataset) {
-	if !d.IsTable() || d.TableFormat() != ir.TableIceberg {
-		return
+	if !d.IsTable() || d.TableFormat() != ir.TableIceberg || c.caps.Target == Native && c.readsExternal(d) {
+		return // natively, a read of a table outside the pipeline is refused
 	}
 	explicit := d.Format != ""
-	unheld := unheldColumns(c.u.Datasets[d].Visible())
+	unheld := c.u.unheldColumns(c.u.Datasets[d].Visible())
 	native := c.caps.Target == Native
 	switch {
 	case len(unheld) == 0:
@@ -61,6 +61,19 @@ func (c *capChecker) tableFormat(d *ir.Dataset) {
 			Reason: fmt.Sprintf("iceberg (the default) is not published: the table stays plain Parquet, as column %s", unheld[0].describe(sql))})
 	}
 	c.formatReport(d, len(unheld) == 0)
+}
+
+// readsExternal reports whether a flow into d reads a table the pipeline
+// does not define, whose columns the compiler does not know.
+func (c *capChecker) readsExternal(d *ir.Dataset) bool {
+	for _, f := range c.u.flowsInto(d) {
+		for _, s := range ir.Scans(f.Query) {
+			if c.u.lookup(s.Name) == nil {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // formatReport says, on a Spark target, what the cluster writes for a table
@@ -114,13 +127,25 @@ func (u unheldColumn) describe(sql bool) string {
 	return fmt.Sprintf("%s%s of type %s has no Iceberg type (%s)", u.name, u.err.Path, typeSpelling(u.err.Type, sql), u.err.Why)
 }
 
-// unheldColumns returns the columns whose type Iceberg cannot hold.
-func unheldColumns(s Schema) []unheldColumn {
+// unheldColumns returns the columns whose type Iceberg cannot hold. The
+// columns of an external table are not known (open), and a Spark target
+// types a column of one as unknown, the type of NULL: for it, only a
+// native schema's NULL type is a NULL column.
+func (u *Unit) unheldColumns(s Schema) []unheldColumn {
 	var out []unheldColumn
 	for _, f := range s {
-		if _, err := ir.IcebergType(f.Type); err != nil {
-			out = append(out, unheldColumn{name: f.Name, typ: f.Type, err: err.(*ir.UnheldTypeError)})
+		if f.Open || f.Poisoned {
+			continue
 		}
+		_, err := ir.IcebergType(f.Type)
+		if err == nil {
+			continue
+		}
+		ue := err.(*ir.UnheldTypeError)
+		if ue.Type.Kind == ir.TUnknown && u.Opts.Target != Native {
+			continue
+		}
+		out = append(out, unheldColumn{name: f.Name, typ: f.Type, err: ue})
 	}
 	return out
 }
@@ -153,7 +178,7 @@ func lateTableFormats(u *Unit) {
 		if in == nil {
 			continue
 		}
-		unheld := unheldColumns(u.Schemas[in].Visible())
+		unheld := u.unheldColumns(u.Schemas[in].Visible())
 		if len(unheld) == 0 {
 			u.Iceberg[strings.ToLower(f.LateTable)] = true
 			continue
