@@ -128,9 +128,10 @@ func (u unheldColumn) describe(sql bool) string {
 }
 
 // unheldColumns returns the columns whose type Iceberg cannot hold. The
-// columns of an external table are not known (open), and a Spark target
-// types a column of one as unknown, the type of NULL: for it, only a
-// native schema's NULL type is a NULL column.
+// columns of an external table are skipped: a * over one is open, and a
+// Spark target types a named column of one as unknown, the type of NULL,
+// so only on the native target (where every table read is bound to files)
+// is an unknown type a column of NULLs.
 func (u *Unit) unheldColumns(s Schema) []unheldColumn {
 	var out []unheldColumn
 	for _, f := range s {
@@ -191,9 +192,10 @@ func lateTableFormats(u *Unit) {
 	}
 }
 
-// LateInput is the operator whose input rows become a flow's late rows
-// (the input of its window, or of its distinct within watermark), or nil
-// when the flow has no late table or no such operator.
+// LateInput is the relation whose rows a flow's late table receives: the
+// input of its window, or of its distinct within watermark (codegen's
+// genLateTable takes the same); nil when the flow has no late table, or the
+// plan has no such operator.
 func (u *Unit) LateInput(f *ir.Flow) ir.Rel {
 	if f.LateTable == "" || u.Plan == nil {
 		return nil
