@@ -36,11 +36,16 @@ func (g *generator) genPipeline(f *jen.File) {
 		ds = append(ds, g.genDataset(d))
 		for _, f := range g.u.Pipeline.FlowsInto(d.Name) {
 			if x := g.extras[f]; x != nil && x.late != nil {
-				ds = append(ds, fields(true,
-					field{"Name", jen.Lit(x.late.Name)},
-					field{"Kind", jen.Qual(etlPkg, "StreamingTable")},
-					field{"Schema", jen.Id(x.lateSchema)},
-					field{"Definition", jen.Lit("late table of flow " + f.Name + " of " + d.Name + "\n" + g.definition(d))}))
+				lf := []field{
+					{"Name", jen.Lit(x.late.Name)},
+					{"Kind", jen.Qual(etlPkg, "StreamingTable")},
+					{"Schema", jen.Id(x.lateSchema)},
+				}
+				if g.u.IcebergTable(x.late.Name) {
+					lf = append(lf, field{"Iceberg", jen.True()})
+				}
+				lf = append(lf, field{"Definition", jen.Lit("late table of flow " + f.Name + " of " + d.Name + "\n" + g.definition(d))})
+				ds = append(ds, fields(true, lf...))
 			}
 		}
 	}
@@ -120,6 +125,9 @@ func (g *generator) genDataset(d *ir.Dataset) jen.Code {
 			format = "kafka" // the runtime's name (etl.kafkaFormat), in any case as written
 		}
 		fs = append(fs, field{"Format", jen.Lit(format)})
+	}
+	if g.u.IcebergTable(d.Name) {
+		fs = append(fs, field{"Iceberg", jen.True()})
 	}
 	if len(d.SinkOptions) > 0 {
 		fs = append(fs, field{"SinkOptions", kvs(d.SinkOptions)})

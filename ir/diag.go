@@ -182,6 +182,7 @@ const (
 	CodeMVReadsStream  Code = "mv-reads-stream"
 	CodeBadEmit        Code = "bad-emit" // an emit or output mode that does not fit the flow
 	CodeCapability     Code = "capability"
+	CodeIcebergType    Code = "iceberg-type" // a column type an Iceberg table cannot hold
 
 	// session confs
 	CodeBadConf Code = "bad-conf" // a conf value Spark refuses (an unknown time zone)
@@ -217,6 +218,7 @@ var Codes = []CodeInfo{
 	{CodeMVReadsStream, "sanity", "a materialized view that reads a stream"},
 	{CodeBadEmit, "sanity", "an emit or output mode that the flow cannot honour"},
 	{CodeCapability, "capability", "a feature the chosen target cannot run"},
+	{CodeIcebergType, "capability", "a column type that an Iceberg table (format iceberg, or the default) cannot hold: uint32, uint64, timestamp(ns), a duration"},
 	{CodeBadConf, "resolve", "a session conf value Spark refuses (an unknown time zone, a non-boolean spark.sql.ansi.enabled)"},
 }
 

@@ -83,7 +83,8 @@ type Dataset struct {
 
 	Columns      []*Column // declared schema (optional except for sources)
 	Comment      string
-	Format       string // table format (parquet, delta, ...) or, for a sink, csv | jsonl | parquet | stdout
+	Format       string // table format (iceberg | parquet, tableformat.go; "" = iceberg) or, for a sink, csv | jsonl | parquet | stdout | kafka
+	FormatPos    Pos    // where the format clause is (unknown when there is none)
 	PartitionBy  []string
 	ClusterBy    []string // clustering columns: a layout Spark keeps in the table's metadata
 	Properties   []KV     // table properties

@@ -197,6 +197,7 @@ func validateDataset(d *Dataset, diags *Diagnostics) {
 			diags.Add(kv.Pos, CodeBadDataset, "%s %q: path %s contains a NUL byte, which no file path can hold", d.Kind, d.Name, strconv.Quote(kv.Value))
 		}
 	}
+	validateFormat(d, diags) // tableformat.go
 	if len(d.SinkOptions) > 0 && d.Kind != KindSink {
 		diags.Add(d.Pos, CodeBadDataset, "%s %q has sink options: only sinks take them", d.Kind, d.Name)
 	}

@@ -409,6 +409,7 @@ func (c *capChecker) dataset(d *ir.Dataset) {
 		}
 	}
 	c.types(c.u.Datasets[d], on)
+	c.tableFormat(d) // tableformat.go
 }
 
 // persistedView refuses what Spark's CREATE VIEW cannot say. Spark keeps a

@@ -158,7 +158,7 @@ set "spark.sql.adaptive.coalescePartitions.enabled" = "false"
 set "spark.sql.legacy.timeParserPolicy" = "LEGACY"
 set "pipelines.trigger.interval" = "1 minute"
 source s from csv "s.csv" { x int64 }
-materialized view m = from s | select x
+materialized view m format parquet = from s | select x
 `
 	u := confUnit(t, Native, src)
 	if u.Diags.HasErrors() || len(u.Diags) != 1 || u.Diags[0].Severity != ir.Warning ||

@@ -288,6 +288,16 @@ var diagCases = []diagCase{
 	}},
 
 	// capability
+	{"iceberg table of uint64", "", ir.CodeIcebergType, `materialized view m is an Iceberg table (format iceberg): column id of type uint64 has no Iceberg type (Iceberg has no unsigned integers`, func(b *pb) {
+		b.source("ev", false, nil, "id uint64", "at timestamp(ms)")
+		d, _ := b.mv("m", scan("ev"))
+		d.Format = "iceberg"
+	}},
+	{"iceberg table of a nested nanosecond timestamp on spark", Spark41, ir.CodeIcebergType, `column s.at of type timestamp(ns) has no Iceberg type (nanosecond timestamps need Iceberg format v3`, func(b *pb) {
+		b.source("ev", false, nil, "s struct<at: timestamp(ns)>")
+		d, _ := b.mv("m", scan("ev"))
+		d.Format = "ICEBERG"
+	}},
 	{"cdc on spark 4.1", Spark41, ir.CodeCapability, `spark-4.1 cannot run change flow "apply": CDC (AUTO CDC) arrives in spark-4.2`, func(b *pb) {
 		changes(b)
 		b.st("customers", nil)

@@ -126,15 +126,15 @@ func TestArrayTypeErrors(t *testing.T) {
 func TestSequenceNativeRefusals(t *testing.T) {
 	const src = `pipeline p
 source s from jsonl "s.jsonl" { id int64, d date32, ns timestamp(ns, "UTC") }
-materialized view m = from s | select sequence(d, d, 26h), sequence(ns, ns), sequence(d, d, 2d)
+materialized view m format parquet = from s | select sequence(d, d, 26h), sequence(ns, ns), sequence(d, d, 2d)
 `
 	for _, tc := range []struct {
 		target Target
 		want   []string
 	}{
 		{Native, []string{
-			`t.thund:3:54: native backend: sequence of dates by 1d2h, not whole days, is not supported yet`,
-			`t.thund:3:60: native backend: sequence of timestamp(ns, "UTC") is not supported yet: cast start and stop to timestamp(us)`,
+			`t.thund:3:69: native backend: sequence of dates by 1d2h, not whole days, is not supported yet`,
+			`t.thund:3:75: native backend: sequence of timestamp(ns, "UTC") is not supported yet: cast start and stop to timestamp(us)`,
 		}},
 		{Spark41, nil},
 		{Spark42, nil},

@@ -95,6 +95,11 @@ type Unit struct {
 	Caps   *Capabilities
 	Report *LoweringReport
 
+	// capability (datasets) and plan (late tables), native target: the
+	// tables the native build publishes as Iceberg tables, by lower-case
+	// name (tableformat.go)
+	Iceberg map[string]bool
+
 	// plan: the physical plan
 	Plan *Plan
 
@@ -230,6 +235,7 @@ func newUnit(p *ir.Pipeline, opts Options) *Unit {
 		Datasets:    map[*ir.Dataset]Schema{},
 		Flows:       map[*ir.Flow]*FlowInfo{},
 		Watermarks:  map[*ir.Dataset]*ir.Watermark{},
+		Iceberg:     map[string]bool{},
 	}
 }
 

@@ -227,8 +227,9 @@ func plan(u *Unit) {
 		}
 	}
 	if native {
-		confWarnings(u)  // session confs (conf.go)
-		nestedColumns(u) // plan_nested.go
+		confWarnings(u)     // session confs (conf.go)
+		nestedColumns(u)    // plan_nested.go
+		lateTableFormats(u) // tableformat.go
 	}
 	if native {
 		for _, d := range u.Pipeline.Datasets {

@@ -86,6 +86,7 @@ func TestExpectationsLeaveStagesOnSpark(t *testing.T) {
 	b := newPipeline("p")
 	bids(b)
 	d, f := b.mv("m", scan("bids"))
+	d.Format = "parquet" // sent as written: no report entry
 	d.Expectations = []*ir.Expectation{{Pos: at(), Name: "e", Cond: gt(c("price"), i("0"))}}
 	u := mustRun(t, b.p, Options{Target: Spark41})
 	if got := stagesOf(u, f); got != "s0 fused scan" {
@@ -182,6 +183,7 @@ func TestLoweringReport(t *testing.T) {
 		"s/s output mode update dropped",
 		"s/ unsigned ints converted",
 		"s/ nanosecond precision converted",
+		"s/ format dropped", // no format is sent: Spark writes its default
 		"s/s edge bounds dropped",
 		"s/s trigger dropped",
 	}
@@ -199,10 +201,17 @@ func TestLoweringReport(t *testing.T) {
 			t.Errorf("report JSON lacks %s:\n%s", w, js)
 		}
 	}
-	// native runs all of it
-	u = mustRun(t, b.p, Options{Target: Native})
-	if len(u.Report.Entries) != 0 {
+	// native runs all of it, but publishes s as plain Parquet: Iceberg
+	// holds neither uint32 nor timestamp(ns) (tableformat.go)
+	u = run(t, b.p, Options{Target: Native})
+	if e := u.Report.Entries; len(e) != 1 || e[0].Dataset != "s" || e[0].Knob != "format" || e[0].Action != ActionDropped {
 		t.Errorf("native report: %+v", u.Report.Entries)
+	}
+	if u.Diags.HasErrors() || len(u.Diags) != 2 || u.Diags[0].Code != ir.CodeIcebergType || u.Diags[1].Code != ir.CodeIcebergType {
+		t.Errorf("native: want two iceberg-type warnings, got:\n%s", u.Diags.Error())
+	}
+	if u.IcebergTable("s") {
+		t.Errorf("native: s is published as an Iceberg table")
 	}
 }
 

@@ -355,7 +355,7 @@ func (e *emitter) dataset(d *ir.Dataset) {
 			TableProperties:   kvMap(d.Properties),
 			PartitionCols:     d.PartitionBy,
 			ClusteringColumns: d.ClusterBy,
-			Format:            optString(d.Format),
+			Format:            optString(tableFormat(d)),
 		}
 		if len(d.Columns) > 0 {
 			td.Schema = &pb.PipelineCommand_DefineOutput_TableDetails_SchemaString{SchemaString: e.columnsDDL(d, partitionColumnsLast(d))}
@@ -403,6 +403,15 @@ func (e *emitter) dataset(d *ir.Dataset) {
 	if d.Kind == ir.KindSource {
 		e.sourceFlow(d)
 	}
+}
+
+// tableFormat is the format a table's DefineOutput sends: the one its
+// clause names, lower-cased (iceberg or parquet: validate refuses others),
+// or none without a clause, so that Spark writes its catalog's default
+// format (the capability pass reports that the native build publishes such
+// a table as an Iceberg table).
+func tableFormat(d *ir.Dataset) string {
+	return strings.ToLower(d.Format)
 }
 
 // partitionColumnsLast is a table's declared columns with its partition

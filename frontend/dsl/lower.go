@@ -248,6 +248,7 @@ func (l *lowerer) datasetClauses(d *ir.Dataset, cs []*datasetClause) {
 		case c.Format != nil:
 			if seen.first(l, `"format"`, c.Pos) {
 				d.Format = string(*c.Format)
+				d.FormatPos = l.pos(c.Pos)
 			}
 		case c.PartitionBy != nil:
 			if seen.first(l, `"partitioned by"`, c.Pos) {

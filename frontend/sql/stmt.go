@@ -253,6 +253,7 @@ func (c *conv) clauses(d *ir.Dataset, cls []*dsClauseAST) {
 		case cl.Using != nil:
 			if once(cl, "USING") {
 				d.Format = strings.Join(cl.Using.parts(), ".")
+				d.FormatPos = pos(cl.Pos)
 			}
 		case cl.Props != nil:
 			if !once(cl, "TBLPROPERTIES") {

@@ -54,6 +54,11 @@ type Dataset struct {
 	PartitionBy []string
 	// Format is a sink's output format (parquet, csv, jsonl, stdout).
 	Format string
+	// Iceberg: publish each committed version as an Apache Iceberg table
+	// (rt/iceberg). The compiler sets it for each materialized view,
+	// streaming table and late table whose format is iceberg (the default)
+	// and whose every column has an Iceberg type (ir.IcebergType).
+	Iceberg bool
 	// SinkOptions are a sink's options; "path" is the folder its files go
 	// to, relative to --root unless absolute (not needed for stdout).
 	SinkOptions [][2]string
