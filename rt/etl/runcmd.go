@@ -184,7 +184,7 @@ func (c *cli) epoch(ctx context.Context, rc *runConfig, fl *follower) (*run.Run,
 	}
 	cfg := run.Config{Pipeline: c.p.Name, Warehouse: rc.fs, Root: rc.place.root, Lease: warehouse.DefaultLease,
 		Args: rc.args, Threads: rc.threads, Runtime: RuntimeVersion,
-		RunID: c.runID, Now: c.now, AllowOlderCheckpoint: rc.allowOlder,
+		RunID: c.runID, Now: c.now, AllowOlderCheckpoint: rc.allowOlder, Iceberg: icebergTables(c.p),
 		OnEvent: func(e events.Event) {
 			switch e.EventType {
 			case events.TypeWarning:
@@ -266,4 +266,16 @@ func (inv *invocation) rawArgs() []string {
 		}
 	}
 	return append(out, inv.args...)
+}
+
+// icebergTables names the datasets published as Apache Iceberg tables
+// (Dataset.Iceberg; rt/iceberg).
+func icebergTables(p *Pipeline) map[string]bool {
+	out := map[string]bool{}
+	for _, ds := range p.Datasets {
+		if ds.Iceberg {
+			out[ds.Name] = true
+		}
+	}
+	return out
 }
