@@ -219,7 +219,7 @@ type Table struct {
 	// UnorderedLists are columns of lists whose element order the reader
 	// does not define (Spark's collect_set): Add sorts their elements, so
 	// that two readers' lists of one multiset compare equal. Set it before
-	// the first Add.
+	// the first Add. Names match without regard to case.
 	UnorderedLists []string
 }
 
@@ -240,7 +240,7 @@ func (t *Table) Add(rec arrow.RecordBatch) {
 	}
 	rows := Rows(rec)
 	for _, name := range t.UnorderedLists {
-		c := slices.Index(t.Columns, name)
+		c := slices.IndexFunc(t.Columns, func(col string) bool { return strings.EqualFold(col, name) })
 		if c < 0 {
 			continue
 		}
@@ -278,6 +278,15 @@ type Options struct {
 	Want, Got string
 	// MaxRows is how many differing rows the diff shows (default 20).
 	MaxRows int
+}
+
+// isFloatType reports whether TypeText t is a float's.
+func isFloatType(t string) bool {
+	switch t {
+	case "float16", "float32", "float64", "float", "double":
+		return true
+	}
+	return false
 }
 
 // Diff compares want and got as multisets of rows over the same columns
@@ -322,7 +331,7 @@ func Diff(want, got *Table, o Options) string {
 		if o.Types && wt != gt {
 			fmt.Fprintf(&b, "column %s: %s type %s, %s type %s\n", want.Columns[i], o.Want, wt, o.Got, gt)
 		}
-		floats[i] = o.FloatTolerance != 0 && (wt == "float" || wt == "double") && (gt == "float" || gt == "double")
+		floats[i] = o.FloatTolerance != 0 && isFloatType(wt) && isFloatType(gt)
 	}
 	gotRows := make([]Row, len(got.Rows))
 	for r, row := range got.Rows {

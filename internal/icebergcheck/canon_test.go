@@ -122,9 +122,9 @@ func TestCell(t *testing.T) {
 // shows only the differing rows; floats compare within a tolerance when
 // asked.
 func TestDiff(t *testing.T) {
-	want := &Table{Columns: []string{"a", "x"}, ArrowTypes: []string{"int64", "double"},
+	want := &Table{Columns: []string{"a", "x"}, ArrowTypes: []string{"int64", "float64"},
 		Rows: []Row{{"1", "0.1"}, {"2", "NaN"}, {"2", "NaN"}, {"3", "1"}}}
-	got := &Table{Columns: []string{"x", "a"}, ArrowTypes: []string{"double", "int64"},
+	got := &Table{Columns: []string{"x", "a"}, ArrowTypes: []string{"float64", "int64"},
 		Rows: []Row{{"NaN", "2"}, {"1", "3"}, {"0.1", "1"}, {"NaN", "2"}}}
 	if d := Diff(want, got, Options{}); d != "" {
 		t.Errorf("equal tables differ:\n%s", d)
@@ -143,7 +143,7 @@ func TestDiff(t *testing.T) {
 	if d := Diff(want, &Table{Columns: []string{"a", "y"}}, Options{}); !strings.Contains(d, "columns:") {
 		t.Errorf("other columns:\n%s", d)
 	}
-	if d := Diff(want, &Table{Columns: []string{"A", "X"}, ArrowTypes: []string{"int64", "float"}, Rows: want.Rows}, Options{FoldCase: true, Types: true}); d != "column x: want type double, got type float\n" {
+	if d := Diff(want, &Table{Columns: []string{"A", "X"}, ArrowTypes: []string{"int64", "float32"}, Rows: want.Rows}, Options{FoldCase: true, Types: true}); d != "column x: want type float64, got type float32\n" {
 		t.Errorf("folded names, another type:\n%s", d)
 	}
 }
@@ -202,5 +202,27 @@ func TestMetadataFile(t *testing.T) {
 	os.WriteFile(filepath.Join(md, "version-hint.text"), []byte("4"), 0o644)
 	if _, err := MetadataFile(dir); err == nil || !strings.Contains(err.Error(), "names version 4") {
 		t.Errorf("version-hint.text names a missing version: %v", err)
+	}
+}
+
+// TestUnorderedLists: the elements of an unordered column's lists are
+// sorted (the column named in any case); other columns keep their order.
+func TestUnorderedLists(t *testing.T) {
+	schema := arrow.NewSchema([]arrow.Field{{Name: "set", Type: arrow.ListOf(arrow.PrimitiveTypes.Int32), Nullable: true},
+		{Name: "seq", Type: arrow.ListOf(arrow.PrimitiveTypes.Int32), Nullable: true}}, nil)
+	b := array.NewRecordBuilder(memory.DefaultAllocator, schema)
+	defer b.Release()
+	for _, f := range b.Fields() {
+		lb := f.(*array.ListBuilder)
+		lb.Append(true)
+		lb.ValueBuilder().(*array.Int32Builder).AppendValues([]int32{3, 1, 2}, nil)
+		lb.AppendNull()
+	}
+	rec := b.NewRecordBatch()
+	defer rec.Release()
+	tb := &Table{UnorderedLists: []string{"SET"}}
+	tb.Add(rec)
+	if got := tb.Rows[0].String() + " | " + tb.Rows[1].String(); got != "[1, 2, 3], [3, 1, 2] | NULL, NULL" {
+		t.Errorf("rows %s", got)
 	}
 }

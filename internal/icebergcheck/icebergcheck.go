@@ -369,9 +369,11 @@ func (tb *Table) addParquet(data []byte) error {
 	return tr.Err()
 }
 
-// TableFromParquet is a Parquet file's rows as a Table.
-func TableFromParquet(data []byte) (*Table, error) {
-	tb := &Table{}
+// TableFromParquet is a Parquet file's rows as a Table; unordered are
+// columns of lists whose element order is not defined
+// (Table.UnorderedLists).
+func TableFromParquet(data []byte, unordered []string) (*Table, error) {
+	tb := &Table{UnorderedLists: unordered}
 	return tb, tb.addParquet(data)
 }
 
