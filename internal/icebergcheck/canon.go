@@ -11,6 +11,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/extensions"
 )
 
 // Row is one row in canonical form: each cell's text, in the columns'
@@ -25,6 +26,7 @@ import (
 //	12.30, -0.05                  decimals, exactly at their scale
 //	"a\n"                         strings, Go-quoted
 //	x'00ff'                       binary and fixed, in lower-case hex
+//	"12345678-9abc-..."           UUIDs (Arrow's arrow.uuid), as a string of their text
 //	2024-01-31                    dates
 //	13:04:05.000001               times of day, in microseconds
 //	2024-01-31T13:04:05.000001Z   timestamps with a zone (timestamptz), in UTC, in microseconds
@@ -109,6 +111,11 @@ func Cell(col arrow.Array, i int) string {
 		return Timestamp(a.Value(i).ToTime(ts.Unit), ts.TimeZone != "")
 	case *array.FixedSizeBinary:
 		return Binary(a.Value(i))
+	case *extensions.UUIDArray:
+		// as the readers that have no UUID type (Spark) give it: a string
+		return strconv.Quote(a.Value(i).String())
+	case array.ExtensionArray:
+		return Cell(a.Storage(), i)
 	case *array.Dictionary:
 		return Cell(a.Dictionary(), a.GetValueIndex(i))
 	case *array.Struct:

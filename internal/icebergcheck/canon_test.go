@@ -11,7 +11,9 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
+	"github.com/apache/arrow-go/v18/arrow/extensions"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/google/uuid"
 )
 
 // build is one column of one Arrow type and its rows' canonical texts.
@@ -54,6 +56,9 @@ func TestCell(t *testing.T) {
 		"fixed": {&arrow.FixedSizeBinaryType{ByteWidth: 2}, func(b array.Builder) {
 			b.(*array.FixedSizeBinaryBuilder).Append([]byte{0, 0xff})
 		}, []string{"x'00ff'"}},
+		"uuid": {extensions.NewUUIDType(), func(b array.Builder) {
+			b.(*extensions.UUIDBuilder).Append(uuid.MustParse("12345678-1234-5678-1234-567812345678"))
+		}, []string{`"12345678-1234-5678-1234-567812345678"`}},
 		"date": {arrow.FixedWidthTypes.Date32, func(b array.Builder) {
 			b.(*array.Date32Builder).Append(arrow.Date32FromTime(time.Date(1969, 7, 20, 0, 0, 0, 0, time.UTC)))
 		}, []string{"1969-07-20"}},

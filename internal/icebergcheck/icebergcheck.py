@@ -22,6 +22,7 @@ import json
 import math
 import os
 import sys
+import uuid
 
 
 def main():
@@ -173,7 +174,7 @@ def parse_type(text):
         "time": pa.time64("us"),
         "timestamp": pa.timestamp("us"),
         "timestamptz": pa.timestamp("us", tz="UTC"),
-        "uuid": pa.uuid() if hasattr(pa, "uuid") else pa.binary(16),
+        "uuid": pa.uuid(),
     }
 
     def one():
@@ -230,6 +231,8 @@ def py_value(t, v):
 
     if v is None:
         return None
+    if getattr(t, "extension_name", None) == "arrow.uuid":
+        return uuid.UUID(v).bytes
     if pa.types.is_floating(t):
         if isinstance(v, str):
             return {"NaN": math.nan, "+Inf": math.inf, "-Inf": -math.inf, "-0": -0.0}[v]

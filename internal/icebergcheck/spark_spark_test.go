@@ -20,12 +20,13 @@ import (
 func TestSparkIcebergReadsPyIceberg(t *testing.T) {
 	remote, sparkPy, _ := testenv.SparkIceberg(t)
 	py := testenv.PyIceberg(t)
-	ops, states := fixtureOps()
+	fx := EveryType()
+	ops := fx.Ops
 	w := PyIcebergWrite(t, py, t.TempDir(), ops)
 	for i := 1; i < len(ops); i++ {
 		id := w.Snapshots[i]
 		want := PyIceberg(t, py, w.Location, Snapshot(id))
-		Equal(t, "pyiceberg and what was written after "+string(ops[i].Kind), written(t, states[i]), want)
+		Equal(t, "pyiceberg and what was written after "+string(ops[i].Kind), fx.Want(t, i), want)
 		got := Spark(t, remote, sparkPy, w.Location, Snapshot(id))
 		Equal(t, fmt.Sprintf("snapshot %d (after %s)", id, ops[i].Kind), want, got)
 		var ts int64

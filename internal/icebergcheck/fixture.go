@@ -1,17 +1,46 @@
 package icebergcheck
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"testing"
 )
 
-// The fixture of the harness's own tests: a table with every Iceberg type
-// that pyiceberg writes and Spark reads (not time, which Spark has no type
-// for, nor uuid), partitioned by region, changed by two appends, an
-// overwrite and a delete.
+// Fixture is a table's changes and the rows it holds after each, for a
+// writer (PyIcebergWrite) to apply and a reader to check.
+type Fixture struct {
+	Columns []Column
+	Ops     []Op
+	// States are the rows the table holds after each operation: States[i]
+	// after Ops[i] (none after the Create).
+	States [][][]any
+}
 
-var fixtureColumns = []Column{
+// Want is what the table holds after Ops[i], as a Result of the reader
+// "written" (its rows from Expect).
+func (f Fixture) Want(t testing.TB, i int) *Result {
+	t.Helper()
+	r := &Result{Reader: "written"}
+	for _, c := range f.Columns {
+		r.Columns = append(r.Columns, c.Name)
+	}
+	r.Rows = Expect(t, f.Columns, f.States[i])
+	return r
+}
+
+// EveryType is a table with every Iceberg type that pyiceberg writes and
+// Spark reads (not time, which Spark has no type for; Spark reads a uuid
+// as a string), NaN, infinities, -0, dates and instants before 1970, empty
+// lists and maps, NULL at every depth and a row of NULLs, partitioned by
+// region (one row with a NULL region), changed by two appends, an
+// overwrite of region eu and a delete of id 2.
+func EveryType() Fixture {
+	ops, states := everyTypeOps()
+	return Fixture{Columns: everyTypeColumns, Ops: ops, States: states}
+}
+
+var everyTypeColumns = []Column{
 	{Name: "id", Type: "long", Required: true},
 	{Name: "region", Type: "string"},
 	{Name: "ok", Type: "boolean"},
@@ -27,11 +56,12 @@ var fixtureColumns = []Column{
 	{Name: "tags", Type: "list<string>"},
 	{Name: "attrs", Type: "map<string, int>"},
 	{Name: "point", Type: "struct<x: double, label: string>"},
+	{Name: "key", Type: "uuid"},
 }
 
-// fixtureRow is a row of the fixture with the given id and region; v
+// everyTypeRow is a row of EveryType with the given id and region; v
 // varies the values.
-func fixtureRow(id int64, region any, v int) []any {
+func everyTypeRow(id int64, region any, v int) []any {
 	fs := []float32{1.1, float32(math.NaN()), float32(math.Inf(1)), float32(math.Copysign(0, -1)), -3.4028235e38}
 	ds := []float64{0.1, math.Inf(-1), math.Copysign(0, -1), 1e300, math.NaN()}
 	return []any{
@@ -44,24 +74,25 @@ func fixtureRow(id int64, region any, v int) []any {
 		[]any{"a", nil, "c\"q\n"}[:v%4],
 		[][2]any{{"k", int32(v)}, {"j", nil}, {"a", int32(-1)}}[:v%4],
 		map[string]any{"x": float64(v) / 4, "label": []any{"p", nil}[v%2]},
+		fmt.Sprintf("%08x-0000-4000-8000-%012x", v, v*v),
 	}
 }
 
-// nullRow is a row whose every optional column is NULL.
-func nullRow(id int64) []any {
-	r := make([]any, len(fixtureColumns))
+// everyTypeNulls is a row whose every optional column is NULL.
+func everyTypeNulls(id int64) []any {
+	r := make([]any, len(everyTypeColumns))
 	r[0] = id
 	return r
 }
 
-// fixtureOps are the fixture's changes, and the rows the table holds
-// after each (rows[i] after ops[i]).
-func fixtureOps() (ops []Op, states [][][]any) {
-	first := [][]any{fixtureRow(1, "eu", 0), fixtureRow(2, "us", 1), fixtureRow(3, "eu", 2), nullRow(4)}
-	second := [][]any{fixtureRow(5, "us", 3), fixtureRow(6, "apac", 4), fixtureRow(7, "eu", 5)}
-	replacement := [][]any{fixtureRow(8, "eu", 6), fixtureRow(9, "eu", 7)}
+// everyTypeOps are EveryType's changes, and the rows the table holds
+// after each (states[i] after ops[i]).
+func everyTypeOps() (ops []Op, states [][][]any) {
+	first := [][]any{everyTypeRow(1, "eu", 0), everyTypeRow(2, "us", 1), everyTypeRow(3, "eu", 2), everyTypeNulls(4)}
+	second := [][]any{everyTypeRow(5, "us", 3), everyTypeRow(6, "apac", 4), everyTypeRow(7, "eu", 5)}
+	replacement := [][]any{everyTypeRow(8, "eu", 6), everyTypeRow(9, "eu", 7)}
 	ops = []Op{
-		{Kind: Create, Columns: fixtureColumns, PartitionBy: []string{"region"}},
+		{Kind: Create, Columns: everyTypeColumns, PartitionBy: []string{"region"}},
 		{Kind: Append, Rows: first},
 		{Kind: Append, Rows: second},
 		{Kind: Overwrite, Rows: replacement, Filter: "region = 'eu'"},
@@ -79,15 +110,4 @@ func fixtureOps() (ops []Op, states [][][]any) {
 	rows = slices.DeleteFunc(slices.Clone(rows), func(r []any) bool { return r[0] == int64(2) })
 	states = append(states, rows)
 	return ops, states
-}
-
-// written is what the fixture holds after an operation, as a Result.
-func written(t testing.TB, rows [][]any) *Result {
-	t.Helper()
-	r := &Result{Reader: "written"}
-	for _, c := range fixtureColumns {
-		r.Columns = append(r.Columns, c.Name)
-	}
-	r.Rows = Expect(t, fixtureColumns, rows)
-	return r
 }
