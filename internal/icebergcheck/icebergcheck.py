@@ -68,7 +68,6 @@ def snapshot_json(s):
 
 def pyiceberg_read(req):
     from pyiceberg.table import StaticTable
-    import pyarrow as pa
 
     tbl = StaticTable.from_metadata(req["metadata"])
     md = tbl.metadata
@@ -332,8 +331,6 @@ def spark_session(remote):
 
 
 def spark_read(req):
-    import pyarrow as pa
-
     spark = spark_session(req["remote"])
     # a Hadoop table by its folder (Spark finds the metadata by
     # version-hint.text), any other by its metadata file

@@ -109,7 +109,8 @@ func TestIcebergPyIcebergRoundTrip(t *testing.T) {
 }
 
 // TestIcebergPyIcebergTimeUUID: the types Spark cannot read (time) or
-// reads as another (uuid, a string) round-trip through pyiceberg.
+// reads as another (uuid, a string) round-trip through pyiceberg; a table
+// with no snapshot reads as its columns and no rows.
 func TestIcebergPyIcebergTimeUUID(t *testing.T) {
 	py := testenv.PyIceberg(t)
 	cols := []Column{{Name: "id", Type: "long"}, {Name: "t", Type: "time"}, {Name: "u", Type: "uuid"}}
@@ -124,5 +125,14 @@ func TestIcebergPyIcebergTimeUUID(t *testing.T) {
 	Equal(t, "time and uuid", want, got)
 	if strings.Join(got.Types, " ") != "long time uuid" {
 		t.Errorf("types %v, want long time uuid", got.Types)
+	}
+
+	// a table with no snapshot yet has its columns and no rows
+	w = PyIcebergWrite(t, py, t.TempDir(), []Op{{Kind: Create, Columns: cols}})
+	empty := PyIceberg(t, py, w.Location, Current)
+	want.Rows = nil
+	Equal(t, "no snapshot", want, empty)
+	if empty.SnapshotID != 0 || len(empty.Snapshots) != 0 {
+		t.Errorf("a new table: snapshot %d of %v", empty.SnapshotID, empty.Snapshots)
 	}
 }
