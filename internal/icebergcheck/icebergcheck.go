@@ -217,23 +217,18 @@ func Spark(t testing.TB, remote, python, location string, at At) *Result {
 	a := r.run(t, python, map[string]any{"op": "spark-read", "remote": remote, "load": load, "at": at.request()}, at)
 	r.SnapshotID = a.SnapshotID
 	if at.TimestampMS != 0 && at.SnapshotID == 0 {
-		for _, s := range r.Snapshots {
-			if s.TimestampMS <= at.TimestampMS && (r.SnapshotID == 0 || s.TimestampMS >= r.snapshot(r.SnapshotID).TimestampMS) {
-				r.SnapshotID = s.ID
+		// the newest snapshot committed at or before the time
+		var best *SnapshotInfo
+		for i, s := range r.Snapshots {
+			if s.TimestampMS <= at.TimestampMS && (best == nil || s.TimestampMS >= best.TimestampMS) {
+				best = &r.Snapshots[i]
 			}
+		}
+		if best != nil {
+			r.SnapshotID = best.ID
 		}
 	}
 	return r
-}
-
-// snapshot returns the snapshot of this id (a zero one when there is none).
-func (r *Result) snapshot(id int64) SnapshotInfo {
-	for _, s := range r.Snapshots {
-		if s.ID == id {
-			return s
-		}
-	}
-	return SnapshotInfo{}
 }
 
 // run runs a read request and fills r from its answer and Arrow file.

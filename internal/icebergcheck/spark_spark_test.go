@@ -36,6 +36,9 @@ func TestSparkIcebergReadsPyIceberg(t *testing.T) {
 			}
 		}
 		asOf := Spark(t, remote, sparkPy, w.Location, AsOf(time.UnixMilli(ts)))
+		if asOf.SnapshotID != id {
+			t.Errorf("as of snapshot %d's time: Spark read snapshot %d", id, asOf.SnapshotID)
+		}
 		Equal(t, fmt.Sprintf("as of snapshot %d's time (after %s)", id, ops[i].Kind), want, asOf)
 	}
 	want := PyIceberg(t, py, w.Location, Current)
