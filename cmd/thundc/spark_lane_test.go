@@ -6,26 +6,18 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"io/fs"
-	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/ipc"
-	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/apache/arrow-go/v18/parquet/file"
-	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 	"google.golang.org/grpc"
 
+	"github.com/nordisk/thund/internal/icebergcheck"
 	"github.com/nordisk/thund/internal/testenv"
 	"github.com/nordisk/thund/sparkemit"
 )
@@ -34,8 +26,8 @@ import (
 // engines. Each case runs natively (thundc build, etl run, etl read) and on
 // the lane's real Spark Connect server (thundc spark run), then reads every
 // table back from Spark as Arrow and compares it with the native dataset as
-// a multiset of rows: the same columns (by name, in any order), the same
-// Arrow types, and the same values, floats within 1e-9 relative.
+// a multiset of rows (laneDiff): the same columns (by name, in any order),
+// the same Arrow types, and the same values, floats within 1e-9 relative.
 //
 // What is left out of a comparison is stated per case (skip): a column
 // whose value Spark does not define (a timestamp of the run), never a
@@ -52,7 +44,7 @@ type laneCase struct {
 	skip map[string]string
 	// unordered are, per table, the ARRAY columns whose order Spark does
 	// not define (collect_set's): each engine's arrays there are compared
-	// as multisets of their elements (laneTable.sortLists).
+	// as multisets of their elements (icebergcheck.Table.UnorderedLists).
 	unordered map[string][]string
 	// targetSkip are, per Spark target, tables left out of the comparison
 	// because that Spark version's answer is known to differ from the
@@ -213,10 +205,10 @@ func runLaneCase(t *testing.T, lane testenv.SparkLane, thundc string, conn *grpc
 	wh := filepath.Join(work, "lane-warehouse")
 	laneRun(t, work, nil, thundc, "build", c.path, "-o", etl)
 	laneRun(t, work, nil, etl, "run", "--warehouse", wh)
-	native := map[string]*laneTable{}
+	native := map[string]*icebergcheck.Table{}
 	for _, name := range tables {
 		out := laneRun(t, work, nil, etl, "read", name, "--format", "parquet", "--warehouse", wh)
-		native[name] = parquetTable(t, name, out)
+		native[name] = parquetTable(t, name, out, c.unordered[name]...)
 	}
 
 	// Spark
@@ -245,13 +237,11 @@ func runLaneCase(t *testing.T, lane testenv.SparkLane, thundc string, conn *grpc
 		if err != nil {
 			t.Fatalf("read %s from Spark: %v", name, err)
 		}
-		got := arrowStreams(t, name, streams)
-		native[name].sortLists(t, c.unordered[name])
-		got.sortLists(t, c.unordered[name])
-		if diff := native[name].diff(got); diff != "" {
+		got := arrowStreams(t, name, streams, c.unordered[name]...)
+		if diff := laneDiff(native[name], got); diff != "" {
 			t.Errorf("%s: native (-) and Spark (+) differ:\n%s", name, diff)
 		} else {
-			t.Logf("%s: %d rows, the same on both engines", name, len(got.rows))
+			t.Logf("%s: %d rows, the same on both engines", name, len(got.Rows))
 		}
 	}
 }
@@ -334,272 +324,48 @@ func laneTables(t *testing.T, thundc, dir, path string) []string {
 	return out
 }
 
-// laneTable is a dataset read from one engine, as canonical rows.
-type laneTable struct {
-	cols  []string // lower-cased names
-	types []string // Arrow types, in cols' order
-	rows  []laneRow
-}
-
-type laneRow struct {
-	key   string   // the cells joined, floats rounded: the sort key
-	cells []string // exact text of each cell ("NULL" for null)
-	nums  []float64
-	isNum []bool // a float cell, compared within 1e-9 relative
-}
-
-func parquetTable(t *testing.T, name string, data []byte) *laneTable {
+// parquetTable is a native dataset (etl read --format parquet) as
+// canonical rows (internal/icebergcheck's, the form every reader
+// comparison shares); unordered are its columns of lists whose element
+// order is not defined.
+func parquetTable(t *testing.T, name string, data []byte, unordered ...string) *icebergcheck.Table {
 	t.Helper()
-	pf, err := file.NewParquetReader(bytes.NewReader(data))
+	tb, err := icebergcheck.TableFromParquet(data, unordered)
 	if err != nil {
 		t.Fatalf("native %s: %v", name, err)
 	}
-	fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{}, memory.DefaultAllocator)
-	if err != nil {
-		t.Fatalf("native %s: %v", name, err)
-	}
-	tbl, err := fr.ReadTable(context.Background())
-	if err != nil {
-		t.Fatalf("native %s: %v", name, err)
-	}
-	defer tbl.Release()
-	lt := &laneTable{}
-	lt.schema(tbl.Schema())
-	tr := array.NewTableReader(tbl, 0)
-	defer tr.Release()
-	for tr.Next() {
-		lt.add(tr.RecordBatch())
-	}
-	return lt
+	checkUnordered(t, name, tb)
+	return tb
 }
 
-func arrowStreams(t *testing.T, name string, streams [][]byte) *laneTable {
+// arrowStreams is a table Spark returned (Arrow IPC streams) as canonical
+// rows.
+func arrowStreams(t *testing.T, name string, streams [][]byte, unordered ...string) *icebergcheck.Table {
 	t.Helper()
-	lt := &laneTable{}
-	for _, s := range streams {
-		r, err := ipc.NewReader(bytes.NewReader(s))
-		if err != nil {
-			t.Fatalf("spark %s: %v", name, err)
-		}
-		if lt.cols == nil {
-			lt.schema(r.Schema())
-		}
-		for r.Next() {
-			lt.add(r.RecordBatch())
-		}
-		if err := r.Err(); err != nil {
-			t.Fatalf("spark %s: %v", name, err)
-		}
-		r.Release()
+	tb, err := icebergcheck.TableFromIPCStreams(streams, unordered)
+	if err != nil {
+		t.Fatalf("spark %s: %v", name, err)
 	}
-	return lt
+	checkUnordered(t, name, tb)
+	return tb
 }
 
-func (lt *laneTable) schema(s *arrow.Schema) {
-	lt.cols, lt.types = []string{}, []string{}
-	for _, f := range s.Fields() {
-		lt.cols = append(lt.cols, strings.ToLower(f.Name))
-		lt.types = append(lt.types, typeText(f.Type))
-	}
-}
-
-// typeText is an Arrow type as the lane compares it: a timestamp's zone
-// is UTC on both sides (the lane runs Spark with the session in UTC).
-func typeText(dt arrow.DataType) string {
-	if ts, ok := dt.(*arrow.TimestampType); ok {
-		zone := "ntz"
-		if ts.TimeZone != "" {
-			zone = "utc"
-		}
-		return "timestamp[" + ts.Unit.String() + "," + zone + "]"
-	}
-	return dt.String()
-}
-
-func (lt *laneTable) add(rec arrow.RecordBatch) {
-	for i := 0; i < int(rec.NumRows()); i++ {
-		r := laneRow{}
-		var key []string
-		for c := 0; c < int(rec.NumCols()); c++ {
-			col := rec.Column(c)
-			cell, num, isNum := cellText(col, i)
-			r.cells = append(r.cells, cell)
-			r.nums = append(r.nums, num)
-			r.isNum = append(r.isNum, isNum)
-			key = append(key, sortKey(cell, num, isNum))
-		}
-		r.key = strings.Join(key, "\x1f")
-		lt.rows = append(lt.rows, r)
-	}
-}
-
-// sortKey is a cell as rows sort by: a float rounded to 9 digits, so that
-// values within the comparison's tolerance sort together.
-func sortKey(cell string, num float64, isNum bool) string {
-	if isNum {
-		return strconv.FormatFloat(num, 'g', 9, 64)
-	}
-	return cell
-}
-
-// cellText is one value's canonical text.
-func cellText(col arrow.Array, i int) (string, float64, bool) {
-	if col.IsNull(i) {
-		return "NULL", 0, false
-	}
-	switch a := col.(type) {
-	case *array.Float64:
-		return "", a.Value(i), true
-	case *array.Float32:
-		return "", float64(a.Value(i)), true
-	case *array.Timestamp:
-		unit := a.DataType().(*arrow.TimestampType).Unit
-		return a.Value(i).ToTime(unit).UTC().Format("2006-01-02 15:04:05.999999999"), 0, false
-	case *array.String:
-		return strconv.Quote(a.Value(i)), 0, false
-	}
-	return col.ValueStr(i), 0, false
-}
-
-// sortLists sorts the elements of each array cell of the columns cols
-// (their JSON text, as cellText gives a list), so that two engines'
-// arrays of one multiset of elements compare equal.
-func (lt *laneTable) sortLists(t *testing.T, cols []string) {
+// checkUnordered fails the test when an unordered column is not in tb.
+func checkUnordered(t *testing.T, name string, tb *icebergcheck.Table) {
 	t.Helper()
-	for _, col := range cols {
-		c := slices.Index(lt.cols, col)
-		if c < 0 {
-			t.Fatalf("unordered column %s is not in the table (%v)", col, lt.cols)
-		}
-		for i := range lt.rows {
-			r := &lt.rows[i]
-			if r.cells[c] == "NULL" {
-				continue
-			}
-			var elems []json.RawMessage
-			if err := json.Unmarshal([]byte(r.cells[c]), &elems); err != nil {
-				t.Fatalf("column %s: %q is not a list: %v", col, r.cells[c], err)
-			}
-			slices.SortFunc(elems, func(a, b json.RawMessage) int { return bytes.Compare(a, b) })
-			text, _ := json.Marshal(elems)
-			r.cells[c] = string(text)
-			key := make([]string, len(r.cells))
-			for j := range r.cells {
-				key[j] = sortKey(r.cells[j], r.nums[j], r.isNum[j])
-			}
-			r.key = strings.Join(key, "\x1f")
+	for _, col := range tb.UnorderedLists {
+		if !slices.ContainsFunc(tb.Columns, func(c string) bool { return strings.EqualFold(c, col) }) {
+			t.Fatalf("%s: unordered column %s is not in the table (%v)", name, col, tb.Columns)
 		}
 	}
 }
 
-// project reorders lt's columns into cols' order; ok is false when a
-// column is missing.
-func (lt *laneTable) project(cols []string) (*laneTable, bool) {
-	idx := make([]int, len(cols))
-	for i, c := range cols {
-		idx[i] = slices.Index(lt.cols, c)
-		if idx[i] < 0 {
-			return nil, false
-		}
-	}
-	out := &laneTable{cols: cols}
-	for _, j := range idx {
-		out.types = append(out.types, lt.types[j])
-	}
-	for _, r := range lt.rows {
-		nr := laneRow{}
-		var key []string
-		for _, j := range idx {
-			nr.cells = append(nr.cells, r.cells[j])
-			nr.nums = append(nr.nums, r.nums[j])
-			nr.isNum = append(nr.isNum, r.isNum[j])
-			key = append(key, sortKey(r.cells[j], r.nums[j], r.isNum[j]))
-		}
-		nr.key = strings.Join(key, "\x1f")
-		out.rows = append(out.rows, nr)
-	}
-	return out, true
-}
-
-// diff compares two tables as multisets of rows; "" when they are equal.
-func (lt *laneTable) diff(other *laneTable) string {
-	var b strings.Builder
-	o, ok := other.project(lt.cols)
-	if !ok || len(other.cols) != len(lt.cols) {
-		return fmt.Sprintf("columns: native %v, Spark %v\n", lt.cols, other.cols)
-	}
-	for i := range lt.cols {
-		if lt.types[i] != o.types[i] {
-			fmt.Fprintf(&b, "column %s: native type %s, Spark type %s\n", lt.cols[i], lt.types[i], o.types[i])
-		}
-	}
-	a, z := slices.Clone(lt.rows), slices.Clone(o.rows)
-	byKey := func(x, y laneRow) int { return strings.Compare(x.key, y.key) }
-	slices.SortFunc(a, byKey)
-	slices.SortFunc(z, byKey)
-	i, j, shown := 0, 0, 0
-	show := func(sign string, r laneRow) {
-		if shown < 20 {
-			fmt.Fprintf(&b, "%s %s\n", sign, r.text())
-		}
-		shown++
-	}
-	for i < len(a) || j < len(z) {
-		switch {
-		case i < len(a) && j < len(z) && a[i].equal(z[j]):
-			i++
-			j++
-		case j == len(z) || (i < len(a) && a[i].key < z[j].key):
-			show("-", a[i])
-			i++
-		default:
-			show("+", z[j])
-			j++
-		}
-	}
-	if shown > 20 {
-		fmt.Fprintf(&b, "... and %d more rows differ\n", shown-20)
-	}
-	if shown > 0 {
-		fmt.Fprintf(&b, "(%d rows native, %d rows Spark)\n", len(a), len(z))
-	}
-	return b.String()
-}
-
-func (r laneRow) equal(o laneRow) bool {
-	if len(r.cells) != len(o.cells) {
-		return false
-	}
-	for i := range r.cells {
-		if r.isNum[i] != o.isNum[i] {
-			return false
-		}
-		if r.isNum[i] {
-			x, y := r.nums[i], o.nums[i]
-			if x == y || (math.IsNaN(x) && math.IsNaN(y)) {
-				continue
-			}
-			if math.Abs(x-y) > 1e-9*math.Max(math.Abs(x), math.Abs(y)) {
-				return false
-			}
-			continue
-		}
-		if r.cells[i] != o.cells[i] {
-			return false
-		}
-	}
-	return true
-}
-
-func (r laneRow) text() string {
-	parts := make([]string, len(r.cells))
-	for i := range r.cells {
-		parts[i] = r.cells[i]
-		if r.isNum[i] {
-			parts[i] = strconv.FormatFloat(r.nums[i], 'g', -1, 64)
-		}
-	}
-	return strings.Join(parts, ", ")
+// laneDiff compares a native table with Spark's as multisets of rows: the
+// same columns (by name, in any order, in any case), the same Arrow types,
+// and the same values, floats within 1e-9 relative; "" when equal.
+func laneDiff(native, spark *icebergcheck.Table) string {
+	return icebergcheck.Diff(native, spark, icebergcheck.Options{
+		FloatTolerance: 1e-9, Types: true, FoldCase: true, Want: "native", Got: "Spark"})
 }
 
 // TestSparkLaneFailure: a pipeline that ANSI mode fails fails on both

@@ -106,15 +106,17 @@ func TestSparkWindows(t *testing.T) {
 				t.Fatal(err)
 			}
 			got := arrowStreams(t, c.table, streams)
-			if strings.Join(got.types, " ") != strings.Join(c.types, " ") {
-				t.Errorf("types %v, want %v", got.types, c.types)
+			if strings.Join(got.ArrowTypes, " ") != strings.Join(c.types, " ") {
+				t.Errorf("types %v, want %v", got.ArrowTypes, c.types)
 			}
 			var rows []string
-			for _, r := range got.rows {
-				cells := make([]string, len(r.cells))
-				for i, cell := range r.cells {
-					if r.isNum[i] {
-						cell = strconv.FormatFloat(r.nums[i], 'g', 9, 64)
+			for _, r := range got.Rows {
+				cells := make([]string, len(r))
+				for i, cell := range r {
+					if c.types[i] == "float64" {
+						if f, err := strconv.ParseFloat(cell, 64); err == nil {
+							cell = strconv.FormatFloat(f, 'g', 9, 64)
+						}
 					}
 					cells[i] = cell
 				}

@@ -68,4 +68,21 @@
 //		except when CI=true, where they fail. .ci/spark-lane installs each
 //		pinned pyspark in a venv of its own, starts its server on 127.0.0.1
 //		and runs: go test -tags spark -run Spark ./cmd/thundc ./sparkemit
+//		./internal/icebergcheck
+//
+//	THUND_TEST_PYICEBERG
+//		The Iceberg lane: the python of a venv with pyiceberg (.ci/pyiceberg
+//		installs one and prints it), with which tests built with -tags
+//		iceberg (named *Iceberg*) read and write Iceberg tables
+//		(internal/icebergcheck). Without it they skip, except when CI=true,
+//		where they fail. .ci/run sets it for the Iceberg lane, and
+//		.ci/spark-lane for the Spark lane's Iceberg tests.
+//
+//	THUND_TEST_SPARK_ICEBERG, THUND_TEST_SPARK_ICEBERG_WAREHOUSE
+//		Whether the Spark lane's server has iceberg-spark-runtime (1), or
+//		no runtime loads on its release (0: the *SparkIceberg* tests skip,
+//		saying so, even when CI=true), and the folder of its Hadoop catalog
+//		ice (a table ice.db.t lies in its db/t). .ci/spark-lane sets both
+//		from the fifth column of .ci/spark-versions; unset, the tests skip,
+//		except when CI=true, where they fail (SparkIceberg).
 package testenv

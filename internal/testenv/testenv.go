@@ -226,3 +226,75 @@ func Spark(t interface {
 	}
 	return SparkLane{Remote: r, Target: target, Python: os.Getenv(EnvSparkPython)}
 }
+
+// Iceberg test lanes: other engines' Iceberg readers and writers
+// (internal/icebergcheck).
+const (
+	// EnvPyIceberg is the python of a venv with pyiceberg (.ci/pyiceberg
+	// prints it): the Iceberg lane (build tag iceberg, tests named
+	// *Iceberg*).
+	EnvPyIceberg = "THUND_TEST_PYICEBERG"
+	// EnvSparkIceberg says whether the Spark lane's server has
+	// iceberg-spark-runtime on its class path: 1, or 0 when no runtime
+	// loads on its Spark release (.ci/spark-versions).
+	EnvSparkIceberg = "THUND_TEST_SPARK_ICEBERG"
+	// EnvSparkIcebergWarehouse is the folder of the server's Hadoop
+	// catalog ice (spark.sql.catalog.ice.warehouse): a table ice.db.t
+	// lies in its db/t.
+	EnvSparkIcebergWarehouse = "THUND_TEST_SPARK_ICEBERG_WAREHOUSE"
+)
+
+// PyIceberg returns the python of a venv with pyiceberg, from
+// THUND_TEST_PYICEBERG. Without it the test is skipped, except in CI
+// (CI=true), where it fails: the lane must not pass by testing nothing.
+func PyIceberg(t interface {
+	Helper()
+	Skip(...any)
+	Fatal(...any)
+}) string {
+	t.Helper()
+	py := os.Getenv(EnvPyIceberg)
+	if py == "" {
+		if os.Getenv("CI") == "true" {
+			t.Fatal(EnvPyIceberg + " is not set: in CI (CI=true) the Iceberg lane needs pyiceberg (.ci/run installs it with .ci/pyiceberg)")
+		}
+		t.Skip(EnvPyIceberg + " is not set: no pyiceberg to read with (see internal/testenv; .ci/pyiceberg prints one)")
+	}
+	return py
+}
+
+// SparkIceberg returns the Spark lane's server (Spark), when it reads and
+// writes Iceberg tables: its connection string, the python of its
+// pyspark, and the warehouse folder of its Hadoop catalog ice. Without a
+// server it skips or fails as Spark does. When the lane says the release
+// has no iceberg-spark-runtime (THUND_TEST_SPARK_ICEBERG=0) the test is
+// skipped, saying so, even in CI; when the lane does not say, it is
+// skipped, except in CI, where it fails.
+func SparkIceberg(t interface {
+	Helper()
+	Skip(...any)
+	Fatal(...any)
+}) (remote, python, warehouse string) {
+	t.Helper()
+	lane := Spark(t)
+	switch v := os.Getenv(EnvSparkIceberg); v {
+	case "1":
+	case "0":
+		t.Skip(EnvSparkIceberg + "=0: no iceberg-spark-runtime loads on " + lane.Target + " (.ci/spark-versions)")
+	case "":
+		if os.Getenv("CI") == "true" {
+			t.Fatal(EnvSparkIceberg + " is not set: in CI (CI=true) the Spark lane must say whether its server reads Iceberg (.ci/spark-lane)")
+		}
+		t.Skip(EnvSparkIceberg + " is not set: the Spark server's Iceberg support is unknown (see internal/testenv)")
+	default:
+		t.Fatal(EnvSparkIceberg + " must be 0 or 1, not " + strconv.Quote(v))
+	}
+	if lane.Python == "" {
+		t.Fatal(EnvSparkPython + " is not set: the Spark lane's Iceberg tests need the server's pyspark (.ci/spark-lane sets it)")
+	}
+	warehouse = os.Getenv(EnvSparkIcebergWarehouse)
+	if warehouse == "" {
+		t.Fatal(EnvSparkIcebergWarehouse + " is not set, but " + EnvSparkIceberg + "=1: the lane must name its catalog's warehouse (.ci/spark-lane)")
+	}
+	return lane.Remote, lane.Python, warehouse
+}

@@ -79,3 +79,54 @@ func TestKafkaSecure(t *testing.T) {
 		t.Errorf("without %s in CI: %+v, want a failure naming it", EnvKafkaMTLSBrokers, s)
 	}
 }
+
+// TestPyIceberg: the python comes from the environment; without it the
+// test skips, or fails under CI=true, naming the variable.
+func TestPyIceberg(t *testing.T) {
+	t.Setenv(EnvPyIceberg, "/venv/bin/python")
+	t.Setenv("CI", "true")
+	var got string
+	if s := call(func(s *stopT) { got = PyIceberg(s) }); s.skipped != "" || s.failed != "" || got != "/venv/bin/python" {
+		t.Fatalf("with %s set: %q, %+v", EnvPyIceberg, got, s)
+	}
+	t.Setenv(EnvPyIceberg, "")
+	if s := call(func(s *stopT) { PyIceberg(s) }); !strings.Contains(s.failed, EnvPyIceberg) || s.skipped != "" {
+		t.Errorf("without it in CI: %+v, want a failure naming it", s)
+	}
+	t.Setenv("CI", "")
+	if s := call(func(s *stopT) { PyIceberg(s) }); !strings.Contains(s.skipped, EnvPyIceberg) || s.failed != "" {
+		t.Errorf("without it: %+v, want a skip naming it", s)
+	}
+}
+
+// TestSparkIceberg: a lane without a runtime skips with that reason even
+// in CI; a lane that does not say fails in CI and skips outside it.
+func TestSparkIceberg(t *testing.T) {
+	t.Setenv(EnvSparkRemote, "sc://h:1")
+	t.Setenv(EnvSparkTarget, "spark-4.2")
+	t.Setenv(EnvSparkPython, "/spark/bin/python")
+	t.Setenv(EnvSparkIcebergWarehouse, "/wh")
+	t.Setenv(EnvSparkIceberg, "1")
+	t.Setenv("CI", "true")
+	var r, p, w string
+	if s := call(func(s *stopT) { r, p, w = SparkIceberg(s) }); s.skipped != "" || s.failed != "" || r != "sc://h:1" || p != "/spark/bin/python" || w != "/wh" {
+		t.Fatalf("with a runtime: %q %q %q, %+v", r, p, w, s)
+	}
+	t.Setenv(EnvSparkIceberg, "0")
+	if s := call(func(s *stopT) { SparkIceberg(s) }); !strings.Contains(s.skipped, "no iceberg-spark-runtime loads on spark-4.2") || s.failed != "" {
+		t.Errorf("without a runtime in CI: %+v, want a skip saying why", s)
+	}
+	t.Setenv(EnvSparkIceberg, "")
+	if s := call(func(s *stopT) { SparkIceberg(s) }); !strings.Contains(s.failed, EnvSparkIceberg) || s.skipped != "" {
+		t.Errorf("unsaid in CI: %+v, want a failure naming %s", s, EnvSparkIceberg)
+	}
+	t.Setenv("CI", "")
+	if s := call(func(s *stopT) { SparkIceberg(s) }); !strings.Contains(s.skipped, EnvSparkIceberg) || s.failed != "" {
+		t.Errorf("unsaid: %+v, want a skip naming %s", s, EnvSparkIceberg)
+	}
+	t.Setenv(EnvSparkIceberg, "1")
+	t.Setenv(EnvSparkIcebergWarehouse, "")
+	if s := call(func(s *stopT) { SparkIceberg(s) }); !strings.Contains(s.failed, EnvSparkIcebergWarehouse) {
+		t.Errorf("a runtime but no warehouse: %+v, want a failure naming %s", s, EnvSparkIcebergWarehouse)
+	}
+}
