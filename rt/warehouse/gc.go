@@ -107,9 +107,14 @@ func (w *Warehouse) CleanTemp(ctx context.Context, l *Lock) (int, error) {
 }
 
 // runOwned reports whether only the lock's holder writes the object name:
-// a dataset version's file, a commit record or a checkpoint object.
+// a dataset version's file, a commit record, a checkpoint object, or a
+// dataset's Iceberg metadata (<dataset>/metadata/..., which runs and
+// vacuum write holding the lock: rt/iceberg).
 func runOwned(name string) bool {
 	if _, ok := parseCommitName(name); ok {
+		return true
+	}
+	if ds, rest, ok := strings.Cut(name, "/"); ok && nameRE.MatchString(ds) && strings.HasPrefix(rest, "metadata/") {
 		return true
 	}
 	if strings.HasPrefix(name, CheckpointsDir+"/") {
