@@ -279,7 +279,7 @@ type fileReader struct {
 	in     format.BatchReader
 	label  string
 	schema *arrow.Schema
-	pos    []int         // declared column -> column read; -1: none
+	pos    []int       // declared column -> column read; -1: none
 	consts map[int]any // a partition value, for columns not in the file
 	mem    memory.Allocator
 	rows   int64
