@@ -153,6 +153,7 @@ type streamRead struct {
 	srcFiles []format.File
 	whFiles  []warehouse.File
 	kafka    *kafkaPlan
+	iceberg  *icebergPlan
 	next     offset
 }
 
@@ -191,6 +192,8 @@ func (fr *flowReads) readColumns(name string, cols []int, bounds []format.Bound)
 		br, err = ex.stdinReader(x)
 	case isKafka(x):
 		br, err = fr.kafkaReader(x, stream, cols)
+	case isIceberg(x):
+		br, err = fr.icebergReader(x, stream, cols)
 	case x.Kind == Source:
 		f, opts, oerr := sourceOptions(x, ex.mem)
 		if oerr != nil {
@@ -243,7 +246,7 @@ func (fr *flowReads) readColumns(name string, cols []int, bounds []format.Bound)
 	if err != nil {
 		return nil, err
 	}
-	if ex.threads > 1 && (x.Kind == Source && !x.Source.Stdin && !isKafka(x) || stored(x.Kind)) {
+	if ex.threads > 1 && (x.Kind == Source && !x.Source.Stdin && !isKafka(x) && !isIceberg(x) || stored(x.Kind)) {
 		// Decode on a goroutine of its own, ahead of the flow, into a
 		// bounded edge.
 		er := newEdgeReader(ex.ctx, br, ex.edges.bounds(in.Bounds))

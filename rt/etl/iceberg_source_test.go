@@ -1,0 +1,161 @@
+package etl
+
+import (
+	"context"
+	"math"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/nordisk/thund/rt/iceberg"
+	"github.com/nordisk/thund/rt/store"
+	"github.com/nordisk/thund/rt/warehouse"
+)
+
+// icebergWriter is a pipeline whose streaming table events appends each
+// run's new CSV files; its warehouse publishes events as an Iceberg table
+// (one snapshot per version: an append per run, an overwrite on a full
+// refresh).
+func icebergWriter() *Pipeline {
+	all := int64(math.MinInt64)
+	return &Pipeline{Name: "writer", File: "writer.thund", Compiler: "v0.0.0-test", Datasets: []*Dataset{
+		{Name: "in", Kind: Source, Schema: bidsSchema, Source: &FileSource{Format: "csv", Patterns: []string{"data/in/*.csv"}},
+			Definition: `source in from csv "data/in/*.csv" { auction int64, price int64 }`},
+		{Name: "events", Kind: StreamingTable, Schema: bidsSchema,
+			Flows:      []*Flow{{Name: "events", Inputs: []Input{{Name: "in", Stream: true}}, Run: filterRun("in", all, false)}},
+			Definition: "streaming table events = from stream in"},
+	}}
+}
+
+// publish brings the writer's Iceberg tables up to its head, as a run
+// that publishes does.
+func (e *env) publish(tables ...string) {
+	e.t.Helper()
+	wh := warehouse.New(&store.Local{Root: e.wh})
+	st, err := wh.Load(context.Background())
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	m := map[string]bool{}
+	for _, t := range tables {
+		m[t] = true
+	}
+	if _, err := iceberg.Publish(context.Background(), wh, st.Head, m); err != nil {
+		e.t.Fatal(err)
+	}
+}
+
+// icebergReader reads the Iceberg table at loc: copy by a stream read,
+// snap by a snapshot read.
+func icebergReader(loc string, opts ...[2]string) *Pipeline {
+	all := int64(math.MinInt64)
+	return &Pipeline{Name: "reader", File: "reader.thund", Compiler: "v0.0.0-test", Datasets: []*Dataset{
+		{Name: "ev", Kind: Source, Schema: bidsSchema, Source: &FileSource{Format: "iceberg", Patterns: []string{loc}, Options: opts, Unbounded: true},
+			Definition: "source ev from iceberg " + loc},
+		{Name: "copy", Kind: StreamingTable, Schema: bidsSchema,
+			Flows:      []*Flow{{Name: "copy", Inputs: []Input{{Name: "ev", Stream: true}}, Run: filterRun("ev", all, false)}},
+			Definition: "streaming table copy = from stream ev"},
+		{Name: "snap", Kind: MaterializedView, Schema: bidsSchema,
+			Flows:      []*Flow{{Name: "snap", Inputs: []Input{{Name: "ev"}}, Run: filterRun("ev", all, false)}},
+			Definition: "materialized view snap = from ev"},
+	}}
+}
+
+// sortedRows is `etl read`'s output without its header, sorted.
+func sortedRows(out string) string {
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) > 0 {
+		lines = lines[1:]
+	}
+	slices.Sort(lines)
+	return strings.Join(lines, "\n")
+}
+
+// TestIcebergSourceStreamAndSnapshot: a table Thund wrote, read by a
+// stream read over three runs with appends in between (each row read
+// once, the total equal to a snapshot read of the current snapshot and to
+// the writer's dataset), then an overwrite snapshot: an error by default,
+// skipped with thund.non-append = skip, a recompute with recompute.
+func TestIcebergSourceStreamAndSnapshot(t *testing.T) {
+	w, r := newEnv(t), newEnv(t)
+	wp := icebergWriter()
+	loc := filepath.Join(w.wh, "events")
+	rp := icebergReader(loc)
+	step := func(file, rows string) {
+		t.Helper()
+		w.write("data/in/"+file, "auction,price\n"+rows)
+		w.mustRun(wp)
+		w.publish("events")
+	}
+	check := func(runID string, wantIn int64) {
+		t.Helper()
+		if in, _ := r.flowRows(runID, "copy"); in != wantIn {
+			t.Errorf("run %s: copy read %d rows, want %d", runID, in, wantIn)
+		}
+		full := sortedRows(w.read(wp, "events"))
+		if got := sortedRows(r.read(rp, "copy")); got != full {
+			t.Errorf("copy (stream read):\n%s\nwant (events):\n%s", got, full)
+		}
+		if got := sortedRows(r.read(rp, "snap")); got != full {
+			t.Errorf("snap (snapshot read):\n%s\nwant (events):\n%s", got, full)
+		}
+	}
+
+	step("1.csv", "1,10\n2,20\n")
+	id := r.mustRun(rp)
+	check(id, 2)
+	step("2.csv", "3,30\n")
+	step("3.csv", "4,40\n5,\n")
+	id = r.mustRun(rp)
+	check(id, 3)
+	if d := r.decisions(id); !strings.Contains(d, "copy stale: new snapshots in ev (2 files, 3 rows; snapshot 2, 3)") {
+		t.Errorf("decisions:\n%s", d)
+	}
+	r.mustNoOp(rp)
+	step("4.csv", "6,60\n")
+	id = r.mustRun(rp)
+	check(id, 1)
+
+	// The writer recomputes events: its Iceberg snapshot 5 is an overwrite.
+	refresh := func(file, rows string) {
+		t.Helper()
+		w.write("data/in/"+file, "auction,price\n"+rows)
+		if code, _, stderr := w.etl(wp, "run", "--full-refresh", "events"); code != 0 {
+			t.Fatalf("writer full refresh: %d\n%s", code, stderr)
+		}
+		w.publish("events")
+	}
+	refresh("5.csv", "7,70\n")
+	code, _, stderr := r.etl(rp, "run")
+	if code == 0 || !strings.Contains(stderr, "snapshot 5 is an overwrite, not an append") || !strings.Contains(stderr, "streaming-skip-overwrite-snapshots") {
+		t.Errorf("stream read over an overwrite: exit %d\n%s", code, stderr)
+	}
+
+	// recompute: copy is rebuilt from the current snapshot (7 rows).
+	rec := icebergReader(loc, [2]string{"thund.non-append", "recompute"})
+	id = r.mustRun(rec)
+	if d := r.decisions(id); !strings.Contains(d, "snapshot 5 of ev is an overwrite, not an append (thund.non-append = recompute: reading its current snapshot 5 whole)") {
+		t.Errorf("decisions:\n%s", d)
+	}
+	check(id, 7)
+	r.mustNoOp(rec)
+
+	// skip: another overwrite (snapshot 6) is passed over, the append
+	// after it (snapshot 7) read.
+	refresh("6.csv", "8,80\n")
+	skip := icebergReader(loc, [2]string{"thund.non-append", "skip"})
+	before := sortedRows(r.read(skip, "copy"))
+	r.mustNoOp(skip, "--select", "copy") // nothing appended
+	if got := sortedRows(r.read(skip, "copy")); got != before {
+		t.Errorf("skip changed copy:\n%s", got)
+	}
+	step("7.csv", "9,90\n")
+	id = r.mustRun(skip, "--select", "copy")
+	if in, _ := r.flowRows(id, "copy"); in != 1 {
+		t.Errorf("skip, then an append: copy read %d rows, want 1", in)
+	}
+	if got, want := sortedRows(r.read(skip, "copy")), before+"\n9,90"; got != want {
+		t.Errorf("copy after skip and append:\n%s\nwant\n%s", got, want)
+	}
+}
