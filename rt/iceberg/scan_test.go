@@ -1,6 +1,7 @@
 package iceberg
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -10,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	ice "github.com/apache/iceberg-go"
 	"github.com/nordisk/thund/rt/format"
 )
 
@@ -179,5 +181,77 @@ func TestAppendScanPublished(t *testing.T) {
 	var lost *LostError
 	if !errors.As(err, &lost) || !strings.Contains(err.Error(), "snapshot 77, the last one the stream read, is no longer in the history") {
 		t.Errorf("scan from a lost snapshot: %v", err)
+	}
+}
+
+// TestDeleteFileRefused: a snapshot with a position delete file (what a
+// merge-on-read DELETE writes) is refused by a snapshot read, naming the
+// file; a stream read refuses it too unless it skips the snapshot.
+func TestDeleteFileRefused(t *testing.T) {
+	f := newFixture(t)
+	history(f)
+	tb, err := OpenLocation(f.ctx, f.fs.Root, "t", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cur := tb.Meta.Current()
+	spec := *tb.Meta.Spec(tb.Meta.DefaultSpecID)
+	schema := tb.Meta.CurrentSchema()
+	const snap = int64(4)
+	delPath := URI(f.fs, "t/data/pos-deletes-1.parquet")
+	b, err := ice.NewDataFileBuilder(spec, ice.EntryContentPosDeletes, delPath, ice.ParquetFile, nil, nil, nil, 1, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mbuf bytes.Buffer
+	mw, err := ice.NewManifestWriter(2, &mbuf, spec, schema, snap, ice.WithManifestWriterContent(ice.ManifestContentDeletes))
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := snap
+	if err := mw.Add(ice.NewManifestEntry(ice.EntryStatusADDED, &id, nil, nil, b.Build())); err != nil {
+		t.Fatal(err)
+	}
+	if err := mw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	mname := "t/metadata/deletes-m0.avro"
+	mf, err := mw.ToManifestFile(URI(f.fs, mname), int64(mbuf.Len()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.fs.WriteFile(f.ctx, mname, mbuf.Bytes()); err != nil {
+		t.Fatal(err)
+	}
+	prev, err := tb.manifests(f.ctx, cur)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lbuf bytes.Buffer
+	seq := cur.SequenceNumber + 1
+	parent := cur.SnapshotID
+	if err := ice.WriteManifestList(2, &lbuf, snap, &parent, &seq, 0, append(prev, mf)); err != nil {
+		t.Fatal(err)
+	}
+	lname := "t/metadata/snap-4-deletes.avro"
+	if err := f.fs.WriteFile(f.ctx, lname, lbuf.Bytes()); err != nil {
+		t.Fatal(err)
+	}
+	tb.Meta.Snapshots = append(tb.Meta.Snapshots, Snapshot{SnapshotID: snap, ParentSnapshotID: &parent, SequenceNumber: seq,
+		TimestampMs: cur.TimestampMs + 1, ManifestList: URI(f.fs, lname), Summary: map[string]string{"operation": "delete"}})
+	tb.Meta.CurrentSnapshotID = &id
+	tb.Meta.Refs = map[string]Ref{"main": {SnapshotID: snap, Type: "branch"}}
+
+	_, err = tb.Files(f.ctx, tb.Meta.Current())
+	var de *DeleteFileError
+	if !errors.As(err, &de) || de.File != delPath || !strings.Contains(err.Error(), "snapshot 4 has delete file "+delPath+": merge-on-read tables are not read") {
+		t.Errorf("snapshot read with a delete file: %v", err)
+	}
+	_, err = tb.AppendScan(f.ctx, 3, tb.Meta.Current(), ScanOptions{})
+	if !strings.Contains(fmt.Sprint(err), "snapshot 4 is a delete, not an append") || !strings.Contains(fmt.Sprint(err), "streaming-skip-delete-snapshots") {
+		t.Errorf("stream read over the delete: %v", err)
+	}
+	if sc, err := tb.AppendScan(f.ctx, 3, tb.Meta.Current(), ScanOptions{SkipDelete: true}); err != nil || len(sc.Files) != 0 || sc.To != 4 {
+		t.Errorf("stream read skipping the delete: %+v, %v", sc, err)
 	}
 }
