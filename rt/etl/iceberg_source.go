@@ -322,8 +322,8 @@ func (fr *flowReads) streamIceberg(src *Dataset) (*streamRead, error) {
 	return sr, nil
 }
 
-// checkIceberg opens an Iceberg source's table (preflight) and plans each
-// read the run may make: a snapshot read's files hold no delete file, a
+// checkIceberg opens an Iceberg source's table (preflight), finds the
+// declared columns in it, and plans each read the run may make: a snapshot read's files hold no delete file, a
 // stream read's consumed snapshot is still in the table's history and no
 // snapshot since is a non-append that the options do not handle.
 func (ex *executor) checkIceberg(src *Dataset, reads []sourceRead) []error {
@@ -332,6 +332,9 @@ func (ex *executor) checkIceberg(src *Dataset, reads []sourceRead) []error {
 		return []error{l.err}
 	}
 	var errs []error
+	if err := l.iceberg.table.CheckColumns(src.Schema); err != nil {
+		errs = append(errs, fmt.Errorf("source %s: %w", src.Name, err))
+	}
 	snapshot := false
 	for _, r := range reads {
 		if !r.stream {

@@ -6,8 +6,10 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/nordisk/thund/rt/iceberg"
 	"github.com/nordisk/thund/rt/store"
 	"github.com/nordisk/thund/rt/warehouse"
@@ -75,7 +77,8 @@ func sortedRows(out string) string {
 // TestIcebergSourceStreamAndSnapshot: a table Thund wrote, read by a
 // stream read over three runs with appends in between (each row read
 // once, the total equal to a snapshot read of the current snapshot and to
-// the writer's dataset), then an overwrite snapshot: an error by default,
+// the writer's dataset; a run killed at its commit reads its snapshots
+// again), then an overwrite snapshot: an error by default,
 // skipped with thund.non-append = skip, a recompute with recompute.
 func TestIcebergSourceStreamAndSnapshot(t *testing.T) {
 	w, r := newEnv(t), newEnv(t)
@@ -107,6 +110,16 @@ func TestIcebergSourceStreamAndSnapshot(t *testing.T) {
 	check(id, 2)
 	step("2.csv", "3,30\n")
 	step("3.csv", "4,40\n5,\n")
+	// A run that dies at its commit record commits neither rows nor
+	// offsets: the next run reads the same snapshots, once.
+	testWrapFS = func(fs store.FS) store.FS {
+		return store.NewFaulty(fs, store.Fault{Op: store.OpCreateIfAbsent, Match: "_thund/commits/", Err: syscall.EIO})
+	}
+	code, _, stderr := r.etl(rp, "run")
+	testWrapFS = nil
+	if code == 0 || !strings.Contains(stderr, "nothing was committed") {
+		t.Fatalf("run killed at its commit: exit %d\n%s", code, stderr)
+	}
 	id = r.mustRun(rp)
 	check(id, 3)
 	if d := r.decisions(id); !strings.Contains(d, "copy stale: new snapshots in ev (2 files, 3 rows; snapshot 2, 3)") {
@@ -127,7 +140,7 @@ func TestIcebergSourceStreamAndSnapshot(t *testing.T) {
 		w.publish("events")
 	}
 	refresh("5.csv", "7,70\n")
-	code, _, stderr := r.etl(rp, "run")
+	code, _, stderr = r.etl(rp, "run")
 	if code == 0 || !strings.Contains(stderr, "snapshot 5 is an overwrite, not an append") || !strings.Contains(stderr, "streaming-skip-overwrite-snapshots") {
 		t.Errorf("stream read over an overwrite: exit %d\n%s", code, stderr)
 	}
@@ -157,5 +170,34 @@ func TestIcebergSourceStreamAndSnapshot(t *testing.T) {
 	}
 	if got, want := sortedRows(r.read(skip, "copy")), before+"\n9,90"; got != want {
 		t.Errorf("copy after skip and append:\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestIcebergSourceErrors: what is wrong with an Iceberg source fails the
+// run before any flow runs, saying what.
+func TestIcebergSourceErrors(t *testing.T) {
+	w, r := newEnv(t), newEnv(t)
+	wp := icebergWriter()
+	w.write("data/in/1.csv", "auction,price\n1,10\n")
+	w.mustRun(wp)
+	w.publish("events")
+	loc := filepath.Join(w.wh, "events")
+	wrongCol := icebergReader(loc)
+	wrongCol.Datasets[0].Schema = arrow.NewSchema([]arrow.Field{{Name: "auction", Type: arrow.PrimitiveTypes.Int64}, {Name: "bid", Type: arrow.PrimitiveTypes.Int64, Nullable: true}}, nil)
+	for _, c := range []struct {
+		name string
+		p    *Pipeline
+		want string
+	}{
+		{"no table", icebergReader(filepath.Join(w.wh, "nothing")), "source ev: " + filepath.Join(w.wh, "nothing") + ": no Iceberg table (no metadata/*.metadata.json)"},
+		{"unknown option", icebergReader(loc, [2]string{"snapshot", "1"}), `source ev: unknown option "snapshot" (an Iceberg source takes snapshot-id, as-of-timestamp, streaming-skip-overwrite-snapshots, streaming-skip-delete-snapshots and thund.non-append)`},
+		{"bad mode", icebergReader(loc, [2]string{"thund.non-append", "ignore"}), `option thund.non-append = "ignore": want fail, skip or recompute`},
+		{"no such snapshot", icebergReader(loc, [2]string{"snapshot-id", "9"}), "has no snapshot 9 (snapshots: 1)"},
+		{"no such column", wrongCol, "source ev: Iceberg table " + loc + ": column bid is not in its current schema (auction, price)"},
+	} {
+		code, _, stderr := r.etl(c.p, "run")
+		if code == 0 || !strings.Contains(stderr, "before any flow ran") || !strings.Contains(stderr, c.want) {
+			t.Errorf("%s: exit %d\n%s", c.name, code, stderr)
+		}
 	}
 }

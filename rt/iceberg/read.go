@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -37,16 +38,35 @@ func (t *Table) Reader(ctx context.Context, files []DataFile, schema *arrow.Sche
 	return &tableReader{ctx: ctx, t: t, files: files, schema: schema, ids: ids, opts: opts, mapping: t.nameMapping()}, nil
 }
 
+// CheckColumns reports the declared columns that the table does not
+// have (a preflight check: Reader fails on them too).
+func (t *Table) CheckColumns(schema *arrow.Schema) error {
+	_, err := t.columnIDs(schema)
+	return err
+}
+
 // columnIDs finds each declared column's field id in the current schema
-// (by name, exact, else case-insensitive).
+// (by name, exact, else case-insensitive), else in the older schemas,
+// newest first: a column renamed since the pipeline was compiled is still
+// read, under its declared name.
 func (t *Table) columnIDs(schema *arrow.Schema) ([]int, error) {
 	cur := t.Meta.CurrentSchema()
+	older := slices.Clone(t.Meta.Schemas)
+	slices.SortFunc(older, func(a, b *ice.Schema) int { return b.ID - a.ID })
 	ids := make([]int, schema.NumFields())
 	var errs []error
 	for i, f := range schema.Fields() {
 		nf, ok := cur.FindFieldByName(f.Name)
 		if !ok {
 			nf, ok = cur.FindFieldByNameCaseInsensitive(f.Name)
+		}
+		for _, s := range older {
+			if ok {
+				break
+			}
+			if nf, ok = s.FindFieldByName(f.Name); ok {
+				_, ok = cur.FindFieldByID(nf.ID) // not dropped since
+			}
 		}
 		if !ok {
 			var have []string
@@ -194,10 +214,20 @@ func (r *tableReader) open(f DataFile) (*fileReader, error) {
 				}
 			}
 		} else {
-			// by name: the current schema's names
+			// by name: the current schema's names, else an older
+			// schema's (a file written before a rename)
 			for _, n := range names {
 				if nf, ok := t.Meta.CurrentSchema().FindFieldByName(n); ok {
 					byID[nf.ID] = n
+					continue
+				}
+				for _, s := range t.Meta.Schemas {
+					if nf, ok := s.FindFieldByName(n); ok {
+						if _, taken := byID[nf.ID]; !taken {
+							byID[nf.ID] = n
+						}
+						break
+					}
 				}
 			}
 		}

@@ -2,7 +2,6 @@ package iceberg
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"path/filepath"
 	"sort"
@@ -78,10 +77,7 @@ func OpenLocation(ctx context.Context, root, loc string, openS3 OpenS3) (*Table,
 func OpenTable(ctx context.Context, fs store.FS, dir string) (*Table, error) {
 	name, m, _, err := Current(ctx, fs, dir)
 	if err != nil {
-		if errors.Is(err, ErrNoTable) {
-			return nil, fmt.Errorf("%s is not an Iceberg table: %w", fs.Location(dir), err)
-		}
-		return nil, err
+		return nil, err // names the folder
 	}
 	return &Table{FS: fs, Dir: dir, Name: fs.Location(dir), Meta: m, MetaFile: name}, nil
 }
