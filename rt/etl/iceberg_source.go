@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/nordisk/thund/rt/events"
 	"github.com/nordisk/thund/rt/format"
 	"github.com/nordisk/thund/rt/iceberg"
 )
@@ -289,15 +290,28 @@ func (fr *flowReads) icebergReader(x *Dataset, stream bool, cols []int) (format.
 		return nil, l.err
 	}
 	files := l.iceberg.files
+	ev := events.IcebergRead{Source: x.Name, Table: l.iceberg.table.Name, Stream: stream}
 	if stream {
 		sr, err := fr.streamIceberg(x)
 		if err != nil {
 			return nil, err
 		}
-		files = sr.iceberg.files
+		ip := sr.iceberg
+		files = ip.files
+		ev.From, ev.To, ev.Recompute = ip.from, ip.next.Snapshot, ip.recompute
+		if sc := ip.scan; sc != nil {
+			ev.Base, ev.Snapshots, ev.Skipped = sc.Base, sc.Snapshots, sc.Skipped
+		}
 	} else if l.iceberg.filesErr != nil {
 		return nil, l.iceberg.filesErr
+	} else if l.iceberg.snap != nil {
+		ev.Snapshot = l.iceberg.snap.SnapshotID
 	}
+	ev.Files = len(files)
+	for _, f := range files {
+		ev.Rows += f.Rows
+	}
+	ex.r.Log.Emit(events.Info, events.TypeIcebergRead, fr.ds.Name, fr.f.Name, ev)
 	ex.srcRead[x.Name] = true
 	br, err := l.iceberg.table.Reader(ex.ctx, files, x.Schema, format.Options{Mem: ex.mem, Columns: cols, Threads: ex.threads, Reuse: true})
 	if err != nil {

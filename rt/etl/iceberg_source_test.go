@@ -2,6 +2,7 @@ package etl
 
 import (
 	"context"
+	"encoding/json"
 	"math"
 	"path/filepath"
 	"slices"
@@ -10,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/nordisk/thund/rt/events"
 	"github.com/nordisk/thund/rt/iceberg"
 	"github.com/nordisk/thund/rt/store"
 	"github.com/nordisk/thund/rt/warehouse"
@@ -62,6 +64,20 @@ func icebergReader(loc string, opts ...[2]string) *Pipeline {
 			Flows:      []*Flow{{Name: "snap", Inputs: []Input{{Name: "ev"}}, Run: filterRun("ev", all, false)}},
 			Definition: "materialized view snap = from ev"},
 	}}
+}
+
+// icebergReads is the iceberg_read events by flow, as JSON.
+func icebergReads(evs []events.Event) map[string]string {
+	out := map[string]string{}
+	for _, ev := range evs {
+		if ev.EventType == events.TypeIcebergRead {
+			var p events.IcebergRead
+			ev.Payload(&p)
+			raw, _ := json.Marshal(p)
+			out[ev.Origin.Flow] = string(raw)
+		}
+	}
+	return out
 }
 
 // sortedRows is `etl read`'s output without its header, sorted.
@@ -124,6 +140,13 @@ func TestIcebergSourceStreamAndSnapshot(t *testing.T) {
 	check(id, 3)
 	if d := r.decisions(id); !strings.Contains(d, "copy stale: new snapshots in ev (2 files, 3 rows; snapshot 2, 3)") {
 		t.Errorf("decisions:\n%s", d)
+	}
+	reads := icebergReads(r.events(id))
+	if got, want := reads["copy"], `{"source":"ev","table":"`+loc+`","stream":true,"from":1,"to":3,"snapshots":[2,3],"files":2,"rows":3}`; got != want {
+		t.Errorf("iceberg_read of copy:\n got %s\nwant %s", got, want)
+	}
+	if got, want := reads["snap"], `{"source":"ev","table":"`+loc+`","stream":false,"snapshot":3,"files":3,"rows":5}`; got != want {
+		t.Errorf("iceberg_read of snap:\n got %s\nwant %s", got, want)
 	}
 	r.mustNoOp(rp)
 	step("4.csv", "6,60\n")
