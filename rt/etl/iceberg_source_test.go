@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"math"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -36,7 +37,14 @@ func icebergWriter() *Pipeline {
 // that publishes does.
 func (e *env) publish(tables ...string) {
 	e.t.Helper()
-	wh := warehouse.New(&store.Local{Root: e.wh})
+	var fs store.FS = &store.Local{Root: e.wh}
+	if strings.HasPrefix(e.wh, "s3://") {
+		var err error
+		if fs, err = e.openS3(context.Background(), e.wh); err != nil {
+			e.t.Fatal(err)
+		}
+	}
+	wh := warehouse.New(fs)
 	st, err := wh.Load(context.Background())
 	if err != nil {
 		e.t.Fatal(err)
@@ -222,5 +230,38 @@ func TestIcebergSourceErrors(t *testing.T) {
 		if code == 0 || !strings.Contains(stderr, "before any flow ran") || !strings.Contains(stderr, c.want) {
 			t.Errorf("%s: exit %d\n%s", c.name, code, stderr)
 		}
+	}
+}
+
+// TestIcebergSourceLostSnapshot: a stream read whose last snapshot is no
+// longer in the table's history (the table was written again from
+// nothing) fails before any flow runs, saying what to do; --full-refresh
+// reads the table again.
+func TestIcebergSourceLostSnapshot(t *testing.T) {
+	w, r := newEnv(t), newEnv(t)
+	wp := icebergWriter()
+	loc := filepath.Join(w.wh, "events")
+	rp := icebergReader(loc)
+	for _, f := range []string{"1.csv", "2.csv"} {
+		w.write("data/in/"+f, "auction,price\n1,10\n")
+		w.mustRun(wp)
+		w.publish("events")
+	}
+	r.mustRun(rp)
+	if err := os.RemoveAll(w.wh); err != nil {
+		t.Fatal(err)
+	}
+	w.write("data/in/3.csv", "auction,price\n3,30\n")
+	w.mustRun(wp) // snapshot 1 holds all three files now
+	w.publish("events")
+	code, _, stderr := r.etl(rp, "run")
+	if code == 0 || !strings.Contains(stderr, "before any flow ran") ||
+		!strings.Contains(stderr, "snapshot 2, the last one the stream read, is no longer in the history of its current snapshot") ||
+		!strings.Contains(stderr, "--full-refresh copy reads the table again from the start") {
+		t.Errorf("stream read from a lost snapshot: exit %d\n%s", code, stderr)
+	}
+	r.mustRun(rp, "--full-refresh", "copy")
+	if got, want := sortedRows(r.read(rp, "copy")), sortedRows(w.read(wp, "events")); got != want {
+		t.Errorf("copy after --full-refresh:\n%s\nwant\n%s", got, want)
 	}
 }

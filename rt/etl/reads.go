@@ -246,7 +246,7 @@ func (fr *flowReads) readColumns(name string, cols []int, bounds []format.Bound)
 	if err != nil {
 		return nil, err
 	}
-	if ex.threads > 1 && (x.Kind == Source && !x.Source.Stdin && !isKafka(x) && !isIceberg(x) || stored(x.Kind)) {
+	if ex.threads > 1 && (x.Kind == Source && !x.Source.Stdin && !isKafka(x) || stored(x.Kind)) {
 		// Decode on a goroutine of its own, ahead of the flow, into a
 		// bounded edge.
 		er := newEdgeReader(ex.ctx, br, ex.edges.bounds(in.Bounds))
