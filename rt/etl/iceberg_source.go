@@ -196,6 +196,9 @@ func (pl *planner) icebergRead(ds *Dataset, f *Flow, x *Dataset, full bool) (*ic
 		return nil, l.err
 	}
 	il := l.iceberg
+	if il.opts.snapshotID != nil || il.opts.asOf != nil {
+		return nil, fmt.Errorf("source %s: a stream read takes what is appended after the snapshot it read last, so it does not time travel (%s, %s): read it as a snapshot, or drop the option", x.Name, iceSnapshotID, iceAsOf)
+	}
 	tb := il.table
 	cur := tb.Meta.Current()
 	ip := &icebergPlan{next: icebergNext{Table: tb.Meta.TableUUID}}

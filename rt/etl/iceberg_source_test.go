@@ -224,6 +224,7 @@ func TestIcebergSourceErrors(t *testing.T) {
 		{"unknown option", icebergReader(loc, [2]string{"snapshot", "1"}), `source ev: unknown option "snapshot" (an Iceberg source takes snapshot-id, as-of-timestamp, streaming-skip-overwrite-snapshots, streaming-skip-delete-snapshots and thund.non-append)`},
 		{"bad mode", icebergReader(loc, [2]string{"thund.non-append", "ignore"}), `option thund.non-append = "ignore": want fail, skip or recompute`},
 		{"no such snapshot", icebergReader(loc, [2]string{"snapshot-id", "9"}), "has no snapshot 9 (snapshots: 1)"},
+		{"time travel in a stream read", icebergReader(loc, [2]string{"snapshot-id", "1"}), "source ev: a stream read takes what is appended after the snapshot it read last, so it does not time travel"},
 		{"no such column", wrongCol, "source ev: Iceberg table " + loc + ": column bid is not in its current schema (auction, price)"},
 	} {
 		code, _, stderr := r.etl(c.p, "run")
