@@ -57,18 +57,19 @@ type icebergOpts struct {
 	nonAppend  string // fail | skip | recompute
 }
 
-// icebergOptions parses an Iceberg source's options (thundc check refuses
-// the same: this is the safety net).
+// icebergOptions parses an Iceberg source's options, names and values in
+// any case (thundc check refuses the same, internal/iceopt: this is the
+// safety net).
 func icebergOptions(src *Dataset) (icebergOpts, error) {
 	o := icebergOpts{nonAppend: "fail"}
 	var errs []error
 	for _, kv := range src.Source.Options {
-		k, v := strings.ToLower(kv[0]), kv[1]
+		k, v := strings.ToLower(kv[0]), strings.ToLower(strings.TrimSpace(kv[1]))
 		switch k {
 		case iceSnapshotID, iceAsOf:
 			n, err := strconv.ParseInt(v, 10, 64)
 			if err != nil {
-				errs = append(errs, fmt.Errorf("option %s = %q: want an integer", k, v))
+				errs = append(errs, fmt.Errorf("option %s = %q: want an integer", k, kv[1]))
 				continue
 			}
 			if k == iceSnapshotID {
@@ -78,8 +79,8 @@ func icebergOptions(src *Dataset) (icebergOpts, error) {
 			}
 		case iceSkipOverwrite, iceSkipDelete:
 			b, err := strconv.ParseBool(v)
-			if err != nil {
-				errs = append(errs, fmt.Errorf("option %s = %q: want true or false", k, v))
+			if err != nil || v != "true" && v != "false" {
+				errs = append(errs, fmt.Errorf("option %s = %q: want true or false", k, kv[1]))
 				continue
 			}
 			if k == iceSkipOverwrite {
@@ -92,7 +93,7 @@ func icebergOptions(src *Dataset) (icebergOpts, error) {
 			case "fail", "skip", "recompute":
 				o.nonAppend = v
 			default:
-				errs = append(errs, fmt.Errorf("option %s = %q: want fail, skip or recompute", k, v))
+				errs = append(errs, fmt.Errorf("option %s = %q: want fail, skip or recompute", k, kv[1]))
 			}
 		default:
 			errs = append(errs, fmt.Errorf("unknown option %q (an Iceberg source takes %s, %s, %s, %s and %s)", kv[0], iceSnapshotID, iceAsOf, iceSkipOverwrite, iceSkipDelete, iceNonAppend))

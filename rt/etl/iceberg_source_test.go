@@ -3,6 +3,7 @@ package etl
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -264,5 +265,32 @@ func TestIcebergSourceLostSnapshot(t *testing.T) {
 	r.mustRun(rp, "--full-refresh", "copy")
 	if got, want := sortedRows(r.read(rp, "copy")), sortedRows(w.read(wp, "events")); got != want {
 		t.Errorf("copy after --full-refresh:\n%s\nwant\n%s", got, want)
+	}
+}
+
+func TestIcebergOptions(t *testing.T) {
+	src := func(kv ...string) *Dataset {
+		var opts [][2]string
+		for i := 0; i < len(kv); i += 2 {
+			opts = append(opts, [2]string{kv[i], kv[i+1]})
+		}
+		return &Dataset{Name: "s", Kind: Source, Source: &FileSource{Format: "iceberg", Patterns: []string{"t"}, Options: opts}}
+	}
+	o, err := icebergOptions(src("Streaming-Skip-Overwrite-Snapshots", "TRUE", "thund.non-append", "Recompute", "snapshot-id", " 42 "))
+	if err != nil || !o.scan.SkipOverwrite || o.scan.SkipDelete || o.nonAppend != "recompute" || o.snapshotID == nil || *o.snapshotID != 42 {
+		t.Errorf("options: %+v, %v", o, err)
+	}
+	if o, err := icebergOptions(src("thund.non-append", "skip")); err != nil || !o.scan.SkipOverwrite || !o.scan.SkipDelete {
+		t.Errorf("skip: %+v, %v", o, err)
+	}
+	_, err = icebergOptions(src("streaming-skip-delete-snapshots", "1", "as-of-timestamp", "soon", "snapshot-id", "1", "thund.non-append", "ignore"))
+	for _, want := range []string{`option streaming-skip-delete-snapshots = "1": want true or false`, `option as-of-timestamp = "soon": want an integer`,
+		`option thund.non-append = "ignore": want fail, skip or recompute`} {
+		if !strings.Contains(fmt.Sprint(err), want) {
+			t.Errorf("bad options: %v\nlacks %s", err, want)
+		}
+	}
+	if _, err := icebergOptions(src("snapshot-id", "1", "as-of-timestamp", "2")); !strings.Contains(fmt.Sprint(err), "options snapshot-id and as-of-timestamp both choose a snapshot") {
+		t.Errorf("two time travels: %v", err)
 	}
 }
