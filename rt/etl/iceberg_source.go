@@ -9,6 +9,7 @@ import (
 	"github.com/nordisk/thund/rt/events"
 	"github.com/nordisk/thund/rt/format"
 	"github.com/nordisk/thund/rt/iceberg"
+	"github.com/nordisk/thund/rt/run"
 )
 
 // Iceberg sources (FileSource.Format "iceberg", Patterns[0] the table's
@@ -316,12 +317,44 @@ func (fr *flowReads) icebergReader(x *Dataset, stream bool, cols []int) (format.
 		ev.Rows += f.Rows
 	}
 	ex.r.Log.Emit(events.Info, events.TypeIcebergRead, fr.ds.Name, fr.f.Name, ev)
+	fr.iceReads = append(fr.iceReads, ev)
 	ex.srcRead[x.Name] = true
 	br, err := l.iceberg.table.Reader(ex.ctx, files, x.Schema, format.Options{Mem: ex.mem, Columns: cols, Threads: ex.threads, Reuse: true})
 	if err != nil {
 		return nil, fmt.Errorf("source %s: %w", x.Name, err)
 	}
 	return br, nil
+}
+
+// countIcebergReads puts the flow's Iceberg reads in the run summary:
+// "read ev: Iceberg snapshots 2 to 3 (2 appends): 2 files, 3 rows".
+func (fr *flowReads) countIcebergReads(stats *run.Flow) {
+	for _, ev := range fr.iceReads {
+		var what string
+		switch {
+		case !ev.Stream:
+			what = fmt.Sprintf("Iceberg snapshot %d", ev.Snapshot)
+		case ev.Recompute != "":
+			what = fmt.Sprintf("Iceberg snapshot %d whole (thund.non-append = recompute)", ev.To)
+		case ev.From == ev.To:
+			what = fmt.Sprintf("Iceberg snapshot %d, nothing new", ev.To)
+		default:
+			n := len(ev.Snapshots)
+			if ev.Base != 0 {
+				n++
+			}
+			what = fmt.Sprintf("Iceberg snapshots after %d up to %d (%s read", ev.From, ev.To, plural(int64(n), "snapshot", "snapshots"))
+			if ev.From == 0 {
+				what = fmt.Sprintf("Iceberg snapshots up to %d (%s read", ev.To, plural(int64(n), "snapshot", "snapshots"))
+			}
+			if len(ev.Skipped) > 0 {
+				what += fmt.Sprintf(", %d skipped", len(ev.Skipped))
+			}
+			what += ")"
+		}
+		stats.AddSourceRead(ev.Source, fmt.Sprintf("%s: %s, %s", what, plural(int64(ev.Files), "file", "files"), plural(ev.Rows, "row", "rows")))
+	}
+	fr.iceReads = nil
 }
 
 // streamIceberg is a stream read of an Iceberg source (once per flow and

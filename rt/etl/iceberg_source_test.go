@@ -145,8 +145,20 @@ func TestIcebergSourceStreamAndSnapshot(t *testing.T) {
 	if code == 0 || !strings.Contains(stderr, "nothing was committed") {
 		t.Fatalf("run killed at its commit: exit %d\n%s", code, stderr)
 	}
-	id = r.mustRun(rp)
+	code, _, stderr = r.etl(rp, "run")
+	id = r.last
+	if code != 0 {
+		t.Fatalf("run: exit %d\n%s", code, stderr)
+	}
 	check(id, 3)
+	for _, want := range []string{
+		"  flow copy: 3 rows in, 3 rows out\n    read ev: Iceberg snapshots after 1 up to 3 (2 snapshots read): 2 files, 3 rows\n",
+		"  flow snap: 5 rows in, 5 rows out\n    read ev: Iceberg snapshot 3: 3 files, 5 rows\n",
+	} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("run summary lacks\n%s\n%s", want, stderr)
+		}
+	}
 	if d := r.decisions(id); !strings.Contains(d, "copy stale: new snapshots in ev (2 files, 3 rows; snapshot 2, 3)") {
 		t.Errorf("decisions:\n%s", d)
 	}

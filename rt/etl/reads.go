@@ -124,6 +124,8 @@ type flowReads struct {
 	// table that the flow read (quarRead), until it succeeds (quarantine.go)
 	quar     flowQuarantine
 	quarRead map[string]bool
+	// iceReads are the flow's reads of Iceberg sources (iceberg_source.go)
+	iceReads []events.IcebergRead
 
 	edgeMu sync.Mutex
 	edges  []flowEdge

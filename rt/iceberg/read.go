@@ -262,7 +262,7 @@ func (r *tableReader) open(f DataFile) (*fileReader, error) {
 		for _, pf := range spec.Fields() {
 			if pf.SourceID() == id && pf.Transform.Equals(ice.IdentityTransform{}) {
 				if v, ok := f.Partition[pf.FieldID]; ok {
-					c, err := constant(want.Type, v, 1)
+					c, err := constant(memory.DefaultAllocator, want.Type, v, 1)
 					if err != nil {
 						return nil, fmt.Errorf("Iceberg table %s: data file %s: partition value of %s: %w", t.Name, label, want.Name, err)
 					}
@@ -354,7 +354,7 @@ func (r *fileReader) Next() (arrow.RecordBatch, error) {
 			cols[i] = b.Column(p)
 			cols[i].Retain()
 		case r.consts[i] != nil:
-			c, err := constant(f.Type, r.consts[i], int(n))
+			c, err := constant(r.mem, f.Type, r.consts[i], int(n))
 			if err != nil {
 				release()
 				return nil, err
@@ -387,8 +387,7 @@ func (r *fileReader) Close() error {
 
 // constant is an array of n copies of a partition value v (as iceberg-go
 // decodes it from a manifest) of type dt.
-func constant(dt arrow.DataType, v any, n int) (arrow.Array, error) {
-	mem := memory.DefaultAllocator
+func constant(mem memory.Allocator, dt arrow.DataType, v any, n int) (arrow.Array, error) {
 	if v == nil {
 		return array.MakeArrayOfNull(mem, dt, n), nil
 	}
