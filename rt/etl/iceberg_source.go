@@ -213,17 +213,27 @@ func (pl *planner) icebergRead(ds *Dataset, f *Flow, x *Dataset, full bool) (*ic
 			ip.from = off.Snapshot
 		}
 	}
-	sc, err := tb.AppendScan(pl.ctx, ip.from, cur, il.opts.scan)
+	scan := il.opts.scan
+	if ds.Incremental {
+		scan = iceberg.ScanOptions{} // a view equals its recompute: nothing is skipped
+	}
+	sc, err := tb.AppendScan(pl.ctx, ip.from, cur, scan)
 	var na *iceberg.NonAppendError
 	switch {
-	case errors.As(err, &na) && il.opts.nonAppend == "recompute":
+	case errors.As(err, &na) && (il.opts.nonAppend == "recompute" || ds.Incremental):
+		// An incremental materialized view recomputes in full when an
+		// input was rewritten rather than appended to, whatever the option.
 		files, ferr := tb.Files(pl.ctx, cur)
 		if ferr != nil {
 			return nil, fmt.Errorf("source %s: %w", x.Name, ferr)
 		}
 		ip.files, ip.next.Snapshot = files, cur.SnapshotID
-		ip.recompute = fmt.Sprintf("snapshot %d of %s is a%s %s, not an append (thund.non-append = recompute: reading its current snapshot %d whole)",
-			na.Snapshot, x.Name, article(na.Operation), na.Operation, cur.SnapshotID)
+		why := "thund.non-append = recompute"
+		if ds.Incremental {
+			why = "an incremental view recomputes in full"
+		}
+		ip.recompute = fmt.Sprintf("snapshot %d of %s is a%s %s, not an append (%s: reading its current snapshot %d whole)",
+			na.Snapshot, x.Name, article(na.Operation), na.Operation, why, cur.SnapshotID)
 		return ip, nil
 	case err != nil:
 		var lost *iceberg.LostError
