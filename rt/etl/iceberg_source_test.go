@@ -11,6 +11,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/nordisk/thund/rt/events"
@@ -342,4 +343,36 @@ func TestIcebergSourceIncrementalView(t *testing.T) {
 	}
 	w.publish("events")
 	run(4)
+}
+
+// TestIcebergSourceFollow: `run --follow` commits an epoch when the table
+// has a new append snapshot, and none when it has not.
+func TestIcebergSourceFollow(t *testing.T) {
+	w, r := newEnv(t), newEnv(t)
+	wp := icebergWriter()
+	rp := icebergReader(filepath.Join(w.wh, "events"))
+	w.write("data/in/1.csv", "auction,price\n1,10\n")
+	w.mustRun(wp)
+	w.publish("events")
+	f := r.follow(rp, nil)
+	if got := r.headEpoch(); got != 1 {
+		t.Fatalf("after the first poll: head epoch %d, want 1\n%s", got, f.stderr)
+	}
+	f.tick(time.Second)
+	if got := r.headEpoch(); got != 1 {
+		t.Fatalf("an idle poll committed epoch %d\n%s", got, f.stderr)
+	}
+	w.write("data/in/2.csv", "auction,price\n2,20\n")
+	w.mustRun(wp)
+	w.publish("events")
+	f.tick(time.Second)
+	if got := r.headEpoch(); got != 2 {
+		t.Fatalf("after a new snapshot: head epoch %d, want 2\n%s", got, f.stderr)
+	}
+	if code := f.end(); code != 0 {
+		t.Fatalf("exit %d\n%s", code, f.stderr)
+	}
+	if got, want := sortedRows(r.readNow(rp, "copy")), "1,10\n2,20"; got != want {
+		t.Errorf("copy:\n%s\nwant\n%s", got, want)
+	}
 }
