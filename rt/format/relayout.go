@@ -107,18 +107,19 @@ func relayout(data arrow.ArrayData, to arrow.DataType, mem memory.Allocator) (ar
 		}
 		defer child.Release()
 		offsets := bufs[1]
-		if data.DataType().ID() == arrow.LARGE_LIST {
+		if data.DataType().ID() == arrow.LARGE_LIST && offsets != nil {
 			// 64-bit offsets to 32: every entry up to the slice's end
 			n := data.Offset() + data.Len() + 1
-			if data.Len() == 0 && offsets == nil {
-				n = 0
+			wide := arrow.Int64Traits.CastFromBytes(offsets.Bytes())
+			if len(wide) < n {
+				return nil, fmt.Errorf("a list column holds %d offsets for %d values", len(wide), data.Offset()+data.Len())
 			}
-			wide := arrow.Int64Traits.CastFromBytes(offsets.Bytes())[:n]
+			wide = wide[:n]
 			nb := memory.NewResizableBuffer(mem)
 			nb.Resize(arrow.Int32Traits.BytesRequired(n))
 			narrow := arrow.Int32Traits.CastFromBytes(nb.Bytes())
 			for i, o := range wide {
-				if o > math.MaxInt32 {
+				if o < 0 || o > math.MaxInt32 {
 					nb.Release()
 					return nil, fmt.Errorf("a list of more than %d values in all cannot be read as %s", math.MaxInt32, TypeString(to))
 				}
