@@ -15,11 +15,14 @@ import (
 // Iceberg sources (FileSource.Format "iceberg", Patterns[0] the table's
 // folder or s3://bucket/prefix).
 //
-// The planner opens the table once per run (its newest metadata) and plans
-// a snapshot read: the live data files of the current snapshot, or of the
-// one the options time travel to (snapshot-id, as-of-timestamp). The files
-// are the source's stamps, so a snapshot reader is stale when the table
-// has a new snapshot with other files.
+// The planner opens the table once per run (its newest metadata) and, when
+// a dataset reads the source as a snapshot, plans that read: the live data
+// files of the current snapshot, or of the one the options time travel to
+// (snapshot-id, as-of-timestamp). The files are the source's stamps, so a
+// snapshot reader is stale when the table has a new snapshot with other
+// files. A source only stream reads read never lists the current
+// snapshot's files: each run reads only the manifests of the snapshots it
+// takes.
 //
 // A stream read is an incremental append scan (rt/iceberg.AppendScan):
 // the data files added by the append snapshots after the one the flow
@@ -120,7 +123,10 @@ type icebergListing struct {
 	table *iceberg.Table
 	opts  icebergOpts
 	snap  *iceberg.Snapshot // a snapshot read's (nil: the table has none)
-	files []iceberg.DataFile
+	// files are snap's live data files, planned (planned) only when a
+	// dataset reads the source as a snapshot
+	files   []iceberg.DataFile
+	planned bool
 	// filesErr: the snapshot's files cannot be read (a delete file); only
 	// a snapshot read fails on it.
 	filesErr error
@@ -156,13 +162,34 @@ func (pl *planner) icebergListing(src *Dataset, l *sourceListing) {
 		l.err = fmt.Errorf("source %s: %w", src.Name, err)
 		return
 	}
+	l.iceberg = il
+	if !pl.snapshotRead(src) {
+		// Only stream reads: they read the manifests of the snapshots
+		// they take, not every manifest of the current snapshot.
+		return
+	}
+	il.planned = true
 	if il.files, err = tb.Files(pl.ctx, il.snap); err != nil {
 		il.filesErr = fmt.Errorf("source %s: %w", src.Name, err)
 	}
 	for _, f := range il.files {
 		l.stamps = append(l.stamps, fileStamp{Path: tb.Rel(f), Size: f.Size, MTime: "snapshot " + strconv.FormatInt(f.Snapshot, 10)})
 	}
-	l.iceberg = il
+}
+
+// snapshotRead reports whether a dataset of the pipeline reads src as a
+// snapshot (not a stream read).
+func (pl *planner) snapshotRead(src *Dataset) bool {
+	for _, ds := range pl.p.Datasets {
+		for _, f := range ds.Flows {
+			for _, in := range f.Inputs {
+				if in.Name == src.Name && !streamInput(ds, in) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // icebergNext is an Iceberg stream read's offset in the commit record:
@@ -287,6 +314,9 @@ func (ip *icebergPlan) pending() bool {
 func describeIceberg(il *icebergListing) string {
 	if il.snap == nil {
 		return "Iceberg table " + il.table.Name + ": no snapshot yet"
+	}
+	if !il.planned {
+		return fmt.Sprintf("Iceberg table %s: snapshot %d", il.table.Name, il.snap.SnapshotID)
 	}
 	var rows int64
 	for _, f := range il.files {
