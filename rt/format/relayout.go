@@ -149,3 +149,21 @@ func relayout(data arrow.ArrayData, to arrow.DataType, mem memory.Allocator) (ar
 	}
 	return nil, fmt.Errorf("cannot read %s as %s", data.DataType(), TypeString(to))
 }
+
+// Conformer is the lossless conversion of a column of a file's type from
+// to the declared type to (what a reader accepts: the same type, the casts
+// conformFor lists), or false. A value that does not convert (an overflow)
+// is an error naming its row.
+func Conformer(from, to arrow.DataType, mem memory.Allocator) (func(arrow.Array) (arrow.Array, error), bool) {
+	c, ok := conformFor(from, to, mem)
+	if !ok {
+		return nil, false
+	}
+	return func(col arrow.Array) (arrow.Array, error) {
+		out, row, err := c(col)
+		if err != nil {
+			return nil, fmt.Errorf("row %d: %w", row+1, err)
+		}
+		return out, nil
+	}, true
+}

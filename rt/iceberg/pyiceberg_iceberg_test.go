@@ -254,3 +254,33 @@ func TestIcebergPyicebergTypes(t *testing.T) {
 		t.Errorf("incremental scan:\n got %v\nwant %v", got, scans[0])
 	}
 }
+
+// TestIcebergPyicebergNestedEvolution: a field added to a struct and one
+// renamed inside it between appends; files written before read the added
+// field as NULL and the renamed one under its new name (by field id).
+func TestIcebergPyicebergNestedEvolution(t *testing.T) {
+	wh := t.TempDir()
+	scans := pyFixture(t, wh, `[{"op":"create_all_types","table":"x"},{"op":"append_all_types","table":"x"},
+ {"op":"add_column","table":"x","column":"st.d","type":"long"},
+ {"op":"rename","table":"x","column":"st.c","to":"cc"},
+ {"op":"append_all_types","table":"x"},{"op":"scan","table":"x"}]`)
+	ctx := t.Context()
+	tb, err := OpenLocation(ctx, "/", filepath.Join(wh, "x"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	schema, err := ArrowSchema(tb.Meta.CurrentSchema())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := format.TypeString(schema.Field(schema.FieldIndices("st")[0]).Type); got != "struct<a: int32, cc: string, d: int64>" {
+		t.Errorf("st: %s", got)
+	}
+	files, err := tb.Files(ctx, tb.Meta.Current())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := readFiles(t, tb, files, schema); !slices.Equal(got, scans[0]) || len(got) != 6 {
+		t.Errorf("snapshot read:\n got %v\nwant %v", got, scans[0])
+	}
+}

@@ -94,7 +94,7 @@ for step in json.loads(sys.argv[2]):
         t.delete(EqualTo(step["column"], step["value"]))
     elif op == "add_column":
         with t.update_schema() as u:
-            u.add_column(step["column"], TYPES[step["type"]])
+            u.add_column(tuple(step["column"].split(".")), TYPES[step["type"]])
     elif op == "rename":
         with t.update_schema() as u:
             u.rename_column(step["column"], step["to"])
@@ -102,12 +102,15 @@ for step in json.loads(sys.argv[2]):
         with t.update_schema() as u:
             u.update_column(step["column"], TYPES[step["type"]])
     elif op == "append_all_types":
+        # st's fields as they are named now (a, c or its new name, d when added)
+        st = [f.name for f in t.schema().find_field("st").field_type.fields]
+        full = dict(zip(st, [1, "z", 9]))
         t.append(pa.Table.from_pylist([
             {"b": True, "f": 1.5, "dec": decimal.Decimal("12.34"), "ts": datetime.datetime(2024, 1, 2, 3, 4, 5, 6),
              "tz": datetime.datetime(2024, 1, 2, 3, 4, 5, tzinfo=datetime.timezone.utc), "bin": b"\x00\x01",
-             "tags": ["x", None], "m": {"k": 7}, "st": {"a": 1, "c": "z"}},
+             "tags": ["x", None], "m": {"k": 7}, "st": full},
             {"b": False, "f": None, "dec": decimal.Decimal("-0.01"), "ts": None, "tz": None, "bin": b"",
-             "tags": [], "m": {}, "st": {"a": None, "c": None}},
+             "tags": [], "m": {}, "st": {n: None for n in st}},
             {k: None for k in ["b", "f", "dec", "ts", "tz", "bin", "tags", "m", "st"]}], schema=t.schema().as_arrow()))
     elif op == "scan":
         rows = cat.load_table(name).scan().to_arrow().to_pylist()
