@@ -130,6 +130,45 @@ type icebergListing struct {
 	// filesErr: the snapshot's files cannot be read (a delete file); only
 	// a snapshot read fails on it.
 	filesErr error
+
+	// scans memoizes appendScan (the metadata does not change within a
+	// run; a run plans each stream read several times), cur currentFiles
+	scans map[scanKey]scanResult
+	cur   *scanResult
+}
+
+type scanKey struct {
+	from int64
+	opts iceberg.ScanOptions
+}
+
+type scanResult struct {
+	scan  *iceberg.Scan
+	files []iceberg.DataFile
+	err   error
+}
+
+// appendScan is the table's AppendScan from `from` to its current snapshot.
+func (il *icebergListing) appendScan(pl *planner, from int64, o iceberg.ScanOptions) (*iceberg.Scan, error) {
+	k := scanKey{from, o}
+	if r, ok := il.scans[k]; ok {
+		return r.scan, r.err
+	}
+	sc, err := il.table.AppendScan(pl.ctx, from, il.table.Meta.Current(), o)
+	if il.scans == nil {
+		il.scans = map[scanKey]scanResult{}
+	}
+	il.scans[k] = scanResult{scan: sc, err: err}
+	return sc, err
+}
+
+// currentFiles is the live data files of the table's current snapshot.
+func (il *icebergListing) currentFiles(pl *planner) ([]iceberg.DataFile, error) {
+	if il.cur == nil {
+		files, err := il.table.Files(pl.ctx, il.table.Meta.Current())
+		il.cur = &scanResult{files: files, err: err}
+	}
+	return il.cur.files, il.cur.err
 }
 
 // icebergListing opens an Iceberg source's table and plans its snapshot
@@ -244,13 +283,13 @@ func (pl *planner) icebergRead(ds *Dataset, f *Flow, x *Dataset, full bool) (*ic
 	if ds.Incremental {
 		scan = iceberg.ScanOptions{} // a view equals its recompute: nothing is skipped
 	}
-	sc, err := tb.AppendScan(pl.ctx, ip.from, cur, scan)
+	sc, err := il.appendScan(pl, ip.from, scan)
 	var na *iceberg.NonAppendError
 	switch {
 	case errors.As(err, &na) && (il.opts.nonAppend == "recompute" || ds.Incremental):
 		// An incremental materialized view recomputes in full when an
 		// input was rewritten rather than appended to, whatever the option.
-		files, ferr := tb.Files(pl.ctx, cur)
+		files, ferr := il.currentFiles(pl)
 		if ferr != nil {
 			return nil, fmt.Errorf("source %s: %w", x.Name, ferr)
 		}
