@@ -79,7 +79,7 @@ func versionRows(t *testing.T, f *fixture, name string, v int64, schema *arrow.S
 func TestScanPublished(t *testing.T) {
 	f := newFixture(t)
 	history(f)
-	tb, err := OpenLocation(f.ctx, f.fs.Root, "t", nil)
+	tb, err := OpenLocation(f.ctx, f.local.Root, "t", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,7 +107,7 @@ func TestScanPublished(t *testing.T) {
 		t.Errorf("snapshot 9: %v", err)
 	}
 
-	p, err := OpenLocation(f.ctx, f.fs.Root, f.fs.Root+"/p", nil)
+	p, err := OpenLocation(f.ctx, f.local.Root, f.local.Root+"/p", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,7 +143,7 @@ func TestScanPublished(t *testing.T) {
 func TestAppendScanPublished(t *testing.T) {
 	f := newFixture(t)
 	history(f)
-	tb, err := OpenLocation(f.ctx, f.fs.Root, "t", nil)
+	tb, err := OpenLocation(f.ctx, f.local.Root, "t", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -193,7 +193,7 @@ func TestAppendScanPublished(t *testing.T) {
 func TestDeleteFileRefused(t *testing.T) {
 	f := newFixture(t)
 	history(f)
-	tb, err := OpenLocation(f.ctx, f.fs.Root, "t", nil)
+	tb, err := OpenLocation(f.ctx, f.local.Root, "t", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
