@@ -10,6 +10,7 @@ import (
 	"github.com/google/uuid"
 	"google.golang.org/protobuf/proto"
 
+	"github.com/nordisk/thund/internal/iceopt"
 	"github.com/nordisk/thund/internal/kafkaopt"
 	"github.com/nordisk/thund/ir"
 	"github.com/nordisk/thund/passes"
@@ -489,6 +490,8 @@ func (e *emitter) dataSource(d *ir.Dataset, stream bool) (*pb.Relation, bool) {
 		format = "json"
 	case src.Format == ir.FormatKafka:
 		return kafkaSource(d, stream), true
+	case src.Format == ir.FormatIceberg:
+		return icebergSource(d, stream, e.opts.DataRoot), true
 	default:
 		e.refuse(src.Pos, "", d.Name, fmt.Sprintf("a source of %s files", src.Format), "Spark has no reader for them")
 		return nil, false
@@ -539,6 +542,33 @@ func kafkaSource(d *ir.Dataset, stream bool) *pb.Relation {
 	}
 	return &pb.Relation{RelType: &pb.Relation_Read{Read: &pb.Read{
 		ReadType:    &pb.Read_DataSource_{DataSource: &pb.Read_DataSource{Format: proto.String("kafka"), Options: opts}},
+		IsStreaming: stream,
+	}}}
+}
+
+// icebergSource is a Read.DataSource of Iceberg's Spark source (format
+// iceberg, from the cluster's iceberg-spark-runtime jar) for an Iceberg
+// source: the table's location as the path (Iceberg's HadoopTables loads a
+// table by its folder, without a catalog), rebased like other sources'
+// paths, and its read options as Spark's Iceberg source names them
+// (snapshot-id, as-of-timestamp, streaming-skip-*). thund.non-append is
+// native only: check has refused any value but fail, Spark's own
+// behaviour, so it is left out. No schema is sent: Iceberg's source takes
+// the table's own and refuses a user-specified one.
+func icebergSource(d *ir.Dataset, stream bool, dataRoot string) *pb.Relation {
+	opts := map[string]string{}
+	for _, kv := range d.Source.Options {
+		if kv.Key == iceopt.NonAppend {
+			continue
+		}
+		opts[kv.Key] = kv.Value
+	}
+	ds := &pb.Read_DataSource{Format: proto.String("iceberg"), Paths: []string{rebase(dataRoot, d.Source.Paths[0])}}
+	if len(opts) > 0 {
+		ds.Options = opts
+	}
+	return &pb.Relation{RelType: &pb.Relation_Read{Read: &pb.Read{
+		ReadType:    &pb.Read_DataSource_{DataSource: ds},
 		IsStreaming: stream,
 	}}}
 }

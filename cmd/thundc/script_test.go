@@ -57,6 +57,7 @@ func TestScripts(t *testing.T) {
 			"cmpsorted":   cmdCmpSorted,
 			"udiff":       cmdUdiff,
 			"targetdiff":  cmdTargetDiff,
+			"icepublish":  cmdIcePublish,
 		},
 	})
 }
