@@ -32,6 +32,10 @@
 //     the offset ranges each read takes (from the flow's offset in the
 //     commit record to the listed ends, maxOffsetsPerTrigger, data loss),
 //     read through Pipeline.Kafka (rt/kafka), which the planner also asks;
+//   - Iceberg sources (iceberg_source.go): per run, the table opened and a
+//     snapshot read's files planned; a stream read's incremental append
+//     scan from the flow's snapshot in the commit record (rt/iceberg), the
+//     non-append modes, and their events and summary lines;
 //   - progress on stderr (progress.go), history and read (inspect.go), and
 //     opening the warehouse's store (storage.go): a folder, or
 //     s3://BUCKET/PREFIX through Pipeline.OpenS3 in a program built with S3.

@@ -312,6 +312,7 @@ func (ex *executor) runFlow(ds *Dataset, f *Flow, out target, full bool) (err er
 	stopTicks()
 	fr.closeReaders()
 	fr.countMalformed(stats)
+	fr.countIcebergReads(stats)
 	fc.countParses()
 	if err == nil {
 		err = fr.quarantine(stats)

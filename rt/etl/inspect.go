@@ -89,7 +89,7 @@ func (c *cli) planCmd(ctx context.Context, inv *invocation) int {
 // readsFiles reports whether a pipeline has a source that reads files.
 func readsFiles(p *Pipeline) bool {
 	for _, ds := range p.Datasets {
-		if ds.Kind == Source && ds.Source != nil && !ds.Source.Stdin && !isKafka(ds) {
+		if ds.Kind == Source && ds.Source != nil && !ds.Source.Stdin && !isKafka(ds) && !isIceberg(ds) {
 			return true
 		}
 	}

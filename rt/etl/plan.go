@@ -167,6 +167,8 @@ type offset struct {
 	Count   int         `json:"count,omitempty"`
 	Last    string      `json:"last,omitempty"`
 	Kafka   *kafkaNext  `json:"kafka,omitempty"`
+	// Iceberg: an Iceberg source's last snapshot read (iceberg_source.go).
+	Iceberg *icebergNext `json:"iceberg,omitempty"`
 }
 
 // offsetKey names a flow's offset in an input: target/flow/input.
@@ -255,6 +257,9 @@ type sourceListing struct {
 	// parsed options (no files, no stamps).
 	kafka     *KafkaListing
 	kafkaOpts *kafkaopt.Source
+	// iceberg is an Iceberg source's table and snapshot read; its stamps
+	// are the snapshot's data files (no files).
+	iceberg *icebergListing
 }
 
 // planner decides freshness for `plan` and `run`.
@@ -354,6 +359,10 @@ func (pl *planner) listing(src *Dataset) *sourceListing {
 	}
 	if isKafka(src) {
 		pl.kafkaListing(src, l)
+		return l
+	}
+	if isIceberg(src) {
+		pl.icebergListing(src, l)
 		return l
 	}
 	var files []format.File
@@ -536,6 +545,18 @@ func (pl *planner) viewToken(v *Dataset, seen map[string]bool) string {
 			switch {
 			case x.Kind == Source && x.Source != nil && x.Source.Stdin:
 				parts = append(parts, "stdin "+pl.nonce)
+			case isIceberg(x) && in.Stream:
+				parts = append(parts, hashString(x.Definition))
+				if ip, err := pl.icebergRead(v, f, x, false); err != nil {
+					parts = append(parts, "error "+pl.nonce)
+				} else {
+					if ip.pending() {
+						parts = append(parts, "pending "+pl.nonce)
+					}
+					parts = append(parts, hashJSON(ip.next))
+				}
+			case isIceberg(x):
+				parts = append(parts, hashString(x.Definition), hashJSON(pl.listing(x).stamps))
 			case isKafka(x):
 				parts = append(parts, hashString(x.Definition))
 				if kp, err := pl.kafkaRead(v, f, x, in.Stream, false); err != nil {
@@ -632,6 +653,8 @@ func (pl *planner) evalSource(src *Dataset, d *decision) {
 		d.Decision, d.Reasons = decisionStale, []string{"reads standard input (every run reads what arrives)"}
 	case isKafka(src):
 		d.Decision, d.Reasons = decisionStale, []string{describeListing(l.kafka)}
+	case isIceberg(src) && l.iceberg.filesErr != nil:
+		d.Decision, d.Err = decisionError, l.iceberg.filesErr
 	case rec == nil:
 		d.Decision, d.Reasons = decisionStale, []string{"never read"}
 	default:
@@ -745,6 +768,26 @@ func (pl *planner) inputReasons(ds *Dataset, rec *fingerprint, d *decision) {
 						add(fmt.Sprintf("input %s changed (its records up to the latest offsets: %s)", x.Name, plural(kp.records, "offset", "offsets")))
 					}
 					continue
+				}
+				if isIceberg(x) {
+					if stream {
+						ip, err := pl.icebergRead(ds, f, x, false)
+						switch {
+						case err != nil:
+							d.Err = err
+							return
+						case ip.recompute != "":
+							add(ip.describe(x.Name))
+							d.Full = true
+						case ip.pending():
+							add(ip.describe(x.Name))
+						}
+						continue
+					}
+					if err := l.iceberg.filesErr; err != nil {
+						d.Err = err
+						return
+					}
 				}
 				if stream {
 					consumed := pl.offset(ds.Name, f.Name, x.Name).Files

@@ -48,12 +48,15 @@ const (
 	watchedSource                   // a watched folder: may be empty
 	stdinSource                     // an Arrow IPC stream on standard input
 	kafkaSource                     // Kafka topics (kafka_source.go)
+	icebergSource                   // an Iceberg table (iceberg_source.go)
 )
 
 func kindOf(src *Dataset) sourceKind {
 	switch {
 	case isKafka(src):
 		return kafkaSource
+	case isIceberg(src):
+		return icebergSource
 	case src.Source.Stdin:
 		return stdinSource
 	case src.Source.Unbounded:
@@ -86,6 +89,8 @@ func (k sourceKind) check(ex *executor, src *Dataset, reads []sourceRead) []erro
 		return ex.checkFiles(src, reads)
 	case kafkaSource:
 		return ex.checkKafka(src, reads)
+	case icebergSource:
+		return ex.checkIceberg(src, reads)
 	}
 	return nil
 }

@@ -124,6 +124,8 @@ type flowReads struct {
 	// table that the flow read (quarRead), until it succeeds (quarantine.go)
 	quar     flowQuarantine
 	quarRead map[string]bool
+	// iceReads are the flow's reads of Iceberg sources (iceberg_source.go)
+	iceReads []events.IcebergRead
 
 	edgeMu sync.Mutex
 	edges  []flowEdge
@@ -153,6 +155,7 @@ type streamRead struct {
 	srcFiles []format.File
 	whFiles  []warehouse.File
 	kafka    *kafkaPlan
+	iceberg  *icebergPlan
 	next     offset
 }
 
@@ -191,6 +194,8 @@ func (fr *flowReads) readColumns(name string, cols []int, bounds []format.Bound)
 		br, err = ex.stdinReader(x)
 	case isKafka(x):
 		br, err = fr.kafkaReader(x, stream, cols)
+	case isIceberg(x):
+		br, err = fr.icebergReader(x, stream, cols)
 	case x.Kind == Source:
 		f, opts, oerr := sourceOptions(x, ex.mem)
 		if oerr != nil {

@@ -54,6 +54,7 @@ const (
 	TypeWarning             = "warning"
 	TypeDatasetOutcome      = "dataset_outcome"
 	TypeTablePublished      = "table_published"
+	TypeIcebergRead         = "iceberg_read"
 )
 
 // Origin says where an event comes from; Dataset and Flow are "" for
@@ -139,6 +140,26 @@ type (
 		Snapshots []int64 `json:"snapshots,omitempty"`
 		Metadata  string  `json:"metadata,omitempty"`
 		Removed   bool    `json:"removed,omitempty"`
+	}
+	// IcebergRead: a flow (origin) read an Iceberg source: a snapshot
+	// read of Snapshot, or a stream read (an incremental append scan)
+	// after From up to To, of the append snapshots Snapshots (Base read
+	// whole by a first read), passing over Skipped; Files data files of
+	// Rows rows. Recompute says why a stream read took the current
+	// snapshot whole (thund.non-append = recompute).
+	IcebergRead struct {
+		Source    string   `json:"source"`
+		Table     string   `json:"table"`
+		Stream    bool     `json:"stream"`
+		Snapshot  int64    `json:"snapshot,omitempty"`
+		From      int64    `json:"from,omitempty"`
+		To        int64    `json:"to,omitempty"`
+		Base      int64    `json:"base,omitempty"`
+		Snapshots []int64  `json:"snapshots,omitempty"`
+		Skipped   []string `json:"skipped,omitempty"`
+		Recompute string   `json:"recompute,omitempty"`
+		Files     int      `json:"files"`
+		Rows      int64    `json:"rows"`
 	}
 	FlowProgress struct {
 		Status  string `json:"status"` // running | completed | failed | skipped

@@ -2,6 +2,7 @@ package run
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/nordisk/thund/rt/events"
 	"io"
@@ -104,6 +105,28 @@ type Flow struct {
 	run          *Run
 	edges        func() []events.Edge // SetEdges
 	isolated     bool                 // Isolate (outcome.go)
+	sourceReads  []SourceRead         // AddSourceRead
+}
+
+// SourceRead says what a flow read of a source whose reads are worth a
+// line of their own (an Iceberg table's snapshots, files and rows).
+type SourceRead struct {
+	Source string
+	What   string
+}
+
+// AddSourceRead records what the flow read of source.
+func (f *Flow) AddSourceRead(source, what string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.sourceReads = append(f.sourceReads, SourceRead{Source: source, What: what})
+}
+
+// SourceReads lists AddSourceRead's records, in order.
+func (f *Flow) SourceReads() []SourceRead {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return slices.Clone(f.sourceReads)
 }
 
 // AddIn counts rows read by the flow.
@@ -307,6 +330,9 @@ func (s *Summary) Print(w io.Writer) {
 			status = " (" + st + ")"
 		}
 		fmt.Fprintf(w, "  flow %s%s: %d rows in, %d rows out\n", name, status, f.RowsIn(), f.RowsOut())
+		for _, r := range f.SourceReads() {
+			fmt.Fprintf(w, "    read %s: %s\n", r.Source, r.What)
+		}
 		for _, e := range f.Expectations() {
 			switch e.Action {
 			case Drop:
