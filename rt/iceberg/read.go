@@ -236,7 +236,7 @@ func (r *tableReader) open(f DataFile) (*fileReader, error) {
 	if s := t.Meta.Spec(f.SpecID); s != nil {
 		spec = s
 	}
-	fr := &fileReader{label: label, schema: r.schema, pos: make([]int, len(r.ids)), consts: map[int]any{}}
+	fr := &fileReader{label: label, schema: r.schema, pos: make([]int, len(r.ids)), consts: map[int]any{}, unread: make([]bool, len(r.ids))}
 	var read []arrow.Field
 	reads := map[int]bool{}
 	if r.opts.Columns != nil {
@@ -247,6 +247,7 @@ func (r *tableReader) open(f DataFile) (*fileReader, error) {
 	var cols []int
 	for i, id := range r.ids {
 		fr.pos[i] = -1
+		fr.unread[i] = r.opts.Columns != nil && !reads[i]
 		want := r.schema.Field(i)
 		if n, ok := byID[id]; ok {
 			fr.pos[i] = len(read)
@@ -311,6 +312,7 @@ type fileReader struct {
 	schema *arrow.Schema
 	pos    []int       // declared column -> column read; -1: none
 	consts map[int]any // a partition value, for columns not in the file
+	unread []bool      // declared columns the reader does not read (opts.Columns): NULL, even when NOT NULL
 	mem    memory.Allocator
 	rows   int64
 	left   int64 // in == nil: the rows left to make
@@ -363,7 +365,7 @@ func (r *fileReader) Next() (arrow.RecordBatch, error) {
 		default:
 			cols[i] = array.MakeArrayOfNull(r.mem, f.Type, int(n))
 		}
-		if !f.Nullable && cols[i].NullN() > 0 {
+		if !f.Nullable && !r.unread[i] && cols[i].NullN() > 0 {
 			row := 0
 			for !cols[i].IsNull(row) {
 				row++
