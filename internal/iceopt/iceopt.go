@@ -1,8 +1,9 @@
-// Package iceopt holds the read options of an Iceberg source, shared by the
-// compiler (thundc check refuses what the runtime would) and the runtime.
-// The names are Spark's Iceberg read options, so that a Spark target takes
-// them as written, plus Thund's own thund.non-append. It imports only the
-// standard library.
+// Package iceopt holds the read options of an Iceberg source as the
+// compiler judges them (thundc check refuses what the runtime would; rt/etl
+// parses them again as a safety net). The names are Spark's Iceberg read
+// options, so that a Spark target takes them as written, plus Thund's own
+// thund.non-append. It imports only the standard library, so that the
+// runtime may share it.
 package iceopt
 
 import (
