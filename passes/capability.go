@@ -150,7 +150,7 @@ var capabilities = []Capabilities{
 	{
 		Target:         Native,
 		Clustering:     refused(whyNoClustering),
-		ExternalTables: refused("is outside the pipeline, and the native engine reads only the pipeline's own datasets: bind it to files with thundc --bind NAME=\"read_files('PATH', format => 'parquet')\" or spark-pipeline.yml's configuration thund.source.NAME, or (in .thund) declare a source and read that"),
+		ExternalTables: refused("is outside the pipeline, and the native engine reads only the pipeline's own datasets: bind it to files with thundc --bind NAME=\"read_files('PATH', format => 'parquet')\" (or to an Iceberg table: NAME='iceberg.`LOCATION`') or spark-pipeline.yml's configuration thund.source.NAME, or (in .thund) declare a source and read that"),
 	},
 	{
 		Target:              Spark41,
