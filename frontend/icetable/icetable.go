@@ -23,7 +23,6 @@ import (
 	"github.com/nordisk/thund/internal/suggest"
 	"github.com/nordisk/thund/ir"
 	"github.com/nordisk/thund/rt/iceberg"
-	"github.com/nordisk/thund/rt/store"
 	"github.com/nordisk/thund/rt/store/s3store"
 )
 
@@ -131,22 +130,19 @@ func Columns(dir, name string, spec *ir.SourceSpec) ([]*ir.Column, ir.Diagnostic
 	return cols, nil
 }
 
-// readMetadata reads the newest metadata of the table at loc.
+// readMetadata reads the newest metadata of the table at loc, opened as
+// the runtime opens it (rt/iceberg.OpenLocation): a local folder
+// (file:/ prefixes allowed; relative to dir), or s3://bucket/prefix with
+// the warehouse's S3 settings.
 func readMetadata(dir, loc string) (*iceberg.Metadata, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), Timeout)
 	defer cancel()
-	var fs store.FS
 	switch {
 	case strings.HasPrefix(loc, "s3://"):
-		s3, err := s3store.Open(ctx, loc)
-		if err != nil {
-			return nil, fmt.Errorf("cannot open %q: %v", loc, err)
-		}
-		fs = s3
-	case strings.Contains(loc, "://"):
+	case strings.Contains(loc, "://") && !strings.HasPrefix(loc, "file://"):
 		return nil, fmt.Errorf("location %q: want a folder path or s3://bucket/prefix", loc)
 	default:
-		p := filepath.FromSlash(loc)
+		p := filepath.FromSlash(strings.TrimPrefix(strings.TrimPrefix(loc, "file://"), "file:"))
 		if !filepath.IsAbs(p) {
 			p = filepath.Join(dir, p)
 		}
@@ -159,49 +155,26 @@ func readMetadata(dir, loc string) (*iceberg.Metadata, error) {
 		case !st.IsDir():
 			return nil, fmt.Errorf("no Iceberg table at %q: want the table's folder (the one holding metadata/), not a file", loc)
 		}
-		fs = &store.Local{Root: p}
 	}
-	_, m, _, err := iceberg.Current(ctx, fs, "")
+	t, err := iceberg.OpenLocation(ctx, dir, loc, s3store.Open)
 	switch {
 	case errors.Is(err, iceberg.ErrNoTable):
 		return nil, fmt.Errorf("no Iceberg table at %q: no metadata/*.metadata.json there", loc)
 	case err != nil:
 		return nil, fmt.Errorf("cannot read the Iceberg table at %q: %v", loc, err)
 	}
-	return m, nil
+	return t.Meta, nil
 }
 
 // asOfSnapshot is the snapshot that was current at ms, as Spark's Iceberg
-// source picks it (SnapshotUtil.snapshotIdAsOfTime): the newest entry of
-// the table's history (its snapshot log, else the current snapshot's
-// ancestry) no younger than ms; nil when every one is younger.
+// source picks it and the runtime does (rt/iceberg's SnapshotAsOf: the
+// last entry of the snapshot log at or before ms); nil when there is none.
 func asOfSnapshot(m *iceberg.Metadata, ms int64) *iceberg.Snapshot {
-	type entry struct {
-		id int64
-		ts int64
-	}
-	var hist []entry
-	for _, e := range m.SnapshotLog {
-		hist = append(hist, entry{e.SnapshotID, e.TimestampMs})
-	}
-	if len(hist) == 0 {
-		if cur := m.Current(); cur != nil {
-			for _, s := range m.Ancestors(cur.SnapshotID) {
-				hist = append(hist, entry{s.SnapshotID, s.TimestampMs})
-			}
-		}
-	}
-	var best *entry
-	for i := range hist {
-		e := &hist[i]
-		if e.ts <= ms && (best == nil || e.ts >= best.ts) {
-			best = e
-		}
-	}
-	if best == nil {
+	s, err := (&iceberg.Table{Meta: m}).SnapshotAsOf(ms)
+	if err != nil {
 		return nil
 	}
-	return m.Snapshot(best.id)
+	return s
 }
 
 // snapshotList says which snapshots a table has, for an error message.

@@ -88,6 +88,11 @@ func TestColumns(t *testing.T) {
 			}
 		})
 	}
+	abs := spec(false, "snapshot-id", "10")
+	abs.Paths = []string{"file://" + filepath.ToSlash(filepath.Join(dir, "t"))}
+	if cols, diags := Columns("elsewhere", "src", abs); diags.HasErrors() || columnText(cols) != first {
+		t.Errorf("a file:// location: %s %s", columnText(cols), diags)
+	}
 	cols, _ := Columns(dir, "src", spec(false))
 	if cols[1].Comment != "who" {
 		t.Errorf("the column's doc is not its comment: %q", cols[1].Comment)
