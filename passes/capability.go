@@ -244,8 +244,9 @@ const (
 // Iceberg publishes none for Spark 4.2 yet.
 const (
 	whyIcebergSource = "is read with Iceberg's Spark source (format iceberg, the table's location as the path, HadoopTables: no catalog is needed), which the cluster needs: "
-	whyIceberg41     = whyIcebergSource + "org.apache.iceberg:iceberg-spark-runtime-4.1_2.13 on its classpath (spark.jars.packages). snapshot-id, as-of-timestamp and the streaming-skip options are sent as read options"
-	whyIceberg42     = whyIcebergSource + "an iceberg-spark-runtime jar for Spark 4.2, which Iceberg does not publish yet (there is no iceberg-spark-runtime-4.2_2.13): build one from Iceberg's source, or target spark-4.1. snapshot-id, as-of-timestamp and the streaming-skip options are sent as read options"
+	whyIcebergOpts   = ". A time travel is sent as Spark's own reader options, versionAsOf (snapshot-id) and timestampAsOf (as-of-timestamp, as a UTC time to the millisecond), which Iceberg's runtime takes (its 1.12 refuses its own snapshot-id and as-of-timestamp); the streaming-skip options are sent as written"
+	whyIceberg41     = whyIcebergSource + "org.apache.iceberg:iceberg-spark-runtime-4.1_2.13 on its classpath (spark.jars.packages)" + whyIcebergOpts
+	whyIceberg42     = whyIcebergSource + "an iceberg-spark-runtime jar for Spark 4.2, which Iceberg does not publish yet (there is no iceberg-spark-runtime-4.2_2.13): build one from Iceberg's source, or target spark-4.1" + whyIcebergOpts
 	whyNonAppend     = "is Þund's own option, which Spark's Iceberg source lacks (it fails on an overwrite or delete snapshot unless streaming-skip-overwrite-snapshots or streaming-skip-delete-snapshots skips it): use those options, remove it, or target native"
 )
 
