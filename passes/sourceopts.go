@@ -366,14 +366,15 @@ func kvPairs(kvs []ir.KV) [][2]string {
 
 // icebergSource checks what the frontend (frontend/icetable, which read the
 // table's metadata and judged the option names and values) leaves to the
-// target: thund.non-append other than fail is native only; and, as for
+// target: a native-only option (thund.non-append) other than its default
+// is refused by the Spark targets; and, as for
 // Kafka, a bounded Iceberg source (a snapshot read of one snapshot) is not
 // read as a stream, nor a stream one (an incremental append scan) as a
 // snapshot: the two engines would read different rows.
 func (c *capChecker) icebergSource(d *ir.Dataset) {
 	src := d.Source
 	for _, kv := range src.Options {
-		if kv.Key == iceopt.NonAppend && !strings.EqualFold(kv.Value, iceopt.NonAppendFail) {
+		if o, ok := iceopt.Lookup(kv.Key); ok && o.Native && !strings.EqualFold(kv.Value, o.Values[0]) {
 			pos := kv.Pos
 			if !pos.IsValid() {
 				pos = src.Pos
