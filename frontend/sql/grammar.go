@@ -489,7 +489,7 @@ type primaryRelAST struct {
 type temporalAST struct {
 	Pos       lexer.Position
 	Version   *versionAST `parser:"'FOR'? ( ( 'VERSION' | 'SYSTEM_VERSION' ) 'AS' 'OF' @@"`
-	Timestamp *strLit     `parser:"| ( 'TIMESTAMP' | 'SYSTEM_TIME' ) 'AS' 'OF' @@ )"`
+	Timestamp *exprAST    `parser:"| ( 'TIMESTAMP' | 'SYSTEM_TIME' ) 'AS' 'OF' @@ )"`
 }
 
 // versionAST is the snapshot id of VERSION AS OF: a number or a string.

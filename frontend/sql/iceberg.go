@@ -34,7 +34,10 @@ func (c *conv) readExtras(p *primaryRelAST) ([]ir.KV, bool) {
 			}
 			out = append(out, ir.KV{Pos: pos(t.Pos), Key: iceopt.SnapshotID, Value: v})
 		} else {
-			text := t.Timestamp.value()
+			text, ok := c.asOfText(t.Timestamp)
+			if !ok {
+				return nil, false
+			}
 			ms, err := asOfMillis(text, c.sessionZone())
 			if err != nil {
 				c.errorf(pos(t.Timestamp.Pos), ir.CodeSyntax, "TIMESTAMP AS OF '%s': %v", text, err)
@@ -54,6 +57,29 @@ func (c *conv) readExtras(p *primaryRelAST) ([]ir.KV, bool) {
 		out = append(out, kv)
 	}
 	return out, true
+}
+
+// asOfText is the time TIMESTAMP AS OF names: a string, or a TIMESTAMP or
+// DATE literal (one with a zone suffix, which the expression converter
+// writes as a cast of its text, keeps its offset). Spark takes any
+// expression there, evaluated when the query runs; Þund chooses the
+// snapshot's columns at compile time, so only a constant time is taken.
+func (c *conv) asOfText(e *exprAST) (string, bool) {
+	x := c.expr(e)
+	if x == nil {
+		return "", false
+	}
+	if cast, ok := x.(*ir.Cast); ok && !cast.Try && cast.To.Kind == ir.TTimestamp {
+		x = cast.X
+	}
+	if lit, ok := x.(*ir.Literal); ok {
+		switch lit.Kind {
+		case ir.LitString, ir.LitTimestamp, ir.LitDate:
+			return lit.Text, true
+		}
+	}
+	c.errorf(pos(e.Pos), ir.CodeSyntax, "TIMESTAMP AS OF takes a constant time, as '2026-01-02 03:04:05' or TIMESTAMP '2026-01-02 03:04:05+01:00': the columns of the snapshot it reads are chosen when the pipeline is compiled")
+	return "", false
 }
 
 // extrasAt is where a read's time travel or options start.

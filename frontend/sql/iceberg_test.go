@@ -98,11 +98,17 @@ func TestIcebergReads(t *testing.T) {
 CREATE TEMPORARY VIEW v AS SELECT * FROM iceberg.`+"`evolved`"+` VERSION AS OF 10;
 CREATE MATERIALIZED VIEW m AS SELECT id FROM iceberg.`+"`evolved`"+` TIMESTAMP AS OF '1970-01-01 01:00:02';
 CREATE STREAMING TABLE s AS SELECT id FROM STREAM iceberg.`+"`evolved`"+`;
+CREATE MATERIALIZED VIEW n AS SELECT id FROM iceberg.`+"`evolved`"+` TIMESTAMP AS OF TIMESTAMP '1970-01-01 01:00:01.5';
+CREATE MATERIALIZED VIEW o AS SELECT id FROM iceberg.`+"`evolved`"+` TIMESTAMP AS OF TIMESTAMP '1970-01-01 00:00:01.75Z';
+CREATE MATERIALIZED VIEW p AS SELECT id FROM iceberg.`+"`evolved`"+` TIMESTAMP AS OF DATE '1970-01-02';
 `)
 	want := []string{
 		"v snapshot snapshot-id=10 cc",
 		"m_iceberg_1 snapshot as-of-timestamp=2000 cccccc", // in the session time zone (Oslo: UTC+1 in 1970)
 		"s_iceberg_1 stream  cccccc",
+		"n_iceberg_1 snapshot as-of-timestamp=1500 cc", // a TIMESTAMP literal: the session zone's wall clock
+		"o_iceberg_1 snapshot as-of-timestamp=1750 cc", // with a zone suffix: that instant
+		"p_iceberg_1 snapshot as-of-timestamp=82800000 cccccc",
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("sources:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
@@ -115,6 +121,7 @@ func TestIcebergReadErrors(t *testing.T) {
 		{"", "CREATE MATERIALIZED VIEW m AS SELECT * FROM other VERSION AS OF 10", "t.sql:1:51: time travel and WITH options apply to an Iceberg table, and other is not one"},
 		{"", "CREATE MATERIALIZED VIEW m AS SELECT * FROM range(3) VERSION AS OF 10", "t.sql:1:54: VERSION AS OF applies to a table read"},
 		{"", "CREATE MATERIALIZED VIEW m AS SELECT * FROM iceberg.`evolved` TIMESTAMP AS OF 'noon'", "TIMESTAMP AS OF 'noon': want a time"},
+		{"", "CREATE MATERIALIZED VIEW m AS SELECT * FROM iceberg.`evolved` TIMESTAMP AS OF current_timestamp() - INTERVAL 1 DAY", "t.sql:1:79: TIMESTAMP AS OF takes a constant time"},
 		{"", "CREATE MATERIALIZED VIEW m AS SELECT * FROM iceberg.`evolved` WITH ('snapshot-id' = '1', 'Snapshot-Id' = '2')", "duplicate option \"Snapshot-Id\""},
 		{"", "CREATE MATERIALIZED VIEW m AS SELECT * FROM read_files('evolved', format => 'iceberg')", "read_files does not read Iceberg tables"},
 		{"", "CREATE TEMPORARY VIEW v (id BIGINT) AS SELECT * FROM iceberg.`evolved`", "Iceberg source v takes no column list"},
