@@ -15,11 +15,14 @@ import (
 // Iceberg sources (FileSource.Format "iceberg", Patterns[0] the table's
 // folder or s3://bucket/prefix).
 //
-// The planner opens the table once per run (its newest metadata) and plans
-// a snapshot read: the live data files of the current snapshot, or of the
-// one the options time travel to (snapshot-id, as-of-timestamp). The files
-// are the source's stamps, so a snapshot reader is stale when the table
-// has a new snapshot with other files.
+// The planner opens the table once per run (its newest metadata) and, when
+// a dataset reads the source as a snapshot, plans that read: the live data
+// files of the current snapshot, or of the one the options time travel to
+// (snapshot-id, as-of-timestamp). The files are the source's stamps, so a
+// snapshot reader is stale when the table has a new snapshot with other
+// files. A source only stream reads read never lists the current
+// snapshot's files: each run reads only the manifests of the snapshots it
+// takes.
 //
 // A stream read is an incremental append scan (rt/iceberg.AppendScan):
 // the data files added by the append snapshots after the one the flow
@@ -120,10 +123,52 @@ type icebergListing struct {
 	table *iceberg.Table
 	opts  icebergOpts
 	snap  *iceberg.Snapshot // a snapshot read's (nil: the table has none)
-	files []iceberg.DataFile
+	// files are snap's live data files, planned (planned) only when a
+	// dataset reads the source as a snapshot
+	files   []iceberg.DataFile
+	planned bool
 	// filesErr: the snapshot's files cannot be read (a delete file); only
 	// a snapshot read fails on it.
 	filesErr error
+
+	// scans memoizes appendScan (the metadata does not change within a
+	// run; a run plans each stream read several times), cur currentFiles
+	scans map[scanKey]scanResult
+	cur   *scanResult
+}
+
+type scanKey struct {
+	from int64
+	opts iceberg.ScanOptions
+}
+
+type scanResult struct {
+	scan  *iceberg.Scan
+	files []iceberg.DataFile
+	err   error
+}
+
+// appendScan is the table's AppendScan from `from` to its current snapshot.
+func (il *icebergListing) appendScan(pl *planner, from int64, o iceberg.ScanOptions) (*iceberg.Scan, error) {
+	k := scanKey{from, o}
+	if r, ok := il.scans[k]; ok {
+		return r.scan, r.err
+	}
+	sc, err := il.table.AppendScan(pl.ctx, from, il.table.Meta.Current(), o)
+	if il.scans == nil {
+		il.scans = map[scanKey]scanResult{}
+	}
+	il.scans[k] = scanResult{scan: sc, err: err}
+	return sc, err
+}
+
+// currentFiles is the live data files of the table's current snapshot.
+func (il *icebergListing) currentFiles(pl *planner) ([]iceberg.DataFile, error) {
+	if il.cur == nil {
+		files, err := il.table.Files(pl.ctx, il.table.Meta.Current())
+		il.cur = &scanResult{files: files, err: err}
+	}
+	return il.cur.files, il.cur.err
 }
 
 // icebergListing opens an Iceberg source's table and plans its snapshot
@@ -156,13 +201,34 @@ func (pl *planner) icebergListing(src *Dataset, l *sourceListing) {
 		l.err = fmt.Errorf("source %s: %w", src.Name, err)
 		return
 	}
+	l.iceberg = il
+	if !pl.snapshotRead(src) {
+		// Only stream reads: they read the manifests of the snapshots
+		// they take, not every manifest of the current snapshot.
+		return
+	}
+	il.planned = true
 	if il.files, err = tb.Files(pl.ctx, il.snap); err != nil {
 		il.filesErr = fmt.Errorf("source %s: %w", src.Name, err)
 	}
 	for _, f := range il.files {
 		l.stamps = append(l.stamps, fileStamp{Path: tb.Rel(f), Size: f.Size, MTime: "snapshot " + strconv.FormatInt(f.Snapshot, 10)})
 	}
-	l.iceberg = il
+}
+
+// snapshotRead reports whether a dataset of the pipeline reads src as a
+// snapshot (not a stream read).
+func (pl *planner) snapshotRead(src *Dataset) bool {
+	for _, ds := range pl.p.Datasets {
+		for _, f := range ds.Flows {
+			for _, in := range f.Inputs {
+				if in.Name == src.Name && !streamInput(ds, in) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // icebergNext is an Iceberg stream read's offset in the commit record:
@@ -217,13 +283,13 @@ func (pl *planner) icebergRead(ds *Dataset, f *Flow, x *Dataset, full bool) (*ic
 	if ds.Incremental {
 		scan = iceberg.ScanOptions{} // a view equals its recompute: nothing is skipped
 	}
-	sc, err := tb.AppendScan(pl.ctx, ip.from, cur, scan)
+	sc, err := il.appendScan(pl, ip.from, scan)
 	var na *iceberg.NonAppendError
 	switch {
 	case errors.As(err, &na) && (il.opts.nonAppend == "recompute" || ds.Incremental):
 		// An incremental materialized view recomputes in full when an
 		// input was rewritten rather than appended to, whatever the option.
-		files, ferr := tb.Files(pl.ctx, cur)
+		files, ferr := il.currentFiles(pl)
 		if ferr != nil {
 			return nil, fmt.Errorf("source %s: %w", x.Name, ferr)
 		}
@@ -287,6 +353,9 @@ func (ip *icebergPlan) pending() bool {
 func describeIceberg(il *icebergListing) string {
 	if il.snap == nil {
 		return "Iceberg table " + il.table.Name + ": no snapshot yet"
+	}
+	if !il.planned {
+		return fmt.Sprintf("Iceberg table %s: snapshot %d", il.table.Name, il.snap.SnapshotID)
 	}
 	var rows int64
 	for _, f := range il.files {

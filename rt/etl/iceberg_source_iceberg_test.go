@@ -122,6 +122,19 @@ func TestIcebergSourcePyiceberg(t *testing.T) {
 	check(p, id, 1, "1,a\n2,b\n3,c\n4,d")
 	e.mustNoOp(p)
 
+	// pyiceberg deletes id 1 copy-on-write: an overwrite snapshot. The
+	// stream read fails, saying so; thund.non-append = recompute rebuilds
+	// copy from the current snapshot.
+	pyiceberg(t, wh, `[{"op":"delete","table":"t","column":"id","value":1}]`)
+	code, _, stderr := e.etl(p, "run")
+	if code == 0 || !strings.Contains(stderr, "is an overwrite, not an append") {
+		t.Errorf("stream read over pyiceberg's delete: exit %d\n%s", code, stderr)
+	}
+	rec := pyReader("lake/t", [2]string{"snapshot-id", strconv.FormatInt(first.SnapshotID, 10)})
+	rec.Datasets[0].Source.Options = [][2]string{{"thund.non-append", "recompute"}}
+	id = e.mustRun(rec)
+	check(rec, id, 3, "2,b\n3,c\n4,d")
+
 	// as-of-timestamp: the snapshot current at the first append's time.
 	asOf := pyReader("lake/t", [2]string{"as-of-timestamp", strconv.FormatInt(first.TimestampMs+1, 10)})
 	e.mustRun(asOf, "--select", "old", "--refresh", "old")
@@ -129,7 +142,7 @@ func TestIcebergSourcePyiceberg(t *testing.T) {
 		t.Errorf("old (as-of-timestamp):\n%s", got)
 	}
 	bad := pyReader("lake/t", [2]string{"snapshot-id", "12345"})
-	code, _, stderr := e.etl(bad, "run", "--select", "old", "--refresh", "old")
+	code, _, stderr = e.etl(bad, "run", "--select", "old", "--refresh", "old")
 	if code == 0 || !strings.Contains(stderr, "has no snapshot 12345") {
 		t.Errorf("a snapshot-id the table lacks: exit %d\n%s", code, stderr)
 	}

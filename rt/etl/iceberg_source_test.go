@@ -172,6 +172,10 @@ func TestIcebergSourceStreamAndSnapshot(t *testing.T) {
 	}
 	r.mustNoOp(rp)
 	step("4.csv", "6,60\n")
+	if code, out, stderr := r.etl(rp, "plan"); code != 0 || !strings.Contains(out, "Iceberg table "+loc+": snapshot 4 (4 files, 6 rows); new files (1: v000004/part-") ||
+		!strings.Contains(out, "new snapshots in ev (1 file, 1 row; snapshot 4)") {
+		t.Errorf("plan: exit %d\n%s%s", code, out, stderr)
+	}
 	id = r.mustRun(rp)
 	check(id, 1)
 

@@ -674,6 +674,9 @@ func (pl *planner) evalSource(src *Dataset, d *decision) {
 			d.Reasons = []string{fmt.Sprintf("no new files since epoch %d", rec.Epoch)}
 		}
 	}
+	if isIceberg(src) && l.err == nil {
+		d.Reasons = append([]string{describeIceberg(l.iceberg)}, d.Reasons...)
+	}
 }
 
 func (pl *planner) evalDataset(ds *Dataset, d *decision) {

@@ -33,6 +33,8 @@ type conformer func(col arrow.Array) (out arrow.Array, row int, err error)
 //   - a timestamp to a different zone label when both have zones, or between
 //     no zone and UTC (the stored numbers mean the same instant)
 //   - Arrow's null type (an all-NULL column) to anything
+//   - an array, map or struct whose parts are in another layout (large
+//     lists, large or view strings and binaries: relayout.go)
 //
 // Anything else is a SchemaError naming the file, column and both types.
 func conformFor(from, to arrow.DataType, mem memory.Allocator) (conformer, bool) {
@@ -41,6 +43,9 @@ func conformFor(from, to arrow.DataType, mem memory.Allocator) (conformer, bool)
 	}
 	if nestedConformable(from, to) { // nested.go
 		return nestedConformer(to), true
+	}
+	if relayoutable(from, to) { // relayout.go: large lists and strings inside
+		return relayoutConformer(to, mem), true
 	}
 	if from.ID() == arrow.NULL {
 		return func(col arrow.Array) (arrow.Array, int, error) {

@@ -14,6 +14,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet/file"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 	ice "github.com/apache/iceberg-go"
 	"github.com/nordisk/thund/rt/format"
 )
@@ -102,11 +103,12 @@ func (t *Table) nameMapping() map[string]int {
 }
 
 // fileColumns reads a Parquet file's footer: its top-level columns' names
-// by field id (ids < 0: the file has none).
+// by field id (ids < 0: the file has none), and their Arrow fields as
+// rt/format's reader reads them.
 func fileColumns(obj interface {
 	io.ReaderAt
 	io.Seeker
-}) (names []string, ids []int, err error) {
+}) (names []string, ids []int, fields []arrow.Field, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			err = fmt.Errorf("not a readable Parquet file: %v", p)
@@ -114,7 +116,7 @@ func fileColumns(obj interface {
 	}()
 	pf, err := file.NewParquetReader(obj)
 	if err != nil {
-		return nil, nil, fmt.Errorf("not a readable Parquet file: %w", err)
+		return nil, nil, nil, fmt.Errorf("not a readable Parquet file: %w", err)
 	}
 	root := pf.MetaData().Schema.Root()
 	for i := 0; i < root.NumFields(); i++ {
@@ -122,7 +124,14 @@ func fileColumns(obj interface {
 		names = append(names, n.Name())
 		ids = append(ids, int(n.FieldID()))
 	}
-	return names, ids, nil
+	as, err := pqarrow.FromParquet(pf.MetaData().Schema, &pqarrow.ArrowReadProperties{}, pf.MetaData().KeyValueMetadata())
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if as.NumFields() != len(names) {
+		return nil, nil, nil, fmt.Errorf("%d columns in the Parquet schema, %d in its Arrow schema", len(names), as.NumFields())
+	}
+	return names, ids, as.Fields(), nil
 }
 
 // tableReader reads files one after the other.
@@ -189,16 +198,24 @@ func (r *tableReader) Close() error {
 func (r *tableReader) open(f DataFile) (*fileReader, error) {
 	t := r.t
 	label := f.URI
+	mem := r.opts.Mem
+	if mem == nil {
+		mem = memory.DefaultAllocator
+	}
 	obj, err := t.FS.Open(r.ctx, f.Name)
 	if err != nil {
 		return nil, fmt.Errorf("Iceberg table %s: data file %s: %w", t.Name, label, err)
 	}
-	names, ids, err := fileColumns(obj)
+	names, ids, fields, err := fileColumns(obj)
 	obj.Close()
 	if err != nil {
 		return nil, fmt.Errorf("Iceberg table %s: data file %s: %w", t.Name, label, err)
 	}
 	byID := map[int]string{}
+	fieldOf := map[string]arrow.Field{}
+	for i, n := range names {
+		fieldOf[n] = fields[i]
+	}
 	hasIDs := false
 	for i, id := range ids {
 		if id >= 0 {
@@ -236,7 +253,7 @@ func (r *tableReader) open(f DataFile) (*fileReader, error) {
 	if s := t.Meta.Spec(f.SpecID); s != nil {
 		spec = s
 	}
-	fr := &fileReader{label: label, schema: r.schema, pos: make([]int, len(r.ids)), consts: map[int]any{}, unread: make([]bool, len(r.ids))}
+	fr := &fileReader{label: label, schema: r.schema, pos: make([]int, len(r.ids)), consts: map[int]any{}, proj: make([]projector, len(r.ids)), unread: make([]bool, len(r.ids))}
 	var read []arrow.Field
 	reads := map[int]bool{}
 	if r.opts.Columns != nil {
@@ -254,7 +271,24 @@ func (r *tableReader) open(f DataFile) (*fileReader, error) {
 			if r.opts.Columns == nil || reads[i] {
 				cols = append(cols, len(read))
 			}
-			read = append(read, arrow.Field{Name: n, Type: want.Type, Nullable: true})
+			typ := want.Type
+			if nested(typ) {
+				// a struct evolved since the file was written reads in
+				// the file's type, then is projected (nested.go)
+				ff := fieldOf[n]
+				if rt, ok := readable(ff.Type); ok {
+					if _, ok := format.Conformer(rt, typ, mem); !ok {
+						nf, _ := t.Meta.CurrentSchema().FindFieldByID(id)
+						ff.Type = rt
+						p, err := project(ff, typ, nf.Type, want.Name, mem)
+						if err != nil {
+							return nil, fmt.Errorf("Iceberg table %s: data file %s: %w", t.Name, label, err)
+						}
+						fr.proj[i], typ = p, rt
+					}
+				}
+			}
+			read = append(read, arrow.Field{Name: n, Type: typ, Nullable: true})
 			continue
 		}
 		if spec == nil || (r.opts.Columns != nil && !reads[i]) {
@@ -274,10 +308,7 @@ func (r *tableReader) open(f DataFile) (*fileReader, error) {
 			}
 		}
 	}
-	fr.mem = r.opts.Mem
-	if fr.mem == nil {
-		fr.mem = memory.DefaultAllocator
-	}
+	fr.mem = mem
 	if len(read) == 0 {
 		// The file holds none of the columns: its rows are its record
 		// count of partition values and NULLs.
@@ -312,6 +343,7 @@ type fileReader struct {
 	schema *arrow.Schema
 	pos    []int       // declared column -> column read; -1: none
 	consts map[int]any // a partition value, for columns not in the file
+	proj   []projector // per column read in the file's type: to the declared one
 	unread []bool      // declared columns the reader does not read (opts.Columns): NULL, even when NOT NULL
 	mem    memory.Allocator
 	rows   int64
@@ -352,6 +384,13 @@ func (r *fileReader) Next() (arrow.RecordBatch, error) {
 	for i, p := range r.pos {
 		f := r.schema.Field(i)
 		switch {
+		case p >= 0 && r.proj[i] != nil:
+			c, err := r.proj[i](b.Column(p))
+			if err != nil {
+				release()
+				return nil, &format.DataError{File: r.label, Row: r.rows + 1, Column: f.Name, Msg: err.Error()}
+			}
+			cols[i] = c
 		case p >= 0:
 			cols[i] = b.Column(p)
 			cols[i].Retain()
@@ -491,4 +530,13 @@ func asInt(v any) (int64, bool) {
 		return int64(x), true
 	}
 	return 0, false
+}
+
+// nested reports whether dt is an array, a map or a struct.
+func nested(dt arrow.DataType) bool {
+	switch dt.ID() {
+	case arrow.LIST, arrow.MAP, arrow.STRUCT:
+		return true
+	}
+	return false
 }

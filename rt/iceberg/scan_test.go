@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 	ice "github.com/apache/iceberg-go"
 	"github.com/nordisk/thund/rt/format"
 )
@@ -49,7 +50,9 @@ func rowsOf(t *testing.T, r format.BatchReader) []string {
 // readFiles reads files of tb into schema.
 func readFiles(t *testing.T, tb *Table, files []DataFile, schema *arrow.Schema) []string {
 	t.Helper()
-	r, err := tb.Reader(t.Context(), files, schema, format.Options{})
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	r, err := tb.Reader(t.Context(), files, schema, format.Options{Mem: mem})
 	if err != nil {
 		t.Fatal(err)
 	}
