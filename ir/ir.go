@@ -122,15 +122,19 @@ const (
 	FormatJSONL
 	FormatArrow // Arrow IPC (file or stream)
 	FormatKafka // Kafka topics (read_kafka): no paths, a fixed schema (kafka.go)
+	// FormatIceberg is an Apache Iceberg table: one path, the table's
+	// folder (or s3://bucket/prefix), and the columns the frontend read
+	// from the table's metadata (internal/icesource).
+	FormatIceberg
 )
 
-var formatNames = [...]string{"parquet", "csv", "jsonl", "arrow", "kafka"}
+var formatNames = [...]string{"parquet", "csv", "jsonl", "arrow", "kafka", "iceberg"}
 
 func (f FileFormat) String() string { return formatNames[f] }
 
 // FileFormats lists every source format.
 func FileFormats() []FileFormat {
-	return []FileFormat{FormatParquet, FormatCSV, FormatJSONL, FormatArrow, FormatKafka}
+	return []FileFormat{FormatParquet, FormatCSV, FormatJSONL, FormatArrow, FormatKafka, FormatIceberg}
 }
 
 // ParseFileFormat accepts the canonical names and the aliases json and ipc.
@@ -146,6 +150,8 @@ func ParseFileFormat(s string) (FileFormat, bool) {
 		return FormatArrow, true
 	case "kafka":
 		return FormatKafka, true
+	case "iceberg":
+		return FormatIceberg, true
 	}
 	return 0, false
 }
@@ -156,8 +162,8 @@ type SourceSpec struct {
 	Format    FileFormat
 	Paths     []string // glob patterns, relative to --root at run time
 	Stdin     bool     // an Arrow IPC stream on standard input (at-most-once)
-	Unbounded bool     // a watched folder (new files are picked up as they land), or a Kafka source read as a stream
-	Options   []KV     // reader options: header, delimiter, quote, null, ...; a Kafka source's read_kafka options
+	Unbounded bool     // a watched folder (new files are picked up as they land), a Kafka source or an Iceberg table read as a stream
+	Options   []KV     // reader options: header, delimiter, quote, null, ...; a Kafka source's read_kafka options; an Iceberg source's read options
 	// Quarantine names the streaming table of the pipeline that receives
 	// the source's malformed records (nil: none).
 	Quarantine *Quarantine

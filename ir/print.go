@@ -250,6 +250,22 @@ func printSource(b *strings.Builder, d *Dataset) {
 		b.WriteString(printKVs(s.Options))
 		b.WriteString(")")
 	}
+	if s.Format == FormatIceberg {
+		// an Iceberg table's columns are read from its metadata: they go
+		// without saying, and so do the braces unless a watermark needs them
+		if d.Watermark != nil {
+			b.WriteString(" {\n  ")
+			b.WriteString(printWatermark(d.Watermark))
+			b.WriteString("\n}")
+		}
+		b.WriteString("\n")
+		for _, c := range datasetClauses(d) {
+			b.WriteString("  ")
+			b.WriteString(c)
+			b.WriteString("\n")
+		}
+		return
+	}
 	b.WriteString(" {\n")
 	if len(d.Columns) > 0 && !(s.Format == FormatKafka && KafkaColumnsDiffer(d.Columns, KafkaIncludeHeaders(s.Options)) == "") {
 		// a Kafka source's fixed columns go without saying

@@ -167,6 +167,8 @@ func validateDataset(d *Dataset, diags *Diagnostics) {
 				}
 				diags.Add(p, CodeBadDataset, "source %q: %s (drop the column list: the columns come with the format)", d.Name, why)
 			}
+		case d.Source.Format == FormatIceberg && (d.Source.Stdin || len(d.Source.Paths) != 1):
+			diags.Add(d.Source.Pos, CodeBadDataset, "source %q reads one Iceberg table, named by its location (a folder or s3://bucket/prefix), not several paths or stdin", d.Name)
 		case d.Source.Stdin && len(d.Source.Paths) > 0:
 			diags.Add(d.Source.Pos, CodeBadDataset, "source %q reads both stdin and files", d.Name)
 		case d.Source.Stdin && d.Source.Format != FormatArrow:

@@ -47,6 +47,8 @@ type Capabilities struct {
 	ArrowFiles       Support // a source of Arrow IPC files
 	KafkaSources     Support // a source reading Kafka topics (read_kafka)
 	KafkaSinks       Support // a sink writing a Kafka topic (format kafka)
+	IcebergSources   Support // a source reading an Apache Iceberg table
+	IcebergNonAppend Support // an Iceberg stream read's thund.non-append other than fail
 	ExternalTables   Support // reads of tables outside the pipeline (Spark resolves them in its catalog)
 	WarnExpectations Support // expectations that only count violations
 	Expectations     Support // expectations that drop rows or fail the run
@@ -148,13 +150,15 @@ var capabilities = []Capabilities{
 	{
 		Target:         Native,
 		Clustering:     refused(whyNoClustering),
-		ExternalTables: refused("is outside the pipeline, and the native engine reads only the pipeline's own datasets: bind it to files with thundc --bind NAME=\"read_files('PATH', format => 'parquet')\" or spark-pipeline.yml's configuration thund.source.NAME, or (in .thund) declare a source and read that"),
+		ExternalTables: refused("is outside the pipeline, and the native engine reads only the pipeline's own datasets: bind it to files with thundc --bind NAME=\"read_files('PATH', format => 'parquet')\" (or to an Iceberg table: NAME='iceberg.`LOCATION`') or spark-pipeline.yml's configuration thund.source.NAME, or (in .thund) declare a source and read that"),
 	},
 	{
 		Target:              Spark41,
 		StdinSources:        refused(whyStdin),
 		KafkaSources:        converted(fmt.Sprintf(whyKafkaSource, "4.1.x")),
 		KafkaSinks:          converted(fmt.Sprintf(whyKafkaSink, "4.1.x")),
+		IcebergSources:      converted(whyIceberg41),
+		IcebergNonAppend:    refused(whyNonAppend),
 		ArrowFiles:          refused(whyArrow),
 		WarnExpectations:    dropped(whyWarnExpect),
 		Expectations:        refused(whyNoExpect),
@@ -194,6 +198,8 @@ var capabilities = []Capabilities{
 		StdinSources:        refused(whyStdin),
 		KafkaSources:        converted(fmt.Sprintf(whyKafkaSource, "4.2.x")),
 		KafkaSinks:          converted(fmt.Sprintf(whyKafkaSink, "4.2.x")),
+		IcebergSources:      converted(whyIceberg42),
+		IcebergNonAppend:    refused(whyNonAppend),
 		ArrowFiles:          refused(whyArrow),
 		WarnExpectations:    dropped(whyWarnExpect),
 		Expectations:        refused(whyNoExpect),
@@ -231,6 +237,17 @@ const (
 		"Spark sends no schema (the connector's is fixed) and reads every column as nullable; files named by kafka.ssl.*.location options must exist on the cluster"
 	whyKafkaSink = "is written by Spark's Kafka sink (the connector org.apache.spark:spark-sql-kafka-0-10_2.13 at the cluster's Spark version, %s), which is at-least-once: a micro-batch Spark retries may write its records again, " +
 		"where the native sink writes each epoch in one Kafka transaction (exactly once for read_committed readers)"
+)
+
+// Iceberg's Spark source: open-source Spark reads Iceberg only through
+// the iceberg-spark-runtime jar of the cluster's Spark version, and
+// Iceberg publishes none for Spark 4.2 yet.
+const (
+	whyIcebergSource = "is read with Iceberg's Spark source (format iceberg, the table's location as the path, HadoopTables: no catalog is needed), which the cluster needs: "
+	whyIcebergOpts   = ". A time travel is sent as Spark's own reader options, versionAsOf (snapshot-id) and timestampAsOf (as-of-timestamp, as a UTC time to the millisecond), which Iceberg's runtime takes (its 1.12 refuses its own snapshot-id and as-of-timestamp); the streaming-skip options are sent as written"
+	whyIceberg41     = whyIcebergSource + "org.apache.iceberg:iceberg-spark-runtime-4.1_2.13 on its classpath (spark.jars.packages)" + whyIcebergOpts
+	whyIceberg42     = whyIcebergSource + "an iceberg-spark-runtime jar for Spark 4.2, which Iceberg does not publish yet (there is no iceberg-spark-runtime-4.2_2.13): build one from Iceberg's source, or target spark-4.1" + whyIcebergOpts
+	whyNonAppend     = "is Þund's own option, which Spark's Iceberg source lacks (it fails on an overwrite or delete snapshot unless streaming-skip-overwrite-snapshots or streaming-skip-delete-snapshots skips it): use those options, remove it, or target native"
 )
 
 // CapabilitiesOf returns a target's capabilities.
@@ -384,8 +401,10 @@ func (c *capChecker) dataset(d *ir.Dataset) {
 				c.note(c.caps.ArrowFiles, with(src.Pos, "arrow files", "a source of Arrow IPC files", ""))
 			case src.Format == ir.FormatKafka:
 				c.note(c.caps.KafkaSources, with(src.Pos, "kafka source", "a Kafka source", ""))
+			case src.Format == ir.FormatIceberg:
+				c.note(c.caps.IcebergSources, with(src.Pos, "iceberg source", "an Iceberg source", ""))
 			}
-			if src.Unbounded && src.Format != ir.FormatKafka {
+			if src.Unbounded && src.Format != ir.FormatKafka && src.Format != ir.FormatIceberg {
 				c.note(c.caps.WatchedFolders, with(src.Pos, "watched folder", "a watched folder", ""))
 			}
 		}

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/nordisk/thund/internal/iceopt"
 	"github.com/nordisk/thund/internal/kafkaopt"
 	"github.com/nordisk/thund/internal/suggest"
 	"github.com/nordisk/thund/ir"
@@ -67,8 +68,12 @@ func (c *capChecker) sourceOptions(d *ir.Dataset) {
 	if src == nil || src.Stdin {
 		return
 	}
-	if src.Format == ir.FormatKafka {
+	switch src.Format {
+	case ir.FormatKafka:
 		c.kafkaSourceOptions(d)
+		return
+	case ir.FormatIceberg:
+		c.icebergSource(d)
 		return
 	}
 	textual := src.Format == ir.FormatCSV || src.Format == ir.FormatJSONL
@@ -357,4 +362,40 @@ func kvPairs(kvs []ir.KV) [][2]string {
 		out[i] = [2]string{kv.Key, kv.Value}
 	}
 	return out
+}
+
+// icebergSource checks what the frontend (frontend/icetable, which read the
+// table's metadata and judged the option names and values) leaves to the
+// target: a native-only option (thund.non-append) other than its default
+// is refused by the Spark targets; and, as for
+// Kafka, a bounded Iceberg source (a snapshot read of one snapshot) is not
+// read as a stream, nor a stream one (an incremental append scan) as a
+// snapshot: the two engines would read different rows.
+func (c *capChecker) icebergSource(d *ir.Dataset) {
+	src := d.Source
+	for _, kv := range src.Options {
+		if o, ok := iceopt.Lookup(kv.Key); ok && o.Native && !strings.EqualFold(kv.Value, o.Values[0]) {
+			pos := kv.Pos
+			if !pos.IsValid() {
+				pos = src.Pos
+			}
+			c.note(c.caps.IcebergNonAppend, use{pos: pos, dataset: d.Name, what: fmt.Sprintf("%s %q", d.Kind, d.Name),
+				knob: "iceberg non-append", subject: fmt.Sprintf("option %s = %s", kv.Key, kv.Value)})
+		}
+	}
+	for _, f := range c.u.Pipeline.Flows {
+		for _, sc := range ir.Scans(f.Query) {
+			switch {
+			case !strings.EqualFold(sc.Name, d.Name) || sc.Stream == src.Unbounded:
+			case sc.Stream:
+				c.u.Diags.Add(sc.Pos, ir.CodeBadDataset, "Iceberg source %s is a snapshot read (of one snapshot), so it cannot be read as a stream: declare it as one (source %s stream from iceberg in .thund, STREAM in SQL), or read it without stream",
+					d.Name, d.Name)
+				return
+			default:
+				c.u.Diags.Add(sc.Pos, ir.CodeBadDataset, "Iceberg source %s is a stream (an incremental read of the snapshots appended), so it cannot be read as a snapshot: read it with from stream (FROM STREAM in SQL), or declare a second source without stream for a snapshot read",
+					d.Name)
+				return
+			}
+		}
+	}
 }

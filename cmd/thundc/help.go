@@ -60,7 +60,7 @@ var s3Flag = flagSpec{
 // thund.source.<name> configuration does.
 var bindFlag = flagSpec{
 	name: "bind", arg: "NAME=SOURCE", repeat: true,
-	usage: "read the external table NAME of an SQL pipeline from SOURCE: read_files('PATH', format => 'csv', ...) or read_kafka(bootstrapServers => ..., subscribe => ...) (optionally STREAM ... WATERMARK ...), or just a PATH; repeatable",
+	usage: "read the external table NAME of an SQL pipeline from SOURCE: read_files('PATH', format => 'csv', ...), read_kafka(bootstrapServers => ..., subscribe => ...) or an Iceberg table's iceberg.`LOCATION` (optionally STREAM ... WATERMARK ...), or just a PATH; repeatable",
 }
 
 var targetFlag = flagSpec{

@@ -169,7 +169,8 @@ func readFailure(path string, err error) ir.Diagnostics {
 }
 
 // parseBinds reads --bind NAME=SOURCE values. SOURCE is the text of a
-// read_files(...) or read_kafka(...) call (optionally STREAM before it and a WATERMARK clause
+// read_files(...) or read_kafka(...) call, or an Iceberg table's
+// iceberg.`LOCATION` (optionally STREAM before it and a WATERMARK clause
 // after it), as in spark-pipeline.yml's thund.source.<name> entries, or a
 // bare path, which is read_files('PATH') with the format told from the
 // extension.
@@ -182,7 +183,7 @@ func parseBinds(values []string) ([]sql.SourceBinding, error) {
 			return nil, usagef("bad --bind %q: want NAME=SOURCE, as in --bind landing.events=\"read_files('data/events/*.json', format => 'json')\"", v)
 		}
 		low := strings.ToLower(src)
-		if !strings.HasPrefix(low, "read_files") && !strings.HasPrefix(low, "read_kafka") && !strings.HasPrefix(low, "stream") {
+		if !strings.HasPrefix(low, "read_files") && !strings.HasPrefix(low, "read_kafka") && !strings.HasPrefix(low, "stream") && !strings.HasPrefix(low, "iceberg.`") {
 			src = "read_files('" + strings.ReplaceAll(src, "'", "\\'") + "')"
 		}
 		out = append(out, sql.SourceBinding{Pos: ir.Pos{File: "--bind " + name}, Name: name, Spec: src})

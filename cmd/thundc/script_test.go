@@ -28,6 +28,10 @@ func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){"thundc": main})
 }
 
+// envPyiceberg names a python with pyiceberg and pyarrow (unset: the
+// scripts that need it are skipped).
+const envPyiceberg = "THUND_TEST_PYICEBERG"
+
 // TestScripts runs testdata/scripts/*.txtar. THUNDC_UPDATE=1 (or -update)
 // rewrites the cmp goldens inside the scripts from the actual output; a
 // reviewer reads that diff before it is committed.
@@ -42,7 +46,17 @@ func TestScripts(t *testing.T) {
 			// that build (see internal/testenv).
 			env.Vars = append(env.Vars, testenv.GoEnv()...)
 			env.Vars = append(env.Vars, "THUND_CACHE="+testenv.ThundCache())
+			// PYICEBERG is THUND_TEST_PYICEBERG, a python with pyiceberg
+			// and pyarrow, for the scripts whose Iceberg tables another
+			// engine writes ([pyiceberg] is true when it is set).
+			env.Vars = append(env.Vars, "PYICEBERG="+os.Getenv(envPyiceberg))
 			return nil
+		},
+		Condition: func(cond string) (bool, error) {
+			if cond == "pyiceberg" {
+				return os.Getenv(envPyiceberg) != "", nil
+			}
+			return false, fmt.Errorf("unknown condition %q", cond)
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"exitcode":    cmdExitcode,
@@ -57,6 +71,7 @@ func TestScripts(t *testing.T) {
 			"cmpsorted":   cmdCmpSorted,
 			"udiff":       cmdUdiff,
 			"targetdiff":  cmdTargetDiff,
+			"icepublish":  cmdIcePublish,
 		},
 	})
 }

@@ -111,7 +111,7 @@ var errorCases = []errorCase{
 	{name: "bad zone", src: "source s from csv \"x\" {\n  a timestamp(us, \"a,b\")\n}\n",
 		want: []string{`e.thund:2:19: time zone "a,b": a zone name cannot contain commas, quotes, backslashes or control characters [bad-literal]`}},
 	{name: "bad format", src: "source s from excel \"x\" {\n  a int64\n}\n",
-		want: []string{`e.thund:1:10: unknown source format "excel": want parquet, csv, jsonl, arrow or kafka (json and ipc are aliases) [syntax]`}},
+		want: []string{`e.thund:1:10: unknown source format "excel": want parquet, csv, jsonl, arrow, kafka or iceberg (json and ipc are aliases) [syntax]`}},
 	{name: "bad literals", src: "materialized view v =\n  from s\n  | select timestamp '2024-13-01 00:00:00', date '2024-02-30', date 'yesterday', timestamp '2024-01-01 00:00:00.1234567'\n",
 		want: []string{
 			`e.thund:3:12: bad timestamp '2024-13-01 00:00:00': no such time [bad-literal]`,

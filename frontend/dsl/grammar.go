@@ -69,12 +69,19 @@ type decl struct {
 }
 
 type sourceDecl struct {
+	Pos     lexer.Position
+	Name    ident            `parser:"@Ident"`
+	Spec    *sourceSpec      `parser:"@@"`
+	Body    *sourceBody      `parser:"@@?"`
+	Clauses []*datasetClause `parser:"@@*"`
+}
+
+// sourceBody is a source's braces: its columns and watermark. An Iceberg
+// source, whose columns come from the table's metadata, may leave it out.
+type sourceBody struct {
 	Pos       lexer.Position
-	Name      ident            `parser:"@Ident"`
-	Spec      *sourceSpec      `parser:"@@"`
-	Columns   []*columnDef     `parser:"'{' ( (?! 'watermark' Ident 'delay') @@ ( ',' @@ )* )?"`
-	Watermark *watermark       `parser:"@@? '}'"`
-	Clauses   []*datasetClause `parser:"@@*"`
+	Columns   []*columnDef `parser:"'{' ( (?! 'watermark' Ident 'delay') @@ ( ',' @@ )* )?"`
+	Watermark *watermark   `parser:"@@? '}'"`
 }
 
 type sourceSpec struct {

@@ -2,6 +2,7 @@ package dsl
 
 import (
 	"fmt"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/alecthomas/participle/v2/lexer"
 
+	"github.com/nordisk/thund/frontend/icetable"
 	"github.com/nordisk/thund/internal/suggest"
 	"github.com/nordisk/thund/ir"
 )
@@ -156,6 +158,7 @@ func (l *lowerer) decl(p *ir.Pipeline, d *decl) {
 
 func (l *lowerer) source(pos lexer.Position, sd *sourceDecl) *ir.Dataset {
 	d := &ir.Dataset{Pos: l.pos(pos), Kind: ir.KindSource, Name: string(sd.Name)}
+	errs := len(l.diags)
 	sp := sd.Spec
 	spec := &ir.SourceSpec{Pos: l.pos(sp.Pos), Unbounded: sp.Stream, Options: l.kvs(sp.Options)}
 	if f, ok := ir.ParseFileFormat(string(sp.Format)); ok {
@@ -175,14 +178,33 @@ func (l *lowerer) source(pos lexer.Position, sd *sourceDecl) *ir.Dataset {
 		}
 	}
 	d.Source = spec
-	d.Columns = l.columns(sd.Columns)
+	body := sd.Body
+	switch {
+	case body == nil && spec.Format != ir.FormatIceberg:
+		l.errorf(sd.Pos, ir.CodeSyntax, "source %s needs its columns in braces: source %s from %s ... { name type, ... } (only an Iceberg source, whose columns come from the table, may leave them out)", quoteName(d.Name), quoteName(d.Name), spec.Format)
+	case body == nil:
+	case spec.Format == ir.FormatIceberg && len(body.Columns) > 0:
+		l.errorf(body.Columns[0].Pos, ir.CodeSyntax, "Iceberg source %s takes no column list: its columns are the table's, read from its metadata (only a watermark goes in the braces)", quoteName(d.Name))
+	default:
+		d.Columns = l.columns(body.Columns)
+	}
 	if spec.Format == ir.FormatKafka && len(d.Columns) == 0 {
 		// Spark's Kafka source schema; a column list, if given, must be
 		// that (ir.Validate)
 		d.Columns = ir.KafkaColumns(spec.Pos, ir.KafkaIncludeHeaders(spec.Options))
 	}
-	if sd.Watermark != nil {
-		d.Watermark = l.watermark(sd.Watermark)
+	if spec.Format == ir.FormatIceberg && len(l.diags) == errs {
+		// the table's columns, read from its metadata at compile time
+		// (relative to the pipeline's folder, where it runs)
+		cols, diags := icetable.Columns(filepath.Dir(l.file), d.Name, spec)
+		d.Columns = cols
+		for _, dg := range diags {
+			dg.Source = l.src.line(dg.Pos.Offset)
+		}
+		l.diags = append(l.diags, diags...)
+	}
+	if body != nil && body.Watermark != nil {
+		d.Watermark = l.watermark(body.Watermark)
 	}
 	l.datasetClauses(d, sd.Clauses)
 	return d

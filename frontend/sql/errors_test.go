@@ -504,11 +504,11 @@ var errorCases = []struct {
 	},
 	{
 		sql:  "CREATE MATERIALIZED VIEW b AS SELECT city, count(*) AS n FROM trips GRUOP BY city",
-		want: []string{"e.sql:1:69: unexpected \"GRUOP\" (did you mean GROUP BY?): expected WATERMARK, AS, \",\", JOIN, LATERAL VIEW, WHERE, GROUP BY, HAVING, QUALIFY, UNION, EXCEPT, MINUS, INTERSECT, ORDER BY, LIMIT, OFFSET or the end of the statement [syntax]"},
+		want: []string{"e.sql:1:69: unexpected \"GRUOP\" (did you mean GROUP BY?): expected WITH, WATERMARK, AS, \",\", JOIN, LATERAL VIEW, WHERE, GROUP BY, HAVING, QUALIFY, UNION, EXCEPT, MINUS, INTERSECT, ORDER BY, LIMIT, OFFSET or the end of the statement [syntax]"},
 	},
 	{
 		sql:  "CREATE MATERIALIZED VIEW c AS SELECT city FROM trips JION hubs USING (city)",
-		want: []string{"e.sql:1:54: unexpected \"JION\" (did you mean JOIN?): expected WATERMARK, AS, \",\", JOIN, LATERAL VIEW, WHERE, GROUP BY, HAVING, QUALIFY, UNION, EXCEPT, MINUS, INTERSECT, ORDER BY, LIMIT, OFFSET or the end of the statement [syntax]"},
+		want: []string{"e.sql:1:54: unexpected \"JION\" (did you mean JOIN?): expected WITH, WATERMARK, AS, \",\", JOIN, LATERAL VIEW, WHERE, GROUP BY, HAVING, QUALIFY, UNION, EXCEPT, MINUS, INTERSECT, ORDER BY, LIMIT, OFFSET or the end of the statement [syntax]"},
 	},
 	{
 		sql:  "CREATE MATERIALIZED VIEW d AS SELECT city FROM trips WHERE id > 1 ORDR BY city",

@@ -34,6 +34,7 @@ type fileArgs struct {
 	quarantine string
 	quarP      ir.Pos
 	kafka      bool // read_kafka(...): opts are its options, and there is no path
+	iceberg    bool // iceberg.`location`: path is the table's location, opts its read options
 }
 
 // readKafkaArgs parses read_kafka(key => value, ...): named options only,
@@ -138,7 +139,10 @@ var extFormats = map[string]string{
 
 // fileSpec builds the source spec and columns of a file read. declared are
 // the columns the view's column list gives, if any.
-func (c *conv) fileSpec(a *fileArgs, declared []*ir.Column, stream bool) (*ir.SourceSpec, []*ir.Column, bool) {
+func (c *conv) fileSpec(a *fileArgs, name string, declared []*ir.Column, stream bool) (*ir.SourceSpec, []*ir.Column, bool) {
+	if a.iceberg {
+		return c.icebergSpec(a, name, declared, stream)
+	}
 	if a.kafka {
 		spec := &ir.SourceSpec{Pos: a.pos, Format: ir.FormatKafka, Unbounded: stream, Options: a.opts}
 		if len(declared) > 0 {
@@ -160,6 +164,10 @@ func (c *conv) fileSpec(a *fileArgs, declared []*ir.Column, stream bool) (*ir.So
 		}
 	}
 	ff, ok := ir.ParseFileFormat(fmtName)
+	if ok && ff == ir.FormatIceberg {
+		c.errorf(a.pos, ir.CodeSyntax, "read_files does not read Iceberg tables (open-source Spark has no read_files): read iceberg.`%s`, or bind a table name to it (thund.source.NAME: \"iceberg.`%s`\")", a.path, a.path)
+		return nil, nil, false
+	}
 	if !ok {
 		c.errorf(a.pos, ir.CodeSyntax, "read_files format %q is not supported (want parquet, csv, json or arrow)", fmtName)
 		return nil, nil, false
@@ -296,8 +304,11 @@ func (c *conv) readKafka(f *funcRelAST, alias string, stream bool, wm *ir.Waterm
 }
 
 // fileRead converts parquet.`path` (and csv., json., arrow.).
-func (c *conv) fileRead(q *qnameAST, format, p, alias string, stream bool, wm *ir.Watermark) ir.Rel {
+func (c *conv) fileRead(q *qnameAST, format, p, alias string, stream bool, wm *ir.Watermark, extra []ir.KV) ir.Rel {
 	a := &fileArgs{pos: pos(q.Pos), path: p, format: strings.ToLower(format), infer: true}
+	if a.format == "iceberg" {
+		a.iceberg, a.opts = true, extra
+	}
 	return c.synthRead(q, a, alias, stream, wm)
 }
 
@@ -307,15 +318,18 @@ func (c *conv) synthRead(node any, a *fileArgs, alias string, stream bool, wm *i
 	key := synthKey{node, stream}
 	src := c.b.synthMemo[key]
 	if src == nil {
-		spec, cols, ok := c.fileSpec(a, nil, stream)
+		kind := "files"
+		switch {
+		case a.kafka:
+			kind = "kafka"
+		case a.iceberg:
+			kind = "iceberg"
+		}
+		name := c.synthName(kind)
+		spec, cols, ok := c.fileSpec(a, name, nil, stream)
 		if !ok {
 			return nil
 		}
-		kind := "files"
-		if a.kafka {
-			kind = "kafka"
-		}
-		name := c.synthName(kind)
 		src = &synthSource{d: &ir.Dataset{Pos: a.pos, Kind: ir.KindSource, Name: name, Columns: cols, Source: spec}}
 		c.pending = append(c.pending, src.d)
 		c.b.synthesized = append(c.b.synthesized, src)
@@ -364,6 +378,8 @@ func (c *conv) sourceView(d *ir.Dataset, q *queryAST) (src *ir.Dataset, handled 
 	}
 	var a *fileArgs
 	switch {
+	case f != nil && (p.Travel != nil || p.Options != nil):
+		return nil, false // the query's conversion refuses them
 	case f != nil && strings.EqualFold(f.Name.Name, "read_files"):
 		var ok bool
 		if a, ok = c.readFilesArgs(f); !ok {
@@ -376,10 +392,20 @@ func (c *conv) sourceView(d *ir.Dataset, q *queryAST) (src *ir.Dataset, handled 
 		}
 	case file != nil && len(file.Rest) == 1 && file.Rest[0].Quoted && fileFormats[strings.ToLower(file.First.Name)]:
 		a = &fileArgs{pos: pos(file.Pos), path: file.Rest[0].Name, format: strings.ToLower(file.First.Name), infer: true}
+		if (p.Travel != nil || p.Options != nil) && (a.format != "iceberg" || p.Stream != nil && p.Travel != nil) {
+			return nil, false // the query's conversion says what is wrong
+		}
+		if a.format == "iceberg" {
+			extra, ok := c.readExtras(p)
+			if !ok {
+				return nil, true
+			}
+			a.iceberg, a.opts = true, extra
+		}
 	default:
 		return nil, false
 	}
-	spec, cols, ok := c.fileSpec(a, d.Columns, stream)
+	spec, cols, ok := c.fileSpec(a, d.Name, d.Columns, stream)
 	if !ok {
 		return nil, true
 	}
@@ -431,7 +457,13 @@ func (b *builder) bindSources() {
 		}
 		ast, err := relParser().ParseFromLexer(mustUpgrade(toks))
 		if err != nil {
-			b.diags.Add(bind.Pos, ir.CodeSyntax, "thund.source.%s: want [STREAM] read_files('path', ...) or [STREAM] read_kafka(...) [WATERMARK col DELAY OF INTERVAL ...]: %v", bind.Name, err)
+			b.diags.Add(bind.Pos, ir.CodeSyntax, "thund.source.%s: want %s: %v", bind.Name, bindingForms, err)
+			continue
+		}
+		if qn := icebergName(ast); qn != nil {
+			if b.bindIceberg(c, bind, name, ast, qn) {
+				defined[strings.ToLower(name)] = true
+			}
 			continue
 		}
 		var f *funcRelAST
@@ -444,8 +476,8 @@ func (b *builder) bindSources() {
 		case ast.Stream != nil && ast.Stream.ParenFunc != nil:
 			f = ast.Stream.ParenFunc
 		}
-		if f == nil || !strings.EqualFold(f.Name.Name, "read_files") && !strings.EqualFold(f.Name.Name, "read_kafka") || ast.Alias != nil {
-			b.diags.Add(bind.Pos, ir.CodeSyntax, "thund.source.%s: want [STREAM] read_files('path', ...) or [STREAM] read_kafka(...) [WATERMARK col DELAY OF INTERVAL ...]", bind.Name)
+		if f == nil || !strings.EqualFold(f.Name.Name, "read_files") && !strings.EqualFold(f.Name.Name, "read_kafka") || ast.Alias != nil || ast.Travel != nil || ast.Options != nil {
+			b.diags.Add(bind.Pos, ir.CodeSyntax, "thund.source.%s: want %s", bind.Name, bindingForms)
 			continue
 		}
 		var a *fileArgs
@@ -461,13 +493,18 @@ func (b *builder) bindSources() {
 		// The source is unbounded when written STREAM read_files(...) or
 		// when any flow reads it as a stream.
 		var reads []*ir.Scan
-		for _, r := range b.scans {
+		for i := range b.scans {
+			r := &b.scans[i]
 			if strings.EqualFold(r.scan.Name, bind.Name) {
+				if len(r.extra) > 0 {
+					r.bound = true
+					b.diags.Add(r.extra[0].Pos, ir.CodeSyntax, "%s is bound to files, which take no time travel or WITH options (only an Iceberg table does: thund.source.%s: \"iceberg.`LOCATION`\")", r.scan.Name, bind.Name)
+				}
 				reads = append(reads, r.scan)
 				stream = stream || r.scan.Stream
 			}
 		}
-		spec, cols, ok := c.fileSpec(a, nil, stream)
+		spec, cols, ok := c.fileSpec(a, name, nil, stream)
 		if !ok {
 			continue
 		}
@@ -481,6 +518,12 @@ func (b *builder) bindSources() {
 		defined[strings.ToLower(name)] = true
 		for _, s := range reads {
 			s.Name = name
+		}
+	}
+	// Time travel and WITH options are for Iceberg tables only.
+	for _, r := range b.scans {
+		if len(r.extra) > 0 && !r.bound {
+			b.diags.Add(r.extra[0].Pos, ir.CodeSyntax, "time travel and WITH options apply to an Iceberg table, and %s is not one: bind it to one (thund.source.%s: \"iceberg.`LOCATION`\"), or read iceberg.`LOCATION`", r.scan.Name, r.scan.Name)
 		}
 	}
 	// A synthesized source never takes a declared name.

@@ -477,8 +477,26 @@ type primaryRelAST struct {
 	Func      *funcRelAST   `parser:"  | @@"`
 	Sub       *queryAST     `parser:"  | '(' @@ ')'"`
 	Name      *qnameAST     `parser:"  | @@ )"`
+	Travel    *temporalAST  `parser:"@@?"`
+	Options   []*propAST    `parser:"( 'WITH' '(' @@ ( ',' @@ )* ')' )?"`
 	Watermark *watermarkAST `parser:"@@?"`
 	Alias     *aliasAST     `parser:"@@?"`
+}
+
+// temporalAST is Spark's time travel on a table read (temporalClause):
+// [FOR] VERSION AS OF id | [FOR] TIMESTAMP AS OF 'time' (SYSTEM_VERSION
+// and SYSTEM_TIME are synonyms).
+type temporalAST struct {
+	Pos       lexer.Position
+	Version   *versionAST `parser:"'FOR'? ( ( 'VERSION' | 'SYSTEM_VERSION' ) 'AS' 'OF' @@"`
+	Timestamp *exprAST    `parser:"| ( 'TIMESTAMP' | 'SYSTEM_TIME' ) 'AS' 'OF' @@ )"`
+}
+
+// versionAST is the snapshot id of VERSION AS OF: a number or a string.
+type versionAST struct {
+	Pos lexer.Position
+	Num string  `parser:"  @Number"`
+	Str *strLit `parser:"| @@"`
 }
 
 // streamRefAST is what follows STREAM: (name) | name | read_files(...) | (read_files(...)).

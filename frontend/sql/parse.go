@@ -167,6 +167,12 @@ type scanRef struct {
 	scan     *ir.Scan
 	catalog  string
 	database string
+	// extra are the read's time travel and WITH options, which only a
+	// name bound to an Iceberg table takes (bindSources), and flow the
+	// flow whose query reads it (to name the source such a read gets)
+	extra []ir.KV
+	flow  string
+	bound bool // a binding took extra
 }
 
 func newBuilder(opts Options) *builder {

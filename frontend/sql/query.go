@@ -150,7 +150,7 @@ func (c *conv) term(t *queryTermAST) ir.Rel {
 	case t.Paren != nil:
 		return c.query(t.Paren)
 	case t.Table != nil:
-		return c.tableRef(t.Table, nil, false, nil)
+		return c.tableRef(t.Table, nil, false, nil, nil)
 	}
 	return nil
 }
@@ -1067,6 +1067,20 @@ func (c *conv) primaryRel(p *primaryRelAST) ir.Rel {
 			return nil
 		}
 	}
+	extra, ok := c.readExtras(p)
+	if !ok {
+		return nil
+	}
+	if p.Travel != nil || p.Options != nil {
+		if at := extrasAt(p); p.Name == nil && (p.Stream == nil || p.Stream.Name == nil && p.Stream.ParenName == nil) {
+			c.errorf(at, ir.CodeSyntax, "%s applies to a table read (an Iceberg table: iceberg.`LOCATION`, or a name bound to one), not to a table function or a subquery", extrasWhat(p))
+			return nil
+		}
+		if p.Stream != nil && p.Travel != nil {
+			c.errorf(pos(p.Travel.Pos), ir.CodeSyntax, "time travel on a stream read: a stream reads the snapshots appended after the last one it consumed, from the table's oldest; read a snapshot without STREAM")
+			return nil
+		}
+	}
 	var rel ir.Rel
 	switch {
 	case p.Stream != nil:
@@ -1077,9 +1091,9 @@ func (c *conv) primaryRel(p *primaryRelAST) ir.Rel {
 		case s.Func != nil:
 			rel = c.funcRel(s.Func, alias, true, wm)
 		case s.ParenName != nil:
-			rel = c.tableRef(s.ParenName, p.Alias, true, wm)
+			rel = c.tableRef(s.ParenName, p.Alias, true, wm, extra)
 		default:
-			rel = c.tableRef(s.Name, p.Alias, true, wm)
+			rel = c.tableRef(s.Name, p.Alias, true, wm, extra)
 		}
 		return rel
 	case p.TableFn != nil:
@@ -1098,20 +1112,26 @@ func (c *conv) primaryRel(p *primaryRelAST) ir.Rel {
 		c.noteAlias(alias)
 		return &ir.SubqueryRel{Pos: pos(p.Pos), Input: q, Alias: alias}
 	default:
-		return c.tableRef(p.Name, p.Alias, false, wm)
+		return c.tableRef(p.Name, p.Alias, false, wm, extra)
 	}
 }
 
-// fileFormats are the prefixes of parquet.`path` file reads.
-var fileFormats = map[string]bool{"parquet": true, "csv": true, "json": true, "jsonl": true, "arrow": true, "ipc": true}
+// fileFormats are the prefixes of parquet.`path` file reads (and of
+// iceberg.`location` table reads).
+var fileFormats = map[string]bool{"parquet": true, "csv": true, "json": true, "jsonl": true, "arrow": true, "ipc": true, "iceberg": true}
 
 // tableRef converts a read of a name: a WITH query, a file (parquet.`path`),
-// or a dataset or external table.
-func (c *conv) tableRef(q *qnameAST, a *aliasAST, stream bool, wm *ir.Watermark) ir.Rel {
+// an Iceberg table (iceberg.`location`), or a dataset or external table.
+// extra are the read's time travel and WITH options (readExtras).
+func (c *conv) tableRef(q *qnameAST, a *aliasAST, stream bool, wm *ir.Watermark, extra []ir.KV) ir.Rel {
 	parts := q.parts()
 	alias := a.name()
 	if len(parts) == 1 && !stream {
 		if cte, scope := c.lookupCTE(parts[0]); cte != nil {
+			if len(extra) > 0 {
+				c.errorf(extra[0].Pos, ir.CodeSyntax, "time travel and WITH options apply to an Iceberg table, not to the WITH query %s", parts[0])
+				return nil
+			}
 			if wm != nil {
 				c.errorf(wm.Pos, ir.CodeSyntax, "WATERMARK on a WITH query is not supported: put it on the stream read inside")
 				return nil
@@ -1131,7 +1151,11 @@ func (c *conv) tableRef(q *qnameAST, a *aliasAST, stream bool, wm *ir.Watermark)
 		}
 	}
 	if len(parts) == 2 && len(q.Rest) == 1 && q.Rest[0].Quoted && fileFormats[strings.ToLower(parts[0])] {
-		return c.fileRead(q, parts[0], parts[1], alias, stream, wm)
+		if len(extra) > 0 && !strings.EqualFold(parts[0], "iceberg") {
+			c.errorf(extra[0].Pos, ir.CodeSyntax, "time travel and WITH options apply to an Iceberg table (iceberg.`LOCATION`), not to %s files", strings.ToLower(parts[0]))
+			return nil
+		}
+		return c.fileRead(q, parts[0], parts[1], alias, stream, wm, extra)
 	}
 	s := &ir.Scan{Pos: pos(q.Pos), Name: strings.Join(parts, "."), Alias: alias, Stream: stream, Watermark: wm}
 	if alias != "" {
@@ -1139,7 +1163,7 @@ func (c *conv) tableRef(q *qnameAST, a *aliasAST, stream bool, wm *ir.Watermark)
 	} else {
 		c.noteAlias(parts[len(parts)-1])
 	}
-	c.noteScan(s)
+	c.noteScan(s, extra)
 	return s
 }
 

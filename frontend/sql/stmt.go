@@ -489,7 +489,7 @@ func (c *conv) cdcFlow(body *cdcBodyAST, name, target string) *ir.Flow {
 		ok = false
 	}
 	scan := &ir.Scan{Pos: pos(src.Pos), Name: strings.Join(q.parts(), "."), Stream: src.Stream}
-	c.noteScan(scan)
+	c.noteScan(scan, nil)
 	if !ok || cdc.SequenceBy == nil {
 		return nil
 	}
@@ -507,8 +507,8 @@ func colSel(s *colSelAST) (cols, except []string) {
 }
 
 // noteScan records the USE state of a read, for finish.
-func (c *conv) noteScan(s *ir.Scan) {
-	c.b.scans = append(c.b.scans, scanRef{scan: s, catalog: c.fs.catalog, database: c.fs.database})
+func (c *conv) noteScan(s *ir.Scan, extra []ir.KV) {
+	c.b.scans = append(c.b.scans, scanRef{scan: s, catalog: c.fs.catalog, database: c.fs.database, extra: extra, flow: c.flow})
 }
 
 // finish resolves names once every file is read: qualified reads and flow

@@ -253,7 +253,7 @@ func (r *tableReader) open(f DataFile) (*fileReader, error) {
 	if s := t.Meta.Spec(f.SpecID); s != nil {
 		spec = s
 	}
-	fr := &fileReader{label: label, schema: r.schema, pos: make([]int, len(r.ids)), consts: map[int]any{}, proj: make([]projector, len(r.ids))}
+	fr := &fileReader{label: label, schema: r.schema, pos: make([]int, len(r.ids)), consts: map[int]any{}, proj: make([]projector, len(r.ids)), unread: make([]bool, len(r.ids))}
 	var read []arrow.Field
 	reads := map[int]bool{}
 	if r.opts.Columns != nil {
@@ -264,6 +264,7 @@ func (r *tableReader) open(f DataFile) (*fileReader, error) {
 	var cols []int
 	for i, id := range r.ids {
 		fr.pos[i] = -1
+		fr.unread[i] = r.opts.Columns != nil && !reads[i]
 		want := r.schema.Field(i)
 		if n, ok := byID[id]; ok {
 			fr.pos[i] = len(read)
@@ -343,6 +344,7 @@ type fileReader struct {
 	pos    []int       // declared column -> column read; -1: none
 	consts map[int]any // a partition value, for columns not in the file
 	proj   []projector // per column read in the file's type: to the declared one
+	unread []bool      // declared columns the reader does not read (opts.Columns): NULL, even when NOT NULL
 	mem    memory.Allocator
 	rows   int64
 	left   int64 // in == nil: the rows left to make
@@ -402,7 +404,7 @@ func (r *fileReader) Next() (arrow.RecordBatch, error) {
 		default:
 			cols[i] = array.MakeArrayOfNull(r.mem, f.Type, int(n))
 		}
-		if !f.Nullable && cols[i].NullN() > 0 {
+		if !f.Nullable && !r.unread[i] && cols[i].NullN() > 0 {
 			row := 0
 			for !cols[i].IsNull(row) {
 				row++
