@@ -40,10 +40,10 @@ func TestSparkIcebergSourceSparkWritten(t *testing.T) {
 	first := icebergcheck.Spark(t, remote, python, loc, icebergcheck.Current)
 
 	work := t.TempDir()
-	pipeline := func(name, nonAppend string) string {
+	pipeline := func(name, options string) string {
 		opts := ""
-		if nonAppend != "" {
-			opts = fmt.Sprintf(` options ("thund.non-append" = %q)`, nonAppend)
+		if options != "" {
+			opts = " options (" + options + ")"
 		}
 		src := fmt.Sprintf(`pipeline %s
 
@@ -67,7 +67,8 @@ streaming table copy = from stream feed | select id, customer, amount, ts
 		laneRun(t, dir, nil, thundc, "build", "p.thund", "-o", "etl")
 		return dir
 	}
-	strict, recompute := pipeline("strict", ""), pipeline("recompute", "recompute")
+	strict, recompute := pipeline("strict", ""), pipeline("recompute", `"thund.non-append" = "recompute"`)
+	skipOverwrites := pipeline("skip_overwrites", `"streaming-skip-overwrite-snapshots" = "true"`)
 	etlRead := func(dir, name string) *icebergcheck.Result {
 		return icebergcheck.Thund(t, filepath.Join(dir, "etl"), filepath.Join(dir, "wh"), name, 0)
 	}
@@ -89,14 +90,21 @@ streaming table copy = from stream feed | select id, customer, amount, ts
 	// A run with nothing new reads nothing again.
 	check("after a rerun", strict, recompute)
 
-	// A copy-on-write DELETE: an overwrite snapshot.
-	sql("DELETE FROM " + table + " WHERE customer = 'bob'")
-	out, err := laneRunErr(strict, "./etl", "run", "--warehouse", "wh")
-	if err == nil || !strings.Contains(out, "streaming-skip-overwrite-snapshots") {
-		t.Errorf("a strict stream read over Spark's DELETE: err %v, output:\n%s", err, out)
+	// Copy-on-write changes: an UPDATE rewrites a file (an overwrite
+	// snapshot), a DELETE of a partition drops its files (a delete).
+	// (A stream read that skips overwrites meets the delete.)
+	for _, c := range []struct{ stmt, dir, op, option string }{
+		{"UPDATE " + table + " SET amount = 11.00 WHERE id = 4", strict, "an overwrite", "streaming-skip-overwrite-snapshots"},
+		{"DELETE FROM " + table + " WHERE customer = 'bob'", skipOverwrites, "a delete", "streaming-skip-delete-snapshots"},
+	} {
+		sql(c.stmt)
+		out, err := laneRunErr(c.dir, "./etl", "run", "--warehouse", "wh")
+		if err == nil || !strings.Contains(out, "is "+c.op+", not an append") || !strings.Contains(out, c.option) {
+			t.Errorf("a strict stream read after %s: err %v, want %s snapshot named with %s; output:\n%s", c.stmt, err, c.op, c.option, out)
+		}
 	}
 	sql("INSERT INTO " + table + " VALUES (7, 'dan', 5.00, TIMESTAMP '2026-01-03 09:00:00')")
-	check("after a DELETE and an append", recompute)
+	check("after an UPDATE, a DELETE and an append", recompute)
 }
 
 // laneRunErr runs a command in dir and returns its combined output and
