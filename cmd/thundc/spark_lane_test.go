@@ -47,6 +47,9 @@ type laneCase struct {
 	// because that Spark version's answer is known to differ from the
 	// other's, and native follows the other (each with its reason).
 	targetSkip map[string]map[string]string
+	// iceberg: Spark reads Iceberg tables in this case, which only a
+	// release with Iceberg's runtime does (testenv.SparkIceberg).
+	iceberg bool
 }
 
 var laneCases = []laneCase{
@@ -107,6 +110,25 @@ var laneCases = []laneCase{
 	// bad records in CSV and JSON lines: PERMISSIVE and DROPMALFORMED
 	{name: "badrecords_sql", dir: "testdata/spark/badrecords", path: "."},
 	{name: "badrecords_thund", dir: "testdata/spark/badrecords", path: "pipeline.thund"},
+	// Iceberg sources: snapshot, time travel and stream reads of a table a
+	// Thund warehouse published
+	{name: "iceberg_source_thund", dir: "testdata/spark/iceberg_source", path: "pipeline.thund", prepare: icebergUpstream, iceberg: true},
+	{name: "iceberg_source_sql", dir: "testdata/spark/iceberg_source", path: ".", prepare: icebergUpstream, iceberg: true},
+}
+
+// icebergUpstream builds and runs the iceberg_source case's upstream
+// pipeline twice, a file more the second time: its warehouse's orders_st
+// table gets two append snapshots, totals_mv an overwrite.
+func icebergUpstream(t *testing.T, dir string) {
+	t.Helper()
+	thundc := laneThundc(t)
+	up := filepath.Join(dir, "up")
+	laneRun(t, up, nil, thundc, "build", "up.thund", "-o", "etl")
+	laneRun(t, up, nil, filepath.Join(up, "etl"), "run", "--warehouse", "wh")
+	if err := os.Rename(filepath.Join(up, "orders2.csv"), filepath.Join(up, "data", "orders2.csv")); err != nil {
+		t.Fatal(err)
+	}
+	laneRun(t, up, nil, filepath.Join(up, "etl"), "run", "--warehouse", "wh")
 }
 
 // collectTargetSkip: Spark 4.1.4's collect_set keeps -0.0 and 0.0, and
@@ -145,6 +167,9 @@ func TestSparkLane(t *testing.T) {
 			// executable while the other runs on the server; each case
 			// has a database of its own
 			t.Parallel()
+			if c.iceberg {
+				testenv.SparkIceberg(t)
+			}
 			runLaneCase(t, lane, thundc, conn, remote, c)
 		})
 	}
