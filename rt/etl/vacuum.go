@@ -31,7 +31,9 @@ warehouse folder), the temporary files of runs that died before publishing
 and a replace sink's earlier output (an append or streaming sink's files
 are its output and stay). The latest commit is always kept, so nothing it
 references is removed; read --version reaches the versions of the kept
-commits only. Vacuum takes the warehouse lock, like run. It works on a folder
+commits only. Each dataset's Iceberg table loses the snapshots of the
+versions vacuum retires before any of their files goes, and then the
+manifests and metadata files no kept snapshot needs. Vacuum takes the warehouse lock, like run. It works on a folder
 and on S3 alike. It is safe to kill: it retires the old commit records,
 oldest first, before it removes any file, so every version a remaining
 record lists still reads back, and the next vacuum finishes the job.`,
