@@ -130,7 +130,7 @@ func (f *flagSpec) valuesHint() string {
 
 func (c *command) lookupFlag(name string) *flagSpec {
 	for i := range c.flags {
-		if c.flags[i].name == name {
+		if c.flags[i].name == name || (c.flags[i].short != "" && c.flags[i].short == name) {
 			return &c.flags[i]
 		}
 	}

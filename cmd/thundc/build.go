@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"syscall"
+	"time"
 
 	thund "github.com/nordisk/thund"
 	"github.com/nordisk/thund/codegen"
@@ -103,7 +104,8 @@ func compilerVersion() string {
 
 // buildProgram generates and builds the program for the invocation's
 // pipeline into out, and writes its module to --emit-go's folder when given.
-func buildProgram(c *cli, inv *invocation, out string) (*gobuild.Result, int) {
+// rep, unless nil (--quiet), hears the build's progress.
+func buildProgram(c *cli, inv *invocation, out string, rep *buildReport) (*gobuild.Result, int) {
 	files, st := generate(c, inv)
 	if files == nil {
 		return nil, st
@@ -111,7 +113,14 @@ func buildProgram(c *cli, inv *invocation, out string) (*gobuild.Result, int) {
 	if st := emitGo(c, inv, files); st != exitOK {
 		return nil, st
 	}
-	res, err := gobuild.Build(context.Background(), gobuild.Request{Files: files, Runtime: thund.Runtime, Out: out, Stderr: nil})
+	req := gobuild.Request{Files: files, Runtime: thund.Runtime, Out: out, AssumeCold: os.Getenv(assumeColdEnv) == "1"}
+	if rep != nil {
+		req.Progress = rep
+	}
+	res, err := gobuild.Build(context.Background(), req)
+	if rep != nil {
+		rep.done()
+	}
 	if err != nil {
 		fmt.Fprintf(c.stderr, "thundc %s: %v\n", inv.cmd.name, err)
 		return nil, exitDiags
@@ -141,6 +150,7 @@ func emitGo(c *cli, inv *invocation, files map[string][]byte) int {
 // `thundc build PATH --emit-go DIR`, which only generates: it writes the
 // module and runs no go build.
 func runBuild(c *cli, inv *invocation) int {
+	start := time.Now()
 	out := inv.str("o")
 	if out == "" && inv.str("emit-go") == "" {
 		return fail(c, inv.cmd, usagef("missing -o BIN: the executable to write (or --emit-go DIR alone, to only generate the Go)"))
@@ -155,11 +165,23 @@ func runBuild(c *cli, inv *invocation) int {
 		}
 		return writeJSON(c, emitJSON{OK: true, EmitGo: inv.str("emit-go"), Files: generatedNames(files), Diagnostics: []diagJSON{}})
 	}
-	res, st := buildProgram(c, inv, out)
+	rep := buildReporter(c, inv, start)
+	res, st := buildProgram(c, inv, out, rep)
+	if st == exitOK && rep != nil {
+		rep.wrote("wrote", out, out, res.Cached)
+	}
 	if st == exitOK && inv.bool("json") {
 		return writeJSON(c, buildJSON{OK: true, Binary: out, Cached: res.Cached, Key: res.Key, Diagnostics: []diagJSON{}})
 	}
 	return st
+}
+
+// buildReporter is the build's progress report on stderr, or nil with --quiet.
+func buildReporter(c *cli, inv *invocation, start time.Time) *buildReport {
+	if inv.bool("quiet") {
+		return nil
+	}
+	return newBuildReport(c.stderr, start)
 }
 
 // buildJSON is the --json output of a successful build.
@@ -194,6 +216,7 @@ func generatedNames(files map[string][]byte) []string {
 // runs the executable from the pipeline's folder, with ETL-ARGS (default
 // "run"). The executable's exit status is thundc's.
 func runRun(c *cli, inv *invocation) int {
+	start := time.Now()
 	path := inv.args[0]
 	cache, err := gobuild.DefaultCacheDir()
 	if err == nil {
@@ -214,8 +237,13 @@ func runRun(c *cli, inv *invocation) int {
 	}
 	bin.Close()
 	defer os.Remove(bin.Name())
-	if _, st := buildProgram(c, inv, bin.Name()); st != exitOK {
+	rep := buildReporter(c, inv, start)
+	res, st := buildProgram(c, inv, bin.Name(), rep)
+	if st != exitOK {
 		return st
+	}
+	if rep != nil {
+		rep.wrote("built", strings.Join(inv.pipelinePaths(), " "), bin.Name(), res.Cached)
 	}
 	args := inv.args[1:]
 	if len(args) == 0 {

@@ -14,6 +14,7 @@ import (
 // these, so what help shows is what is accepted.
 type flagSpec struct {
 	name   string   // -name or --name; one letter for gofmt-style flags (-w)
+	short  string   // a one-letter alias (-q for --quiet), or ""
 	arg    string   // the value's placeholder; "" for a boolean flag
 	values []string // the allowed values (nil: any)
 	def    string   // the default value, shown in help ("" = none)
@@ -53,6 +54,13 @@ func targetNames() []string {
 var s3Flag = flagSpec{
 	name:  "s3",
 	usage: "link S3 support, so that the executable takes --warehouse s3://BUCKET/PREFIX: the default of build, and of run when its ETL-ARGS give an s3:// --warehouse; --s3=false leaves it out, for a lighter executable, faster to build, that refuses S3 warehouses",
+}
+
+// quietFlag silences build's and run's report of what they compile and
+// write (errors still print).
+var quietFlag = flagSpec{
+	name: "quiet", short: "q",
+	usage: "print nothing but errors: not that the runtime is being compiled, its progress, nor what was written and how long it took",
 }
 
 // bindFlag binds a table an SQL pipeline reads but does not define (an
@@ -227,6 +235,7 @@ with --help.`,
 			{name: "o", arg: "BIN", usage: "the executable to write (required unless --emit-go is given)"},
 			{name: "emit-go", arg: "DIR", usage: "also write the generated Go module to DIR; without -o, only that"},
 			s3Flag,
+			quietFlag,
 			bindFlag,
 			verifyFlag,
 			dumpFlag,
@@ -246,6 +255,7 @@ executable stops cleanly at a commit point.`,
 		flags: []flagSpec{
 			{name: "emit-go", arg: "DIR", usage: "also write the generated Go module to DIR"},
 			s3Flag,
+			quietFlag,
 			bindFlag,
 			jsonFlag(`print build diagnostics as JSON, and pass --json to the executable (its event records go to stdout)`),
 		},
@@ -312,6 +322,14 @@ func flagName(name string) string {
 	return "--" + name
 }
 
+// shortName is a flag's one-letter alias as typed, or "".
+func shortName(short string) string {
+	if short == "" {
+		return ""
+	}
+	return flagName(short)
+}
+
 // placeholder is the flag's value in the usage line: the values themselves
 // when there are few, else the placeholder name.
 func (f *flagSpec) placeholder() string {
@@ -370,6 +388,9 @@ func writeCommandHelp(w io.Writer, c *command) {
 	rows := [][2]string{}
 	for _, f := range c.flags {
 		left := flagName(f.name)
+		if f.short != "" {
+			left = flagName(f.short) + ", " + left
+		}
 		if f.arg != "" {
 			left += " " + f.arg
 		}
@@ -411,13 +432,14 @@ type helpFlagJSON struct {
 	Arg     string   `json:"arg,omitempty"`
 	Values  []string `json:"values,omitempty"`
 	Default string   `json:"default,omitempty"`
+	Short   string   `json:"short,omitempty"` // a one-letter alias: -q
 	Usage   string   `json:"usage"`
 }
 
 func commandJSON(c *command) helpJSON {
 	h := helpJSON{Name: c.name, Usage: c.usage(), Summary: c.summary, Flags: []helpFlagJSON{}}
 	for _, f := range c.flags {
-		h.Flags = append(h.Flags, helpFlagJSON{Name: flagName(f.name), Arg: f.arg, Values: f.values, Default: f.def, Usage: f.usage})
+		h.Flags = append(h.Flags, helpFlagJSON{Name: flagName(f.name), Arg: f.arg, Values: f.values, Default: f.def, Short: shortName(f.short), Usage: f.usage})
 	}
 	return h
 }

@@ -23,6 +23,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // RuntimeModule is the module path of the embedded runtime.
@@ -48,6 +49,13 @@ type Request struct {
 	CacheDir string
 	// Stderr receives the go command's output when a build fails.
 	Stderr io.Writer
+	// Progress hears what the build compiles; nil hears nothing.
+	Progress Progress
+	// AssumeCold skips the record of earlier builds and asks the go command
+	// which packages it must compile, announcing them as Progress.Cold does
+	// on a cold build cache, even when it has them all: a test of the cold
+	// path without a cold cache (THUNDC_ASSUME_COLD in cmd/thundc).
+	AssumeCold bool
 }
 
 // Result reports what Build did.
@@ -55,6 +63,9 @@ type Result struct {
 	Key    string // the content hash of the build
 	Cached bool   // the executable came from the cache
 	Dir    string // the module folder the build used
+	// Compiled is how many packages go build compiled (none from the go
+	// build cache), the program's own included; 0 for a cached build.
+	Compiled int
 }
 
 // DefaultCacheDir returns $THUND_CACHE, or the user cache dir's thund folder.
@@ -83,10 +94,11 @@ func Build(ctx context.Context, r Request) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	goVersion, err := goEnv(ctx, "GOVERSION")
+	env, err := goEnv(ctx, "GOVERSION", "GOCACHE")
 	if err != nil {
 		return nil, err
 	}
+	goVersion, goCache := env[0], env[1]
 	key := hashFiles(files, goVersion+" "+runtime.GOOS+"/"+runtime.GOARCH)
 	dir := filepath.Join(cache, "builds", key[:24])
 	bin := filepath.Join(dir, "bin", "etl")
@@ -124,22 +136,51 @@ func Build(ctx context.Context, r Request) (*Result, error) {
 	if err := WriteFiles(tmp, prog); err != nil {
 		return nil, err
 	}
+	warm := filepath.Join(cache, "warm", warmKey(goVersion, goCache, rtDir, files))
+	cold := &coldState{}
+	if _, err := os.Stat(warm); err != nil || r.AssumeCold {
+		// No build of this runtime and import set has succeeded with this
+		// go build cache (or a test says to ask): ask the go command what it
+		// must compile, once per key (half a second on a warm cache).
+		c := staleDeps(ctx, tmp)
+		c.Estimate, c.Measured = estimate(cache, c.Files)
+		if c.Packages > 0 || r.AssumeCold {
+			cold.announced, cold.info = true, c
+			if r.Progress != nil {
+				r.Progress.Cold(c)
+			}
+		}
+	}
+	started := time.Now()
 	var out bytes.Buffer
 	// -s -w: no symbol table and no DWARF, which a warm build's link spends
 	// much of its time writing (docs/performance.md); stack traces and CPU
 	// profiles do not need them (they read the pclntab), only a debugger does
-	// (--emit-go DIR, then go build).
-	cmd := exec.CommandContext(ctx, "go", "build", "-ldflags=-s -w", "-o", filepath.Join("bin", "etl"), ".")
+	// (--emit-go DIR, then go build). -json -v: one event per package as it
+	// is compiled (none for a package found in the go build cache), for
+	// Progress.
+	cmd := exec.CommandContext(ctx, "go", "build", "-json", "-v", "-ldflags=-s -w", "-o", filepath.Join("bin", "etl"), ".")
 	cmd.Dir = tmp
 	cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=readonly")
-	cmd.Stdout = &out
+	events, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
 	cmd.Stderr = &out
-	if err := cmd.Run(); err != nil {
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	res.Compiled = readEvents(events, &out, r.Progress, cold)
+	if err := cmd.Wait(); err != nil {
 		if r.Stderr != nil {
 			r.Stderr.Write(out.Bytes())
 		}
 		return nil, fmt.Errorf("go build of the generated program failed: %v\n%s", err, strings.TrimSpace(out.String()))
 	}
+	if cold.announced && cold.info.Files >= calibrationMinFiles {
+		calibrate(cache, time.Since(started), cold.info.Files)
+	}
+	writeOnce(warm, nil) // best effort: a missing record costs one go list
 	if err := os.Rename(tmp, dir); err != nil && !os.IsExist(err) {
 		// Another build of the same key won the race; use its result.
 		if _, statErr := os.Stat(bin); statErr != nil {
@@ -292,12 +333,17 @@ func hashFiles(files map[string][]byte, salt string) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-func goEnv(ctx context.Context, key string) (string, error) {
-	out, err := exec.CommandContext(ctx, "go", "env", key).Output()
+// goEnv returns the go command's values of keys, in order.
+func goEnv(ctx context.Context, keys ...string) ([]string, error) {
+	out, err := exec.CommandContext(ctx, "go", append([]string{"env"}, keys...)...).Output()
 	if err != nil {
-		return "", fmt.Errorf("the go command is needed to build pipelines: %v", err)
+		return nil, fmt.Errorf("the go command is needed to build pipelines: %v", err)
 	}
-	return strings.TrimSpace(string(out)), nil
+	lines := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
+	if len(lines) != len(keys) {
+		return nil, fmt.Errorf("go env %s: got %q", strings.Join(keys, " "), out)
+	}
+	return lines, nil
 }
 
 // copyFile copies the executable src to dst through a temporary sibling
