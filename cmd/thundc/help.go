@@ -229,6 +229,15 @@ program's files (main.go, pipeline.go, one flow_NAME.go per flow) and the
 runtime beside them, so that "go build" in DIR builds it. With --emit-go
 and no -o, build only generates: it writes DIR and runs no go build.
 
+Build says what it does on stderr. When the go build cache lacks packages
+the program needs besides its own (the first build of this runtime and Go
+version), it says that it compiles the runtime and its dependencies, once,
+how many packages and about how long, and shows go build's progress: a bar
+on a terminal, a line at each quarter otherwise. On success it prints what
+it wrote, its size and how long the command took ("thundc: wrote etl (54 MB)
+in 2.1 s"), or that it came from the cache: one line for a warm build.
+--quiet (-q) prints nothing but errors.
+
 The executable's commands are run, plan, history, read and version; run it
 with --help.`,
 		flags: []flagSpec{
@@ -251,7 +260,10 @@ thundc build pipeline.thund --emit-go gen && less gen/flow_top_products.go`,
 executable from the pipeline's folder with ETL-ARGS (default: run), so that
 relative source paths and the default ./warehouse are the pipeline's. Its
 exit status is the executable's. Interrupts are passed on, and the
-executable stops cleanly at a commit point.`,
+executable stops cleanly at a commit point. Before it runs the executable,
+it says on stderr what build says: what it compiles when the go build cache
+is cold, and then one line, what it built and how long that took (--quiet,
+-q: nothing).`,
 		flags: []flagSpec{
 			{name: "emit-go", arg: "DIR", usage: "also write the generated Go module to DIR"},
 			s3Flag,

@@ -56,12 +56,24 @@ func (r *buildReport) Cold(c gobuild.Cold) {
 	r.cold = c
 	fmt.Fprintln(r.w, coldLine(c, runtime.NumCPU()))
 	if r.tty && c.Total > 0 {
+		// One step more than the packages: the link, which go build
+		// reports no event for; done completes it.
+		total := c.Total
 		r.p = mpb.New(mpb.WithOutput(r.w), mpb.WithWidth(32))
-		r.bar = r.p.AddBar(int64(c.Total),
-			mpb.PrependDecorators(decor.Name("thundc: compiling "), decor.CountersNoUnit("%d of %d packages", decor.WCSyncSpace)),
+		r.bar = r.p.AddBar(int64(total+1),
+			mpb.PrependDecorators(decor.Any(func(s decor.Statistics) string { return barText(s.Current, total) }, decor.WCSyncSpaceR)),
 			mpb.AppendDecorators(decor.Elapsed(decor.ET_STYLE_MMSS)),
 		)
 	}
+}
+
+// barText is the bar's label after done of total packages were compiled:
+// the link follows the last.
+func barText(done int64, total int) string {
+	if done >= int64(total) {
+		return fmt.Sprintf("thundc: linking, %d of %d packages compiled", total, total)
+	}
+	return fmt.Sprintf("thundc: compiling, %d of %d packages", done, total)
 }
 
 // Compiled implements gobuild.Progress.
@@ -81,9 +93,7 @@ func (r *buildReport) done() {
 	if r.p == nil {
 		return
 	}
-	if !r.bar.Completed() {
-		r.bar.Abort(false)
-	}
+	r.bar.SetTotal(-1, true) // complete at the current count (an error stops it short)
 	r.p.Wait()
 	r.p, r.bar = nil, nil
 }
@@ -110,7 +120,15 @@ func coldLine(c gobuild.Cold, cores int) string {
 	if c.Measured {
 		where = "on this machine"
 	}
-	return fmt.Sprintf("%s, once (%d packages, about %s %s)", what, c.Packages, approx(c.Estimate), where)
+	return fmt.Sprintf("%s, once (%s, about %s %s)", what, packages(c.Packages), approx(c.Estimate), where)
+}
+
+// packages is "1 package", "19 packages".
+func packages(n int) string {
+	if n == 1 {
+		return "1 package"
+	}
+	return fmt.Sprintf("%d packages", n)
 }
 
 // plainProgress is the line to print, if any, after done of total packages

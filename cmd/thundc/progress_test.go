@@ -46,7 +46,7 @@ func TestProgressLines(t *testing.T) {
 	}{
 		{gobuild.Cold{Packages: 612, Files: 4000, Estimate: 400 * time.Second}, 2, "thundc: compiling the runtime and its dependencies, once (612 packages, about 7 min on 2 cores)"},
 		{gobuild.Cold{Packages: 19, Files: 150, Estimate: 34 * time.Second, Measured: true}, 8, "thundc: compiling the runtime and its dependencies, once (19 packages, about 30 s on this machine)"},
-		{gobuild.Cold{Packages: 1, Estimate: time.Second}, 2, "thundc: compiling the runtime and its dependencies, once (1 packages, about 10 s on 2 cores)"},
+		{gobuild.Cold{Packages: 1, Estimate: time.Second}, 2, "thundc: compiling the runtime and its dependencies, once (1 package, about 10 s on 2 cores)"},
 		{gobuild.Cold{Late: true}, 2, "thundc: compiling the runtime and its dependencies (the Go build cache no longer holds them)"},
 	} {
 		if got := coldLine(tc.c, tc.cores); got != tc.want {
@@ -68,6 +68,13 @@ func TestProgressLines(t *testing.T) {
 		if got := wroteLine(tc.verb, "./etl", tc.size, tc.d, tc.cached); got != tc.want {
 			t.Errorf("got  %s\nwant %s", got, tc.want)
 		}
+	}
+	// The bar's label: compiling, then linking once every package is.
+	if got := barText(3, 19); got != "thundc: compiling, 3 of 19 packages" {
+		t.Errorf("barText(3, 19) = %q", got)
+	}
+	if got := barText(19, 19); got != "thundc: linking, 19 of 19 packages compiled" {
+		t.Errorf("barText(19, 19) = %q", got)
 	}
 	// Without a total (a late announcement): every 100 packages.
 	q := 0
