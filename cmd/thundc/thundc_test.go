@@ -65,6 +65,7 @@ func contains(list []string, s string) bool {
 func TestParseArgs(t *testing.T) {
 	explain := lookupCommand("explain")
 	fmtCmd := lookupCommand("fmt")
+	build := lookupCommand("build")
 	for _, tc := range []struct {
 		cmd   *command
 		args  []string
@@ -84,6 +85,10 @@ func TestParseArgs(t *testing.T) {
 		{cmd: explain, args: []string{"-"}, pos: []string{"-"}, flags: map[string]string{}},
 		{cmd: fmtCmd, args: []string{"-w", "p.thund", "-d"}, pos: []string{"p.thund"}, flags: map[string]string{"w": "true", "d": "true"}},
 		{cmd: fmtCmd, args: []string{"p.thund", "-h", "--bogus"}, help: true},
+		// a one-letter alias sets its flag, with one dash or two
+		{cmd: build, args: []string{"-q", "p.thund"}, pos: []string{"p.thund"}, flags: map[string]string{"quiet": "true"}},
+		{cmd: build, args: []string{"p.thund", "--quiet=false"}, pos: []string{"p.thund"}, flags: map[string]string{"quiet": "false"}},
+		{cmd: explain, args: []string{"p.thund", "-q"}, err: "unknown flag -q"},
 		{cmd: explain, args: []string{"p.thund", "--bogus"}, err: "unknown flag --bogus"},
 		{cmd: explain, args: []string{"p.thund", "--bogus=1"}, err: "unknown flag --bogus"},
 		{cmd: explain, args: []string{"p.thund", "--target"}, err: "--target needs a value: want native, spark-4.1 or spark-4.2"},

@@ -21,6 +21,12 @@
 //		(ThundCache). Default: thund-test-cache under the system temp dir,
 //		shared across scripts and runs.
 //
+//	THUNDC_ASSUME_COLD=1
+//		Read by thundc itself, not by the tests: build and run behave as on a
+//		cold go build cache, announcing what go build compiles and its
+//		progress even when that is only the program's own package
+//		(testdata/scripts/firstrun_messages.txtar; docs/cli.md).
+//
 //	THUND_CRASH_SEED
 //		The seed of internal/crashtest's kill -9 suite (random kill points
 //		and input). Each run logs the seed it used; set this to replay it.
