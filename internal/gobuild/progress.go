@@ -171,14 +171,14 @@ func readEvents(r io.Reader, errOut *bytes.Buffer, p Progress, cold *coldState) 
 }
 
 // Estimates. The default rate was measured on a cold go build cache on a
-// 2-core machine shared with other work (load 8 to 14; docs/performance.md,
-// the first run): thundc and its dependencies, 633 packages of 3,762 Go
-// files, compiled and linked in 484 s of wall time, 0.13 s a file; the
-// quickstart's runtime packages went at about the same rate. A build that
+// 2-core machine shared with other work (docs/performance.md, the first
+// run): compiling thundc and its dependencies (3,762 Go files) took 0.13,
+// 0.067 and 0.053 s a file of wall time at loads of 14, 11 and 8, and a cold
+// thundc build of the quickstart (587 packages) 0.053 s a file. A build that
 // compiles at least calibrationMinFiles files records its own rate in the
 // cache's calibration file, which later estimates use instead.
 const (
-	defaultSecondsPerFile = 0.13
+	defaultSecondsPerFile = 0.06
 	defaultCores          = 2
 	calibrationMinFiles   = 100
 	calibrationFile       = "calibration"
