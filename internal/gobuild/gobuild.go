@@ -170,12 +170,17 @@ func Build(ctx context.Context, r Request) (*Result, error) {
 	if err := cmd.Start(); err != nil {
 		return nil, err
 	}
-	res.Compiled = readEvents(events, &out, r.Progress, cold)
+	// The compiler's messages come as events, the go command's own (a
+	// module it cannot load) on stderr: two buffers, as exec copies stderr
+	// from a goroutine of its own.
+	var msgs bytes.Buffer
+	res.Compiled = readEvents(events, &msgs, r.Progress, cold)
 	if err := cmd.Wait(); err != nil {
+		text := append(msgs.Bytes(), out.Bytes()...)
 		if r.Stderr != nil {
-			r.Stderr.Write(out.Bytes())
+			r.Stderr.Write(text)
 		}
-		return nil, fmt.Errorf("go build of the generated program failed: %v\n%s", err, strings.TrimSpace(out.String()))
+		return nil, fmt.Errorf("go build of the generated program failed: %v\n%s", err, strings.TrimSpace(string(text)))
 	}
 	if cold.announced && cold.info.Files >= calibrationMinFiles {
 		calibrate(cache, time.Since(started), cold.info.Files)
