@@ -4,6 +4,8 @@
 // `go build`, and caches the result by content. The runtime's sources are
 // written once per runtime version under the cache's runtime/ folder and
 // shared by every build, so that the go build cache compiles them only once.
+// A Progress hears what go build compiles, after an announcement of a cold
+// go build cache (progress.go).
 // It is the only part of the compiler, with cmd/thundc, that touches the
 // disk or runs the go command.
 package gobuild
