@@ -6,6 +6,12 @@
 // current one without time travel) becomes the source's columns through
 // rt/iceberg.ArrowType and ir.FromArrow. It reads and never writes; every
 // problem is a diagnostic at the option or the source that causes it.
+//
+// It imports rt (rt/iceberg, rt/store/s3store), which STYLE keeps the
+// compiler from doing but to embed its source: the compiler must choose
+// the snapshot and read the schema exactly as the program's run will
+// (rt/iceberg.OpenLocation, SnapshotAsOf, ArrowType), and one reader of
+// the metadata for both is worth the exception.
 package icetable
 
 import (

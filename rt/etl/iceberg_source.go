@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	ice "github.com/apache/iceberg-go"
 	"github.com/nordisk/thund/rt/events"
 	"github.com/nordisk/thund/rt/format"
 	"github.com/nordisk/thund/rt/iceberg"
@@ -135,6 +136,15 @@ type icebergListing struct {
 	// run; a run plans each stream read several times), cur currentFiles
 	scans map[scanKey]scanResult
 	cur   *scanResult
+}
+
+// columnsSchema is the schema the compiler declared the source's columns
+// from: a time travel's snapshot schema, else nil (the current one).
+func (il *icebergListing) columnsSchema() *ice.Schema {
+	if il.snap == nil || (il.opts.snapshotID == nil && il.opts.asOf == nil) {
+		return nil
+	}
+	return il.table.Meta.SnapshotSchema(il.snap)
 }
 
 type scanKey struct {
@@ -398,7 +408,7 @@ func (fr *flowReads) icebergReader(x *Dataset, stream bool, cols []int) (format.
 	ex.r.Log.Emit(events.Info, events.TypeIcebergRead, fr.ds.Name, fr.f.Name, ev)
 	fr.iceReads = append(fr.iceReads, ev)
 	ex.srcRead[x.Name] = true
-	br, err := l.iceberg.table.Reader(ex.ctx, files, x.Schema, format.Options{Mem: ex.mem, Columns: cols, Threads: ex.threads, Reuse: true})
+	br, err := l.iceberg.table.Reader(ex.ctx, files, x.Schema, l.iceberg.columnsSchema(), format.Options{Mem: ex.mem, Columns: cols, Threads: ex.threads, Reuse: true})
 	if err != nil {
 		return nil, fmt.Errorf("source %s: %w", x.Name, err)
 	}
@@ -462,7 +472,7 @@ func (ex *executor) checkIceberg(src *Dataset, reads []sourceRead) []error {
 		return []error{l.err}
 	}
 	var errs []error
-	if err := l.iceberg.table.CheckColumns(src.Schema); err != nil {
+	if err := l.iceberg.table.CheckColumns(src.Schema, l.iceberg.columnsSchema()); err != nil {
 		errs = append(errs, fmt.Errorf("source %s: %w", src.Name, err))
 	}
 	snapshot := false

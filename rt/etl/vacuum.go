@@ -92,6 +92,15 @@ func (c *cli) vacuum(ctx context.Context, pl place, keep int) (*warehouse.Vacuum
 	// Iceberg snapshots of the versions vacuum retires expire before any
 	// file goes (rt/iceberg.Expire); the manifests and metadata files no
 	// snapshot reaches any more go after the data files.
+	// The tables first catch up with the warehouse (a run killed before it
+	// published), so that expiring cannot leave a current snapshot whose
+	// files go.
+	if st, err := wh.Load(ctx); err == nil && st.Head != nil {
+		if _, err := iceberg.Publish(ctx, wh, st.Head, icebergTables(c.p)); err != nil {
+			lock.Release(context.WithoutCancel(ctx))
+			return nil, fmt.Errorf("vacuum: publishing the Iceberg tables first: %w (nothing was removed)", err)
+		}
+	}
 	res, err := wh.VacuumWith(ctx, keep, func(ctx context.Context, kept []*warehouse.Commit) error {
 		_, err := iceberg.Expire(ctx, wh, kept)
 		return err

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/nordisk/thund/rt/store"
 	"github.com/nordisk/thund/rt/warehouse"
@@ -50,7 +51,14 @@ func Expire(ctx context.Context, wh *warehouse.Warehouse, kept []*warehouse.Comm
 		}
 		m := t.meta
 		cur := m.Current()
-		keep := func(id int64) bool { return held[name][id] || (cur != nil && id == cur.SnapshotID) }
+		if cur != nil && !held[name][cur.SnapshotID] {
+			// The table is behind the warehouse (a run killed before it
+			// published): its current snapshot's files may be among those
+			// vacuum removes. Publish first (rt/etl's vacuum does).
+			errs = append(errs, fmt.Errorf("Iceberg table %s: its current snapshot %d is a version no kept commit holds; publish the tables before vacuum removes files", name, cur.SnapshotID))
+			continue
+		}
+		keep := func(id int64) bool { return held[name][id] }
 		n := len(m.Snapshots)
 		m.Snapshots = slices.DeleteFunc(m.Snapshots, func(s Snapshot) bool { return !keep(s.SnapshotID) })
 		if len(m.Snapshots) == n {
@@ -62,6 +70,7 @@ func Expire(ctx context.Context, wh *warehouse.Warehouse, kept []*warehouse.Comm
 				m.Snapshots[i].ParentSnapshotID = nil // its parent expired
 			}
 		}
+		m.LastUpdatedMs = max(m.LastUpdatedMs, time.Now().UnixMilli())
 		if _, err := t.commit(ctx, wh.FS); err != nil {
 			errs = append(errs, fmt.Errorf("Iceberg table %s: %w", name, err))
 			continue

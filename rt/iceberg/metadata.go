@@ -187,14 +187,12 @@ func MetadataName(n int) string { return fmt.Sprintf("%s/v%d.metadata.json", Met
 
 // metadataVersion parses a metadata file's version from its base name:
 // v<N>.metadata.json (Hadoop layout) or <NNNNN>-<uuid>.metadata.json (what
-// catalogs write), with an optional compression infix (.gz).
+// catalogs write). Compressed metadata files (.gz.metadata.json) are not
+// read.
 func metadataVersion(base string) (int, bool) {
 	stem, ok := strings.CutSuffix(base, ".metadata.json")
-	if !ok {
-		stem, ok = strings.CutSuffix(base, ".gz.metadata.json")
-		if !ok {
-			return 0, false
-		}
+	if !ok || strings.HasSuffix(stem, ".gz") {
+		return 0, false
 	}
 	if digits, ok := strings.CutPrefix(stem, "v"); ok {
 		n, err := strconv.Atoi(digits)

@@ -121,15 +121,18 @@ func (p *publisher) pending(name string, head *warehouse.Commit, published int64
 	holder := head // a record that holds the version being looked at
 	d := head.Datasets[name]
 	for d != nil && !d.Dropped && d.Version > published {
-		rec := holder
-		if c, err := p.record(d.Epoch); err == nil && c.Datasets[name] != nil && c.Datasets[name].Version == d.Version {
-			rec = c // the record that produced the version: its commit time
+		// Records older than the one that produced a version hold it too
+		// when that record is retired: take each version once.
+		if len(chain) == 0 || chain[len(chain)-1].ds.Version != d.Version {
+			if c, err := p.record(d.Epoch); err == nil && c.Datasets[name] != nil && c.Datasets[name].Version == d.Version {
+				holder = c // the record that produced the version: its commit time
+			}
+			chain = append(chain, version{d, holder})
 		}
-		chain = append(chain, version{d, rec})
-		if rec.Previous == 0 {
+		if holder.Previous == 0 {
 			break
 		}
-		prev, err := p.record(rec.Previous)
+		prev, err := p.record(holder.Previous)
 		if err != nil {
 			break
 		}
@@ -152,7 +155,7 @@ func (p *publisher) publish(name string, head *warehouse.Commit) (*Published, er
 		if t.meta.Location != URI(p.fs, name) {
 			// The warehouse moved: every path in the old metadata is
 			// stale. Start the table again from the kept versions.
-			t = &table{name: name}
+			t = &table{name: name, metaN: t.metaN}
 			published = 0
 		}
 	}
@@ -212,7 +215,10 @@ type table struct {
 	meta     *Metadata // nil: no table yet
 	metaName string    // the current metadata file (relative to the warehouse)
 	metaN    int       // its number
-	changed  bool
+	// prevUpdated is the current metadata file's last-updated-ms, for its
+	// entry in the next file's metadata log.
+	prevUpdated int64
+	changed     bool
 }
 
 func loadTable(ctx context.Context, fs store.FS, name string) (*table, error) {
@@ -223,7 +229,7 @@ func loadTable(ctx context.Context, fs store.FS, name string) (*table, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &table{name: name, meta: m, metaName: metaName, metaN: n}, nil
+	return &table{name: name, meta: m, metaName: metaName, metaN: n, prevUpdated: m.LastUpdatedMs}, nil
 }
 
 // fixHint rewrites version-hint.text when it does not name the newest
@@ -251,19 +257,22 @@ func tableUUID(location string, first int64) string {
 }
 
 // millis is a commit record's commit time in Unix milliseconds.
-func millis(rec *warehouse.Commit) int64 {
+func millis(rec *warehouse.Commit) (int64, error) {
 	t, err := time.Parse(time.RFC3339Nano, rec.CommittedAt)
 	if err != nil {
-		return 0
+		return 0, fmt.Errorf("commit record %d: committed_at %q: %w", rec.Epoch, rec.CommittedAt, err)
 	}
-	return t.UnixMilli()
+	return t.UnixMilli(), nil
 }
 
 // addVersion adds version v's snapshot to the metadata in memory, writing
 // its manifests and manifest list.
 func (t *table) addVersion(ctx context.Context, fs store.FS, v version) error {
 	loc := URI(fs, t.name)
-	ts := millis(v.rec)
+	ts, err := millis(v.rec)
+	if err != nil {
+		return err
+	}
 	if t.meta == nil {
 		t.meta = &Metadata{FormatVersion: 2, TableUUID: tableUUID(loc, v.ds.Version), Location: loc,
 			CurrentSchemaID: -1, DefaultSpecID: -1, LastPartitionID: 999,
@@ -497,8 +506,8 @@ func (t *table) schemaFor(as *arrow.Schema) (*ice.Schema, error) {
 	return s, nil
 }
 
-func (t *table) setMapping(s *ice.Schema) {
-	data, err := json.Marshal(nameMapping(s))
+func (t *table) setMapping(*ice.Schema) {
+	data, err := json.Marshal(nameMapping(t.meta.Schemas, t.meta.CurrentSchemaID))
 	if err == nil {
 		t.meta.Properties["schema.name-mapping.default"] = string(data)
 	}
@@ -576,7 +585,7 @@ func (t *table) schemaForSpec(spec ice.PartitionSpec, cur *ice.Schema) *ice.Sche
 func (t *table) commit(ctx context.Context, fs store.FS) (string, error) {
 	m := t.meta
 	if t.metaName != "" {
-		m.MetadataLog = append(m.MetadataLog, MetadataLogEntry{TimestampMs: m.LastUpdatedMs, MetadataFile: URI(fs, t.metaName)})
+		m.MetadataLog = append(m.MetadataLog, MetadataLogEntry{TimestampMs: t.prevUpdated, MetadataFile: URI(fs, t.metaName)})
 		if len(m.MetadataLog) > keepMetadata {
 			m.MetadataLog = m.MetadataLog[len(m.MetadataLog)-keepMetadata:]
 		}
@@ -589,9 +598,6 @@ func (t *table) commit(ctx context.Context, fs store.FS) (string, error) {
 		return "", err
 	}
 	n := t.metaN + 1
-	if t.metaName == "" {
-		n = 1
-	}
 	name := t.name + "/" + MetadataName(n)
 	if err := fs.CreateIfAbsent(ctx, name, data); err != nil {
 		return "", fmt.Errorf("writing %s: %w", fs.Location(name), err)

@@ -30,9 +30,11 @@ import (
 // widening are lossless casts there).
 
 // Reader reads files of t into batches of schema, one file after the
-// other. opts are rt/format's (Columns are indexes into schema).
-func (t *Table) Reader(ctx context.Context, files []DataFile, schema *arrow.Schema, opts format.Options) (format.BatchReader, error) {
-	ids, err := t.columnIDs(schema)
+// other. opts are rt/format's (Columns are indexes into schema). base is
+// the schema the declared columns are looked up in first: a time-travelled
+// snapshot's (SnapshotSchema), or nil for the current one.
+func (t *Table) Reader(ctx context.Context, files []DataFile, schema *arrow.Schema, base *ice.Schema, opts format.Options) (format.BatchReader, error) {
+	ids, err := t.columnIDs(schema, base)
 	if err != nil {
 		return nil, err
 	}
@@ -40,18 +42,22 @@ func (t *Table) Reader(ctx context.Context, files []DataFile, schema *arrow.Sche
 }
 
 // CheckColumns reports the declared columns that the table does not
-// have (a preflight check: Reader fails on them too).
-func (t *Table) CheckColumns(schema *arrow.Schema) error {
-	_, err := t.columnIDs(schema)
+// have (a preflight check: Reader fails on them too); base as Reader's.
+func (t *Table) CheckColumns(schema *arrow.Schema, base *ice.Schema) error {
+	_, err := t.columnIDs(schema, base)
 	return err
 }
 
-// columnIDs finds each declared column's field id in the current schema
-// (by name, exact, else case-insensitive), else in the older schemas,
-// newest first: a column renamed since the pipeline was compiled is still
-// read, under its declared name.
-func (t *Table) columnIDs(schema *arrow.Schema) ([]int, error) {
+// columnIDs finds each declared column's field id in base (the current
+// schema when nil; a time travel's snapshot schema: the columns the
+// compiler declared from it) by name, exact, else case-insensitive, else
+// in the older schemas, newest first: a column renamed since the pipeline
+// was compiled is still read, under its declared name.
+func (t *Table) columnIDs(schema *arrow.Schema, base *ice.Schema) ([]int, error) {
 	cur := t.Meta.CurrentSchema()
+	if base != nil {
+		cur = base
+	}
 	older := slices.Clone(t.Meta.Schemas)
 	slices.SortFunc(older, func(a, b *ice.Schema) int { return b.ID - a.ID })
 	ids := make([]int, schema.NumFields())

@@ -52,7 +52,7 @@ func readFiles(t *testing.T, tb *Table, files []DataFile, schema *arrow.Schema) 
 	t.Helper()
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)
-	r, err := tb.Reader(t.Context(), files, schema, format.Options{Mem: mem})
+	r, err := tb.Reader(t.Context(), files, schema, nil, format.Options{Mem: mem})
 	if err != nil {
 		t.Fatal(err)
 	}

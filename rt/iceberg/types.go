@@ -2,6 +2,7 @@ package iceberg
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -240,29 +241,64 @@ type mappedField struct {
 	Fields  []mappedField `json:"fields,omitempty"`
 }
 
-// nameMapping maps the names a Parquet writer gives each part of s to its
-// id: a list's element is "element" (the Parquet spec's name) or "item"
-// (Arrow's), a map's parts "key" and "value".
-func nameMapping(s *ice.Schema) []mappedField {
-	var nested func(t ice.Type) []mappedField
-	nested = func(t ice.Type) []mappedField {
-		switch t := t.(type) {
-		case *ice.StructType:
-			out := make([]mappedField, 0, len(t.FieldList))
-			for _, f := range t.FieldList {
-				out = append(out, mappedField{FieldID: f.ID, Names: []string{f.Name}, Fields: nested(f.Type)})
-			}
-			return out
-		case *ice.ListType:
-			return []mappedField{{FieldID: t.ElementID, Names: []string{"element", "item"}, Fields: nested(t.Element)}}
-		case *ice.MapType:
-			return []mappedField{
-				{FieldID: t.KeyID, Names: []string{"key"}, Fields: nested(t.KeyType)},
-				{FieldID: t.ValueID, Names: []string{"value"}, Fields: nested(t.ValueType)},
-			}
+// nameMapping maps the names a Parquet writer gives each part of the
+// table's schemas to their ids: a list's element is "element" (the Parquet
+// spec's name) or "item" (Arrow's), a map's parts "key" and "value". Every
+// schema is mapped, so that a reader time-travelling to a snapshot of an
+// older schema finds a column dropped since; the current schema comes
+// first, then the others newest first, and a name the mapping has at a
+// level keeps its id there (a name reused for a new column maps to the
+// new one).
+func nameMapping(schemas []*ice.Schema, currentID int) []mappedField {
+	ordered := slices.Clone(schemas)
+	slices.SortStableFunc(ordered, func(a, b *ice.Schema) int {
+		switch {
+		case a.ID == currentID:
+			return -1
+		case b.ID == currentID:
+			return 1
 		}
-		return nil
+		return b.ID - a.ID
+	})
+	var out []mappedField
+	for _, s := range ordered {
+		st := s.AsStruct()
+		out = mergeMapped(out, mappedFields(&st))
 	}
-	st := s.AsStruct()
-	return nested(&st)
+	return out
+}
+
+// mappedFields maps the parts of one type.
+func mappedFields(t ice.Type) []mappedField {
+	switch t := t.(type) {
+	case *ice.StructType:
+		out := make([]mappedField, 0, len(t.FieldList))
+		for _, f := range t.FieldList {
+			out = append(out, mappedField{FieldID: f.ID, Names: []string{f.Name}, Fields: mappedFields(f.Type)})
+		}
+		return out
+	case *ice.ListType:
+		return []mappedField{{FieldID: t.ElementID, Names: []string{"element", "item"}, Fields: mappedFields(t.Element)}}
+	case *ice.MapType:
+		return []mappedField{
+			{FieldID: t.KeyID, Names: []string{"key"}, Fields: mappedFields(t.KeyType)},
+			{FieldID: t.ValueID, Names: []string{"value"}, Fields: mappedFields(t.ValueType)},
+		}
+	}
+	return nil
+}
+
+// mergeMapped adds to have the fields of more whose names it lacks, and
+// merges the parts of a field both have under one id.
+func mergeMapped(have, more []mappedField) []mappedField {
+	for _, m := range more {
+		i := slices.IndexFunc(have, func(h mappedField) bool { return h.Names[0] == m.Names[0] })
+		switch {
+		case i < 0:
+			have = append(have, m)
+		case have[i].FieldID == m.FieldID:
+			have[i].Fields = mergeMapped(have[i].Fields, m.Fields)
+		}
+	}
+	return have
 }
