@@ -10,6 +10,17 @@
 //		flag. A reviewer must read the resulting diff: a golden is blessed by
 //		review, never by rerunning.
 //
+//	THUND_TEST_FULL=1
+//		Run the slow suites in full (Full, Size): the kill -9 suite's
+//		kills and rounds, the random streaming equivalence cases, the
+//		long scripts (the [full] condition of testdata/scripts). Without
+//		it, as in the README's `go test ./...`, they run a reduced form
+//		(fewer kills, rounds and random cases, every kind of check) that
+//		keeps the whole command under 3 minutes with a warm cache. .ci/run
+//		sets it, so CI runs everything in full; under CI=true the suites
+//		run in full unless THUND_TEST_FULL=0. -short still skips what it
+//		skipped (the tests that build pipelines).
+//
 //	GOCACHE, GOMODCACHE, GOPATH, GOPROXY, GOFLAGS
 //		Passed through to script tests by GoEnv (testscript otherwise starts
 //		each script with HOME=/no-home and a stripped environment, so a

@@ -21,6 +21,43 @@ func Update() bool {
 	return *update || os.Getenv("THUNDC_UPDATE") == "1"
 }
 
+// EnvFull switches the slow suites between their full and their reduced
+// form (see Full).
+const EnvFull = "THUND_TEST_FULL"
+
+// Full reports whether the slow suites (the kill -9 suite, the random
+// streaming equivalence cases, the long scripts) run in full: with
+// THUND_TEST_FULL=1, or under CI=true unless THUND_TEST_FULL=0. Otherwise,
+// as in the README's `go test ./...`, they run a reduced form: fewer kills,
+// rounds and random cases, never fewer kinds of check. .ci/run sets
+// THUND_TEST_FULL=1, so CI runs every suite in full. It is the one place
+// that decides; tests ask it through Size or Full, never the variable.
+func Full() bool {
+	switch os.Getenv(EnvFull) {
+	case "1":
+		return true
+	case "":
+		return os.Getenv("CI") == "true"
+	}
+	return false
+}
+
+// Size returns full when the suites run in full (Full), else reduced, and
+// logs which, so that a test's output says which form ran. what names the
+// quantity ("kills per scenario").
+func Size(t interface {
+	Helper()
+	Logf(string, ...any)
+}, what string, reduced, full int) int {
+	t.Helper()
+	if Full() {
+		t.Logf("%s: %d (full: %s=1)", what, full, EnvFull)
+		return full
+	}
+	t.Logf("%s: %d (reduced; %s=1 runs %d)", what, reduced, EnvFull, full)
+	return reduced
+}
+
 // goEnvNames are the Go settings a script needs for a warm `go build`.
 var goEnvNames = []string{"GOCACHE", "GOMODCACHE", "GOPATH", "GOPROXY", "GOFLAGS"}
 

@@ -130,3 +130,41 @@ func TestSparkIceberg(t *testing.T) {
 		t.Errorf("a runtime but no warehouse: %+v, want a failure naming %s", s, EnvSparkIcebergWarehouse)
 	}
 }
+
+// logT records what Size logged.
+type logT struct{ logs []string }
+
+func (l *logT) Helper()                      {}
+func (l *logT) Logf(format string, a ...any) { l.logs = append(l.logs, fmt.Sprintf(format, a...)) }
+
+func TestFullAndSize(t *testing.T) {
+	for _, c := range []struct {
+		full, ci string
+		want     bool
+	}{
+		{"", "", false},
+		{"1", "", true},
+		{"0", "", false},
+		{"", "true", true},
+		{"0", "true", false},
+		{"1", "true", true},
+		{"yes", "", false},
+	} {
+		t.Setenv(EnvFull, c.full)
+		t.Setenv("CI", c.ci)
+		if got := Full(); got != c.want {
+			t.Errorf("THUND_TEST_FULL=%q CI=%q: Full() = %v, want %v", c.full, c.ci, got, c.want)
+		}
+		l := &logT{}
+		want := 3
+		if c.want {
+			want = 20
+		}
+		if got := Size(l, "kills", 3, 20); got != want {
+			t.Errorf("THUND_TEST_FULL=%q CI=%q: Size = %d, want %d", c.full, c.ci, got, want)
+		}
+		if len(l.logs) != 1 || !strings.HasPrefix(l.logs[0], fmt.Sprintf("kills: %d (", want)) {
+			t.Errorf("Size logged %q", l.logs)
+		}
+	}
+}
