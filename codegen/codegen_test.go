@@ -17,6 +17,7 @@ import (
 	"github.com/dave/jennifer/jen"
 	"github.com/nordisk/thund/frontend/dsl"
 	"github.com/nordisk/thund/internal/gobuild"
+	"github.com/nordisk/thund/internal/testenv"
 	"github.com/nordisk/thund/ir"
 	"github.com/nordisk/thund/passes"
 	"github.com/rogpeppe/go-internal/txtar"
@@ -57,7 +58,10 @@ func harness(t testing.TB) []byte {
 }
 
 // moduleDir writes a generated program's module (the repository as the
-// runtime tree) to a temporary folder and returns it.
+// runtime tree) to a temporary folder and returns it. The runtime's sources
+// go to the tests' shared thundc cache (testenv.ThundCache) as a build lays
+// them out (gobuild.WriteModule), so that the go command compiles them once,
+// not once per test run in a new folder.
 func moduleDir(t testing.TB, files map[string][]byte) string {
 	t.Helper()
 	mod, err := gobuild.ModuleFiles(files, os.DirFS(".."))
@@ -65,7 +69,7 @@ func moduleDir(t testing.TB, files map[string][]byte) string {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	if err := gobuild.WriteFiles(dir, mod); err != nil {
+	if err := gobuild.WriteModule(testenv.ThundCache(), dir, mod); err != nil {
 		t.Fatal(err)
 	}
 	return dir
@@ -101,7 +105,10 @@ func runE2E(t *testing.T) (*txtar.Archive, string) {
 	files := generate(t, "pipeline.thund", src)
 	files["main.go"] = harness(t)
 	bin := filepath.Join(dir, "etl")
-	req := gobuild.Request{Files: files, Runtime: os.DirFS(".."), Out: bin, CacheDir: filepath.Join(dir, "cache")}
+	// The tests' shared cache: the executable is built once per content
+	// (generated program, runtime and go version), and the runtime is
+	// compiled once per runtime.
+	req := gobuild.Request{Files: files, Runtime: os.DirFS(".."), Out: bin, CacheDir: testenv.ThundCache()}
 	if _, err := gobuild.Build(context.Background(), req); err != nil {
 		t.Fatal(err)
 	}

@@ -117,25 +117,7 @@ func Build(ctx context.Context, r Request) (*Result, error) {
 		return nil, err
 	}
 	defer os.RemoveAll(tmp)
-	// The runtime's sources go to a folder of their own, shared by every
-	// build with the same runtime: the go command's build cache keys a
-	// package outside the module cache by its folder, so a runtime written
-	// beside each program would be compiled again for every build.
-	rtFiles := map[string][]byte{}
-	prog := map[string][]byte{}
-	for name, data := range files {
-		if rest, ok := strings.CutPrefix(name, "thund/"); ok {
-			rtFiles[rest] = data
-		} else {
-			prog[name] = data
-		}
-	}
-	rtDir := filepath.Join(cache, "runtime", hashFiles(rtFiles, "runtime")[:24])
-	if err := writeOnce(rtDir, rtFiles); err != nil {
-		return nil, err
-	}
-	prog["go.mod"] = bytes.Replace(prog["go.mod"], []byte("=> ./thund\n"), []byte("=> "+strconv.Quote(rtDir)+"\n"), 1)
-	if err := WriteFiles(tmp, prog); err != nil {
+	if err := WriteModule(cache, tmp, files); err != nil {
 		return nil, err
 	}
 	warm := filepath.Join(cache, "warm", warmKey(goVersion, goCache, rtDir, files))
@@ -198,6 +180,33 @@ func Build(ctx context.Context, r Request) (*Result, error) {
 		bin = filepath.Join(tmp, "bin", "etl")
 	}
 	return res, copyFile(bin, r.Out)
+}
+
+// WriteModule writes the module of files (as ModuleFiles returns them) to
+// dir as Build lays it out: the runtime's sources go to a folder of their
+// own under cache (runtime/HASH, written once), shared by every program
+// with the same runtime, and go.mod points there. The go command's build
+// cache keys a package outside the module cache by its folder, so a
+// runtime written beside each program would be compiled again every time.
+func WriteModule(cache, dir string, files map[string][]byte) error {
+	rtFiles := map[string][]byte{}
+	prog := map[string][]byte{}
+	for name, data := range files {
+		if rest, ok := strings.CutPrefix(name, "thund/"); ok {
+			rtFiles[rest] = data
+		} else {
+			prog[name] = data
+		}
+	}
+	rtDir, err := filepath.Abs(filepath.Join(cache, "runtime", hashFiles(rtFiles, "runtime")[:24]))
+	if err != nil {
+		return err
+	}
+	if err := writeOnce(rtDir, rtFiles); err != nil {
+		return err
+	}
+	prog["go.mod"] = bytes.Replace(prog["go.mod"], []byte("=> ./thund\n"), []byte("=> "+strconv.Quote(rtDir)+"\n"), 1)
+	return WriteFiles(dir, prog)
 }
 
 // ModuleFiles returns every file of the program module: the generated files,
