@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -114,18 +113,8 @@ func TestStreamDedupEquivalence(t *testing.T) {
 	}
 	t.Logf("seed %d (THUND_STREAM_SEED=%d replays it)", seed, seed)
 	rng := rand.New(rand.NewPCG(seed, 0xdedf))
-	dir := t.TempDir()
-	src := filepath.Join(dir, "pipeline.thund")
-	if err := os.WriteFile(src, []byte(dedupEquivPipeline), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	bin := filepath.Join(dir, "etl")
-	t.Setenv("THUND_CACHE", testenv.ThundCache())
-	var out, errb bytes.Buffer
-	if code := run([]string{"build", src, "-o", bin}, nil, &out, &errb); code != 0 {
-		t.Fatalf("thundc build: exit %d\n%s", code, errb.String())
-	}
-	for c := 0; c < 3; c++ {
+	bin := buildText(t, dedupEquivPipeline)
+	for c := range testenv.Size(t, "random cases", 2, 3) {
 		t.Run(fmt.Sprint("case", c), func(t *testing.T) {
 			work := t.TempDir()
 			batches, want, stats := dedupEquivGenerate(rng)

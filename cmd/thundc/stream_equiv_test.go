@@ -134,21 +134,33 @@ func TestStreamEquivalence(t *testing.T) {
 	t.Logf("seed %d (THUND_STREAM_SEED=%d replays it)", seed, seed)
 	rng := rand.New(rand.NewPCG(seed, 0x5eed))
 
+	bin := buildText(t, equivPipeline)
+	cases := testenv.Size(t, "random cases", 2, 5)
+	for c := 0; c < cases; c++ {
+		t.Run(fmt.Sprint("case", c), func(t *testing.T) { equivCase(t, rng, bin) })
+	}
+}
+
+// buildText builds the pipeline text src, written as pipeline.thund in a
+// new folder, and returns the executable. thundc runs in that folder with
+// the name pipeline.thund, as a user would: the generated program names its
+// source as given, so an absolute path of a temporary folder would make a
+// new program on every run, which the tests' shared cache
+// (testenv.ThundCache) would build again every time.
+func buildText(t *testing.T, src string) string {
+	t.Helper()
 	dir := t.TempDir()
-	src := filepath.Join(dir, "pipeline.thund")
-	if err := os.WriteFile(src, []byte(equivPipeline), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "pipeline.thund"), []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	bin := filepath.Join(dir, "etl")
 	t.Setenv("THUND_CACHE", testenv.ThundCache())
+	t.Chdir(dir)
 	var out, errb bytes.Buffer
-	if code := run([]string{"build", src, "-o", bin}, nil, &out, &errb); code != 0 {
+	if code := run([]string{"build", "pipeline.thund", "-o", bin}, nil, &out, &errb); code != 0 {
 		t.Fatalf("thundc build: exit %d\n%s", code, errb.String())
 	}
-	cases := 5
-	for c := 0; c < cases; c++ {
-		t.Run(fmt.Sprint("case", c), func(t *testing.T) { equivCase(t, rng, bin) })
-	}
+	return bin
 }
 
 func equivCase(t *testing.T, rng *rand.Rand, bin string) {
