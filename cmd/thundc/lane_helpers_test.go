@@ -15,12 +15,13 @@ import (
 	"github.com/nordisk/thund/internal/testenv"
 )
 
-// laneThundc builds thundc for a lane test.
+// laneThundc builds thundc for a lane test (testenv.Thundc: relinked only
+// when stale).
 func laneThundc(t *testing.T) string {
 	t.Helper()
-	thundc := filepath.Join(t.TempDir(), "thundc")
-	if out, err := exec.Command("go", "build", "-o", thundc, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build thundc: %v\n%s", err, out)
+	thundc, err := testenv.Thundc("../..")
+	if err != nil {
+		t.Fatal(err)
 	}
 	return thundc
 }

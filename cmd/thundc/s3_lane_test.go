@@ -29,9 +29,9 @@ import (
 func buildQuickstart(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
-	thundc := filepath.Join(dir, "thundc")
-	if out, err := exec.Command("go", "build", "-o", thundc, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build thundc: %v\n%s", err, out)
+	thundc, err := testenv.Thundc("../..")
+	if err != nil {
+		t.Fatal(err)
 	}
 	etl := filepath.Join(dir, "etl")
 	cmd := exec.Command(thundc, "build", "--s3", "pipeline.thund", "-o", etl)

@@ -17,9 +17,9 @@ func TestThund(t *testing.T) {
 		t.Skip("builds thundc and a pipeline")
 	}
 	work := t.TempDir()
-	thundc := filepath.Join(work, "thundc")
-	if out, err := exec.Command("go", "build", "-o", thundc, "../../cmd/thundc").CombinedOutput(); err != nil {
-		t.Fatalf("go build thundc: %v\n%s", err, out)
+	thundc, err := testenv.Thundc("../..")
+	if err != nil {
+		t.Fatal(err)
 	}
 	write := func(name, text string) {
 		if err := os.MkdirAll(filepath.Dir(filepath.Join(work, name)), 0o755); err != nil {

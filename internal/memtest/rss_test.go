@@ -54,9 +54,9 @@ func TestPeakRSSUnderLimit(t *testing.T) {
 		t.Skip("reads the peak RSS as Linux reports it (rusage maxrss in KiB)")
 	}
 	dir := t.TempDir()
-	thundc := filepath.Join(dir, "thundc")
-	if out, err := exec.Command("go", "build", "-o", thundc, repoRoot+"/cmd/thundc").CombinedOutput(); err != nil {
-		t.Fatalf("go build thundc: %v\n%s", err, out)
+	thundc, err := testenv.Thundc(repoRoot)
+	if err != nil {
+		t.Fatal(err)
 	}
 	if err := os.WriteFile(filepath.Join(dir, "pipeline.thund"), []byte(pipeline), 0o644); err != nil {
 		t.Fatal(err)

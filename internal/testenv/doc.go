@@ -29,7 +29,9 @@
 //
 //	THUND_CACHE
 //		Where build scripts keep thundc's content-addressed pipeline builds
-//		(ThundCache). Default: thund-test-cache under the system temp dir,
+//		(ThundCache), and the thundc executables that tests run as a
+//		program (Thundc, one per checkout and package, relinked only when
+//		stale). Default: thund-test-cache under the system temp dir,
 //		shared across scripts and runs.
 //
 //	THUNDC_ASSUME_COLD=1

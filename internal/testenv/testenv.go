@@ -1,11 +1,15 @@
 package testenv
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"sync"
 )
@@ -40,6 +44,24 @@ func Full() bool {
 		return os.Getenv("CI") == "true"
 	}
 	return false
+}
+
+// WaitingParallel is testing.M's Run for a package whose parallel tests
+// mostly wait: on the child processes they run and on the disk (each
+// commit fsyncs), not on the test binary's CPU. Unless -parallel (or
+// -test.parallel) is given, it runs factor times GOMAXPROCS of them at once
+// rather than GOMAXPROCS, then calls m.Run. Call it from TestMain; it parses
+// the test flags.
+func WaitingParallel(m interface{ Run() int }, factor int) int {
+	if !flag.Parsed() {
+		flag.Parse()
+	}
+	given := false
+	flag.Visit(func(f *flag.Flag) { given = given || f.Name == "test.parallel" })
+	if f := flag.Lookup("test.parallel"); f != nil && !given {
+		f.Value.Set(strconv.Itoa(factor * runtime.GOMAXPROCS(0)))
+	}
+	return m.Run()
 }
 
 // Size returns full when the suites run in full (Full), else reduced, and
@@ -108,6 +130,38 @@ func ThundCache() string {
 		return v
 	}
 	return filepath.Join(os.TempDir(), "thund-test-cache")
+}
+
+// Thundc builds cmd/thundc of the module whose root is root (relative to
+// the test's folder, such as "../..") and returns the executable's path,
+// for tests that run thundc as a program. It goes to a folder of the
+// tests' cache (ThundCache) named after the checkout and the calling
+// package, and stays there: `go build -o` relinks it only when it is stale,
+// so a warm run costs the go command's staleness check (under a second),
+// not a link of thundc (several seconds, each time, into a new temporary
+// folder). One folder per package: go test runs several packages at once,
+// and one must not replace an executable another is running.
+func Thundc(root string) (string, error) {
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return "", err
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	h := sha256.Sum256([]byte(abs + "\x00" + wd))
+	dir := filepath.Join(ThundCache(), "thundc", hex.EncodeToString(h[:8]))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	bin := filepath.Join(dir, "thundc")
+	cmd := exec.Command("go", "build", "-o", bin, "./cmd/thundc")
+	cmd.Dir = abs
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("go build thundc: %v\n%s", err, out)
+	}
+	return bin, nil
 }
 
 // S3 test lane (build tag s3): the environment variables that point tests at

@@ -1,8 +1,10 @@
 package testenv
 
 import (
+	"flag"
 	"fmt"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -166,5 +168,29 @@ func TestFullAndSize(t *testing.T) {
 		if len(l.logs) != 1 || !strings.HasPrefix(l.logs[0], fmt.Sprintf("kills: %d (", want)) {
 			t.Errorf("Size logged %q", l.logs)
 		}
+	}
+}
+
+// runM is a testing.M that records the -test.parallel it ran with.
+type runM struct{ parallel string }
+
+func (r *runM) Run() int { r.parallel = flag.Lookup("test.parallel").Value.String(); return 7 }
+
+func TestWaitingParallel(t *testing.T) {
+	f := flag.Lookup("test.parallel")
+	was := f.Value.String()
+	defer f.Value.Set(was)
+	given := false
+	flag.Visit(func(f *flag.Flag) { given = given || f.Name == "test.parallel" })
+	m := &runM{}
+	if code := WaitingParallel(m, 3); code != 7 {
+		t.Errorf("WaitingParallel returned %d, not m.Run's 7", code)
+	}
+	want := strconv.Itoa(3 * runtime.GOMAXPROCS(0))
+	if given {
+		want = was // -parallel given: left as it is
+	}
+	if m.parallel != want {
+		t.Errorf("m.Run ran with -test.parallel %s, want %s (given: %v)", m.parallel, want, given)
 	}
 }
