@@ -90,32 +90,9 @@ func executables(t *testing.T) map[string]string {
 	return builds.bins
 }
 
-// thundcBuild holds thundc, built once per test binary.
-var thundcBuild struct {
-	once sync.Once
-	dir  string
-	bin  string
-	err  error
-}
-
-// thundcBin builds thundc (once) and returns its path.
-func thundcBin() (string, error) {
-	thundcBuild.once.Do(func() {
-		dir, err := os.MkdirTemp("", "thund-crashtest-thundc-")
-		if err != nil {
-			thundcBuild.err = err
-			return
-		}
-		thundcBuild.dir = dir
-		bin := filepath.Join(dir, "thundc")
-		if out, err := exec.Command("go", "build", "-o", bin, repoRoot+"/cmd/thundc").CombinedOutput(); err != nil {
-			thundcBuild.err = fmt.Errorf("go build thundc: %v\n%s", err, out)
-			return
-		}
-		thundcBuild.bin = bin
-	})
-	return thundcBuild.bin, thundcBuild.err
-}
+// thundcBin builds thundc (once; testenv.Thundc relinks it only when it
+// is stale) and returns its path.
+var thundcBin = sync.OnceValues(func() (string, error) { return testenv.Thundc(repoRoot) })
 
 // commitAppears returns a channel that receives the time settle after the
 // commit record of epoch next appears in fs; it stops looking once stop is
@@ -143,10 +120,8 @@ func commitAppears(fs store.FS, next int64, settle time.Duration, stop <-chan st
 // TestMain removes the built executables.
 func TestMain(m *testing.M) {
 	code := m.Run()
-	for _, dir := range []string{builds.dir, thundcBuild.dir} {
-		if dir != "" {
-			os.RemoveAll(dir)
-		}
+	if builds.dir != "" {
+		os.RemoveAll(builds.dir)
 	}
 	os.Exit(code)
 }
@@ -309,32 +284,65 @@ func seed(t *testing.T) int64 {
 
 // TestKill is the kill -9 suite on a local warehouse.
 func TestKill(t *testing.T) {
+	t.Parallel()
 	runSuite(t, localTarget(t))
 }
 
-// minKills is the least number of SIGKILLs that land in a running process,
-// per scenario.
-const minKills = 8
+// The suite's size, full (THUND_TEST_FULL=1, as CI runs it) and reduced
+// (the default, see internal/testenv): every scenario and every check runs
+// in both; the reduced form kills once per step instead of 1 to 3 times,
+// and wants fewer kills in all.
+const (
+	// minKills is the least number of SIGKILLs that land in a running
+	// process, per scenario.
+	minKills, minKillsReduced = 8, 4
+	// suiteKills is the least number of them over all scenarios.
+	suiteKills, suiteKillsReduced = 20, 12
+	// stepKills: each step has 1 to stepKills killed runs.
+	stepKills, stepKillsReduced = 3, 1
+)
 
+// runSuite runs the scenarios in parallel (each has its own warehouses,
+// folders and random source; runs mostly wait on the disk), and checks
+// the number of kills once all have finished.
 func runSuite(t *testing.T, targets func(string) target) {
 	bins := executables(t)
 	sd := seed(t)
 	t.Logf("seed %d (replay: THUND_CRASH_SEED=%d)", sd, sd)
+	size := suiteSize{
+		minKills:  testenv.Size(t, "least kills per scenario", minKillsReduced, minKills),
+		stepKills: testenv.Size(t, "most killed runs per step", stepKillsReduced, stepKills),
+	}
+	want := testenv.Size(t, "least kills in the suite", suiteKillsReduced, suiteKills)
 	start := time.Now()
+	var mu sync.Mutex
 	total, ran := 0, 0
+	t.Cleanup(func() { // after every scenario's subtest
+		mu.Lock()
+		defer mu.Unlock()
+		t.Logf("seed %d: %d kills in %v", sd, total, time.Since(start).Round(time.Millisecond))
+		if ran == len(scenarios) && total < want {
+			t.Errorf("only %d kills landed in a running process; the suite wants at least %d", total, want)
+		}
+	})
 	for i, sc := range scenarios {
 		t.Run(sc.name, func(t *testing.T) {
-			ran++
+			t.Parallel()
 			t.Logf("seed %d", sd)
-			s := &scenarioRun{t: t, sc: sc, bin: bins[sc.name], rng: rand.New(rand.NewSource(sd + int64(i)))}
+			s := &scenarioRun{t: t, sc: sc, bin: bins[sc.name], rng: rand.New(rand.NewSource(sd + int64(i))), size: size}
 			s.run(targets)
+			mu.Lock()
+			defer mu.Unlock()
+			ran++
 			total += s.kills
 		})
 	}
-	t.Logf("seed %d: %d kills in %v", sd, total, time.Since(start).Round(time.Millisecond))
-	if ran == len(scenarios) && total < 20 {
-		t.Errorf("only %d kills landed in a running process; the suite wants at least 20", total)
-	}
+}
+
+// suiteSize is how many kills a scenario's run makes (runSuite).
+type suiteSize struct {
+	minKills  int // at least this many per scenario
+	stepKills int // 1 to stepKills killed runs per step
 }
 
 // scenarioRun is one scenario's kill run.
@@ -343,6 +351,7 @@ type scenarioRun struct {
 	sc    *scenario
 	bin   string
 	rng   *rand.Rand
+	size  suiteSize
 	fixed []inputFile // written before the first run
 	files []inputFile // fed in steps, in order
 	kills int
@@ -398,7 +407,9 @@ func (s *scenarioRun) run(targets func(string) target) {
 		tryMid := func() bool {
 			return s.sc.maxFiles > 0 && s.midBacklog == 0 && s.unread(cr, s.head(cr)) > s.sc.maxFiles
 		}
-		for a := 1 + s.rng.Intn(3); a > 0 || (i == len(steps)-1 && s.kills < minKills) || tryMid(); a-- {
+		// (rng.Intn(1) draws too, so that the reduced form's input and
+		// choices follow the same seed as the full form's.)
+		for a := 1 + s.rng.Intn(s.size.stepKills); a > 0 || (i == len(steps)-1 && s.kills < s.size.minKills) || tryMid(); a-- {
 			s.killedRun(cr, first || s.rng.Intn(2) == 0)
 			first = false
 			s.checkVisible(cr)
@@ -987,6 +998,7 @@ func diffLines(got, want []string) string {
 
 // TestTwoWriters: concurrent runs against one local warehouse.
 func TestTwoWriters(t *testing.T) {
+	t.Parallel()
 	twoWriters(t, localTarget(t))
 }
 

@@ -13,12 +13,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nordisk/thund/internal/testenv"
 	"github.com/nordisk/thund/rt/format"
 	"github.com/nordisk/thund/rt/warehouse"
 )
 
 // TestKillVacuum is the kill -9 suite for `etl vacuum` on a local warehouse.
 func TestKillVacuum(t *testing.T) {
+	t.Parallel()
 	killVacuum(t, localTarget(t))
 }
 
@@ -26,6 +28,11 @@ func TestKillVacuum(t *testing.T) {
 // running `etl vacuum`, and midVacuumKills how many of them must land after
 // it removed something and before it finished.
 const vacuumKills, midVacuumKills = 20, 10
+
+// vacuumKillsReduced and midVacuumKillsReduced are the same in the reduced
+// form (the default; THUND_TEST_FULL=1 runs the full one, see
+// internal/testenv).
+const vacuumKillsReduced, midVacuumKillsReduced = 8, 4
 
 // killVacuum grows the streams scenario's warehouse by a few commits a round
 // (`etl run --max-files-per-epoch 1`, one epoch per new file; every epoch
@@ -37,11 +44,14 @@ const vacuumKills, midVacuumKills = 20, 10
 // dataset reads as before the vacuum. Sometimes a completing vacuum follows at
 // once, else the next round's vacuum inherits the half-done one. At the end a
 // vacuum completes and a second one finds nothing to remove. It stops once
-// vacuumKills kills have landed, midVacuumKills of them mid-removal.
+// vacuumKills kills have landed, midVacuumKills of them mid-removal (fewer
+// in the reduced form: vacuumKillsReduced, midVacuumKillsReduced).
 func killVacuum(t *testing.T, targets func(string) target) {
 	bins := executables(t)
 	sd := seed(t)
 	t.Logf("seed %d (replay: THUND_CRASH_SEED=%d)", sd, sd)
+	wantKills := testenv.Size(t, "least kills inside etl vacuum", vacuumKillsReduced, vacuumKills)
+	wantMid := testenv.Size(t, "least of them mid-removal", midVacuumKillsReduced, midVacuumKills)
 	sc := scenarios[0]
 	s := &scenarioRun{t: t, sc: sc, bin: bins[sc.name], rng: rand.New(rand.NewSource(sd))}
 	seq := 0
@@ -61,7 +71,7 @@ func killVacuum(t *testing.T, targets func(string) target) {
 		vacDur                                 = 50 * time.Millisecond
 	)
 	start := time.Now()
-	for kills < vacuumKills || mid < midVacuumKills {
+	for kills < wantKills || mid < wantMid {
 		rounds++
 		if rounds > 200 || r.n+3 > len(s.files) {
 			t.Fatalf("after %d rounds: only %d kills landed in etl vacuum, %d of them mid-removal", rounds, kills, mid)
