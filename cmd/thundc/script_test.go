@@ -23,14 +23,23 @@ import (
 
 // TestMain lets the test binary stand in for thundc: a script's
 // `exec thundc ...` re-executes this binary as the command, which calls
-// main, and so run, without a go build.
+// main, and so run, without a go build. The scripts run 4×GOMAXPROCS at a
+// time unless -parallel says otherwise: they wait on thundc, the
+// executables and the disk's fsyncs far more than they compute.
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){"thundc": main})
+	testscript.Main(waitingM{m}, map[string]func(){"thundc": main})
 }
 
 // envPyiceberg names a python with pyiceberg and pyarrow (unset: the
 // scripts that need it are skipped).
 const envPyiceberg = "THUND_TEST_PYICEBERG"
+
+// waitingM is the test binary's testing.M with testenv.WaitingParallel's
+// default -parallel. (testscript.Main calls Run only when the binary runs
+// as the test binary, not as thundc, whose arguments are not test flags.)
+type waitingM struct{ m *testing.M }
+
+func (w waitingM) Run() int { return testenv.WaitingParallel(w.m, 4) }
 
 // TestScripts runs testdata/scripts/*.txtar. THUNDC_UPDATE=1 (or -update)
 // rewrites the cmp goldens inside the scripts from the actual output; a
