@@ -3,9 +3,12 @@ package codegen
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"go/format"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -71,6 +74,47 @@ func moduleDir(t testing.TB, files map[string][]byte) string {
 	dir := t.TempDir()
 	if err := gobuild.WriteModule(testenv.ThundCache(), dir, mod); err != nil {
 		t.Fatal(err)
+	}
+	return dir
+}
+
+// sharedModuleDir is moduleDir in a folder of the tests' shared cache named
+// by the module's content (vet/HASH), written once: the go command keys
+// its cached results (go vet's among them) by folder and content, so the
+// same generated programs are vetted once, and again as soon as one byte
+// of them changes.
+func sharedModuleDir(t testing.TB, files map[string][]byte) string {
+	t.Helper()
+	mod, err := gobuild.ModuleFiles(files, os.DirFS(".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := slices.Sorted(maps.Keys(mod))
+	h := sha256.New()
+	for _, n := range names {
+		fmt.Fprintf(h, "%s %d\n", n, len(mod[n]))
+		h.Write(mod[n])
+	}
+	cache := testenv.ThundCache()
+	dir := filepath.Join(cache, "vet", hex.EncodeToString(h.Sum(nil))[:24])
+	if _, err := os.Stat(dir); err == nil {
+		return dir
+	}
+	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	tmp, err := os.MkdirTemp(filepath.Dir(dir), filepath.Base(dir)+".tmp-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(tmp)
+	if err := gobuild.WriteModule(cache, tmp, mod); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(tmp, dir); err != nil {
+		if _, statErr := os.Stat(dir); statErr != nil {
+			t.Fatal(err)
+		}
 	}
 	return dir
 }
@@ -318,7 +362,7 @@ func TestGeneratedVet(t *testing.T) {
 		}
 	}
 	files["main.go"] = harness(t)
-	dir := moduleDir(t, files)
+	dir := sharedModuleDir(t, files)
 	cmd := exec.Command("go", "vet", "./...")
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=readonly")
