@@ -12,11 +12,11 @@
 //
 //	THUND_TEST_FULL=1
 //		Run the slow suites in full (Full, Size): the kill -9 suite's
-//		kills and rounds, the random streaming equivalence cases, the
-//		long scripts (the [full] condition of testdata/scripts). Without
-//		it, as in the README's `go test ./...`, they run a reduced form
-//		(fewer kills, rounds and random cases, every kind of check) that
-//		keeps the whole command under 3 minutes with a warm cache. .ci/run
+//		kills and rounds, the random streaming equivalence cases, every
+//		prefix of the SQL parser's expectation test. Without it, as in
+//		the README's `go test ./...`, they run a reduced form (fewer
+//		kills, rounds and random cases, every kind of check) that keeps
+//		the whole command under 3 minutes with a warm cache. .ci/run
 //		sets it, so CI runs everything in full; under CI=true the suites
 //		run in full unless THUND_TEST_FULL=0. -short still skips what it
 //		skipped (the tests that build pipelines).

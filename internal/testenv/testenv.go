@@ -30,7 +30,7 @@ func Update() bool {
 const EnvFull = "THUND_TEST_FULL"
 
 // Full reports whether the slow suites (the kill -9 suite, the random
-// streaming equivalence cases, the long scripts) run in full: with
+// streaming equivalence cases; docs/testing.md lists them) run in full: with
 // THUND_TEST_FULL=1, or under CI=true unless THUND_TEST_FULL=0. Otherwise,
 // as in the README's `go test ./...`, they run a reduced form: fewer kills,
 // rounds and random cases, never fewer kinds of check. .ci/run sets
