@@ -117,7 +117,8 @@ func Build(ctx context.Context, r Request) (*Result, error) {
 		return nil, err
 	}
 	defer os.RemoveAll(tmp)
-	if err := WriteModule(cache, tmp, files); err != nil {
+	rtDir, err := writeModule(cache, tmp, files)
+	if err != nil {
 		return nil, err
 	}
 	warm := filepath.Join(cache, "warm", warmKey(goVersion, goCache, rtDir, files))
@@ -189,6 +190,12 @@ func Build(ctx context.Context, r Request) (*Result, error) {
 // cache keys a package outside the module cache by its folder, so a
 // runtime written beside each program would be compiled again every time.
 func WriteModule(cache, dir string, files map[string][]byte) error {
+	_, err := writeModule(cache, dir, files)
+	return err
+}
+
+// writeModule is WriteModule, returning the runtime's folder.
+func writeModule(cache, dir string, files map[string][]byte) (string, error) {
 	rtFiles := map[string][]byte{}
 	prog := map[string][]byte{}
 	for name, data := range files {
@@ -200,13 +207,13 @@ func WriteModule(cache, dir string, files map[string][]byte) error {
 	}
 	rtDir, err := filepath.Abs(filepath.Join(cache, "runtime", hashFiles(rtFiles, "runtime")[:24]))
 	if err != nil {
-		return err
+		return "", err
 	}
 	if err := writeOnce(rtDir, rtFiles); err != nil {
-		return err
+		return "", err
 	}
 	prog["go.mod"] = bytes.Replace(prog["go.mod"], []byte("=> ./thund\n"), []byte("=> "+strconv.Quote(rtDir)+"\n"), 1)
-	return WriteFiles(dir, prog)
+	return rtDir, WriteFiles(dir, prog)
 }
 
 // ModuleFiles returns every file of the program module: the generated files,
