@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -80,6 +81,35 @@ var icebergExamplesList = []icebergExample{
 			if err := os.Rename(filepath.Join(dir, src+".later"), filepath.Join(dir, "data", src, "part-later.parquet")); err != nil {
 				t.Fatal(err)
 			}
+		}
+	}},
+	{dir: "nexmark_windows", what: "windowed appends and a late table", prepare: func(t *testing.T, dir string) {
+		// nexmarkgen's bids and auctions, under the folder names the example reads
+		gen := filepath.Join(dir, "gen")
+		cmd := exec.Command("go", "run", "./internal/nexmark/cmd/nexmarkgen", "-events", "20000", "-out", gen)
+		cmd.Dir = filepath.Join("..", "..")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("nexmarkgen: %v\n%s", err, out)
+		}
+		if err := os.MkdirAll(filepath.Join(dir, "data"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for from, to := range map[string]string{"bid": "bids", "auction": "auctions"} {
+			if err := os.Rename(filepath.Join(gen, from), filepath.Join(dir, "data", to)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		parts, _ := filepath.Glob(filepath.Join(dir, "data", "bids", "*.parquet"))
+		slices.Sort(parts)
+		if len(parts) < 2 {
+			t.Fatalf("nexmark bids: %d part files, want 2 or more", len(parts))
+		}
+		if err := os.Rename(parts[len(parts)-1], filepath.Join(dir, "bids.later")); err != nil {
+			t.Fatal(err)
+		}
+	}, change: func(t *testing.T, dir string) {
+		if err := os.Rename(filepath.Join(dir, "bids.later"), filepath.Join(dir, "data", "bids", "part-later.parquet")); err != nil {
+			t.Fatal(err)
 		}
 	}},
 }
