@@ -211,16 +211,30 @@ func supportedNested(dt arrow.DataType) bool {
 // (case aside), scalar parts of equal types, and nothing that may be NULL
 // in the file where to says NOT NULL.
 func nestedConformable(from, to arrow.DataType) bool {
+	return sameShape(from, to, false, nestedOrEqual)
+}
+
+// sameShape reports whether a column of type from has the nested shape of
+// to: a map's key and item, a list's element (a large list's too, with
+// large), a struct's fields in order and named alike (case aside); each
+// part's types pass parts, and no part may be NULL in from where to says
+// NOT NULL. nestedConformable and relayoutable differ only in parts and
+// large.
+func sameShape(from, to arrow.DataType, large bool, parts func(from, to arrow.DataType) bool) bool {
 	part := func(f, t arrow.Field) bool {
-		return (t.Nullable || !f.Nullable) && nestedOrEqual(f.Type, t.Type)
+		return (t.Nullable || !f.Nullable) && parts(f.Type, t.Type)
 	}
 	switch t := to.(type) {
 	case *arrow.MapType:
 		f, ok := from.(*arrow.MapType)
-		return ok && nestedOrEqual(f.KeyType(), t.KeyType()) && part(f.ItemField(), t.ItemField())
+		return ok && parts(f.KeyType(), t.KeyType()) && part(f.ItemField(), t.ItemField())
 	case *arrow.ListType:
-		f, ok := from.(*arrow.ListType)
-		return ok && part(f.ElemField(), t.ElemField())
+		switch f := from.(type) {
+		case *arrow.ListType:
+			return part(f.ElemField(), t.ElemField())
+		case *arrow.LargeListType:
+			return large && part(f.ElemField(), t.ElemField())
+		}
 	case *arrow.StructType:
 		f, ok := from.(*arrow.StructType)
 		if !ok || f.NumFields() != t.NumFields() {

@@ -3,7 +3,6 @@ package format
 import (
 	"fmt"
 	"math"
-	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -21,33 +20,7 @@ import (
 // relayoutable reports whether a nested column of type from reads as to by
 // relayout.
 func relayoutable(from, to arrow.DataType) bool {
-	part := func(f, t arrow.Field) bool {
-		return (t.Nullable || !f.Nullable) && layoutOrEqual(f.Type, t.Type)
-	}
-	switch t := to.(type) {
-	case *arrow.ListType:
-		switch f := from.(type) {
-		case *arrow.ListType:
-			return part(f.ElemField(), t.ElemField())
-		case *arrow.LargeListType:
-			return part(f.ElemField(), t.ElemField())
-		}
-	case *arrow.MapType:
-		f, ok := from.(*arrow.MapType)
-		return ok && layoutOrEqual(f.KeyType(), t.KeyType()) && part(f.ItemField(), t.ItemField())
-	case *arrow.StructType:
-		f, ok := from.(*arrow.StructType)
-		if !ok || f.NumFields() != t.NumFields() {
-			return false
-		}
-		for i := range t.Fields() {
-			if !strings.EqualFold(f.Field(i).Name, t.Field(i).Name) || !part(f.Field(i), t.Field(i)) {
-				return false
-			}
-		}
-		return true
-	}
-	return false
+	return sameShape(from, to, true, layoutOrEqual)
 }
 
 func layoutOrEqual(from, to arrow.DataType) bool {
