@@ -3,9 +3,7 @@
 package etl
 
 import (
-	"errors"
-	"os"
-	"os/exec"
+	"github.com/nordisk/thund/internal/icebergcheck"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -21,23 +19,8 @@ import (
 // printed.
 func pyiceberg(t *testing.T, wh, steps string) string {
 	t.Helper()
-	py := os.Getenv("THUND_TEST_PYICEBERG")
-	if py == "" {
-		t.Skip("THUND_TEST_PYICEBERG not set (a python with pyiceberg and pyarrow)")
-	}
-	script, err := filepath.Abs("../iceberg/testdata/pyiceberg_fixture.py")
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := exec.Command(py, script, wh, steps).Output()
-	if err != nil {
-		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			t.Fatalf("pyiceberg fixture: %v\n%s", err, ee.Stderr)
-		}
-		t.Fatal(err)
-	}
-	return string(out)
+	out := icebergcheck.RunFixture(t, "../iceberg/testdata/pyiceberg_fixture.py", wh, steps)
+	return out
 }
 
 var pyRowsSchema = arrow.NewSchema([]arrow.Field{

@@ -5,8 +5,7 @@ package iceberg
 import (
 	"encoding/json"
 	"errors"
-	"os"
-	"os/exec"
+	"github.com/nordisk/thund/internal/icebergcheck"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -22,24 +21,9 @@ import (
 // multiset each.
 func pyFixture(t *testing.T, wh, steps string) [][]string {
 	t.Helper()
-	py := os.Getenv("THUND_TEST_PYICEBERG")
-	if py == "" {
-		t.Skip("THUND_TEST_PYICEBERG not set (a python with pyiceberg and pyarrow)")
-	}
-	script, err := filepath.Abs("testdata/pyiceberg_fixture.py")
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := exec.Command(py, script, wh, steps).Output()
-	if err != nil {
-		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			t.Fatalf("pyiceberg fixture: %v\n%s", err, ee.Stderr)
-		}
-		t.Fatal(err)
-	}
+	out := icebergcheck.RunFixture(t, "testdata/pyiceberg_fixture.py", wh, steps)
 	var scans [][]string
-	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
 		if line == "" {
 			continue
 		}
