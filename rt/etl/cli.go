@@ -162,6 +162,7 @@ var (
 	flagAllOrNothing = &flagSpec{name: "all-or-nothing", usage: "commit nothing when a flow fails (by default the datasets that succeeded are committed, the failed ones and those downstream keep their previous versions)"}
 	flagThreads      = &flagSpec{name: "threads", arg: "N", def: "GOMAXPROCS", usage: "threads a flow may use"}
 	flagMemLimit     = &flagSpec{name: "memory-limit", arg: "SIZE", usage: "bound what a flow's operators keep: joins, aggregates, distinct, sorts, windows (e.g. 512MiB); past it the flow stops with an error naming the operator"}
+	flagSpillDir     = &flagSpec{name: "spill-dir", arg: "DIR", def: "thund-spill in the system's temporary folder", usage: "where operators past --memory-limit write their spill files (a folder per run, removed at its end; a killed run's, at the next run)"}
 	flagFingerprint  = &flagSpec{name: "fingerprint", arg: "auto|stat|content", def: "auto", values: []string{"auto", "stat", "content"},
 		usage: "how a source file is told unchanged since the last run read it: auto (size and modification time, and the content of files up to 1 MiB outside watched folders), stat (size and modification time only), content (the content of every file, read at every run)"}
 	flagFormat  = &flagSpec{name: "format", arg: "FORMAT", def: "csv", values: []string{"csv", "jsonl", "parquet"}, usage: "the output format"}
@@ -276,7 +277,7 @@ it is computed again.
 Progress goes to stderr, then a summary (with --follow, a line per epoch).
 With --json the event records go to stdout as JSON lines, as they are
 emitted.`,
-		flags:   flags(commonFlags, selectionFlags, []*flagSpec{flagOnce, flagFollow, flagPoll, flagThreads, flagMemLimit, flagEdgeRows, flagEdgeBytes, flagAllowOlder, flagMaxFiles, flagKeepCheckpoints, flagFingerprint, flagAllOrNothing}),
+		flags:   flags(commonFlags, selectionFlags, []*flagSpec{flagOnce, flagFollow, flagPoll, flagThreads, flagMemLimit, flagSpillDir, flagEdgeRows, flagEdgeBytes, flagAllowOlder, flagMaxFiles, flagKeepCheckpoints, flagFingerprint, flagAllOrNothing}),
 		example: "etl run\netl run --select +top_bids --threads 4\netl run --memory-limit 512MiB\netl run --full-refresh bids_per_window\netl run --follow --poll-interval 500ms\netl run --threads 4 --edge-rows 100000 --edge-bytes 16MiB\netl run --max-files-per-epoch 100 --keep-checkpoints 5\netl run --all-or-nothing",
 	},
 	{

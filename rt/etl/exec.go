@@ -14,6 +14,7 @@ import (
 	"github.com/nordisk/thund/rt/events"
 	"github.com/nordisk/thund/rt/format"
 	"github.com/nordisk/thund/rt/run"
+	"github.com/nordisk/thund/rt/spill"
 	"github.com/nordisk/thund/rt/stream"
 	"github.com/nordisk/thund/rt/warehouse"
 )
@@ -32,6 +33,7 @@ type executor struct {
 	place   place
 	threads int
 	budget  *memBudget
+	spill   *spill.Area // the run's spill folder (--spill-dir)
 	sel     *selection
 	mem     memory.Allocator
 	prog    progress
@@ -305,7 +307,9 @@ func (ex *executor) runFlow(ds *Dataset, f *Flow, out target, full bool) (err er
 	}
 	defer ex.budget.used.Store(0) // flows run one after the other
 	stopTicks := tickProgress(stats)
+	fc.spillArea = ex.spill
 	err = callFlow(f, fc)
+	fc.removeSpills()
 	if werr := aout.finish(); err == nil {
 		err = werr
 	}

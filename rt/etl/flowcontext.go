@@ -16,6 +16,7 @@ import (
 	"github.com/nordisk/thund/rt/format"
 	"github.com/nordisk/thund/rt/pqstate"
 	"github.com/nordisk/thund/rt/run"
+	"github.com/nordisk/thund/rt/spill"
 	"github.com/nordisk/thund/rt/stream"
 )
 
@@ -49,6 +50,10 @@ type FlowContext struct {
 
 	parsesMu sync.Mutex
 	parses   []ParseCounter // CountParses
+
+	spillArea  *spill.Area // nil: the system's default root, opened at the first spill
+	spillMu    sync.Mutex
+	spillFiles []*spill.Writer // SpillFile's, removed when the flow ends
 }
 
 // NewFlowContext builds a FlowContext from its parts; Main uses it, and so
@@ -302,6 +307,62 @@ func (fc *FlowContext) Parallel(rd format.BatchReader, start func(w int) (each f
 // flow's accounted memory passes --memory-limit. Generated code calls it
 // every MiB or so. It is safe for concurrent use.
 func (fc *FlowContext) Grow(op string, n int64) error { return fc.budget.grow(op, n) }
+
+// TryGrow accounts n more bytes if the flow's accounted memory stays
+// within --memory-limit, and reports whether it did; past the limit it
+// accounts nothing, and the operator spills instead of growing. It is
+// safe for concurrent use.
+func (fc *FlowContext) TryGrow(n int64) bool { return fc.budget.tryGrow(n) }
+
+// Shrink gives back n accounted bytes: an operator that freed what it kept
+// (a spilling operator's table, once its rows are on disk or emitted).
+func (fc *FlowContext) Shrink(n int64) {
+	if fc.budget != nil {
+		fc.budget.used.Add(-n)
+	}
+}
+
+// MemoryLimit is --memory-limit in bytes (0: none).
+func (fc *FlowContext) MemoryLimit() int64 {
+	if fc.budget == nil {
+		return 0
+	}
+	return fc.budget.limit
+}
+
+// SpillFile starts a spill file for op (an operator and its position) in
+// the run's spill folder (--spill-dir; rt/spill). Its bytes count as the
+// flow's spilled bytes in the event log. The file is removed when the flow
+// ends, whatever the operator did with it; an operator removes a file it
+// has read back (File.Remove) to free the disk early.
+func (fc *FlowContext) SpillFile(op string) (*spill.Writer, error) {
+	fc.spillMu.Lock()
+	defer fc.spillMu.Unlock()
+	if fc.spillArea == nil {
+		fc.spillArea = spill.Open("")
+	}
+	var count func(int64)
+	if fc.Stats != nil {
+		count = fc.Stats.AddSpilled
+	}
+	w, err := fc.spillArea.Create(op, count)
+	if err != nil {
+		return nil, err
+	}
+	fc.spillFiles = append(fc.spillFiles, w)
+	return w, nil
+}
+
+// removeSpills removes the flow's spill files that are left (the flow
+// ended, or failed).
+func (fc *FlowContext) removeSpills() {
+	fc.spillMu.Lock()
+	defer fc.spillMu.Unlock()
+	for _, w := range fc.spillFiles {
+		w.Discard()
+	}
+	fc.spillFiles = nil
+}
 
 // Hold accounts the state op holds now, n bytes, in place of the *was it
 // accounted at its last call (set to n): state that shrinks, a stream's

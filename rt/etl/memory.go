@@ -13,10 +13,11 @@ import (
 // — through FlowContext.Grow, in steps of about a MiB, and the state a
 // stream's windows and interval joins hold through FlowContext.Hold; a
 // change flow's new changes are accounted as it emits them (cdc.go).
-// When a flow's accounted memory would pass the limit, the flow stops with
+// An operator that can spill asks with FlowContext.TryGrow, and past the
+// limit writes what does not fit to spill files (FlowContext.SpillFile,
+// rt/spill) instead; one that cannot, past the limit, stops the flow with
 // a MemoryLimitError naming the operator, rather than the process dying of
-// an out-of-memory kill. Spilling those structures to disk instead is not
-// implemented yet. The limit plus a margin (softMemoryLimit) becomes the Go
+// an out-of-memory kill. The limit plus a margin (softMemoryLimit) becomes the Go
 // runtime's soft memory limit (debug.SetMemoryLimit), so the collector
 // works harder before then.
 
@@ -49,6 +50,26 @@ func (b *memBudget) grow(op string, n int64) error {
 		return &MemoryLimitError{Operator: op, Limit: b.limit, Used: used}
 	}
 	return nil
+}
+
+// tryGrow accounts n more bytes unless that passes the limit (FlowContext.TryGrow).
+func (b *memBudget) tryGrow(n int64) bool {
+	if b == nil {
+		return true
+	}
+	if b.limit <= 0 {
+		b.used.Add(n)
+		return true
+	}
+	for {
+		u := b.used.Load()
+		if u+n > b.limit {
+			return false
+		}
+		if b.used.CompareAndSwap(u, u+n) {
+			return true
+		}
+	}
 }
 
 // ParseBytes reads a size: a number with an optional unit B, KB, MB, GB, TB

@@ -15,6 +15,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/nordisk/thund/rt/events"
 	"github.com/nordisk/thund/rt/run"
+	"github.com/nordisk/thund/rt/spill"
 	"github.com/nordisk/thund/rt/store"
 	"github.com/nordisk/thund/rt/warehouse"
 )
@@ -58,6 +59,12 @@ func (c *cli) runCmd(ctx context.Context, inv *invocation) int {
 		budget.limit = n
 		debug.SetMemoryLimit(softMemoryLimit(n))
 	}
+	// the run's spill folder, and what killed runs left in its root
+	area := spill.Open(inv.str(flagSpillDir.name))
+	defer area.Close()
+	if _, err := area.Sweep(); err != nil {
+		return c.fail("run", err)
+	}
 	edges, err := edgeFlags(inv)
 	if err != nil {
 		return c.usage(inv.cmd, err)
@@ -97,7 +104,7 @@ func (c *cli) runCmd(ctx context.Context, inv *invocation) int {
 	if mem == nil {
 		mem = memory.DefaultAllocator
 	}
-	rc := &runConfig{place: pl, fs: fs, threads: threads, budget: budget, sel: sel, mem: mem, edges: edges,
+	rc := &runConfig{place: pl, fs: fs, threads: threads, budget: budget, spill: area, sel: sel, mem: mem, edges: edges,
 		jsonOut: jsonOut, allowOlder: inv.bool(flagAllowOlder.name), args: append([]string{"etl", "run"}, inv.rawArgs()...),
 		maxFiles: maxFiles, keep: keep, fp: fingerprintFlag(inv), allOrNothing: inv.bool(flagAllOrNothing.name)}
 	if follow {
@@ -127,6 +134,7 @@ type runConfig struct {
 	fs      store.FS
 	threads int
 	budget  *memBudget
+	spill   *spill.Area
 	sel     *selection
 	mem     memory.Allocator
 	edges   edgeConfig
@@ -171,7 +179,7 @@ func (c *cli) epochErrors(r *run.Run, err error) {
 // due and feeds standard input). ctx interrupts the epoch. r is nil when the
 // run could not begin (err says why).
 func (c *cli) epoch(ctx context.Context, rc *runConfig, fl *follower) (*run.Run, *executor, error) {
-	ex := &executor{c: c, ctx: ctx, p: c.p, place: rc.place, threads: rc.threads, budget: rc.budget, sel: rc.sel, mem: rc.mem,
+	ex := &executor{c: c, ctx: ctx, p: c.p, place: rc.place, threads: rc.threads, budget: rc.budget, spill: rc.spill, sel: rc.sel, mem: rc.mem,
 		edges: rc.edges, maxFiles: rc.maxFiles, fp: rc.fp, allOrNothing: rc.allOrNothing, prog: c.newProgress(), views: map[string]*viewTarget{}, kafka: map[string]*kafkaRef{}, stdin: map[string]*stdinData{}, srcRead: map[string]bool{}}
 	if fl != nil {
 		ex.due, ex.force, ex.feed = fl.dueNow, fl.forced, fl.feed

@@ -112,11 +112,14 @@ type (
 		Epoch  int64  `json:"epoch"` // committed epoch; 0 when nothing was committed
 		// NothingToDo: the run completed without changing anything, so it
 		// committed nothing (and wrote no event log unless it warned).
-		NothingToDo bool   `json:"nothing_to_do,omitempty"`
-		DurationMS  int64  `json:"duration_ms"`
-		RowsIn      int64  `json:"rows_in"`
-		RowsOut     int64  `json:"rows_out"`
-		Error       string `json:"error,omitempty"`
+		NothingToDo bool  `json:"nothing_to_do,omitempty"`
+		DurationMS  int64 `json:"duration_ms"`
+		RowsIn      int64 `json:"rows_in"`
+		RowsOut     int64 `json:"rows_out"`
+		// SpilledBytes: what the flows' operators wrote to spill files
+		// because it did not fit under --memory-limit.
+		SpilledBytes int64  `json:"spilled_bytes,omitempty"`
+		Error        string `json:"error,omitempty"`
 	}
 	FlowStart struct {
 		Target string `json:"target"`
@@ -173,6 +176,9 @@ type (
 		RowsOut    int64  `json:"rows_out"`
 		DurationMS int64  `json:"duration_ms"`
 		Edges      []Edge `json:"edges,omitempty"`
+		// SpilledBytes: what the flow's operators wrote to spill files
+		// (--memory-limit; rt/spill).
+		SpilledBytes int64 `json:"spilled_bytes,omitempty"`
 	}
 	// Edge is the occupancy of one bounded edge between stages that run
 	// concurrently (a source's reader and its flow, a flow and its

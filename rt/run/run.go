@@ -230,7 +230,7 @@ func (f *Flow) End(err error) error {
 		log.Emit(events.Warn, events.TypeNewColumns, f.Target, f.Name, events.NewColumns{Source: n.Source, Columns: n.Columns, Action: n.Action(), RescuedColumn: n.Into})
 	}
 	log.Emit(events.Info, events.TypeFlowEnd, f.Target, f.Name, events.FlowEnd{Status: status,
-		RowsIn: f.RowsIn(), RowsOut: f.RowsOut(), DurationMS: dur.Milliseconds(), Edges: f.edgeStats()})
+		RowsIn: f.RowsIn(), RowsOut: f.RowsOut(), DurationMS: dur.Milliseconds(), Edges: f.edgeStats(), SpilledBytes: f.Spilled()})
 	return failed
 }
 
@@ -391,6 +391,9 @@ func (r *Run) end(ctx context.Context, runErr error) error {
 	s.End = r.Config.now()
 	in, out := s.Rows()
 	end := events.RunEnd{DurationMS: s.End.Sub(s.Start).Milliseconds(), RowsIn: in, RowsOut: out}
+	for _, f := range s.Flows() {
+		end.SpilledBytes += f.Spilled()
+	}
 	var partial *PartialError
 	switch {
 	case errors.As(runErr, &partial):

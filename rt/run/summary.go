@@ -95,6 +95,7 @@ type Flow struct {
 	Target string
 
 	in, out, late atomic.Int64
+	spilled       atomic.Int64 // AddSpilled
 
 	mu           sync.Mutex
 	expectations []*Expectation
@@ -134,6 +135,12 @@ func (f *Flow) AddIn(n int64) { f.in.Add(n) }
 
 // AddOut counts rows the flow wrote to its target.
 func (f *Flow) AddOut(n int64) { f.out.Add(n) }
+
+// AddSpilled counts bytes the flow's operators wrote to spill files.
+func (f *Flow) AddSpilled(n int64) { f.spilled.Add(n) }
+
+// Spilled is how many bytes the flow spilled.
+func (f *Flow) Spilled() int64 { return f.spilled.Load() }
 
 // AddLate counts late rows dropped.
 func (f *Flow) AddLate(n int64) { f.late.Add(n) }
