@@ -24,6 +24,7 @@ const (
 	runPkg     = "github.com/nordisk/thund/rt/run"
 	hashtabPkg = "github.com/nordisk/thund/rt/hashtab"
 	kernelPkg  = "github.com/nordisk/thund/rt/kernel"
+	spillPkg   = "github.com/nordisk/thund/rt/spill"
 
 	// standard library
 	bytesPkg   = "bytes"

@@ -272,5 +272,5 @@ func (r *Reader) GetBytes() []byte {
 	if p == nil {
 		return nil
 	}
-	return append([]byte(nil), p...)
+	return append(make([]byte, 0, n), p...) // not nil when empty
 }
