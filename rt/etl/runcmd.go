@@ -239,12 +239,13 @@ func (c *cli) epoch(ctx context.Context, rc *runConfig, fl *follower) (*run.Run,
 }
 
 // printFooter adds what run.Summary does not say: threads, what was rebuilt,
-// late rows in total, and malformed rows, rescued rows and ignored new
-// columns in total when there were any.
+// late rows in total, and malformed rows, rescued rows, ignored new columns
+// and bytes spilled past --memory-limit in total when there were any.
 func (ex *executor) printFooter(r *run.Run) {
-	var late, kept, dropped, quarantined int64
+	var late, kept, dropped, quarantined, spilled int64
 	for _, f := range r.Summary.Flows() {
 		late += f.Late()
+		spilled += f.Spilled()
 		for _, m := range f.Malformed() {
 			kept += m.Kept
 			dropped += m.Dropped
@@ -256,7 +257,11 @@ func (ex *executor) printFooter(r *run.Run) {
 		rebuilt = strings.Join(ex.built, ", ")
 	}
 	malformed := malformedText(kept, dropped, quarantined)
-	fmt.Fprintf(ex.c.stderr, "  threads %d; rebuilt: %s; late rows dropped: %d%s%s\n", ex.threads, rebuilt, late, malformed, driftText(r.Summary.Flows()))
+	spill := ""
+	if spilled > 0 {
+		spill = "; spilled to disk: " + FormatBytes(spilled)
+	}
+	fmt.Fprintf(ex.c.stderr, "  threads %d; rebuilt: %s; late rows dropped: %d%s%s%s\n", ex.threads, rebuilt, late, malformed, driftText(r.Summary.Flows()), spill)
 }
 
 // rawArgs are the invocation's arguments as given (for the event log).
