@@ -155,12 +155,12 @@ func (g *flowGen) genAggregate(n *ir.Aggregate, c consumer) {
 				return g.groupLookup(kt, groups, ht, nullGroup, nullDecl, vals, keyNullable)
 			}
 			gi := ""
-			if from := g.keysFrom(n, e); from != nil && slices.Contains(g.plan.Memo[n], from.join) {
+			if from := g.keysFrom(n, e); from != nil && !g.fromSpill && slices.Contains(g.plan.Memo[n], from.join) {
 				gi = g.memoGroup(from, stateDecl, kt.mem.op, lookup)
 			} else {
 				gi = lookup()
 			}
-			if g.plan.Defer[n] {
+			if g.plan.Defer[n] && !g.fromSpill {
 				if g.rowEnd == nil {
 					g.unplanned(n.Pos, "deferred accumulators outside a scan's row loop")
 				}
