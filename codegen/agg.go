@@ -155,7 +155,7 @@ func (g *flowGen) genAggregate(n *ir.Aggregate, c consumer) {
 				return g.groupLookup(kt, groups, ht, nullGroup, nullDecl, vals, keyNullable)
 			}
 			gi := ""
-			if from := g.keysFrom(n, e); from != nil && !g.fromSpill && slices.Contains(g.plan.Memo[n], from.join) {
+			if from := g.keysFrom(n, e); from != nil && slices.Contains(g.plan.Memo[n], from.join) {
 				gi = g.memoGroup(from, stateDecl, kt.mem.op, lookup)
 			} else {
 				gi = lookup()

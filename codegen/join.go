@@ -390,7 +390,7 @@ func (g *flowGen) genJoin(n *ir.Join, c consumer) {
 	replayed := false
 	replay := func() {
 		replayed = true
-		g.genReplay(gj, bcols, len(rschema), build, pcols, len(lschema), par, probe, unmatched,
+		g.genReplay(gj, rows, bcols, len(rschema), build, pcols, len(lschema), par, probe, unmatched,
 			append(resetTable(), jen.Id(mem.pending).Op("=").Lit(0)))
 	}
 	g.emit(jen.If(jen.Id(gj.build).Op("!=").Nil()).Block(gj.startPartitions(gj.probe)))

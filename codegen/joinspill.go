@@ -2,6 +2,7 @@ package codegen
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/dave/jennifer/jen"
 	"github.com/nordisk/thund/ir"
@@ -148,8 +149,9 @@ func checkErr(call jen.Code) jen.Code {
 // for a row read back), probed (probe: the probe side's, which joins or,
 // if the partition's build rows spilled again, writes to the next level's
 // partitions), and for right and full joins its unmatched build rows
-// emitted (unmatched); reset empties the table after each.
-func (g *flowGen) genReplay(gj *graceJoin, bcols []spillCol, bwidth int, build func(*row),
+// emitted (unmatched); reset empties the table (rows: its slice of build
+// rows) after each.
+func (g *flowGen) genReplay(gj *graceJoin, rows string, bcols []spillCol, bwidth int, build func(*row),
 	pcols []spillCol, pwidth int, par *parPipe, probe func(*row), unmatched func(), reset []jen.Code) {
 	part, rd := g.name("part"), g.name("rd")
 	readAll := func(file string, cols []spillCol, width int, seq bool, each func(*row)) []jen.Code {
@@ -173,8 +175,7 @@ func (g *flowGen) genReplay(gj *graceJoin, bcols []spillCol, bwidth int, build f
 		jen.List(jen.Id(gj.build), jen.Id(gj.probe)).Op("=").List(jen.Nil(), jen.Nil()),
 		jen.Return(jen.Err())).Call())
 	// rows come from files: nothing reloads a row by its batch index
-	// (deferred accumulators), and build rows have no lasting index
-	// (memoGroup)
+	// (deferred accumulators)
 	oldRowEnd, oldSpill := g.rowEnd, g.fromSpill
 	g.rowEnd, g.fromSpill = nil, true
 	var loop []jen.Code
@@ -191,6 +192,19 @@ func (g *flowGen) genReplay(gj *graceJoin, bcols []spillCol, bwidth int, build f
 		loop = append(loop, g.sub(unmatched)...)
 	}
 	loop = append(loop, reset...)
+	// an aggregate's memo of this build side's groups (memoGroup) is by
+	// row index: the next partition's rows start again at 0
+	var memos []string
+	for k, memo := range g.memos {
+		if k.rows == rows {
+			memos = append(memos, memo)
+		}
+	}
+	slices.Sort(memos)
+	for _, memo := range memos {
+		loop = append(loop, jen.Id("fc").Dot("Shrink").Call(jen.Lit(4).Op("*").Int64().Call(jen.Len(jen.Id(memo)))),
+			jen.Id(memo).Op("=").Id(memo).Index(jen.Empty(), jen.Lit(0)))
+	}
 	g.rowEnd, g.fromSpill = oldRowEnd, oldSpill
 	g.emit(jen.Commentf("%s: join its spilled partitions one by one", gj.op),
 		jen.If(jen.Id(gj.build).Op("!=").Nil()).Block(queue,
