@@ -50,7 +50,8 @@ func (g *flowGen) keyValues(keys []joinKey, left bool, r *row, e *env, pos ir.Po
 // USING columns) are the hash key; NULL keys never match (except for
 // <=>); the rest of ON is a residual tested per candidate. Inner, left,
 // right, full, semi, anti and cross (a nested loop) joins; right and full
-// joins replay the build rows no probe matched at the end.
+// joins replay the build rows no probe matched at the end. A join on keys
+// whose build side passes --memory-limit spills (joinspill.go).
 func (g *flowGen) genJoin(n *ir.Join, c consumer) {
 	kind := n.Kind
 	switch {
@@ -150,7 +151,7 @@ func (g *flowGen) genJoin(n *ir.Join, c consumer) {
 			rw := g.declare([]string{g.name("rw")}, jen.Op("&").Id(rows).Index(jen.Id(j)))[0]
 			br := buildRow(rw, j)
 			key, _ := kt.buildOK(g, g.keyValues(keys, false, br, g.envOf(n.Right, br), n.Pos), nullSafe)
-			g.emit(g.putRow(gj.build, key, bcols, br)...)
+			g.emit(g.putRow(gj.build, key, bcols, br, nil)...)
 		})
 		return append([]jen.Code{gj.startPartitions(gj.build), jen.For(jen.Id(j).Op(":=").Range().Id(rows)).Block(body...)}, resetTable()...)
 	}
@@ -200,7 +201,7 @@ func (g *flowGen) genJoin(n *ir.Join, c consumer) {
 			g.emit(gj.tryGrowStmts(mem, mem.rowSize(jen.Id(st.name).Values(), strs), spillTable())...)
 		})
 		if gj != nil {
-			g.emit(jen.If(jen.Id(gj.build).Op("!=").Nil()).Block(append(g.putRow(gj.build, key, bcols, r), g.skipStmt())...))
+			g.emit(jen.If(jen.Id(gj.build).Op("!=").Nil()).Block(append(g.putRow(gj.build, key, bcols, r, nil), g.skipStmt())...))
 		}
 		g.emit(inMem...)
 	}
@@ -270,15 +271,11 @@ func (g *flowGen) genJoin(n *ir.Join, c consumer) {
 				if pcols == nil {
 					pcols = spillCols(l, lneed, func(j int) bool { return g.col(l.cols[j]).nullable() })
 				}
-				stmts := g.putRow(gj.probe, key, pcols, l)
+				var seq *parPipe
 				if par != nil && par.on {
-					// a parallel pipeline's batch number and row index: a
-					// top-N's tie-breaker
-					w := g.name("w")
-					stmts = append([]jen.Code{jen.Id(w).Op(":=").Id(gj.probe).Dot("Of").Call(jen.Qual(spillPkg, "Hash").Call(key)),
-						jen.Id(w).Dot("PutInt64").Call(jen.Id(par.seq)), jen.Id(w).Dot("PutInt64").Call(jen.Int64().Call(jen.Id(par.row)))}, stmts...)
+					seq = par
 				}
-				g.emit(append(stmts, g.skipStmt())...)
+				g.emit(append(g.putRow(gj.probe, key, pcols, l, seq), g.skipStmt())...)
 			})
 			g.emit(jen.If(jen.Id(gj.probe).Op("!=").Nil()).Block(spilled...))
 		}

@@ -83,11 +83,16 @@ func putValue(w string, col spillCol, x *value) []jen.Code {
 }
 
 // putRow is the statements writing the columns cols of r to the partition
-// of key (a key of the join's keyType) in parts.
-func (g *flowGen) putRow(parts string, key jen.Code, cols []spillCol, r *row) []jen.Code {
+// of key (a key of the join's keyType) in parts, after the batch number
+// and row index of a parallel pipeline's row when par is not nil (a
+// top-N's tie-breaker).
+func (g *flowGen) putRow(parts string, key jen.Code, cols []spillCol, r *row, par *parPipe) []jen.Code {
 	return g.sub(func() {
 		w := g.name("w")
 		g.emit(jen.Id(w).Op(":=").Id(parts).Dot("Of").Call(jen.Qual(spillPkg, "Hash").Call(key)))
+		if par != nil {
+			g.emit(jen.Id(w).Dot("PutInt64").Call(jen.Id(par.seq)), jen.Id(w).Dot("PutInt64").Call(jen.Int64().Call(jen.Id(par.row))))
+		}
 		for _, c := range cols {
 			g.emit(putValue(w, c, g.col(r.cols[c.j]))...)
 		}
