@@ -160,7 +160,7 @@ func (g *flowGen) genAggregate(n *ir.Aggregate, c consumer) {
 			} else {
 				gi = lookup()
 			}
-			if g.plan.Defer[n] {
+			if g.plan.Defer[n] && !g.fromSpill {
 				if g.rowEnd == nil {
 					g.unplanned(n.Pos, "deferred accumulators outside a scan's row loop")
 				}

@@ -817,7 +817,7 @@ materialized view plain = from f | where v > 0 | select k, v
 		"uni":     `fc.Grow("union at p.thund:7:`,
 		"sorted":  `fc.Grow("order by at p.thund:8:`,
 		"top":     `fc.Grow("order by at p.thund:9:`,
-		"joined":  `fc.Grow("join at p.thund:10:`,
+		"joined":  `fc.SpillPartitions("join at p.thund:10:`,
 		"grouped": `fc.Grow("group by at p.thund:11:`,
 		"plain":   "",
 	} {

@@ -43,6 +43,10 @@ type flowGen struct {
 	par     *parPipe           // a pipeline asked to run on the workers, for the scan that produces it
 	memos   map[memoKey]string // an aggregate's memo of one build side's groups (memoGroup)
 	rowEnd  *rowLoop           // the batch row loop being generated, if the current code is in one (genScan)
+	// fromSpill: the rows being generated are read back from a spilled join's
+	// files (joinspill.go), with no batch to reload a row from by its index
+	// (deferAccum)
+	fromSpill bool
 
 	typeDecls []func() jen.Code // package-level types and functions of the flow, declared last
 

@@ -50,7 +50,8 @@ func (g *flowGen) keyValues(keys []joinKey, left bool, r *row, e *env, pos ir.Po
 // USING columns) are the hash key; NULL keys never match (except for
 // <=>); the rest of ON is a residual tested per candidate. Inner, left,
 // right, full, semi, anti and cross (a nested loop) joins; right and full
-// joins replay the build rows no probe matched at the end.
+// joins replay the build rows no probe matched at the end. A join on keys
+// whose build side passes --memory-limit spills (joinspill.go).
 func (g *flowGen) genJoin(n *ir.Join, c consumer) {
 	kind := n.Kind
 	switch {
@@ -107,87 +108,6 @@ func (g *flowGen) genJoin(n *ir.Join, c consumer) {
 		st.add("matched", jen.Bool())
 	}
 
-	// build: the right input's pipeline
-	mem := g.newMemAccount(fmt.Sprintf("join at %s (its build side)", posText(n.Pos)))
-	g.emit(jen.Commentf("join at %s: build the right side", posText(n.Pos)))
-	g.produce(n.Right, func(r *row) {
-		e := g.envOf(n.Right, r)
-		var kvals []*value
-		if kt != nil {
-			kvals = g.keyValues(keys, false, r, e, n.Pos)
-		}
-		g.emit(jen.Id(rows).Op("=").Qual(kernelPkg, "AppendZero").Call(jen.Id(rows)))
-		rw := g.declare([]string{g.name("rw")}, jen.Op("&").Id(rows).Index(jen.Len(jen.Id(rows)).Op("-").Lit(1)))[0]
-		for j := range rschema {
-			if j >= len(rneed) || !rneed[j] || r.cols[j] == nil {
-				continue
-			}
-			x := g.col(r.cols[j])
-			f := fmt.Sprintf("c%d", j)
-			st.add(f, goType(x.t))
-			st.add(f+"ok", jen.Bool())
-			stored[j] = true
-			set := []jen.Code{use(rw).Dot(f).Op("=").Add(cloneValue(x.t, V0(x))), use(rw).Dot(f + "ok").Op("=").True()}
-			switch {
-			case x.null:
-				storedNullable[j] = true
-			case x.nullable():
-				storedNullable[j] = true
-				g.emit(jen.If(OK(x)).Block(set...))
-			default:
-				g.emit(set...)
-			}
-		}
-		var strs []jen.Code
-		for j := range rschema {
-			if stored[j] && (rschema[j].Type.Kind == ir.TString || rschema[j].Type.Kind == ir.TBinary) {
-				strs = append(strs, use(rw).Dot(fmt.Sprintf("c%d", j)))
-			}
-		}
-		mem.add(g, jen.Id(st.name).Values(), strs)
-		if kt == nil {
-			return
-		}
-		key, ok := kt.buildOK(g, kvals, nullSafe)
-		b := g.name("b")
-		insert := g.sub(func() {
-			g.emit(jen.List(jen.Id(b), jen.Id("found")).Op(":=").Add(kt.get(ht, key)))
-			if kt.table() != "" {
-				// the table holds the chain's head: this row, marked
-				// kernel.ChainMore when the key has rows before it; a new key's
-				// strings are copied out of the batch
-				last := jen.Int32().Call(jen.Len(jen.Id(rows)).Op("-").Lit(1))
-				g.emit(jen.If(jen.Op("!").Id("found")).Block(
-					jen.Id(b).Op("=").Lit(-1),
-					kt.put(ht, kt.cloned(g, key), last.Clone())).
-					Else().Block(
-					jen.Id(b).Op("&^=").Qual(kernelPkg, "ChainMore"),
-					kt.put(ht, key, last.Clone().Op("|").Qual(kernelPkg, "ChainMore"))),
-					jen.Id(next).Op("=").Append(jen.Id(next), jen.Id(b)))
-				return
-			}
-			newKey := g.sub(func() {
-				// a new key gets a bucket; its strings are copied out of the batch
-				g.emit(jen.Id(b).Op("=").Int32().Call(jen.Len(jen.Id(heads))),
-					jen.Id(heads).Op("=").Append(jen.Id(heads), jen.Lit(-1)))
-				g.emit(kt.put(ht, kt.cloned(g, key), jen.Id(b)))
-			})
-			g.emit(jen.If(jen.Op("!").Id("found")).Block(newKey...),
-				jen.Id(next).Op("=").Append(jen.Id(next), jen.Id(heads).Index(jen.Id(b))),
-				jen.Id(heads).Index(jen.Id(b)).Op("=").Int32().Call(jen.Len(jen.Id(next)).Op("-").Lit(1)))
-		})
-		if ok == nil {
-			g.emit(jen.Block(insert...))
-		} else {
-			g.emit(jen.If(ok).Block(insert...).Else().Block(jen.Id(next).Op("=").Append(jen.Id(next), jen.Lit(-1))))
-		}
-	})
-
-	if kt != nil && kt.table() != "" {
-		// a table value's bit 30 is kernel.ChainMore: the rows' indexes stay below it
-		g.emit(jen.If(jen.Len(jen.Id(rows)).Op(">").Int().Call(jen.Qual(kernelPkg, "ChainMore"))).Block(
-			jen.Return(jen.Qual(fmtPkg, "Errorf").Call(jen.Lit(fmt.Sprintf("flow %s: join at %s: its build side has more than 2^30 rows", g.flow.Name, posText(n.Pos)))))))
-	}
 	// the build side's row, read from a stored struct: row j of rows
 	buildRow := func(rw *local, j string) *row {
 		out := &row{cols: make([]*column, len(rschema))}
@@ -206,6 +126,91 @@ func (g *flowGen) genJoin(n *ir.Join, c consumer) {
 			}, from: from}
 		}
 		return out
+	}
+	// build: the right input's pipeline
+	op := joinOpText(n)
+	mem := g.newMemAccount(op)
+	var gj *graceJoin // a join on keys spills (joinspill.go); a cross join cannot
+	if kt != nil {
+		gj = g.newGraceJoin(op, par != nil)
+	}
+	var bcols []spillCol // the layout of a spilled build row
+	// resetTable empties the table and gives back the bytes it was granted
+	resetTable := func() []jen.Code {
+		out := []jen.Code{jen.Id(rows).Op("=").Nil(), jen.Id(ht).Op("=").Add(kt.newTable())}
+		if kt.table() == "" {
+			out = append(out, jen.Id(heads).Op("=").Nil())
+		}
+		return append(out, jen.Id(next).Op("=").Nil(),
+			jen.Id("fc").Dot("Shrink").Call(jen.Id(gj.held)), jen.Id(gj.held).Op("=").Lit(0))
+	}
+	// spillTable writes the table's rows to new partitions and empties it
+	spillTable := func() []jen.Code {
+		j := g.name("j")
+		body := g.loop(func() {
+			rw := g.declare([]string{g.name("rw")}, jen.Op("&").Id(rows).Index(jen.Id(j)))[0]
+			br := buildRow(rw, j)
+			key, _ := kt.buildOK(g, g.keyValues(keys, false, br, g.envOf(n.Right, br), n.Pos), nullSafe)
+			g.emit(g.putRow(gj.build, key, bcols, br, nil)...)
+		})
+		return append([]jen.Code{gj.startPartitions(gj.build), jen.For(jen.Id(j).Op(":=").Range().Id(rows)).Block(body...)}, resetTable()...)
+	}
+	g.emit(jen.Commentf("join at %s: build the right side", posText(n.Pos)))
+	build := func(r *row) {
+		e := g.envOf(n.Right, r)
+		var key, ok jen.Code
+		if kt != nil {
+			key, ok = kt.buildOK(g, g.keyValues(keys, false, r, e, n.Pos), nullSafe)
+		}
+		inMem := g.sub(func() {
+			g.emit(jen.Id(rows).Op("=").Qual(kernelPkg, "AppendZero").Call(jen.Id(rows)))
+			rw := g.declare([]string{g.name("rw")}, jen.Op("&").Id(rows).Index(jen.Len(jen.Id(rows)).Op("-").Lit(1)))[0]
+			for j := range rschema {
+				if j >= len(rneed) || !rneed[j] || r.cols[j] == nil {
+					continue
+				}
+				x := g.col(r.cols[j])
+				f := fmt.Sprintf("c%d", j)
+				st.add(f, goType(x.t))
+				st.add(f+"ok", jen.Bool())
+				stored[j] = true
+				set := []jen.Code{use(rw).Dot(f).Op("=").Add(cloneValue(x.t, V0(x))), use(rw).Dot(f + "ok").Op("=").True()}
+				switch {
+				case x.null:
+					storedNullable[j] = true
+				case x.nullable():
+					storedNullable[j] = true
+					g.emit(jen.If(OK(x)).Block(set...))
+				default:
+					g.emit(set...)
+				}
+			}
+			var strs []jen.Code
+			for j := range rschema {
+				if stored[j] && (rschema[j].Type.Kind == ir.TString || rschema[j].Type.Kind == ir.TBinary) {
+					strs = append(strs, use(rw).Dot(fmt.Sprintf("c%d", j)))
+				}
+			}
+			if kt == nil {
+				mem.add(g, jen.Id(st.name).Values(), strs)
+				return
+			}
+			bcols = spillCols(r, stored, func(j int) bool { return storedNullable[j] })
+			g.genJoinInsert(kt, key, ok, rows, ht, heads, next)
+			// accounted after the insert: a refusal spills the table, this row with it
+			g.emit(gj.tryGrowStmts(mem, mem.rowSize(jen.Id(st.name).Values(), strs), spillTable())...)
+		})
+		if gj != nil {
+			g.emit(jen.If(jen.Id(gj.build).Op("!=").Nil()).Block(append(g.putRow(gj.build, key, bcols, r, nil), g.skipStmt())...))
+		}
+		g.emit(inMem...)
+	}
+	g.produce(n.Right, build)
+
+	if kt != nil && kt.table() != "" {
+		// a table value's bit 30 is kernel.ChainMore: the rows' indexes stay below it
+		g.emit(jen.If(jen.Len(jen.Id(rows)).Op(">").Int().Call(jen.Qual(kernelPkg, "ChainMore"))).Block(
+			jen.Return(jen.Qual(fmtPkg, "Errorf").Call(jen.Lit(fmt.Sprintf("flow %s: join at %s: its build side has more than 2^30 rows", g.flow.Name, posText(n.Pos)))))))
 	}
 	nullRow := func(left bool) *row {
 		sch := rschema
@@ -256,8 +261,24 @@ func (g *flowGen) genJoin(n *ir.Join, c consumer) {
 	if par != nil && trackMatch {
 		panic("codegen: a parallel probe of a " + kind.String() + " join")
 	}
-	g.par = par
-	g.produce(n.Left, func(l *row) {
+	var pcols []spillCol // the layout of a spilled probe row
+	lneed := g.plan.Need[n.Left]
+	probe := func(l *row) {
+		if gj != nil {
+			// the build side spilled: the row goes to its partition
+			spilled := g.sub(func() {
+				key, _ := kt.buildOK(g, g.keyValues(keys, true, l, g.envOf(n.Left, l), n.Pos), nullSafe)
+				if pcols == nil {
+					pcols = spillCols(l, lneed, func(j int) bool { return g.col(l.cols[j]).nullable() })
+				}
+				var seq *parPipe
+				if par != nil && par.on {
+					seq = par
+				}
+				g.emit(append(g.putRow(gj.probe, key, pcols, l, seq), g.skipStmt())...)
+			})
+			g.emit(jen.If(jen.Id(gj.probe).Op("!=").Nil()).Block(spilled...))
+		}
 		// candidates is the loop over the build rows that may match
 		candidates := func(body func(rw *local, j string) []jen.Code) {
 			j := g.name("j")
@@ -339,16 +360,65 @@ func (g *flowGen) genJoin(n *ir.Join, c consumer) {
 				g.emit(jen.If(jen.Op("!").Id(found)).Block(unmatched...))
 			}
 		}
-	})
+	}
+	var unmatched func() // right and full joins: the build rows no probe matched
 	if trackMatch {
-		j := g.name("j")
-		body := g.loop(func() {
-			rw := g.declare([]string{g.name("rw")}, jen.Op("&").Id(rows).Index(jen.Id(j)))[0]
-			g.emit(jen.If(use(rw).Dot("matched")).Block(jen.Continue()))
-			c(joined(nullRow(true), buildRow(rw, j)))
-		})
-		g.emit(jen.Commentf("join at %s: the build rows no probe matched", posText(n.Pos)),
-			jen.For(jen.Id(j).Op(":=").Range().Id(rows)).Block(body...))
+		unmatched = func() {
+			j := g.name("j")
+			body := g.loop(func() {
+				rw := g.declare([]string{g.name("rw")}, jen.Op("&").Id(rows).Index(jen.Id(j)))[0]
+				g.emit(jen.If(use(rw).Dot("matched")).Block(jen.Continue()))
+				c(joined(nullRow(true), buildRow(rw, j)))
+			})
+			g.emit(jen.Commentf("join at %s: the build rows no probe matched", posText(n.Pos)),
+				jen.For(jen.Id(j).Op(":=").Range().Id(rows)).Block(body...))
+		}
+	}
+	if gj == nil {
+		g.par = par
+		g.produce(n.Left, probe)
+		if unmatched != nil {
+			unmatched()
+		}
+		return
+	}
+	// the grace phase runs once the probe input is done: after it, or in a
+	// parallel pipeline's one worker's end (joinspill.go)
+	replayed := false
+	replay := func() {
+		replayed = true
+		g.genReplay(gj, rows, bcols, len(rschema), build, pcols, len(lschema), par, probe, unmatched,
+			append(resetTable(), jen.Id(mem.pending).Op("=").Lit(0)))
+	}
+	g.emit(jen.If(jen.Id(gj.build).Op("!=").Nil()).Block(gj.startPartitions(gj.probe)))
+	var end func()
+	if par != nil {
+		g.emit(jen.If(jen.Id(gj.build).Op("!=").Nil()).Block(
+			jen.Id("fc").Dot("SerialBegin").Call(), jen.Id(gj.serial).Op("=").True()))
+		end = par.end
+		par.end = func() {
+			inside := par.inside
+			par.inside = true
+			replay()
+			par.inside = inside
+			if end != nil {
+				end()
+			}
+		}
+	}
+	g.par = par
+	g.produce(n.Left, probe)
+	if par != nil {
+		par.end = end
+	}
+	if !replayed {
+		replay()
+	}
+	if par != nil {
+		g.emit(jen.If(jen.Id(gj.serial)).Block(jen.Id("fc").Dot("SerialEnd").Call(), jen.Id(gj.serial).Op("=").False()))
+	}
+	if unmatched != nil {
+		unmatched()
 	}
 }
 
@@ -360,4 +430,42 @@ func (g *flowGen) castColumn(src *column, t ir.Type, pos ir.Pos) *column {
 		return src
 	}
 	return &column{t: t, load: func() *value { return g.coerce(g.col(src), t, pos) }}
+}
+
+// genJoinInsert inserts the build row just appended to rows under key
+// (valid when ok, nil for always): kt's table maps a key to the head of
+// its chain of rows (next links each row to the key's previous row). An
+// rt/hashtab table holds the chain's head, this row, marked
+// kernel.ChainMore when the key has rows before it; a Go map holds the
+// index of a bucket in heads. A new key's strings are copied out of the
+// batch. A row whose key is NULL is in no chain.
+func (g *flowGen) genJoinInsert(kt *keyType, key, ok jen.Code, rows, ht, heads, next string) {
+	b := g.name("b")
+	insert := g.sub(func() {
+		g.emit(jen.List(jen.Id(b), jen.Id("found")).Op(":=").Add(kt.get(ht, key)))
+		if kt.table() != "" {
+			last := jen.Int32().Call(jen.Len(jen.Id(rows)).Op("-").Lit(1))
+			g.emit(jen.If(jen.Op("!").Id("found")).Block(
+				jen.Id(b).Op("=").Lit(-1),
+				kt.put(ht, kt.cloned(g, key), last.Clone())).
+				Else().Block(
+				jen.Id(b).Op("&^=").Qual(kernelPkg, "ChainMore"),
+				kt.put(ht, key, last.Clone().Op("|").Qual(kernelPkg, "ChainMore"))),
+				jen.Id(next).Op("=").Append(jen.Id(next), jen.Id(b)))
+			return
+		}
+		newKey := g.sub(func() {
+			g.emit(jen.Id(b).Op("=").Int32().Call(jen.Len(jen.Id(heads))),
+				jen.Id(heads).Op("=").Append(jen.Id(heads), jen.Lit(-1)))
+			g.emit(kt.put(ht, kt.cloned(g, key), jen.Id(b)))
+		})
+		g.emit(jen.If(jen.Op("!").Id("found")).Block(newKey...),
+			jen.Id(next).Op("=").Append(jen.Id(next), jen.Id(heads).Index(jen.Id(b))),
+			jen.Id(heads).Index(jen.Id(b)).Op("=").Int32().Call(jen.Len(jen.Id(next)).Op("-").Lit(1)))
+	})
+	if ok == nil {
+		g.emit(jen.Block(insert...))
+	} else {
+		g.emit(jen.If(ok).Block(insert...).Else().Block(jen.Id(next).Op("=").Append(jen.Id(next), jen.Lit(-1))))
+	}
 }

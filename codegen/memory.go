@@ -71,6 +71,11 @@ func (m *memAccount) add(g *flowGen, zero jen.Code, strs []jen.Code) {
 
 // addStmts is the code of add.
 func (m *memAccount) addStmts(zero jen.Code, strs []jen.Code) []jen.Code {
+	return m.growStmts(m.rowSize(zero, strs))
+}
+
+// rowSize is the int64 expression of what add accounts for one row.
+func (m *memAccount) rowSize(zero jen.Code, strs []jen.Code) jen.Code {
 	size := jen.Int64().Call(jen.Qual(unsafePkg, "Sizeof").Call(zero))
 	if m.times != 1 {
 		size = jen.Lit(m.times).Op("*").Add(size)
@@ -79,7 +84,7 @@ func (m *memAccount) addStmts(zero jen.Code, strs []jen.Code) []jen.Code {
 	for _, s := range strs {
 		size = size.Op("+").Int64().Call(jen.Len(s))
 	}
-	return m.growStmts(size)
+	return size
 }
 
 // growStmts is the code that accounts size (an int64 expression) more

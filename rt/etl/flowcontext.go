@@ -54,6 +54,7 @@ type FlowContext struct {
 	spillArea  *spill.Area // nil: the system's default root, opened at the first spill
 	spillMu    sync.Mutex
 	spillFiles []*spill.Writer // SpillFile's, removed when the flow ends
+	serial     int             // SerialBegin's, not yet ended: Parallel runs one worker
 }
 
 // NewFlowContext builds a FlowContext from its parts; Main uses it, and so
@@ -207,8 +208,13 @@ func (fc *FlowContext) Expect(i int) *run.Expectation { return fc.expect[i] }
 // Parallel loops and memory.
 
 // Workers is the number of workers Parallel runs a pipeline on: Threads,
-// at least 1. Generated code sizes its per-worker partial state by it.
-func (fc *FlowContext) Workers() int { return max(fc.Threads, 1) }
+// at least 1 (1 between SerialBegin and SerialEnd). Generated code sizes its per-worker partial state by it.
+func (fc *FlowContext) Workers() int {
+	if fc.serial > 0 {
+		return 1
+	}
+	return max(fc.Threads, 1)
+}
 
 // errStopped ends a worker's loop because another worker failed.
 var errStopped = errors.New("stopped")
@@ -352,6 +358,40 @@ func (fc *FlowContext) SpillFile(op string) (*spill.Writer, error) {
 	fc.spillFiles = append(fc.spillFiles, w)
 	return w, nil
 }
+
+// SpillPartitions starts the Fanout spill files of one level of op's
+// grace hash partitioning (rt/spill.Partitions; level 0 is the first
+// split). Past spill.MaxLevel levels, the rows of one partition still
+// pass --memory-limit while their keys' hashes agree in every bit used,
+// in practice those of one key: the flow fails with a SpillDepthError.
+func (fc *FlowContext) SpillPartitions(op string, level int) (*spill.Partitions, error) {
+	if level >= spill.MaxLevel {
+		return nil, &SpillDepthError{Operator: op, Limit: fc.MemoryLimit(), Levels: level}
+	}
+	return spill.NewPartitions(level, func() (*spill.Writer, error) { return fc.SpillFile(op) })
+}
+
+// SpillDepthError is an operator whose spilled partition still passes
+// --memory-limit after being split Levels times by its keys' hash bits.
+type SpillDepthError struct {
+	Operator string // "join at FILE:LINE:COL (its build side)", ...
+	Limit    int64
+	Levels   int
+}
+
+func (e *SpillDepthError) Error() string {
+	return fmt.Sprintf("%s needs more than --memory-limit %s for the rows of one key (its spilled rows still do not fit after %d splits by hash): raise --memory-limit",
+		e.Operator, FormatBytes(e.Limit), e.Levels)
+}
+
+// SerialBegin makes Parallel run on one goroutine until the matching
+// SerialEnd (calls nest): a join whose build side spilled writes its probe
+// rows to spill files of its own and replays them through its consumer,
+// which only one worker's state can receive.
+func (fc *FlowContext) SerialBegin() { fc.serial++ }
+
+// SerialEnd ends a SerialBegin.
+func (fc *FlowContext) SerialEnd() { fc.serial-- }
 
 // removeSpills removes the flow's spill files that are left (the flow
 // ended, or failed).

@@ -36,10 +36,25 @@ func (w *Writer) write(p []byte) {
 }
 
 // PutUvarint appends an unsigned varint.
-func (w *Writer) PutUvarint(v uint64) { w.write(w.buf[:binary.PutUvarint(w.buf[:], v)]) }
+func (w *Writer) PutUvarint(v uint64) {
+	if w.err == nil && w.w.Available() >= binary.MaxVarintLen64 {
+		// encoded straight into the buffer's free space (Write's copy is onto itself)
+		b := binary.AppendUvarint(w.w.AvailableBuffer(), v)
+		w.w.Write(b)
+		w.n += int64(len(b))
+		return
+	}
+	w.write(w.buf[:binary.PutUvarint(w.buf[:], v)])
+}
 
 // PutVarint appends a signed (zigzag) varint.
-func (w *Writer) PutVarint(v int64) { w.write(w.buf[:binary.PutVarint(w.buf[:], v)]) }
+func (w *Writer) PutVarint(v int64) {
+	u := uint64(v) << 1
+	if v < 0 {
+		u = ^u
+	}
+	w.PutUvarint(u)
+}
 
 // PutUint64 appends 8 bytes.
 func (w *Writer) PutUint64(v uint64) {
@@ -180,6 +195,15 @@ func (r *Reader) GetUvarint() uint64 {
 	if r.err != nil {
 		return 0
 	}
+	// the fast path decodes from the buffered bytes; a varint the buffer
+	// splits (or a damaged one) goes byte by byte
+	if p, _ := r.r.Peek(binary.MaxVarintLen64); len(p) > 0 {
+		if v, n := binary.Uvarint(p); n > 0 {
+			r.r.Discard(n)
+			r.left -= int64(n)
+			return v
+		}
+	}
 	v, err := binary.ReadUvarint(r)
 	if err != nil {
 		r.fail(err)
@@ -189,12 +213,10 @@ func (r *Reader) GetUvarint() uint64 {
 
 // GetVarint reads a PutVarint.
 func (r *Reader) GetVarint() int64 {
-	if r.err != nil {
-		return 0
-	}
-	v, err := binary.ReadVarint(r)
-	if err != nil {
-		r.fail(err)
+	u := r.GetUvarint() // zigzag, as binary.PutVarint writes it
+	v := int64(u >> 1)
+	if u&1 != 0 {
+		v = ^v
 	}
 	return v
 }
