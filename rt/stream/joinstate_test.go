@@ -18,7 +18,8 @@ import (
 // side emitted NULL-padded at that watermark (exactly those whose bound the
 // horizon passed and that nothing matched, in the order of their bound), and
 // that the evicted rows still stored stay bounded (whole chunks given back,
-// or the side compacted); at the end, the pairs emitted. Some batches end in
+// or the side compacted); at the end, the pairs emitted, which a probe
+// finds in the held rows' order, indexed or not. Some batches end in
 // a checkpoint and a restore.
 func TestIntervalJoinModel(t *testing.T) {
 	type ev struct {
@@ -31,7 +32,7 @@ func TestIntervalJoinModel(t *testing.T) {
 		arrived int   // on-time rows so far
 		pad     []ev  // the rows emitted NULL-padded
 	}
-	compacted, dropped, padded := false, false, 0
+	compacted, dropped, indexed, scanned, padded := false, false, false, false, 0
 	for c := 0; c < 40; c++ {
 		rng := rand.New(rand.NewPCG(uint64(c), 11))
 		lower := rng.Int64N(41) - 20
@@ -51,7 +52,15 @@ func TestIntervalJoinModel(t *testing.T) {
 			t.Fatal(err)
 		}
 		var got []string
+		// a probe pairs the held rows in arrival order (restored rows: in
+		// the order of their time, then of arrival)
+		rank, nextRank, last := map[int]int{}, 0, -1
 		emit := func(l, r int, m Match) {
+			if held := rank[min(l, r)]; held <= last {
+				t.Fatalf("case %d: row %d paired after one held after it", c, min(l, r))
+			} else {
+				last = held
+			}
 			if residual(l, r) {
 				m.Set()
 				got = append(got, fmt.Sprintf("%d+%d", l, r))
@@ -77,6 +86,7 @@ func TestIntervalJoinModel(t *testing.T) {
 				}
 				id++
 				late := hasWM && e.t <= wm-lateness
+				rank[e.id], nextRank, last = nextRank, nextRank+1, -1
 				var ok bool
 				if e.left {
 					ok = j.AddLeftM(e.key, e.t, e.id, emit)
@@ -131,6 +141,8 @@ func TestIntervalJoinModel(t *testing.T) {
 					t.Fatalf("case %d batch %d: %d evicted rows stored beside %d held", c, b, dead, s.held)
 				}
 				dropped = dropped || s.base > bases[k]
+				indexed = indexed || s.indexed > s.base
+				scanned = scanned || s.scanned > 0
 				compacted = compacted || s.held > 0 && s.base == 0 && firsts[k] != nil && s.chunks[0] != firsts[k]
 			}
 			if (j.HeldBytes() == 0) != (j.left.stored+j.right.stored == 0) {
@@ -138,6 +150,16 @@ func TestIntervalJoinModel(t *testing.T) {
 			}
 			if !end && rng.IntN(8) == 0 { // a restart: checkpoint, restore into new state
 				j = restartJoin(t, j, preserveL || preserveR, lower, upper, lateness)
+				var kept []ev
+				for _, e := range onTime {
+					if bound(e) > a.h {
+						kept = append(kept, e)
+					}
+				}
+				slices.SortStableFunc(kept, func(a, b ev) int { return cmp.Compare(a.t, b.t) })
+				for _, e := range kept {
+					rank[e.id], nextRank = nextRank, nextRank+1
+				}
 			}
 		}
 		if s := j.Stats(); s.Held != 0 || j.HeldBytes() != 0 {
@@ -209,8 +231,9 @@ func TestIntervalJoinModel(t *testing.T) {
 			padded += len(a.pad)
 		}
 	}
-	if padded == 0 || !dropped || !compacted {
-		t.Fatalf("the cases did not exercise the state: %d NULL-padded, chunks dropped %v, compacted %v", padded, dropped, compacted)
+	if padded == 0 || !dropped || !compacted || !indexed || !scanned {
+		t.Fatalf("the cases did not exercise the state: %d NULL-padded, chunks dropped %v, compacted %v, indexed %v, scanned %v",
+			padded, dropped, compacted, indexed, scanned)
 	}
 }
 
