@@ -182,10 +182,9 @@ type JoinRow[K comparable, T any] struct {
 
 func snapSide[K comparable, T any](s *joinSide[K, T]) []JoinRow[K, T] {
 	var out []JoinRow[K, T]
+	// in arrival order: reproducible, and restored in the same order, so
+	// that a probe pairs the rows in the same order after a restart
 	s.each(func(k K, t int64, row T, _ bool) { out = append(out, JoinRow[K, T]{k, t, row}) })
-	// by time, rows of one time in arrival order, so that snapshots are
-	// reproducible
-	sortStable(out, func(a, b JoinRow[K, T]) bool { return a.T < b.T })
 	return out
 }
 

@@ -26,8 +26,7 @@ type OuterJoinRow[K comparable, T any] struct {
 
 func snapSideOuter[K comparable, T any](s *joinSide[K, T]) []OuterJoinRow[K, T] {
 	var out []OuterJoinRow[K, T]
-	s.each(func(k K, t int64, row T, matched bool) { out = append(out, OuterJoinRow[K, T]{k, t, row, matched}) })
-	sortStable(out, func(a, b OuterJoinRow[K, T]) bool { return a.T < b.T }) // see snapSide
+	s.each(func(k K, t int64, row T, matched bool) { out = append(out, OuterJoinRow[K, T]{k, t, row, matched}) }) // see snapSide
 	return out
 }
 
