@@ -98,7 +98,7 @@ func (s *joinSide[K, T]) at(id int64) (*joinChunk[K, T], int) {
 }
 
 // add keeps a row and returns the address of its matched flag, valid until
-// the next eviction.
+// the side's next add (the first chunk grows by appends) or eviction.
 func (s *joinSide[K, T]) add(key K, t int64, row T, matched bool) *bool {
 	n := len(s.chunks)
 	if n == 0 || len(s.chunks[n-1].ts) == joinChunkRows {
