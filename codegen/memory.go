@@ -119,7 +119,12 @@ func (g *flowGen) newMemHold(op string) *memHold {
 // plus memRowOverhead each: their map slot and index (strings the entries
 // hold are not counted).
 func (h *memHold) hold(g *flowGen, count, entry jen.Code) {
-	g.emit(jen.If(jen.Err().Op(":=").Id("fc").Dot("Hold").Call(jen.Lit(h.op), jen.Op("&").Id(h.was),
-		jen.Int64().Call(count).Op("*").Parens(jen.Int64().Call(entry).Op("+").Lit(memRowOverhead))), jen.Err().Op("!=").Nil()).Block(
+	h.holdBytes(g, jen.Int64().Call(count).Op("*").Parens(jen.Int64().Call(entry).Op("+").Lit(memRowOverhead)))
+}
+
+// holdBytes accounts the bytes (an int64 expression) a structure that
+// estimates its own footprint reports (rt/stream.IntervalJoin.HeldBytes).
+func (h *memHold) holdBytes(g *flowGen, bytes jen.Code) {
+	g.emit(jen.If(jen.Err().Op(":=").Id("fc").Dot("Hold").Call(jen.Lit(h.op), jen.Op("&").Id(h.was), bytes), jen.Err().Op("!=").Nil()).Block(
 		jen.Return(jen.Err())))
 }

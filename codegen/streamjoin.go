@@ -233,10 +233,8 @@ func (g *flowGen) genStreamJoin(n *ir.Join, c consumer) {
 			g.emit(jen.Id(pairs).Op("=").Id(pairs).Index(jen.Empty(), jen.Lit(0)),
 				jen.If(jen.Op("!").Id(ij).Dot(method).Call(jen.Id(kt.name).Values(kd), jen.Int64().Call(V(nonNull(t))), jen.Id(s.st.name).Values(rd), jen.Id(emitFn))).Block(
 					jen.Id(sf.nlate).Op("++"), g.skipStmt()))
-			// the rows held, each a key, a time and the larger side's row
-			mem.hold(g, jen.Id(ij).Dot("Stats").Call().Dot("Held"),
-				jen.Qual(unsafePkg, "Sizeof").Call(jen.Id(kt.name).Values()).Op("+").Lit(8).Op("+").
-					Max(jen.Qual(unsafePkg, "Sizeof").Call(jen.Id(L.st.name).Values()), jen.Qual(unsafePkg, "Sizeof").Call(jen.Id(R.st.name).Values())))
+			// the held rows' columns and index, as the state counts them
+			mem.holdBytes(g, jen.Id(ij).Dot("HeldBytes").Call())
 			p := g.name("p")
 			body := g.loop(func() {
 				var lr, rr *row

@@ -37,6 +37,14 @@ type Dedup[K comparable] struct {
 	stats           DedupStats
 }
 
+// expiryEntry is a held key and the time after which it expires.
+type expiryEntry[K comparable] struct {
+	at  int64
+	key K
+}
+
+func expiryLess[K comparable](a, b expiryEntry[K]) bool { return a.at < b.at }
+
 // DedupStats counts what a Dedup saw.
 type DedupStats struct {
 	Rows       int64 // rows added, late ones included

@@ -17,7 +17,9 @@
 //     append, update or complete mode, classifying late rows; Snapshot and
 //     Restore for checkpoints.
 //   - Distinct: count(DISTINCT x)'s accumulator in window state.
-//   - IntervalJoin: the state of a two-stream join with a time bound; for
+//   - IntervalJoin: the state of a two-stream join with a time bound, its
+//     held rows by columns in chunks, indexed by key once probes have
+//     scanned them enough, evicted a chunk at a time (joinstate.go); for
 //     outer joins (AddLeftM, AddRightM, Match, AdvanceOuter,
 //     OuterJoinSnapshot) the held rows' matched flags, and the rows evicted
 //     unmatched, to be emitted NULL-padded.

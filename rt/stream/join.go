@@ -38,26 +38,6 @@ type JoinStats struct {
 	Evicted             int64
 }
 
-type timed[T any] struct {
-	t       int64
-	row     T
-	matched bool // some pair of it passed the join's whole condition (outer joins)
-}
-
-type joinSide[K comparable, T any] struct {
-	rows    map[K][]*timed[T]
-	expiry  []expiryEntry[K] // by at
-	held    int
-	evicted int64
-}
-
-type expiryEntry[K comparable] struct {
-	at  int64
-	key K
-}
-
-func expiryLess[K comparable](a, b expiryEntry[K]) bool { return a.at < b.at }
-
 // NewIntervalJoin returns empty join state for the bound
 // tl+lower <= tr <= tl+upper (lower <= upper; either may be negative);
 // grain is the units in a millisecond.
@@ -73,8 +53,8 @@ func NewIntervalJoin[K comparable, L, R any](lower, upper, allowedLateness, grai
 	}
 	return &IntervalJoin[K, L, R]{
 		lower: lower, upper: upper, lateness: allowedLateness, grain: grain,
-		left:  joinSide[K, L]{rows: map[K][]*timed[L]{}},
-		right: joinSide[K, R]{rows: map[K][]*timed[R]{}},
+		left:  newJoinSide[K, L](upper, false),
+		right: newJoinSide[K, R](lower, true),
 	}, nil
 }
 
@@ -105,7 +85,8 @@ func (j *IntervalJoin[K, L, R]) AddRight(key K, t int64, row R, emit func(L, R))
 // rows matched when the pair passes the join's whole condition (the key and
 // the time bound are only what the state can test). A held row evicted
 // unmatched is handed to Advance's unmatched callback, to be emitted
-// NULL-padded.
+// NULL-padded. A Match is valid until the join's next Add or Advance (it
+// points into the held rows' columns, which grow and are compacted).
 type Match struct{ l, r *bool }
 
 // Set marks the pair's two rows matched.
@@ -119,14 +100,11 @@ func (j *IntervalJoin[K, L, R]) AddLeftM(key K, t int64, row L, emit func(L, R, 
 		return false
 	}
 	lo, hi := satAdd(t, j.lower), satAdd(t, j.upper)
-	me := &timed[L]{t: t, row: row}
-	for _, r := range j.right.rows[key] {
-		if lo <= r.t && r.t <= hi {
-			j.stats.Pairs++
-			emit(row, r.row, Match{&me.matched, &r.matched})
-		}
-	}
-	addRow(&j.left, key, me, satAdd(t, j.upper))
+	me := j.left.add(key, t, row, false)
+	j.right.probe(key, lo, hi, func(r R, matched *bool) {
+		j.stats.Pairs++
+		emit(row, r, Match{me, matched})
+	})
 	return true
 }
 
@@ -138,58 +116,17 @@ func (j *IntervalJoin[K, L, R]) AddRightM(key K, t int64, row R, emit func(L, R,
 		return false
 	}
 	lo, hi := satSub(t, j.upper), satSub(t, j.lower)
-	me := &timed[R]{t: t, row: row}
-	for _, l := range j.left.rows[key] {
-		if lo <= l.t && l.t <= hi {
-			j.stats.Pairs++
-			emit(l.row, row, Match{&l.matched, &me.matched})
-		}
-	}
-	addRow(&j.right, key, me, satSub(t, j.lower))
+	me := j.right.add(key, t, row, false)
+	j.left.probe(key, lo, hi, func(l L, matched *bool) {
+		j.stats.Pairs++
+		emit(l, row, Match{matched, me})
+	})
 	return true
 }
 
 // Late reports whether event time t is late under the current watermark
 // (t <= H, see IntervalJoin).
 func (j *IntervalJoin[K, L, R]) Late(t int64) bool { return j.late(t) }
-
-// addRow keeps a row; last is the greatest event time of the other side it
-// can still match, after which it expires.
-func addRow[K comparable, T any](s *joinSide[K, T], key K, r *timed[T], last int64) {
-	s.rows[key] = append(s.rows[key], r)
-	s.held++
-	heapPush(&s.expiry, expiryEntry[K]{at: last, key: key}, expiryLess[K])
-}
-
-// evict drops the rows whose last matchable time is at or before horizon,
-// handing those never matched to unmatched when it is not nil.
-func evict[K comparable, T any](s *joinSide[K, T], horizon int64, last func(t int64) int64, unmatched func(T)) {
-	for len(s.expiry) > 0 && s.expiry[0].at <= horizon {
-		e := heapPop(&s.expiry, expiryLess[K])
-		rows, ok := s.rows[e.key]
-		if !ok {
-			continue
-		}
-		keep := rows[:0]
-		for _, r := range rows {
-			if last(r.t) <= horizon {
-				s.held--
-				s.evicted++
-				if unmatched != nil && !r.matched {
-					unmatched(r.row)
-				}
-				continue
-			}
-			keep = append(keep, r)
-		}
-		clear(rows[len(keep):])
-		if len(keep) == 0 {
-			delete(s.rows, e.key)
-		} else {
-			s.rows[e.key] = keep
-		}
-	}
-}
 
 // Advance ends a micro-batch with the flow's watermark and evicts the rows no
 // future on-time row can match. The watermark never decreases.
@@ -210,8 +147,8 @@ func (j *IntervalJoin[K, L, R]) AdvanceOuter(wm int64, ok bool, unmatchedLeft fu
 		return
 	}
 	h := satSub(j.horizon(), j.grain)
-	evict(&j.left, h, func(t int64) int64 { return satAdd(t, j.upper) }, unmatchedLeft)
-	evict(&j.right, h, func(t int64) int64 { return satSub(t, j.lower) }, unmatchedRight)
+	j.left.evict(h, unmatchedLeft)
+	j.right.evict(h, unmatchedRight)
 }
 
 // Stats returns the counters.
@@ -221,6 +158,11 @@ func (j *IntervalJoin[K, L, R]) Stats() JoinStats {
 	s.Evicted = j.left.evicted + j.right.evicted
 	return s
 }
+
+// HeldBytes estimates the memory the held rows take, for --memory-limit:
+// their columns, evicted rows not given back yet included, and the index
+// of each side (what the rows refer to, such as strings, is not counted).
+func (j *IntervalJoin[K, L, R]) HeldBytes() int64 { return j.left.bytes() + j.right.bytes() }
 
 // JoinSnapshot is an IntervalJoin's contents between micro-batches, for a
 // checkpoint (plain values; L and R must be encodable by the store).
@@ -240,15 +182,9 @@ type JoinRow[K comparable, T any] struct {
 
 func snapSide[K comparable, T any](s *joinSide[K, T]) []JoinRow[K, T] {
 	var out []JoinRow[K, T]
-	for k, rows := range s.rows {
-		for _, r := range rows {
-			out = append(out, JoinRow[K, T]{k, r.t, r.row})
-		}
-	}
-	// Map order is random; order by time so snapshots are reproducible
-	// (rows of one key keep their arrival order: the sort is stable and
-	// each key's rows were appended in order).
-	sortStable(out, func(a, b JoinRow[K, T]) bool { return a.T < b.T })
+	// in arrival order: reproducible, and restored in the same order, so
+	// that a probe pairs the rows in the same order after a restart
+	s.each(func(k K, t int64, row T, _ bool) { out = append(out, JoinRow[K, T]{k, t, row}) })
 	return out
 }
 
@@ -270,10 +206,10 @@ func (j *IntervalJoin[K, L, R]) Restore(s JoinSnapshot[K, L, R]) error {
 	j.stats.Held, j.stats.Evicted = 0, 0
 	j.left.evicted = s.Stats.Evicted // the sides' split is not kept; the sum is
 	for _, r := range s.Left {
-		addRow(&j.left, r.Key, &timed[L]{t: r.T, row: r.Row}, satAdd(r.T, j.upper))
+		j.left.add(r.Key, r.T, r.Row, false)
 	}
 	for _, r := range s.Right {
-		addRow(&j.right, r.Key, &timed[R]{t: r.T, row: r.Row}, satSub(r.T, j.lower))
+		j.right.add(r.Key, r.T, r.Row, false)
 	}
 	return nil
 }

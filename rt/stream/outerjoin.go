@@ -26,12 +26,7 @@ type OuterJoinRow[K comparable, T any] struct {
 
 func snapSideOuter[K comparable, T any](s *joinSide[K, T]) []OuterJoinRow[K, T] {
 	var out []OuterJoinRow[K, T]
-	for k, rows := range s.rows {
-		for _, r := range rows {
-			out = append(out, OuterJoinRow[K, T]{k, r.t, r.row, r.matched})
-		}
-	}
-	sortStable(out, func(a, b OuterJoinRow[K, T]) bool { return a.T < b.T }) // see snapSide
+	s.each(func(k K, t int64, row T, matched bool) { out = append(out, OuterJoinRow[K, T]{k, t, row, matched}) }) // see snapSide
 	return out
 }
 
@@ -46,10 +41,10 @@ func (j *IntervalJoin[K, L, R]) RestoreOuter(s OuterJoinSnapshot[K, L, R]) error
 		return err
 	}
 	for _, r := range s.Left {
-		addRow(&j.left, r.Key, &timed[L]{t: r.T, row: r.Row, matched: r.Matched}, satAdd(r.T, j.upper))
+		j.left.add(r.Key, r.T, r.Row, r.Matched)
 	}
 	for _, r := range s.Right {
-		addRow(&j.right, r.Key, &timed[R]{t: r.T, row: r.Row, matched: r.Matched}, satSub(r.T, j.lower))
+		j.right.add(r.Key, r.T, r.Row, r.Matched)
 	}
 	return nil
 }
