@@ -98,7 +98,7 @@ func (m *memAccount) addOrSpill(g *flowGen, zero jen.Code, strs []jen.Code, sr *
 		jen.If(jen.Id(m.pending).Op(">=").Id("fc").Dot("GrowStep")).Block(
 			jen.If(jen.Id("fc").Dot("TryGrow").Call(jen.Id(m.pending))).Block(
 				jen.Id(sr.held).Op("+=").Id(m.pending),
-			).Else().If(jen.Err().Op(":=").Id(sr.spill).Call(), jen.Err().Op("!=").Nil()).Block(
+			).Else().If(jen.Err().Op(":=").Id(sr.full).Call(), jen.Err().Op("!=").Nil()).Block(
 				jen.Return(jen.Err())),
 			jen.Id(m.pending).Op("=").Lit(0)))
 }

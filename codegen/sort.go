@@ -14,7 +14,11 @@ import (
 // per key, Spark's defaults: ASC NULLS FIRST, DESC NULLS LAST) with a
 // stable sort, and a new pipeline replays them in order. With topK > 0 (a
 // limit above the sort) the rows are cut down to the best topK whenever
-// the slice grows past twice that, so memory stays bounded.
+// the slice grows past twice that, so memory stays bounded, and a top-N
+// never spills. Without, the rows spill past --memory-limit: whenever the
+// account would pass it, the rows in memory are sorted and written out as
+// one run (declSpillRuns), and at the end the runs and the rows still in
+// memory merge, the replay reading the merge a batch at a time.
 func (g *flowGen) genSort(n *ir.Sort, c consumer, topK int64) {
 	if passes.Streaming(n) {
 		g.refuseStreaming(n.Pos, "order by")

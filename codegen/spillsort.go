@@ -11,6 +11,9 @@ import (
 // them out as one run and gives those bytes back.
 type spillRuns struct {
 	runs, held, spill string
+	// full is what the operator calls when its rows would pass the limit:
+	// spill, or a function that first makes room another way
+	full string
 }
 
 // declSpillRuns declares, in the operator's prelude, the sorted runs of
@@ -19,6 +22,7 @@ type spillRuns struct {
 // the layout of a row in a run.
 func (g *flowGen) declSpillRuns(op string, st *structDecl, rows, cmpFn string, fields func() []*storedField) *spillRuns {
 	sr := &spillRuns{runs: g.name("runs"), held: g.name("memHeld"), spill: g.name("spillRun")}
+	sr.full = sr.spill
 	put, get := g.global("spillPut_", st.name), g.global("spillGet_", st.name)
 	g.typeDecls = append(g.typeDecls, func() jen.Code { return spillRowFuncs(st.name, put, get, fields()) })
 	g.emit(jen.Var().Id(sr.held).Int64(),
@@ -110,4 +114,27 @@ func (g *flowGen) genWindowSpill(op, st, rows string, sr *spillRuns, perRow int,
 		jen.Id(rows).Op("=").Id(buf).Index(jen.Empty(), jen.Id(cut)),
 		jen.If(jen.Len(jen.Id(rows)).Op("==").Lit(0)).Block(jen.Break()))}
 	return wm
+}
+
+// declGroupLimitFull declares, for a spilling window operator with a group
+// limit (only the first lim rows of each partition go on), what it does
+// when its rows would pass the limit: it keeps only those rows of the rows
+// in memory (window.GroupLimit: a superset of the first lim rows of their
+// partitions over all rows, in input order), and spills only when they
+// still take more than half the limit. A dedup's rows then mostly stay in
+// memory, as the partitions' best rows.
+func (g *flowGen) declGroupLimitFull(sr *spillRuns, rows, size string, hashFn jen.Code, samePart, cmpFn string, lim int64) {
+	sr.full = g.name("compact")
+	g.emit(jen.Commentf("%s keeps only the group limit's rows, and spills them if they still do not fit.", sr.full),
+		jen.Id(sr.full).Op(":=").Func().Params().Error().Block(
+			jen.Id(rows).Op("=").Qual(windowPkg, "GroupLimit").Call(jen.Id(rows), hashFn, jen.Id(samePart), jen.Id(cmpFn), jen.Lit(int(lim))),
+			jen.Clear(jen.Id(rows).Index(jen.Len(jen.Id(rows)), jen.Cap(jen.Id(rows)))),
+			jen.Var().Id("kept").Int64(),
+			jen.For(jen.Id("i").Op(":=").Range().Id(rows)).Block(jen.Id("kept").Op("+=").Id(size).Call(jen.Op("&").Id(rows).Index(jen.Id("i")))),
+			jen.Id("fc").Dot("Shrink").Call(jen.Id(sr.held)),
+			jen.Id(sr.held).Op("=").Lit(0),
+			jen.If(jen.Id("kept").Op("<=").Id("fc").Dot("MemoryLimit").Call().Op("/").Lit(2).Op("&&").Id("fc").Dot("TryGrow").Call(jen.Id("kept"))).Block(
+				jen.Id(sr.held).Op("=").Id("kept"),
+				jen.Return(jen.Nil())),
+			jen.Return(jen.Id(sr.spill).Call())))
 }

@@ -35,7 +35,12 @@ type winFuncFields struct {
 // fc.Threads workers, each function computed by rt/window over the
 // partition's gathered values and scattered into one result slot per row;
 // then a new pipeline replays the rows in the first spec's order with the
-// items computed, each window function read from its slot.
+// items computed, each window function read from its slot. With one spec,
+// the rows spill past --memory-limit as runs sorted by its comparator and
+// are read back a batch of whole partitions at a time (genWindowSpill),
+// each batch going through the same sort, walk and replay; with more
+// (each sorts all rows its own way) the operator keeps its rows in memory
+// and fails past the limit.
 func (g *flowGen) genWindowProject(n *ir.Project, c consumer) {
 	wp := g.plan.Windows[n]
 	if wp == nil {
@@ -147,8 +152,30 @@ func (g *flowGen) genWindowProject(n *ir.Project, c consumer) {
 	// partitions at a time (genWindowMerge); with more, each spec sorts
 	// all rows its own way, and the rows stay in memory
 	var sr *spillRuns
+	var size string
+	// a row_number filter's group limit (wgl): only the first K rows of
+	// each partition go on
+	lim, hasLim := g.plan.GroupLimits[n]
+	// the --memory-limit account of what the operator adds to its rows:
+	// per row, each result slot (8 bytes and a validity byte at most), and
+	// per spec its sort index (4 bytes) and bucket (1 byte)
+	perRow := 9*len(funcs) + 5*len(wp.Specs)
 	if len(wp.Specs) == 1 {
 		sr = g.declSpillRuns(op, st, rows, cmpFns[0], fields)
+		size = g.global("winSize_", g.flow.Name)
+		g.typeDecls = append(g.typeDecls, func() jen.Code {
+			var strs []jen.Code
+			for _, f := range fields() {
+				if isStr(f.t) {
+					strs = append(strs, jen.Id("r").Dot(f.name))
+				}
+			}
+			return jen.Commentf("%s is what a %s holds in the --memory-limit account, with its result slots.", size, st.name).Line().
+				Func().Id(size).Params(jen.Id("r").Op("*").Id(st.name)).Int64().Block(jen.Return(mem.size(jen.Id(st.name).Values(), strs, perRow)))
+		})
+		if hasLim {
+			g.declGroupLimitFull(sr, rows, size, hashFns[0], sameParts[0], cmpFns[0], lim)
+		}
 	}
 	g.produce(n.Input, func(r *row) {
 		e := g.envOf(n.Input, r)
@@ -210,32 +237,14 @@ func (g *flowGen) genWindowProject(n *ir.Project, c consumer) {
 		}
 	})
 
-	// a row_number filter's group limit (wgl): only the first K rows of
-	// each partition go on
-	lim, hasLim := g.plan.GroupLimits[n]
 	if hasLim {
 		g.genGroupLimit(rows, hashFns[0], sameParts[0], cmpFns[0], lim)
 	}
-	// the --memory-limit account of what the operator adds to its rows:
-	// per row, each result slot (8 bytes and a validity byte at most), and
-	// per spec its sort index (4 bytes) and bucket (1 byte)
-	perRow := 9*len(funcs) + 5*len(wp.Specs)
 	var wm *winMerge
 	if sr == nil {
 		g.emit(jen.If(jen.Err().Op(":=").Id("fc").Dot("Grow").Call(jen.Lit(op), jen.Int64().Call(jen.Len(jen.Id(rows))).Op("*").Lit(perRow)), jen.Err().Op("!=").Nil()).Block(
 			jen.Return(jen.Err())))
 	} else {
-		size := g.global("winSize_", g.flow.Name)
-		g.typeDecls = append(g.typeDecls, func() jen.Code {
-			var strs []jen.Code
-			for _, f := range fields() {
-				if isStr(f.t) {
-					strs = append(strs, jen.Id("r").Dot(f.name))
-				}
-			}
-			return jen.Commentf("%s is what a %s read back from spilled runs holds in the --memory-limit account.", size, st.name).Line().
-				Func().Id(size).Params(jen.Id("r").Op("*").Id(st.name)).Int64().Block(jen.Return(mem.size(jen.Id(st.name).Values(), strs, perRow)))
-		})
 		wm = g.genWindowSpill(op, st.name, rows, sr, perRow, size, sameParts[0], lim, hasLim)
 	}
 

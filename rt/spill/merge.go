@@ -1,6 +1,9 @@
 package spill
 
-import "slices"
+import (
+	"cmp"
+	"slices"
+)
 
 // Runs is the sorted runs of an external merge sort (an order by's or a
 // window's rows past --memory-limit). Rows of a generated struct type T
@@ -36,7 +39,14 @@ func (s *Runs[T]) Write(w *Writer, rows []T) error {
 	for i := range idx {
 		idx[i] = int32(i)
 	}
-	slices.SortStableFunc(idx, func(a, b int32) int { return s.cmp(&rows[a], &rows[b]) })
+	// stable: ties by position (pdqsort over the index, faster than a
+	// stable sort's merges)
+	slices.SortFunc(idx, func(a, b int32) int {
+		if c := s.cmp(&rows[a], &rows[b]); c != 0 {
+			return c
+		}
+		return cmp.Compare(a, b)
+	})
 	for _, i := range idx {
 		s.put(w, &rows[i])
 	}
