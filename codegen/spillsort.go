@@ -26,12 +26,12 @@ func (g *flowGen) declSpillRuns(op string, st *structDecl, rows, cmpFn string, f
 	put, get := g.global("spillPut_", st.name), g.global("spillGet_", st.name)
 	g.typeDecls = append(g.typeDecls, func() jen.Code { return spillRowFuncs(st.name, put, get, fields()) })
 	g.emit(jen.Var().Id(sr.held).Int64(),
-		jen.Id(sr.runs).Op(":=").Qual(spillPkg, "NewRuns").Call(jen.Id(cmpFn), jen.Id(put), jen.Id(get)),
+		jen.Id(sr.runs).Op(":=").Qual(spillPkg, "NewRuns").Call(jen.Id(cmpFn), jen.Id(put), jen.Id(get),
+			jen.Func().Params().Params(jen.Op("*").Qual(spillPkg, "Writer"), jen.Error()).Block(
+				jen.Return(jen.Id("fc").Dot("SpillFile").Call(jen.Lit(op))))),
 		jen.Commentf("%s writes the rows in memory out as one sorted run and gives their memory back.", sr.spill),
 		jen.Id(sr.spill).Op(":=").Func().Params().Error().Block(
-			jen.List(jen.Id("w"), jen.Err()).Op(":=").Id("fc").Dot("SpillFile").Call(jen.Lit(op)),
-			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
-			jen.If(jen.Err().Op(":=").Id(sr.runs).Dot("Write").Call(jen.Id("w"), jen.Id(rows)), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+			jen.If(jen.Err().Op(":=").Id(sr.runs).Dot("Write").Call(jen.Id(rows)), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
 			jen.Clear(jen.Id(rows)),
 			jen.Id(rows).Op("=").Id(rows).Index(jen.Empty(), jen.Lit(0)),
 			jen.Id("fc").Dot("Shrink").Call(jen.Id(sr.held)),

@@ -16,25 +16,43 @@ import (
 //
 // Ties keep input order: runs are written in input order, each sorted
 // stably, and the merge breaks a tie by the run's number.
+//
+// A merge reads every run at once, each through a read buffer of 256 KiB,
+// so the runs are at most MaxFanIn: the one written past that first merges
+// all before it into one run (their bytes read and written once more).
 type Runs[T any] struct {
-	files []*File
-	cmp   func(a, b *T) int
-	put   func(*Writer, *T)
-	get   func(*Reader, *T)
+	files  []*File
+	cmp    func(a, b *T) int
+	put    func(*Writer, *T)
+	get    func(*Reader, *T)
+	create func() (*Writer, error)
+	fanIn  int
 }
 
+// MaxFanIn is how many runs a merge reads at once.
+const MaxFanIn = 32
+
 // NewRuns returns an empty set of runs of rows ordered by cmp, written
-// with put and read back with get.
-func NewRuns[T any](cmp func(a, b *T) int, put func(*Writer, *T), get func(*Reader, *T)) *Runs[T] {
-	return &Runs[T]{cmp: cmp, put: put, get: get}
+// with put to the files create starts and read back with get.
+func NewRuns[T any](cmp func(a, b *T) int, put func(*Writer, *T), get func(*Reader, *T), create func() (*Writer, error)) *Runs[T] {
+	return &Runs[T]{cmp: cmp, put: put, get: get, create: create, fanIn: MaxFanIn}
 }
 
 // Len is the number of runs written.
 func (s *Runs[T]) Len() int { return len(s.files) }
 
-// Write sorts rows stably by the comparison and writes them to w as one
-// run, which it finishes. It leaves rows as they were.
-func (s *Runs[T]) Write(w *Writer, rows []T) error {
+// Write sorts rows stably by the comparison and writes them out as one
+// run. It leaves rows as they were.
+func (s *Runs[T]) Write(rows []T) error {
+	if len(s.files) >= s.fanIn {
+		if err := s.mergeAll(); err != nil {
+			return err
+		}
+	}
+	w, err := s.create()
+	if err != nil {
+		return err
+	}
 	idx := make([]int32, len(rows))
 	for i := range idx {
 		idx[i] = int32(i)
@@ -55,6 +73,31 @@ func (s *Runs[T]) Write(w *Writer, rows []T) error {
 		return err
 	}
 	s.files = append(s.files, f)
+	return nil
+}
+
+// mergeAll merges the runs written so far into one, the first.
+func (s *Runs[T]) mergeAll() error {
+	m, err := s.Merge(nil, nil)
+	if err != nil {
+		return err
+	}
+	w, err := s.create()
+	if err != nil {
+		return err
+	}
+	for r := m.Peek(); r != nil; r = m.Next() {
+		s.put(w, r)
+	}
+	if err := m.Err(); err != nil {
+		w.Abandon()
+		return err
+	}
+	f, err := w.Finish()
+	if err != nil {
+		return err
+	}
+	s.files = []*File{f}
 	return nil
 }
 

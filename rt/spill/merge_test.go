@@ -16,8 +16,15 @@ type mergeRow struct {
 
 // TestMerge sorts rows in runs of random sizes, the last kept in memory,
 // and checks the merge gives what one stable sort of all rows gives, and
-// that the runs' files are gone once read.
+// that the runs' files are gone once read; with a fan-in of 3 the runs are
+// merged on the way as well.
 func TestMerge(t *testing.T) {
+	for _, fanIn := range []int{MaxFanIn, 3} {
+		testMerge(t, fanIn)
+	}
+}
+
+func testMerge(t *testing.T, fanIn int) {
 	dir := t.TempDir()
 	a := Open(dir)
 	defer a.Close()
@@ -29,21 +36,21 @@ func TestMerge(t *testing.T) {
 	byKey := func(a, b *mergeRow) int { return cmp.Compare(a.key, b.key) }
 	runs := NewRuns(byKey,
 		func(w *Writer, r *mergeRow) { w.PutInt64(r.key); w.PutInt64(r.seq); w.PutString(r.s) },
-		func(rd *Reader, r *mergeRow) { r.key, r.seq, r.s = rd.GetInt64(), rd.GetInt64(), rd.GetString() })
+		func(rd *Reader, r *mergeRow) { r.key, r.seq, r.s = rd.GetInt64(), rd.GetInt64(), rd.GetString() },
+		func() (*Writer, error) { return a.Create("order by at t:1:1", nil) })
+	runs.fanIn = fanIn
 	rest := all
+	written := 0
 	for len(rest) > 700 {
 		n := 1 + rng.IntN(700)
-		w, err := a.Create("order by at t:1:1", nil)
-		if err != nil {
+		if err := runs.Write(rest[:n]); err != nil {
 			t.Fatal(err)
 		}
-		if err := runs.Write(w, rest[:n]); err != nil {
-			t.Fatal(err)
-		}
+		written++
 		rest = rest[n:]
 	}
-	if runs.Len() < 3 {
-		t.Fatalf("%d runs", runs.Len())
+	if written < 5 || runs.Len() > fanIn {
+		t.Fatalf("fan-in %d: %d runs written, %d left", fanIn, written, runs.Len())
 	}
 	idx := make([]int32, len(rest))
 	for i := range idx {
