@@ -46,8 +46,9 @@ type workload struct {
 	name  string // the materialized view in workloads/bench.thund
 	about string
 	duck  string // the same query for DuckDB
-	// memLimit: run both engines with the harness's --memory-limit
-	memLimit bool
+	// memLimit: run both engines with the harness's --memory-limit;
+	// winLimit: with its -window-memory-limit, when given
+	memLimit, winLimit bool
 	// views are the DuckDB views the query reads (default duckViews)
 	views []string
 }
@@ -67,11 +68,11 @@ var workloads = []workload{
 		duck: `SELECT a.category, count(*) AS n, CAST(sum(b.price) AS BIGINT) AS total, max(a.item_name) AS top_item
 			FROM bids b JOIN auctions a ON b.auction = a.id GROUP BY a.category`},
 	// window functions (wnative)
-	{name: "w7", about: "dedup: row_number() per auction by date_time desc, rn = 1",
+	{name: "w7", about: "dedup: row_number() per auction by date_time desc, rn = 1", winLimit: true,
 		duck: `SELECT auction, bidder, price, date_time, CAST(rn AS INTEGER) AS rn FROM (
 			SELECT auction, bidder, price, date_time, row_number() OVER (PARTITION BY auction ORDER BY date_time DESC) AS rn FROM bids)
 			WHERE rn = 1`},
-	{name: "w8", about: "running sum(price) per auction by date_time",
+	{name: "w8", about: "running sum(price) per auction by date_time", winLimit: true,
 		duck: `SELECT auction, date_time, price,
 			CAST(sum(price) OVER (PARTITION BY auction ORDER BY date_time ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS BIGINT) AS running
 			FROM bids`},
@@ -91,6 +92,7 @@ type config struct {
 	only       []string
 	dir        string
 	memLimit   string
+	winLimit   string // W7's and W8's memory limit; empty: none
 	keep       bool
 	buildTimes bool
 	out        string
@@ -113,6 +115,7 @@ func main() {
 	flag.StringVar(&only, "w", "", "workloads to run, comma-separated (default all)")
 	flag.StringVar(&c.dir, "dir", "", "work folder; the generated data is kept and reused there (default: a temporary folder)")
 	flag.StringVar(&c.memLimit, "memory-limit", "", "the W6 memory limit for both engines (default: about a third of the auctions build side)")
+	flag.StringVar(&c.winLimit, "window-memory-limit", "", "the W7 and W8 memory limit for both engines (default: none)")
 	flag.StringVar(&c.out, "o", "", "also write the report to this file")
 	flag.BoolVar(&c.keep, "keep", false, "keep the temporary work folder")
 	flag.Int64Var(&c.nexmark, "nexmark", 0, "also run the Nexmark queries of examples/nexmark over this many generated events (0: none)")
@@ -216,8 +219,8 @@ func benchmark(c config) error {
 			continue
 		}
 		fmt.Fprintf(&rep, "%s: %s", w.name, w.about)
-		if w.memLimit {
-			fmt.Fprintf(&rep, " (--memory-limit %s)", c.memLimit)
+		if l := c.limitOf(w); l != "" {
+			fmt.Fprintf(&rep, " (--memory-limit %s)", l)
 		}
 		fmt.Fprintln(&rep)
 		for _, th := range c.threads {
@@ -228,14 +231,14 @@ func benchmark(c config) error {
 			// machine's other users falls on both
 			for i := range c.runs {
 				out := filepath.Join(dir, fmt.Sprintf("duck-%s-t%d-%d.parquet", w.name, th, i))
-				duck.runs = append(duck.runs, runDuck(root, w, th, c.memLimit, out))
+				duck.runs = append(duck.runs, runDuck(root, w, th, c.limitOf(w), out))
 				if i == 0 {
 					duckOut = out
 				} else {
 					os.Remove(out)
 				}
 				wh := filepath.Join(dir, fmt.Sprintf("wh-%s-t%d-%d", w.name, th, i))
-				thund.runs = append(thund.runs, runThund(etl, root, wh, w, th, c.memLimit))
+				thund.runs = append(thund.runs, runThund(etl, root, wh, w, th, c.limitOf(w)))
 				if i == 0 {
 					thundOut = filepath.Join(wh, w.name, "*", "*.parquet")
 				} else {
@@ -353,10 +356,22 @@ func row(w io.Writer, rows int64, c cell, base *cell, check string) {
 		float64(rss)/(1<<20), ratio, cpu, cpuRatio, check)
 }
 
-// runThund runs one workload through the executable in a fresh warehouse.
+// limitOf is the memory limit a workload runs under ("": none).
+func (c config) limitOf(w workload) string {
+	switch {
+	case w.memLimit:
+		return c.memLimit
+	case w.winLimit:
+		return c.winLimit
+	}
+	return ""
+}
+
+// runThund runs one workload through the executable in a fresh warehouse,
+// under memLimit unless it is empty.
 func runThund(etl, root, wh string, w workload, threads int, memLimit string) result {
 	args := []string{"run", "--warehouse", wh, "--root", root, "--threads", strconv.Itoa(threads), "--select", w.name}
-	if w.memLimit {
+	if memLimit != "" {
 		args = append(args, "--memory-limit", memLimit)
 	}
 	return child(exec.Command(etl, args...))
@@ -369,7 +384,7 @@ func runDuck(root string, w workload, threads int, memLimit, out string) result 
 		return result{err: err.Error()}
 	}
 	spec := workerSpec{Root: root, Threads: threads, Query: w.duck, Out: out, Views: w.views}
-	if w.memLimit {
+	if memLimit != "" {
 		spec.MemoryLimit = memLimit
 	}
 	b, _ := json.Marshal(spec)

@@ -794,9 +794,10 @@ materialized view no_limit = from f | order by k desc
 
 // TestMemoryAccounted checks that every operator that keeps rows accounts
 // them against --memory-limit (a memAccount: fc.Grow named after the
-// operator and its position): distinct, union (its distinct), order by,
-// top-N (serial and on the workers), beside the join build and the group
-// by; and that a plain scan accounts nothing.
+// operator and its position): distinct, union (its distinct), top-N
+// (serial and on the workers), beside the join build and the group by; an
+// order by and a window spill past it instead (fc.SpillFile, named the
+// same way); and that a plain scan accounts nothing.
 func TestMemoryAccounted(t *testing.T) {
 	src := []byte(`pipeline p
 
@@ -810,16 +811,18 @@ materialized view top = from f | order by k desc | limit 5
 materialized view joined = from f | join d on f.k = d.dk | select k, ds
 materialized view grouped = from f | group by s aggregate sum(v) as sv
 materialized view plain = from f | where v > 0 | select k, v
+materialized view windowed = from f | select k, row_number() over (partition by s order by k) as rn
 `)
 	files := generate(t, "p.thund", src)
 	for view, want := range map[string]string{
-		"dist":    `fc.Grow("distinct at p.thund:6:`,
-		"uni":     `fc.Grow("union at p.thund:7:`,
-		"sorted":  `fc.Grow("order by at p.thund:8:`,
-		"top":     `fc.Grow("order by at p.thund:9:`,
-		"joined":  `fc.SpillPartitions("join at p.thund:10:`,
-		"grouped": `fc.Grow("group by at p.thund:11:`,
-		"plain":   "",
+		"dist":     `fc.Grow("distinct at p.thund:6:`,
+		"uni":      `fc.Grow("union at p.thund:7:`,
+		"sorted":   `fc.SpillFile("order by at p.thund:8:`,
+		"top":      `fc.Grow("order by at p.thund:9:`,
+		"joined":   `fc.SpillPartitions("join at p.thund:10:`,
+		"grouped":  `fc.Grow("group by at p.thund:11:`,
+		"plain":    "",
+		"windowed": `fc.SpillFile("window at p.thund:13:`,
 	} {
 		flow := string(files["flow_"+view+".go"])
 		if flow == "" {

@@ -71,20 +71,36 @@ func (m *memAccount) add(g *flowGen, zero jen.Code, strs []jen.Code) {
 
 // addStmts is the code of add.
 func (m *memAccount) addStmts(zero jen.Code, strs []jen.Code) []jen.Code {
-	return m.growStmts(m.rowSize(zero, strs))
+	return m.growStmts(m.size(zero, strs, 0))
 }
 
-// rowSize is the int64 expression of what add accounts for one row.
-func (m *memAccount) rowSize(zero jen.Code, strs []jen.Code) jen.Code {
+// size is the int64 expression of one kept row's bytes: its struct's size
+// (zero is a zero value of it) times m.times, m.overhead plus extra, and
+// the bytes of its strings (strs).
+func (m *memAccount) size(zero jen.Code, strs []jen.Code, extra int) *jen.Statement {
 	size := jen.Int64().Call(jen.Qual(unsafePkg, "Sizeof").Call(zero))
 	if m.times != 1 {
 		size = jen.Lit(m.times).Op("*").Add(size)
 	}
-	size = size.Op("+").Lit(m.overhead)
+	size = size.Op("+").Lit(m.overhead + extra)
 	for _, s := range strs {
 		size = size.Op("+").Int64().Call(jen.Len(s))
 	}
 	return size
+}
+
+// addOrSpill accounts one kept row as add does, for an operator that
+// spills its rows as sorted runs (spillRuns): past the limit it writes the
+// rows kept out as one run instead of failing. The check is once a
+// GrowStep, outside the per-row work.
+func (m *memAccount) addOrSpill(g *flowGen, zero jen.Code, strs []jen.Code, sr *spillRuns) {
+	g.emit(jen.Id(m.pending).Op("+=").Add(m.size(zero, strs, 0)),
+		jen.If(jen.Id(m.pending).Op(">=").Id("fc").Dot("GrowStep")).Block(
+			jen.If(jen.Id("fc").Dot("TryGrow").Call(jen.Id(m.pending))).Block(
+				jen.Id(sr.held).Op("+=").Id(m.pending),
+			).Else().If(jen.Err().Op(":=").Id(sr.full).Call(), jen.Err().Op("!=").Nil()).Block(
+				jen.Return(jen.Err())),
+			jen.Id(m.pending).Op("=").Lit(0)))
 }
 
 // growStmts is the code that accounts size (an int64 expression) more

@@ -14,7 +14,11 @@ import (
 // per key, Spark's defaults: ASC NULLS FIRST, DESC NULLS LAST) with a
 // stable sort, and a new pipeline replays them in order. With topK > 0 (a
 // limit above the sort) the rows are cut down to the best topK whenever
-// the slice grows past twice that, so memory stays bounded.
+// the slice grows past twice that, so memory stays bounded, and a top-N
+// never spills. Without, the rows spill past --memory-limit: whenever the
+// account would pass it, the rows in memory are sorted and written out as
+// one run (declSpillRuns), and at the end the runs and the rows still in
+// memory merge, the replay reading the merge a batch at a time.
 func (g *flowGen) genSort(n *ir.Sort, c consumer, topK int64) {
 	if passes.Streaming(n) {
 		g.refuseStreaming(n.Pos, "order by")
@@ -32,6 +36,19 @@ func (g *flowGen) genSort(n *ir.Sort, c consumer, topK int64) {
 	// past the slice's longest yet (high)
 	var mem *memAccount
 	high := g.name("high")
+	schema := g.u.Schemas[n]
+	need := g.plan.Need[n]
+	keyNullable := make([]bool, len(n.Keys))
+	keyTypes := make([]ir.Type, len(n.Keys))
+	for i, k := range n.Keys {
+		keyTypes[i] = g.typeOf(k.Expr)
+	}
+	colStored := make([]bool, len(schema))
+	colNullable := make([]bool, len(schema))
+	// without a limit above, the rows spill past --memory-limit as sorted
+	// runs (a top-N keeps only its rows: it does not spill)
+	var sr *spillRuns
+	op := fmt.Sprintf("order by at %s", posText(n.Pos))
 	decls := g.sub(func() {
 		g.emit(jen.Id(rows).Op(":=").Index().Id(st.name).Values())
 		if topK > 0 {
@@ -39,7 +56,19 @@ func (g *flowGen) genSort(n *ir.Sort, c consumer, topK int64) {
 			mem = g.newMemAccountOf(fmt.Sprintf("order by at %s (its top %d rows)", posText(n.Pos), topK), memSliceTimes, memSliceOverhead)
 			g.emit(jen.Var().Id(high).Int())
 		} else {
-			mem = g.newMemAccountOf(fmt.Sprintf("order by at %s", posText(n.Pos)), memSliceTimes, memSliceOverhead)
+			mem = g.newMemAccountOf(op, memSliceTimes, memSliceOverhead)
+			sr = g.declSpillRuns(op, st, rows, cmpFn, func() []*storedField {
+				var fs []*storedField
+				for i, t := range keyTypes {
+					fs = append(fs, &storedField{name: fmt.Sprintf("k%d", i), t: t, nullable: keyNullable[i]})
+				}
+				for j, f := range schema {
+					if colStored[j] {
+						fs = append(fs, &storedField{name: fmt.Sprintf("c%d", j), t: f.Type, nullable: colNullable[j]})
+					}
+				}
+				return fs
+			})
 		}
 	})
 	// a top-N's input runs on the workers, each keeping its own top rows
@@ -51,15 +80,6 @@ func (g *flowGen) genSort(n *ir.Sort, c consumer, topK int64) {
 	} else {
 		g.emit(decls...)
 	}
-	schema := g.u.Schemas[n]
-	need := g.plan.Need[n]
-	keyNullable := make([]bool, len(n.Keys))
-	keyTypes := make([]ir.Type, len(n.Keys))
-	for i, k := range n.Keys {
-		keyTypes[i] = g.typeOf(k.Expr)
-	}
-	colStored := make([]bool, len(schema))
-	colNullable := make([]bool, len(schema))
 	store := func(rw *local, f string, x *value, nullable *bool) {
 		st.add(f, goType(x.t))
 		st.add(f+"ok", jen.Bool())
@@ -136,7 +156,7 @@ func (g *flowGen) genSort(n *ir.Sort, c consumer, topK int64) {
 			g.emit(jen.If(jen.Len(jen.Id(rows)).Op(">").Id(high)).Block(
 				append([]jen.Code{jen.Id(high).Op("=").Len(jen.Id(rows))}, mem.addStmts(jen.Id(st.name).Values(), strs)...)...))
 		} else {
-			mem.add(g, jen.Id(st.name).Values(), strs)
+			mem.addOrSpill(g, jen.Id(st.name).Values(), strs, sr)
 		}
 		if topK > 0 {
 			limit := max(2*topK, 1024)
@@ -157,6 +177,17 @@ func (g *flowGen) genSort(n *ir.Sort, c consumer, topK int64) {
 	if topK > 0 {
 		g.emit(jen.If(jen.Len(jen.Id(idx)).Op(">").Lit(int(topK))).Block(jen.Id(idx).Op("=").Id(idx).Index(jen.Empty(), jen.Lit(int(topK)))))
 	}
+	// spilled: the runs and the rows in memory merge, and the replay
+	// below reads them a batch at a time
+	var merge string
+	if sr != nil {
+		merge = g.name("merge")
+		g.emit(jen.Var().Id(merge).Op("*").Qual(spillPkg, "Merger").Types(jen.Id(st.name)),
+			jen.If(jen.Id(sr.runs).Dot("Len").Call().Op(">").Lit(0)).Block(
+				jen.List(jen.Id("m"), jen.Err()).Op(":=").Id(sr.runs).Dot("Merge").Call(jen.Id(rows), jen.Id(idx)),
+				jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+				jen.Id(merge).Op("=").Id("m")))
+	}
 	k := g.name("k")
 	body := g.loop(func() {
 		rw := g.declare([]string{g.name("rw")}, jen.Op("&").Id(rows).Index(jen.Id(k)))[0]
@@ -176,7 +207,20 @@ func (g *flowGen) genSort(n *ir.Sort, c consumer, topK int64) {
 		}
 		c(out)
 	})
-	g.emit(jen.For(jen.List(jen.Id("_"), jen.Id(k)).Op(":=").Range().Id(idx)).Block(body...))
+	replay := jen.For(jen.List(jen.Id("_"), jen.Id(k)).Op(":=").Range().Id(idx)).Block(body...)
+	if sr == nil {
+		g.emit(replay)
+	} else {
+		g.emit(jen.For().Block(
+			jen.If(jen.Id(merge).Op("!=").Nil()).Block(
+				jen.List(jen.Id("b"), jen.Id("o"), jen.Err()).Op(":=").Id(merge).Dot("Batch").Call(jen.Lit(sortMergeBatch)),
+				jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+				jen.If(jen.Len(jen.Id("o")).Op("==").Lit(0)).Block(jen.Break()),
+				jen.List(jen.Id(rows), jen.Id(idx)).Op("=").List(jen.Id("b"), jen.Id("o"))),
+			replay,
+			jen.If(jen.Id(merge).Op("==").Nil()).Block(jen.Break())),
+			jen.Id("fc").Dot("Shrink").Call(jen.Id(sr.held)))
+	}
 	g.typeDecls = append(g.typeDecls, func() jen.Code {
 		var stmts []jen.Code
 		for i, key := range n.Keys {
@@ -212,6 +256,10 @@ func (g *flowGen) genSort(n *ir.Sort, c consumer, topK int64) {
 			Func().Id(cmpFn).Params(jen.List(jen.Id("a"), jen.Id("b")).Op("*").Id(st.name)).Int().Block(stmts...)
 	})
 }
+
+// sortMergeBatch is how many rows a spilled order by's replay takes from
+// the merge at a time.
+const sortMergeBatch = 1024
 
 // compareCode is a Go expression comparing two values of type t (-1, 0,
 // +1) in Spark's order.

@@ -79,3 +79,35 @@ func spillPutOK(w string, ok jen.Code) jen.Code { return jen.Id(w).Dot("PutBool"
 
 // spillGetOK reads what spillPutOK wrote.
 func spillGetOK(r string) jen.Code { return jen.Id(r).Dot("GetBool").Call() }
+
+// storedField is one field of the row struct of an operator that keeps
+// rows (a window's, an order by's): its name, type and whether some row
+// stored a NULL in it. Its ok flag is the field name+"ok".
+type storedField struct {
+	name     string
+	t        ir.Type
+	nullable bool
+}
+
+// spillRowFuncs declares put and get, which write one row of struct st to
+// a spill file and read it back: fields in order, a nullable field's ok
+// flag before its value; a field that no row stored NULL in reads back
+// with its ok flag set, as every row stored it.
+func spillRowFuncs(st, put, get string, fields []*storedField) jen.Code {
+	var puts, gets []jen.Code
+	for _, f := range fields {
+		v := jen.Id("r").Dot(f.name)
+		if f.nullable {
+			puts = append(puts, spillPutOK("w", jen.Id("r").Dot(f.name+"ok")))
+			gets = append(gets, jen.Id("r").Dot(f.name+"ok").Op("=").Add(spillGetOK("rd")))
+		} else {
+			gets = append(gets, jen.Id("r").Dot(f.name+"ok").Op("=").True())
+		}
+		puts = append(puts, spillPut(f.t, "w", v))
+		gets = append(gets, jen.Id("r").Dot(f.name).Op("=").Add(spillGet(f.t, "rd")))
+	}
+	return jen.Commentf("%s writes a %s to a spill file (%s reads it back).", put, st, get).Line().
+		Func().Id(put).Params(jen.Id("w").Op("*").Qual(spillPkg, "Writer"), jen.Id("r").Op("*").Id(st)).Block(puts...).Line().Line().
+		Commentf("%s reads what %s wrote.", get, put).Line().
+		Func().Id(get).Params(jen.Id("rd").Op("*").Qual(spillPkg, "Reader"), jen.Id("r").Op("*").Id(st)).Block(gets...)
+}

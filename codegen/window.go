@@ -10,12 +10,17 @@ import (
 
 const windowPkg = "github.com/nordisk/thund/rt/window"
 
-// winField is one stored field of a window operator's row: its name, type
-// and whether some row stored a NULL in it.
-type winField struct {
-	name     string
-	t        ir.Type
-	nullable bool
+// winSpecFields are the stored fields of a window spec's partition and
+// order keys.
+type winSpecFields struct{ part, order []*storedField }
+
+// winFuncFields are the stored fields of one window function.
+type winFuncFields struct {
+	f        *passes.WindowFunc
+	spec     int
+	arg, def *storedField
+	arg2     *storedField // a pair statistic's second argument
+	resT     ir.Type      // the Over's type
 }
 
 // genWindowProject generates a select holding window functions, as the
@@ -30,7 +35,12 @@ type winField struct {
 // fc.Threads workers, each function computed by rt/window over the
 // partition's gathered values and scattered into one result slot per row;
 // then a new pipeline replays the rows in the first spec's order with the
-// items computed, each window function read from its slot.
+// items computed, each window function read from its slot. With one spec,
+// the rows spill past --memory-limit as runs sorted by its comparator and
+// are read back a batch of whole partitions at a time (genWindowSpill),
+// each batch going through the same sort, walk and replay; with more
+// (each sorts all rows its own way) the operator keeps its rows in memory
+// and fails past the limit.
 func (g *flowGen) genWindowProject(n *ir.Project, c consumer) {
 	wp := g.plan.Windows[n]
 	if wp == nil {
@@ -45,28 +55,21 @@ func (g *flowGen) genWindowProject(n *ir.Project, c consumer) {
 	st := g.newStruct("winRow", "is one row of a window operator: its partition and order keys, its functions' arguments and the columns read after it.")
 	rows := g.name("winRows")
 	g.emit(jen.Id(rows).Op(":=").Index().Id(st.name).Values())
-	mem := g.newMemAccountOf(fmt.Sprintf("window at %s", posText(n.Pos)), memSliceTimes, memSliceOverhead)
+	op := fmt.Sprintf("window at %s", posText(n.Pos))
+	mem := g.newMemAccountOf(op, memSliceTimes, memSliceOverhead)
 
 	// the fields, by spec and function
-	type specFields struct{ part, order []*winField }
-	specs := make([]specFields, len(wp.Specs))
-	type funcFields struct {
-		f        *passes.WindowFunc
-		spec     int
-		arg, def *winField
-		arg2     *winField // a pair statistic's second argument
-		resT     ir.Type   // the Over's type
-	}
-	var funcs []*funcFields
+	specs := make([]winSpecFields, len(wp.Specs))
+	var funcs []*winFuncFields
 	for si, s := range wp.Specs {
 		for ki, k := range s.Partition {
-			specs[si].part = append(specs[si].part, &winField{name: fmt.Sprintf("p%d_%d", si, ki), t: g.typeOf(k)})
+			specs[si].part = append(specs[si].part, &storedField{name: fmt.Sprintf("p%d_%d", si, ki), t: g.typeOf(k)})
 		}
 		for ki, k := range s.Order {
-			specs[si].order = append(specs[si].order, &winField{name: fmt.Sprintf("o%d_%d", si, ki), t: g.typeOf(k.Expr)})
+			specs[si].order = append(specs[si].order, &storedField{name: fmt.Sprintf("o%d_%d", si, ki), t: g.typeOf(k.Expr)})
 		}
 		for _, f := range s.Funcs {
-			ff := &funcFields{f: f, spec: si, resT: g.typeOf(f.Over)}
+			ff := &winFuncFields{f: f, spec: si, resT: g.typeOf(f.Over)}
 			i := len(funcs)
 			if f.Arg != nil {
 				t := g.typeOf(f.Arg)
@@ -74,22 +77,22 @@ func (g *flowGen) genWindowProject(n *ir.Project, c consumer) {
 				case "lag", "lead", "first_value", "last_value", "nth_value", "min", "max":
 					t = ff.resT // the result is one row's argument
 				}
-				ff.arg = &winField{name: fmt.Sprintf("a%d", i), t: t}
+				ff.arg = &storedField{name: fmt.Sprintf("a%d", i), t: t}
 			}
 			if f.Default != nil {
-				ff.def = &winField{name: fmt.Sprintf("d%d", i), t: ff.resT}
+				ff.def = &storedField{name: fmt.Sprintf("d%d", i), t: ff.resT}
 			}
 			if f.Arg2 != nil {
-				ff.arg2 = &winField{name: fmt.Sprintf("b%d", i), t: g.typeOf(f.Arg2)}
+				ff.arg2 = &storedField{name: fmt.Sprintf("b%d", i), t: g.typeOf(f.Arg2)}
 			}
 			funcs = append(funcs, ff)
 		}
 	}
 	schema := g.u.Schemas[n.Input]
 	need := g.plan.Need[n.Input]
-	cols := make([]*winField, len(schema))
+	cols := make([]*storedField, len(schema))
 
-	store := func(rw *local, f *winField, x *value) {
+	store := func(rw *local, f *storedField, x *value) {
 		st.add(f.name, goType(f.t))
 		st.add(f.name+"ok", jen.Bool())
 		set := []jen.Code{use(rw).Dot(f.name).Op("=").Add(cloneValue(f.t, V(x))), use(rw).Dot(f.name + "ok").Op("=").True()}
@@ -104,6 +107,76 @@ func (g *flowGen) genWindowProject(n *ir.Project, c consumer) {
 		}
 	}
 	isStr := func(t ir.Type) bool { return t.Kind == ir.TString || t.Kind == ir.TBinary }
+
+	// each spec's comparator, hash of its partition keys (nil: none) and
+	// test of same partition, declared after the loop below
+	cmpFns, hashFns, sameParts := make([]string, len(wp.Specs)), make([]jen.Code, len(wp.Specs)), make([]string, len(wp.Specs))
+	for si, s := range wp.Specs {
+		sf := specs[si]
+		cmpFns[si] = g.global("winCompare_", g.flow.Name)
+		hashFns[si] = jen.Nil()
+		if len(s.Partition) > 0 {
+			name := g.global("winHash_", g.flow.Name)
+			hashFns[si] = jen.Id(name)
+			g.typeDecls = append(g.typeDecls, func() jen.Code { return winHashFunc(st.name, name, sf.part) })
+		}
+		sameParts[si] = g.global("winSamePartition_", g.flow.Name)
+	}
+	// the fields stored, each once, once the loop below stored them
+	fields := func() []*storedField {
+		var fs []*storedField
+		seen := map[string]bool{}
+		add := func(f *storedField) {
+			if f != nil && !seen[f.name] {
+				seen[f.name] = true
+				fs = append(fs, f)
+			}
+		}
+		for _, f := range cols {
+			add(f)
+		}
+		for _, sf := range specs {
+			for _, f := range append(append([]*storedField(nil), sf.part...), sf.order...) {
+				add(f)
+			}
+		}
+		for _, ff := range funcs {
+			add(ff.arg)
+			add(ff.def)
+			add(ff.arg2)
+		}
+		return fs
+	}
+	// with one spec, the rows spill past --memory-limit as runs sorted by
+	// partition and order keys, and are read back a batch of whole
+	// partitions at a time (genWindowMerge); with more, each spec sorts
+	// all rows its own way, and the rows stay in memory
+	var sr *spillRuns
+	var size string
+	// a row_number filter's group limit (wgl): only the first K rows of
+	// each partition go on
+	lim, hasLim := g.plan.GroupLimits[n]
+	// the --memory-limit account of what the operator adds to its rows:
+	// per row, each result slot (8 bytes and a validity byte at most), and
+	// per spec its sort index (4 bytes) and bucket (1 byte)
+	perRow := 9*len(funcs) + 5*len(wp.Specs)
+	if len(wp.Specs) == 1 {
+		sr = g.declSpillRuns(op, st, rows, cmpFns[0], fields)
+		size = g.global("winSize_", g.flow.Name)
+		g.typeDecls = append(g.typeDecls, func() jen.Code {
+			var strs []jen.Code
+			for _, f := range fields() {
+				if isStr(f.t) {
+					strs = append(strs, jen.Id("r").Dot(f.name))
+				}
+			}
+			return jen.Commentf("%s is what a %s holds in the --memory-limit account, with its result slots.", size, st.name).Line().
+				Func().Id(size).Params(jen.Id("r").Op("*").Id(st.name)).Int64().Block(jen.Return(mem.size(jen.Id(st.name).Values(), strs, perRow)))
+		})
+		if hasLim {
+			g.declGroupLimitFull(sr, rows, size, hashFns[0], sameParts[0], cmpFns[0], lim)
+		}
+	}
 	g.produce(n.Input, func(r *row) {
 		e := g.envOf(n.Input, r)
 		g.emit(jen.Id(rows).Op("=").Qual(kernelPkg, "AppendZero").Call(jen.Id(rows)))
@@ -114,7 +187,7 @@ func (g *flowGen) genWindowProject(n *ir.Project, c consumer) {
 				continue
 			}
 			if cols[j] == nil {
-				cols[j] = &winField{name: fmt.Sprintf("c%d", j), t: f.Type}
+				cols[j] = &storedField{name: fmt.Sprintf("c%d", j), t: f.Type}
 			}
 			store(rw, cols[j], g.col(r.cols[j]))
 			if isStr(f.Type) {
@@ -123,7 +196,7 @@ func (g *flowGen) genWindowProject(n *ir.Project, c consumer) {
 		}
 		// put stores a key, argument or default; one that is an input
 		// column stored already (of its type) is that column's field
-		put := func(f **winField, x ir.Expr) {
+		put := func(f **storedField, x ir.Expr) {
 			if ref, ok := x.(*ir.ColumnRef); ok {
 				if b, ok := g.u.Refs[ref]; ok && b.Depth == 0 && b.Rel == n.Input && b.Index < len(cols) && cols[b.Index] != nil {
 					if c := cols[b.Index]; *f == c || passes.SameType(c.t, (*f).t) {
@@ -157,29 +230,40 @@ func (g *flowGen) genWindowProject(n *ir.Project, c consumer) {
 				put(&ff.arg2, ff.f.Arg2)
 			}
 		}
-		mem.add(g, jen.Id(st.name).Values(), strs)
+		if sr != nil {
+			mem.addOrSpill(g, jen.Id(st.name).Values(), strs, sr)
+		} else {
+			mem.add(g, jen.Id(st.name).Values(), strs)
+		}
 	})
 
-	// each spec's comparator, hash of its partition keys (nil: none) and
-	// test of same partition, declared after the loop below
-	cmpFns, hashFns, sameParts := make([]string, len(wp.Specs)), make([]jen.Code, len(wp.Specs)), make([]string, len(wp.Specs))
-	for si, s := range wp.Specs {
-		sf := specs[si]
-		cmpFns[si] = g.global("winCompare_", g.flow.Name)
-		hashFns[si] = jen.Nil()
-		if len(s.Partition) > 0 {
-			name := g.global("winHash_", g.flow.Name)
-			hashFns[si] = jen.Id(name)
-			g.typeDecls = append(g.typeDecls, func() jen.Code { return winHashFunc(st.name, name, sf.part) })
-		}
-		sameParts[si] = g.global("winSamePartition_", g.flow.Name)
-	}
-	// a row_number filter's group limit (wgl): only the first K rows of
-	// each partition go on
-	if lim, ok := g.plan.GroupLimits[n]; ok {
+	if hasLim {
 		g.genGroupLimit(rows, hashFns[0], sameParts[0], cmpFns[0], lim)
 	}
+	var wm *winMerge
+	if sr == nil {
+		g.emit(jen.If(jen.Err().Op(":=").Id("fc").Dot("Grow").Call(jen.Lit(op), jen.Int64().Call(jen.Len(jen.Id(rows))).Op("*").Lit(perRow)), jen.Err().Op("!=").Nil()).Block(
+			jen.Return(jen.Err())))
+	} else {
+		wm = g.genWindowSpill(op, st.name, rows, sr, perRow, size, sameParts[0], lim, hasLim)
+	}
 
+	tail := g.sub(func() {
+		g.genWindowBatch(n, wp, st.name, rows, specs, funcs, cmpFns, hashFns, sameParts, cols, c)
+	})
+	if wm == nil {
+		g.emit(tail...)
+	} else {
+		g.emit(jen.For().Block(append(append(wm.gather, tail...), jen.If(jen.Id(wm.merge).Op("==").Nil()).Block(jen.Break()))...),
+			jen.Id("fc").Dot("Shrink").Call(jen.Id(wm.held)))
+	}
+}
+
+// genWindowBatch is the code of a window operator over the rows in rows
+// (all of them, or a batch of whole partitions read back from spilled
+// runs): the result slots, each spec's sort and walk, and the replay.
+func (g *flowGen) genWindowBatch(n *ir.Project, wp *passes.WindowPlan, st, rows string, specs []winSpecFields, funcs []*winFuncFields, cmpFns []string, hashFns []jen.Code, sameParts []string, cols []*storedField, c consumer) {
+	schema := g.u.Schemas[n.Input]
 	// the results: one slot per row (by its index in rows)
 	nRows := g.name("nRows")
 	g.emit(jen.Id(nRows).Op(":=").Len(jen.Id(rows)))
@@ -194,12 +278,6 @@ func (g *flowGen) genWindowProject(n *ir.Project, c consumer) {
 			g.emit(jen.Id(resOK[i]).Op(":=").Make(jen.Index().Bool(), jen.Id(nRows)))
 		}
 	}
-	// the --memory-limit account of what the operator adds to its rows:
-	// per row, each result slot (8 bytes and a validity byte at most), and
-	// per spec its sort index (4 bytes) and bucket (1 byte)
-	perRow := 9*len(funcs) + 5*len(wp.Specs)
-	g.emit(jen.If(jen.Err().Op(":=").Id("fc").Dot("Grow").Call(jen.Lit(fmt.Sprintf("window at %s", posText(n.Pos))), jen.Int64().Call(jen.Id(nRows)).Op("*").Lit(perRow)), jen.Err().Op("!=").Nil()).Block(
-		jen.Return(jen.Err())))
 	bufs := g.name("winBufs")
 	g.emit(jen.Id(bufs).Op(":=").Make(jen.Index().Qual(windowPkg, "Buf"), jen.Id("fc").Dot("Workers").Call()))
 	orders := make([]string, len(wp.Specs))
@@ -238,7 +316,7 @@ func (g *flowGen) genWindowProject(n *ir.Project, c consumer) {
 			jen.Func().Params(jen.List(jen.Id("w"), jen.Id("lo"), jen.Id("hi")).Int()).Error().Block(body...)), jen.Err().Op("!=").Nil()).Block(
 			jen.Return(jen.Err())))
 		g.typeDecls = append(g.typeDecls, func() jen.Code {
-			return g.winCompareFuncs(st.name, cmpFn, samePart, samePeer, s, sf.part, sf.order)
+			return g.winCompareFuncs(st, cmpFn, samePart, samePeer, s, sf.part, sf.order)
 		})
 	}
 
@@ -247,7 +325,7 @@ func (g *flowGen) genWindowProject(n *ir.Project, c consumer) {
 	k := g.name("k")
 	body := g.loop(func() {
 		rw := g.declare([]string{g.name("rw")}, jen.Op("&").Id(rows).Index(jen.Id(k)))[0]
-		field := func(f *winField, of jen.Code) *value {
+		field := func(f *storedField, of jen.Code) *value {
 			x := &value{t: f.t, v: jen.Add(of).Dot(f.name)}
 			if f.nullable {
 				x.ok = jen.Add(of).Dot(f.name + "ok")
@@ -332,7 +410,7 @@ func winBound(k ir.BoundKind) jen.Code {
 
 // winFunc is the code computing one function over a partition (inside
 // Walk's function: b, ord, m, peers in scope) into its result slots.
-func (g *flowGen) winFunc(f *passes.WindowFunc, rows string, arg, arg2 *winField, order []*winField, res, resOK string) []jen.Code {
+func (g *flowGen) winFunc(f *passes.WindowFunc, rows string, arg, arg2 *storedField, order []*storedField, res, resOK string) []jen.Code {
 	var out []jen.Code
 	at := func(of jen.Code, fld string) jen.Code {
 		return jen.Id(rows).Index(of).Dot(fld)
@@ -502,7 +580,7 @@ func (g *flowGen) winFunc(f *passes.WindowFunc, rows string, arg, arg2 *winField
 // index k, its struct rw): its result slot, or the argument of the row
 // whose index the slot holds (the default, or NULL, when -1), cast to the
 // Over's type.
-func (g *flowGen) winResult(f *passes.WindowFunc, rows, k string, rw *local, arg, def *winField, res, resOK string, resT ir.Type) *value {
+func (g *flowGen) winResult(f *passes.WindowFunc, rows, k string, rw *local, arg, def *storedField, res, resOK string, resT ir.Type) *value {
 	switch f.Name {
 	case "lag", "lead", "first_value", "last_value", "nth_value", "min", "max":
 		vn := g.name("w")
@@ -545,8 +623,8 @@ func (g *flowGen) winResult(f *passes.WindowFunc, rows, k string, rw *local, arg
 // ascending, NULLS FIRST, then the order keys as written) and its
 // equality tests of partition keys and of order keys (peers), NULL equal
 // to NULL.
-func (g *flowGen) winCompareFuncs(st, cmpFn, samePart, samePeer string, s *passes.WindowSpec, part, order []*winField) jen.Code {
-	cmpKey := func(f *winField, desc, nullsFirst bool) []jen.Code {
+func (g *flowGen) winCompareFuncs(st, cmpFn, samePart, samePeer string, s *passes.WindowSpec, part, order []*storedField) jen.Code {
+	cmpKey := func(f *storedField, desc, nullsFirst bool) []jen.Code {
 		a, b := jen.Id("a").Dot(f.name), jen.Id("b").Dot(f.name)
 		ret := jen.Return(jen.Id("c"))
 		if desc {
@@ -574,7 +652,7 @@ func (g *flowGen) winCompareFuncs(st, cmpFn, samePart, samePeer string, s *passe
 		stmts = append(stmts, cmpKey(f, s.Order[i].Desc, s.Order[i].EffectiveNullsFirst())...)
 	}
 	stmts = append(stmts, jen.Return(jen.Lit(0)))
-	eq := func(fs []*winField) []jen.Code {
+	eq := func(fs []*storedField) []jen.Code {
 		var out []jen.Code
 		for _, f := range fs {
 			a, b := jen.Id("a").Dot(f.name), jen.Id("b").Dot(f.name)
@@ -601,7 +679,7 @@ func (g *flowGen) winCompareFuncs(st, cmpFn, samePart, samePeer string, s *passe
 // winHashFunc declares the hash of a window spec's partition keys, which
 // spreads its partitions over window.Sort's buckets: equal keys hash
 // equally (a DOUBLE's -0.0 and NaNs as Spark groups them).
-func winHashFunc(st, name string, part []*winField) jen.Code {
+func winHashFunc(st, name string, part []*storedField) jen.Code {
 	h := jen.Id("h")
 	var stmts []jen.Code
 	stmts = append(stmts, jen.Var().Id("h").Uint64())

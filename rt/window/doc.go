@@ -59,16 +59,18 @@
 //
 // # Memory and spilling
 //
-// Today the operator holds its whole input: the sort is in memory
-// (Sort over the row slice, accounted with fc.Grow under
+// The operator keeps its input's rows in a slice (accounted under
 // --memory-limit), and this package adds, per function, one result slot per
 // row and per worker buffers of the largest partition's size. Nothing here
-// needs more than one partition at a time: once the sort spills (sorted
-// runs written out and merged), the merge's output can be cut at partition
-// boundaries and fed to Walk a run of partitions at a time, and the
-// results emitted as each run finishes, so only the largest partition (and
-// the sliding frames' deques) must fit in memory. That sort does not exist
-// yet; the window operator is as memory-bound as order by.
+// needs more than one partition at a time, so past the limit a select with
+// one window spec spills (codegen's genWindowSpill): its rows go out as
+// runs sorted by partition and order keys (rt/spill's Runs), and the runs'
+// merge is read back a batch of whole partitions at a time, each batch
+// sorted, walked and replayed as all rows are without a limit. Only the
+// largest partition must fit; one that does not fails the flow naming the
+// window. A group limit first cuts the rows in memory to each partition's
+// first K (GroupLimit is correct over any prefix of the input). A select
+// with two specs sorts all its rows twice, and keeps them in memory.
 //
 // window imports only the standard library and rt/sqlfn (for Spark's
 // overflow errors), and holds no state between calls.
