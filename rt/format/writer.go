@@ -29,6 +29,8 @@ type Writer interface {
 type WriteOptions struct {
 	CSV *CSVOptions      // CSV only; nil means DefaultCSV() (the `read` contract)
 	Mem memory.Allocator // nil means memory.DefaultAllocator
+
+	viaPQArrow bool // tests: write every Parquet file through pqarrow's writer, to compare
 }
 
 // noClose hides the Close method of the destination: arrow's writers close
@@ -53,7 +55,7 @@ func NewWriter(w io.Writer, f Format, schema *arrow.Schema, opts WriteOptions) (
 	}
 	switch f {
 	case Parquet:
-		pw := &parquetWriter{out: w, schema: schema, mem: mem}
+		pw := &parquetWriter{out: w, schema: schema, mem: mem, viaPQArrow: opts.viaPQArrow}
 		return &arrowWriter{schema: schema, write: pw.write, close: pw.close}, nil
 	case Arrow:
 		fw, err := ipc.NewFileWriter(noClose{w}, ipc.WithSchema(schema), ipc.WithAllocator(mem))
@@ -352,14 +354,28 @@ func newJSONWriter(out io.Writer, schema *arrow.Schema) Writer {
 // an empty file), when it can see the data: a string or binary column whose
 // first batch holds mostly distinct values is written plain, since
 // dictionary-encoding it hashes every value of every row group into a
-// dictionary that overflows and is then thrown away.
+// dictionary that overflows and is then thrown away. Flat schemas are
+// written by the page encoder of pqwrite.go, nested ones by pqarrow.
 type parquetWriter struct {
 	out      io.Writer
 	schema   *arrow.Schema
 	pqSchema *arrow.Schema
 	mem      memory.Allocator
-	fw       *pqarrow.FileWriter
+	fw       batchWriter
+
+	viaPQArrow bool // WriteOptions.viaPQArrow
 }
+
+// batchWriter is a Parquet file writer: pqFile, or pqarrow's.
+type batchWriter interface {
+	Write(arrow.RecordBatch) error
+	Close() error
+}
+
+// pqarrowWriter buffers each row group in pqarrow's column writers.
+type pqarrowWriter struct{ *pqarrow.FileWriter }
+
+func (w pqarrowWriter) Write(rec arrow.RecordBatch) error { return w.WriteBuffered(rec) }
 
 func (p *parquetWriter) open(first arrow.RecordBatch) error {
 	popts := []parquet.WriterProperty{
@@ -372,22 +388,32 @@ func (p *parquetWriter) open(first arrow.RecordBatch) error {
 		// for any high-cardinality column costs more than it saves.
 		parquet.WithDictionaryDefault(false),
 	}
+	dict := make([]bool, p.schema.NumFields())
 	for i, f := range p.schema.Fields() {
 		switch f.Type.ID() {
 		case arrow.STRING, arrow.LARGE_STRING, arrow.BINARY, arrow.LARGE_BINARY:
 			if first == nil || !mostlyDistinct(first.Column(i)) {
 				popts = append(popts, parquet.WithDictionaryFor(f.Name, true))
+				dict[i] = true
 			}
 		}
 	}
 	props := parquet.NewWriterProperties(popts...)
 	p.pqSchema = parquetSchema(p.schema)
+	if flatParquet(p.pqSchema) && !p.viaPQArrow {
+		pf, err := newPQFile(p.out, p.pqSchema, props, dict)
+		if err != nil {
+			return err
+		}
+		p.fw = pf
+		return nil
+	}
 	fw, err := pqarrow.NewFileWriter(p.pqSchema, noClose{p.out}, props,
 		pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema(), pqarrow.WithAllocator(p.mem)))
 	if err != nil {
 		return err
 	}
-	p.fw = fw
+	p.fw = pqarrowWriter{fw}
 	return nil
 }
 
@@ -400,9 +426,9 @@ func (p *parquetWriter) write(rec arrow.RecordBatch) error {
 	if p.pqSchema != p.schema {
 		r := relabelBatch(rec, p.pqSchema)
 		defer r.Release()
-		return p.fw.WriteBuffered(r)
+		return p.fw.Write(r)
 	}
-	return p.fw.WriteBuffered(rec)
+	return p.fw.Write(rec)
 }
 
 func (p *parquetWriter) close() error {
