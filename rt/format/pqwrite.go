@@ -569,10 +569,19 @@ func (c *pqColumn) put(a arrow.Array, off, n int) {
 		}
 		c.stats.(*metadata.FixedLenByteArrayStatistics).UpdateFromArrowFixedWidth(c.vals[start:], w, int64(nulls))
 	case *array.String:
-		c.putBytes(a.ValueOffsets(), a.ValueBytes(), a, off, n, nulls)
+		c.putBytes(a.ValueOffsets(), valueBuffer(a), a, off, n, nulls)
 	case *array.Binary:
-		c.putBytes(a.ValueOffsets(), a.ValueBytes(), a, off, n, nulls)
+		c.putBytes(a.ValueOffsets(), valueBuffer(a), a, off, n, nulls)
 	}
+}
+
+// valueBuffer is the whole value buffer of a string or binary array, which
+// its ValueOffsets (those of its slice) index.
+func valueBuffer(a arrow.Array) []byte {
+	if b := a.Data().Buffers()[2]; b != nil {
+		return b.Bytes()
+	}
+	return nil
 }
 
 // putBytes puts string or binary values: PLAIN (a length and the bytes) or,

@@ -1,0 +1,345 @@
+package format
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/file"
+	"github.com/apache/arrow-go/v18/parquet/metadata"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+)
+
+// everyFlatType is rows of every flat type of the model, nullable (NULL on
+// every 7th row) and not, with extreme values, empty strings, a string
+// column dictionary-encoded until its dictionary outgrows its page, a
+// mostly distinct one (plain), and long strings that fill many pages. It
+// is cut into batches of uneven sizes, some of them slices at an offset.
+func everyFlatType(rows int) []arrow.RecordBatch {
+	ts := func(u arrow.TimeUnit, tz string) arrow.DataType { return &arrow.TimestampType{Unit: u, TimeZone: tz} }
+	types := []arrow.DataType{
+		arrow.FixedWidthTypes.Boolean, arrow.PrimitiveTypes.Int8, arrow.PrimitiveTypes.Int16,
+		arrow.PrimitiveTypes.Int32, arrow.PrimitiveTypes.Int64, arrow.PrimitiveTypes.Uint8,
+		arrow.PrimitiveTypes.Uint16, arrow.PrimitiveTypes.Uint32, arrow.PrimitiveTypes.Uint64,
+		arrow.PrimitiveTypes.Float32, arrow.PrimitiveTypes.Float64, arrow.BinaryTypes.String,
+		arrow.BinaryTypes.Binary, arrow.FixedWidthTypes.Date32,
+		&arrow.Decimal128Type{Precision: 9, Scale: 2}, &arrow.Decimal128Type{Precision: 38, Scale: 10},
+		ts(arrow.Second, ""), ts(arrow.Millisecond, "UTC"), ts(arrow.Microsecond, ""), ts(arrow.Nanosecond, "Europe/Oslo"),
+		arrow.FixedWidthTypes.Duration_ns, arrow.FixedWidthTypes.Duration_us,
+	}
+	var fields []arrow.Field
+	for i, t := range types {
+		fields = append(fields, arrow.Field{Name: fmt.Sprintf("c%d", i), Type: t, Nullable: true},
+			arrow.Field{Name: fmt.Sprintf("r%d", i), Type: t})
+	}
+	fields = append(fields,
+		arrow.Field{Name: "fallback", Type: arrow.BinaryTypes.String, Nullable: true},
+		arrow.Field{Name: "distinct", Type: arrow.BinaryTypes.String, Nullable: true},
+		arrow.Field{Name: "long", Type: arrow.BinaryTypes.String})
+	schema := arrow.NewSchema(fields, nil)
+	b := array.NewRecordBuilder(memory.DefaultAllocator, schema)
+	defer b.Release()
+	ext := func(i int) int { return i % 5 } // 0: min, 1: max, 2: zero, else ordinary
+	pick := func(i int, lo, hi, mid int64) int64 {
+		return [...]int64{lo, hi, 0, mid + int64(i), mid - int64(i)}[ext(i)]
+	}
+	for i := range rows {
+		for f := range fields[:2*len(types)] {
+			fb := b.Field(f)
+			if f%2 == 0 && i%7 == 3 {
+				fb.AppendNull()
+				continue
+			}
+			switch fb := fb.(type) {
+			case *array.BooleanBuilder:
+				fb.Append(i%3 == 0)
+			case *array.Int8Builder:
+				fb.Append(int8(pick(i, math.MinInt8, math.MaxInt8, 3) % 128))
+			case *array.Int16Builder:
+				fb.Append(int16(pick(i, math.MinInt16, math.MaxInt16, 300) % 32768))
+			case *array.Int32Builder:
+				fb.Append(int32(pick(i, math.MinInt32, math.MaxInt32, 1e6)))
+			case *array.Int64Builder:
+				fb.Append(pick(i, math.MinInt64, math.MaxInt64, 1e12))
+			case *array.Uint8Builder:
+				fb.Append(uint8(pick(i, 0, math.MaxUint8, 100) & 0xff))
+			case *array.Uint16Builder:
+				fb.Append(uint16(pick(i, 0, math.MaxUint16, 1000) & 0xffff))
+			case *array.Uint32Builder:
+				fb.Append(uint32(pick(i, 0, math.MaxUint32, 1e9)))
+			case *array.Uint64Builder:
+				fb.Append([...]uint64{0, math.MaxUint64, 1 << 63, uint64(i), uint64(i) << 40}[ext(i)])
+			case *array.Float32Builder:
+				fb.Append([...]float32{-math.MaxFloat32, float32(math.Inf(1)), float32(math.Copysign(0, -1)), float32(i) / 3, -float32(i)}[ext(i)])
+			case *array.Float64Builder:
+				fb.Append([...]float64{math.Inf(-1), math.MaxFloat64, math.SmallestNonzeroFloat64, float64(i) / 7, -float64(i) * 1e300}[ext(i)])
+			case *array.StringBuilder:
+				fb.Append([...]string{"", "ÞUND ✓", "a", fmt.Sprintf("s%d", i%50), "zzz"}[ext(i)])
+			case *array.BinaryBuilder:
+				fb.Append([][]byte{{}, {0, 0xff}, {0xff}, []byte(fmt.Sprint(i % 40)), {0}}[ext(i)])
+			case *array.Date32Builder:
+				fb.Append(arrow.Date32(pick(i, -719162, 2932896, 19000)))
+			case *array.Decimal128Builder:
+				p := fb.Type().(*arrow.Decimal128Type).Precision
+				top := decimal128.GetMaxValue(p)
+				fb.Append([...]decimal128.Num{top.Negate(), top, decimal128.New(0, 0), decimal128.FromI64(int64(i) * 12345 % 1e8), decimal128.FromI64(-int64(i))}[ext(i)])
+			case *array.TimestampBuilder:
+				lo := int64(-1e15)
+				if fb.Type().(*arrow.TimestampType).Unit == arrow.Second {
+					lo = -1e12 // times 1000 must fit
+				}
+				fb.Append(arrow.Timestamp(pick(i, lo, -lo, 1.7e12)))
+			case *array.DurationBuilder:
+				fb.Append(arrow.Duration(pick(i, math.MinInt64, math.MaxInt64, 5e9)))
+			}
+		}
+		n := 2 * len(types)
+		fallback := b.Field(n).(*array.StringBuilder)
+		switch {
+		case i%11 == 5:
+			fallback.AppendNull()
+		case i < 70_000: // the first batch repeats: dictionary-encoded
+			fallback.Append(fmt.Sprintf("repeated %d", i%13))
+		default: // then distinct values overflow the dictionary's page
+			fallback.Append(fmt.Sprintf("distinct value number %d", i))
+		}
+		if i%5 == 0 {
+			b.Field(n + 1).AppendNull()
+		} else {
+			b.Field(n + 1).(*array.StringBuilder).Append(fmt.Sprintf("%x", uint64(i)*0x9e3779b97f4a7c15))
+		}
+		b.Field(n + 2).(*array.StringBuilder).Append(fmt.Sprintf("%0*d", 20+i%200, i))
+	}
+	all := b.NewRecordBatch()
+	defer all.Release()
+	var out []arrow.RecordBatch
+	for off, k := 0, 0; off < rows; k++ {
+		n := min(rows-off, []int{70_000, 1, 50_000, 131_072, 999}[k%5])
+		out = append(out, all.NewSlice(int64(off), int64(off+n)))
+		off += n
+	}
+	return out
+}
+
+// writeParquetFile writes batches through the writer (or through pqarrow's
+// writer, old) and returns the file.
+func writeParquetFile(t *testing.T, batches []arrow.RecordBatch, old bool) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	writeBatches(t, &buf, batches, WriteOptions{viaPQArrow: old})
+	return buf.Bytes()
+}
+
+// readBack reads a file whole with rt/format's reader, as schema.
+func readBack(t *testing.T, data []byte, schema *arrow.Schema) arrow.Table {
+	t.Helper()
+	r, err := Open(obj(data), "t.parquet", Parquet, schema, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	var recs []arrow.RecordBatch
+	for {
+		rec, err := r.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec.Retain()
+		recs = append(recs, rec)
+	}
+	return array.NewTableFromRecords(schema, recs)
+}
+
+// sameTables fails t where a and b differ (NaN equal to NaN).
+func sameTables(t *testing.T, what string, a, b arrow.Table) {
+	t.Helper()
+	if !a.Schema().Equal(b.Schema()) {
+		t.Fatalf("%s: schemas differ:\n%s\n%s", what, a.Schema(), b.Schema())
+	}
+	if a.NumRows() != b.NumRows() {
+		t.Fatalf("%s: %d rows, want %d", what, a.NumRows(), b.NumRows())
+	}
+	for i := range int(a.NumCols()) {
+		ca, err := array.Concatenate(a.Column(i).Data().Chunks(), memory.DefaultAllocator)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cb, err := array.Concatenate(b.Column(i).Data().Chunks(), memory.DefaultAllocator)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !array.ApproxEqual(ca, cb, array.WithNaNsEqual(true), array.WithAbsTolerance(0)) {
+			t.Errorf("%s: column %s differs", what, a.Schema().Field(i).Name)
+		}
+	}
+}
+
+// The page encoder's files read back, by rt/format's reader and by
+// pqarrow's, as the input and as pqarrow's writer's files of the same rows:
+// every flat type, NULLs, extremes, many pages and row groups, a dictionary
+// that falls back to plain.
+func TestParquetPagesRoundTrip(t *testing.T) {
+	batches := everyFlatType(300_000)
+	defer func() {
+		for _, b := range batches {
+			b.Release()
+		}
+	}()
+	schema := batches[0].Schema()
+	in := array.NewTableFromRecords(schema, batches)
+	defer in.Release()
+	data := writeParquetFile(t, batches, false)
+	old := writeParquetFile(t, batches, true)
+
+	got := readBack(t, data, schema)
+	defer got.Release()
+	sameTables(t, "rt/format's reader", got, in)
+
+	read := func(data []byte) arrow.Table {
+		tbl, err := pqarrow.ReadTable(context.Background(), bytes.NewReader(data), nil, pqarrow.ArrowReadProperties{}, memory.DefaultAllocator)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tbl
+	}
+	gotPQ, wantPQ := read(data), read(old)
+	defer gotPQ.Release()
+	defer wantPQ.Release()
+	sameTables(t, "pqarrow's reader", gotPQ, wantPQ)
+
+	pf, err := file.NewParquetReader(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pf.Close()
+	if pf.NumRowGroups() != 3 {
+		t.Errorf("%d row groups, want 3", pf.NumRowGroups())
+	}
+	// Each string column's data pages are encoded as its first batch says,
+	// and the dictionary of "fallback" outgrows its page in row group 0.
+	for name, want := range map[string][]parquet.Encoding{
+		"c11":      {parquet.Encodings.RLEDict},
+		"distinct": {parquet.Encodings.Plain},
+		"fallback": {parquet.Encodings.Plain, parquet.Encodings.RLEDict},
+	} {
+		cc, err := pf.MetaData().RowGroup(0).ColumnChunk(pf.MetaData().Schema.ColumnIndexByName(name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []parquet.Encoding
+		for _, e := range cc.EncodingStats() {
+			if e.PageType == pqPageData && !slices.Contains(got, e.Encoding) {
+				got = append(got, e.Encoding)
+			}
+		}
+		if slices.Sort(got); !slices.Equal(got, want) {
+			t.Errorf("column %s: data pages encoded %v, want %v", name, got, want)
+		}
+	}
+	long := pf.MetaData().Schema.ColumnIndexByName("long")
+	pages, err := pf.RowGroup(0).GetColumnPageReader(long)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for pages.Next() {
+		n++
+	}
+	if n < 10 {
+		t.Errorf("column long: %d pages in row group 0, want many", n)
+	}
+}
+
+// The footer of the page encoder's file is the one pqarrow's writer writes
+// for the same rows: schema and logical types, key-value metadata (the
+// Arrow schema), row groups, and each column chunk's codec, encodings and
+// statistics.
+func TestParquetFooterAsPQArrow(t *testing.T) {
+	batches := everyFlatType(300_000)
+	defer func() {
+		for _, b := range batches {
+			b.Release()
+		}
+	}()
+	open := func(data []byte) *metadata.FileMetaData {
+		pf, err := file.NewParquetReader(bytes.NewReader(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer pf.Close()
+		return pf.MetaData()
+	}
+	got, want := open(writeParquetFile(t, batches, false)), open(writeParquetFile(t, batches, true))
+	if g, w := got.Schema.String(), want.Schema.String(); g != w {
+		t.Errorf("schema:\n%s\nwant\n%s", g, w)
+	}
+	for i := range want.Schema.NumColumns() {
+		g, w := got.Schema.Column(i), want.Schema.Column(i)
+		if !g.LogicalType().Equals(w.LogicalType()) || g.ConvertedType() != w.ConvertedType() || g.PhysicalType() != w.PhysicalType() || g.TypeLength() != w.TypeLength() {
+			t.Errorf("column %s: %s %s %s, want %s %s %s", w.Name(), g.PhysicalType(), g.LogicalType(), g.ConvertedType(), w.PhysicalType(), w.LogicalType(), w.ConvertedType())
+		}
+	}
+	if !slices.Equal(got.KeyValueMetadata().Keys(), want.KeyValueMetadata().Keys()) || !slices.Equal(got.KeyValueMetadata().Values(), want.KeyValueMetadata().Values()) {
+		t.Errorf("key-value metadata differs: %v", got.KeyValueMetadata().Keys())
+	}
+	if got.GetCreatedBy() != want.GetCreatedBy() || got.Version() != want.Version() || got.NumRows != want.NumRows {
+		t.Errorf("created by %q, version %s, %d rows; want %q, %s, %d", got.GetCreatedBy(), got.Version(), got.NumRows, want.GetCreatedBy(), want.Version(), want.NumRows)
+	}
+	if got.NumRowGroups() != want.NumRowGroups() {
+		t.Fatalf("%d row groups, want %d", got.NumRowGroups(), want.NumRowGroups())
+	}
+	for r := range want.NumRowGroups() {
+		grg, wrg := got.RowGroup(r), want.RowGroup(r)
+		if grg.NumRows() != wrg.NumRows() {
+			t.Errorf("row group %d: %d rows, want %d", r, grg.NumRows(), wrg.NumRows())
+		}
+		for c := range wrg.NumColumns() {
+			gc, err := grg.ColumnChunk(c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			wc, err := wrg.ColumnChunk(c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			name := want.Schema.Column(c).Name()
+			if gc.Compression() != wc.Compression() || gc.NumValues() != wc.NumValues() {
+				t.Errorf("row group %d, column %s: %s, %d values; want %s, %d", r, name, gc.Compression(), gc.NumValues(), wc.Compression(), wc.NumValues())
+			}
+			if g, w := slices.Sorted(slices.Values(gc.Encodings())), slices.Sorted(slices.Values(wc.Encodings())); !slices.Equal(g, w) {
+				t.Errorf("row group %d, column %s: encodings %v, want %v", r, name, g, w)
+			}
+			gs, err := gc.StatsSet()
+			if err != nil {
+				t.Fatal(err)
+			}
+			ws, _ := wc.StatsSet()
+			if gs != ws {
+				t.Fatalf("row group %d, column %s: statistics set %v, want %v", r, name, gs, ws)
+			}
+			if !ws {
+				continue
+			}
+			g, _ := gc.Statistics()
+			w, _ := wc.Statistics()
+			ge, _ := g.Encode()
+			we, _ := w.Encode()
+			if ge.HasMin != we.HasMin || ge.HasMax != we.HasMax || !bytes.Equal(ge.Min, we.Min) || !bytes.Equal(ge.Max, we.Max) ||
+				ge.HasNullCount != we.HasNullCount || ge.NullCount != we.NullCount {
+				t.Errorf("row group %d, column %s: statistics %+v, want %+v", r, name, ge, we)
+			}
+		}
+	}
+}
