@@ -6,7 +6,11 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -17,6 +21,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/metadata"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+	"github.com/nordisk/thund/internal/testenv"
 )
 
 // everyFlatType is rows of every flat type of the model, nullable (NULL on
@@ -341,5 +346,60 @@ func TestParquetFooterAsPQArrow(t *testing.T) {
 				t.Errorf("row group %d, column %s: statistics %+v, want %+v", r, name, ge, we)
 			}
 		}
+	}
+}
+
+// pyarrowCompare reads two Parquet files with pyarrow (Arrow C++'s reader)
+// and prints what differs between them: the tables, the Arrow schemas with
+// their metadata, the Parquet schemas, the key-value metadata, and each
+// column chunk's type, codec, value count and statistics; "same" when
+// nothing does.
+const pyarrowCompare = `
+import sys, pyarrow.parquet as pq
+a, b = pq.ParquetFile(sys.argv[1]), pq.ParquetFile(sys.argv[2])
+ta, tb = a.read(), b.read()
+out = []
+if not ta.schema.equals(tb.schema, check_metadata=True): out.append("arrow schema")
+out += ["column " + c for c in ta.column_names if not ta[c].equals(tb[c])]
+if str(a.schema).split("\n", 1)[1] != str(b.schema).split("\n", 1)[1]: out.append("parquet schema")
+ma, mb = a.metadata, b.metadata
+if ma.metadata != mb.metadata: out.append("key-value metadata")
+if ma.num_row_groups != mb.num_row_groups: out.append("row groups")
+def chunk(c):
+    s = c.statistics
+    mm = (s.min_raw, s.max_raw) if s.has_min_max else None
+    return (c.path_in_schema, c.physical_type, c.compression, c.num_values, mm, s.null_count, str(s.logical_type), s.converted_type)
+for r in range(min(ma.num_row_groups, mb.num_row_groups)):
+    if ma.row_group(r).num_rows != mb.row_group(r).num_rows: out.append("rows of row group %d" % r)
+    for c in range(ma.num_columns):
+        if chunk(ma.row_group(r).column(c)) != chunk(mb.row_group(r).column(c)):
+            out.append("row group %d, column %s" % (r, ma.row_group(r).column(c).path_in_schema))
+print("\n".join(out) or "same")
+`
+
+// Arrow C++'s Parquet reader (pyarrow, from the Iceberg lane's venv) reads
+// the page encoder's file as it reads pqarrow's writer's file of the same
+// rows: equal tables, schemas, metadata and column chunk statistics.
+func TestParquetPagesPyArrow(t *testing.T) {
+	py := testenv.PyIceberg(t)
+	batches := everyFlatType(300_000)
+	defer func() {
+		for _, b := range batches {
+			b.Release()
+		}
+	}()
+	dir := t.TempDir()
+	newPath, oldPath := filepath.Join(dir, "new.parquet"), filepath.Join(dir, "old.parquet")
+	for path, old := range map[string]bool{newPath: false, oldPath: true} {
+		if err := os.WriteFile(path, writeParquetFile(t, batches, old), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out, err := exec.Command(py, "-c", pyarrowCompare, newPath, oldPath).CombinedOutput()
+	if err != nil {
+		t.Fatalf("pyarrow: %v\n%s", err, out)
+	}
+	if got := strings.TrimSpace(string(out)); got != "same" {
+		t.Errorf("pyarrow reads the files differently:\n%s", got)
 	}
 }
