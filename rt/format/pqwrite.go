@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"math/bits"
+	"slices"
 	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -20,11 +21,11 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/schema"
 )
 
-// pqwrite.go is the Parquet writer of flat columns: it encodes pages itself
-// into buffers that it keeps for the whole file (a page's values, its
-// definition levels, its compressed form, and each column chunk's pages
-// until the row group ends), where pqarrow's writer allocates, zeroes and
-// regrows them for every page and row group. The footer is arrow-go's
+// pqwrite.go is the Parquet writer of every model type, flat and nested: it
+// encodes pages itself into buffers that it keeps for the whole file (a
+// page's values, its levels, its compressed form, and each column chunk's
+// pages until the row group ends), where pqarrow's writer allocates, zeroes
+// and regrows them for every page and row group. The footer is arrow-go's
 // (parquet/metadata builders), so the schema, logical types, statistics and
 // key-value metadata are those pqarrow writes for the same data; what
 // differs is only where pages are cut and that data page headers carry no
@@ -40,19 +41,7 @@ const (
 	pqBatchValues = 1024 // rows put between page-size checks (arrow-go's WriteBatchSize)
 )
 
-// flatParquet reports whether every column of schema is one the page
-// encoder writes (not nested).
-func flatParquet(s *arrow.Schema) bool {
-	for _, f := range s.Fields() {
-		switch f.Type.ID() {
-		case arrow.LIST, arrow.MAP, arrow.STRUCT:
-			return false
-		}
-	}
-	return true
-}
-
-// pqFile writes one Parquet file of flat columns.
+// pqFile writes one Parquet file.
 type pqFile struct {
 	out    io.Writer
 	pos    int64 // bytes written to out
@@ -70,22 +59,17 @@ type pqFile struct {
 }
 
 // newPQFile starts a file of arrow schema as (already relabelled by
-// parquetSchema) with the given properties; dict[i] says whether column i
-// is dictionary-encoded.
+// parquetSchema) with the given properties; dict[i] says whether top-level
+// column i is dictionary-encoded (nested columns never are).
 func newPQFile(out io.Writer, as *arrow.Schema, props *parquet.WriterProperties, dict []bool) (*pqFile, error) {
 	nodes := make(schema.FieldList, len(as.Fields()))
+	stored := make([]arrow.Field, len(as.Fields()))
 	for i, f := range as.Fields() {
-		phys, logical, length, err := pqLeafType(f.Type)
-		if err != nil {
+		var err error
+		if nodes[i], err = pqNode(f.Name, f); err != nil {
 			return nil, fmt.Errorf("column %s: %w", f.Name, err)
 		}
-		rep := parquet.Repetitions.Required
-		if f.Nullable {
-			rep = parquet.Repetitions.Optional
-		}
-		if nodes[i], err = schema.NewPrimitiveNodeLogical(f.Name, rep, logical, phys, length, -1); err != nil {
-			return nil, fmt.Errorf("column %s: %w", f.Name, err)
-		}
+		stored[i] = pqStoredField(f)
 	}
 	root, err := schema.NewGroupNode(props.RootName(), props.RootRepetition(), nodes, -1)
 	if err != nil {
@@ -104,26 +88,131 @@ func newPQFile(out io.Writer, as *arrow.Schema, props *parquet.WriterProperties,
 	// The Arrow schema as pqarrow stores it (an IPC stream of the schema
 	// alone, base64), so that readers restore the types Parquet lacks.
 	var ser bytes.Buffer
-	iw := ipc.NewWriter(&ser, ipc.WithSchema(as), ipc.WithAllocator(props.Allocator()))
+	md = as.Metadata()
+	iw := ipc.NewWriter(&ser, ipc.WithSchema(arrow.NewSchema(stored, &md)), ipc.WithAllocator(props.Allocator()))
 	if err := iw.Close(); err != nil {
 		return nil, err
 	}
 	kv.Append("ARROW:schema", base64.StdEncoding.EncodeToString(ser.Bytes()))
 	p.meta = metadata.NewFileMetadataBuilder(p.schema, props, kv)
 	for i, f := range as.Fields() {
-		c := &pqColumn{
-			descr:    p.schema.Column(i),
-			typ:      f.Type,
-			optional: f.Nullable,
-			dict:     dict[i],
-			stats:    metadata.NewStatistics(p.schema.Column(i), props.Allocator()),
+		for _, path := range pqPaths(f, 0) {
+			descr := p.schema.Column(len(p.cols))
+			c := &pqColumn{
+				field:    i,
+				descr:    descr,
+				optional: f.Nullable && len(path) == 1,
+				stats:    metadata.NewStatistics(descr, props.Allocator()),
+			}
+			if len(path) > 1 {
+				c.path = path
+			} else if c.dict = dict[i]; c.dict {
+				c.dictIdx = make(map[string]int32)
+			}
+			p.cols = append(p.cols, c)
 		}
-		if c.dict {
-			c.dictIdx = make(map[string]int32)
-		}
-		p.cols = append(p.cols, c)
 	}
 	return p, p.write([]byte("PAR1"))
+}
+
+// pqNode is the Parquet schema node pqarrow gives an Arrow field
+// (pqarrow.ToParquet's fieldToNode with the default properties): a list
+// is a LIST group of a repeated "list" group of its "element", a map a MAP
+// group of repeated "key_value" groups of "key" and "value".
+func pqNode(name string, f arrow.Field) (schema.Node, error) {
+	rep := parquet.Repetitions.Required
+	if f.Nullable {
+		rep = parquet.Repetitions.Optional
+	}
+	switch t := f.Type.(type) {
+	case *arrow.StructType:
+		children := make(schema.FieldList, t.NumFields())
+		for i, cf := range t.Fields() {
+			var err error
+			if children[i], err = pqNode(cf.Name, cf); err != nil {
+				return nil, err
+			}
+		}
+		return schema.NewGroupNode(f.Name, rep, children, -1)
+	case *arrow.ListType:
+		elem, err := pqNode(name, t.ElemField())
+		if err != nil {
+			return nil, err
+		}
+		return schema.ListOfWithName(name, elem, rep, -1)
+	case *arrow.MapType:
+		key, err := pqNode("key", t.KeyField())
+		if err != nil {
+			return nil, err
+		}
+		value, err := pqNode("value", t.ItemField())
+		if err != nil {
+			return nil, err
+		}
+		return schema.MapOf(f.Name, key, value, rep, -1)
+	}
+	phys, logical, length, err := pqLeafType(f.Type)
+	if err != nil {
+		return nil, err
+	}
+	return schema.NewPrimitiveNodeLogical(name, rep, logical, phys, length, -1)
+}
+
+// pqStoredField is f as pqarrow stores it in the footer's Arrow schema: list
+// elements named "element", as the Parquet columns are.
+func pqStoredField(f arrow.Field) arrow.Field {
+	switch t := f.Type.(type) {
+	case *arrow.ListType:
+		elem := pqStoredField(t.ElemField())
+		elem.Name = "element"
+		return arrow.Field{Name: f.Name, Type: arrow.ListOfField(elem), Nullable: f.Nullable, Metadata: f.Metadata}
+	case *arrow.StructType:
+		fields := make([]arrow.Field, t.NumFields())
+		for i, cf := range t.Fields() {
+			fields[i] = pqStoredField(cf)
+		}
+		return arrow.Field{Name: f.Name, Type: arrow.StructOf(fields...), Nullable: f.Nullable, Metadata: f.Metadata}
+	case *arrow.MapType:
+		return arrow.Field{Name: f.Name, Type: arrow.MapOfFields(pqStoredField(t.KeyField()), pqStoredField(t.ItemField())),
+			Nullable: f.Nullable, Metadata: f.Metadata}
+	}
+	return f
+}
+
+// pqStep is one level of a nested column's path from its top-level array
+// to a leaf: a struct (its child-th field), a list or map (whose values are
+// a struct of key and value), or the leaf.
+type pqStep struct {
+	kind     byte // 's', 'l' or 0 (the leaf)
+	nullable bool
+	child    int   // a struct's field
+	rep      int16 // a list's repetition level
+}
+
+// pqPaths are the paths of f's leaves, in the order of the Parquet columns;
+// rep is the repetition level of f's nearest enclosing list.
+func pqPaths(f arrow.Field, rep int16) [][]pqStep {
+	var out [][]pqStep
+	under := func(steps []pqStep, sub [][]pqStep) {
+		for _, p := range sub {
+			out = append(out, append(slices.Clone(steps), p...))
+		}
+	}
+	switch t := f.Type.(type) {
+	case *arrow.StructType:
+		for i, cf := range t.Fields() {
+			under([]pqStep{{kind: 's', nullable: f.Nullable, child: i}}, pqPaths(cf, rep))
+		}
+	case *arrow.ListType:
+		under([]pqStep{{kind: 'l', nullable: f.Nullable, rep: rep + 1}}, pqPaths(t.ElemField(), rep+1))
+	case *arrow.MapType:
+		for i, kf := range []arrow.Field{t.KeyField(), t.ItemField()} {
+			under([]pqStep{{kind: 'l', nullable: f.Nullable, rep: rep + 1}, {kind: 's', child: i}}, pqPaths(kf, rep+1))
+		}
+	default:
+		out = [][]pqStep{{{nullable: f.Nullable}}}
+	}
+	return out
 }
 
 // pqLeafType is the Parquet type pqarrow gives a flat Arrow type
@@ -194,8 +283,8 @@ func (p *pqFile) Write(rec arrow.RecordBatch) error {
 	max := int(p.props.MaxRowGroupLength())
 	for off := 0; off < n; {
 		k := min(n-off, max-p.rows)
-		for i, c := range p.cols {
-			if err := p.putColumn(c, rec.Column(i), off, k); err != nil {
+		for _, c := range p.cols {
+			if err := p.putColumn(c, rec.Column(c.field), off, k); err != nil {
 				return err
 			}
 		}
@@ -237,7 +326,11 @@ func (p *pqFile) putColumn(c *pqColumn, a arrow.Array, off, n int) error {
 	limit := int(p.props.DataPageSize())
 	for n > 0 {
 		k := min(n, pqBatchValues)
-		c.put(a, off, k)
+		if c.path != nil {
+			c.putNested(a, off, k)
+		} else {
+			c.put(a, off, k)
+		}
 		off += k
 		n -= k
 		if c.pageBytes() >= limit {
@@ -309,7 +402,10 @@ func (p *pqFile) flushRowGroup() error {
 // dictionary-encoded, to the pages that wait for the dictionary page).
 func (p *pqFile) flushPage(c *pqColumn) {
 	page := p.page[:0]
-	if c.optional {
+	if c.path != nil {
+		page = appendLevels(page, c.repLv, c.descr.MaxRepetitionLevel())
+		page = appendLevels(page, c.defLv, c.descr.MaxDefinitionLevel())
+	} else if c.optional {
 		page = append(page, 0, 0, 0, 0)
 		if c.nulls == 0 { // one RLE run of 1s
 			page = binary.AppendUvarint(page, uint64(c.levels)<<1)
@@ -341,6 +437,7 @@ func (p *pqFile) flushPage(c *pqColumn) {
 	if c.optional {
 		clear(c.defs[:(c.levels+7)/8])
 	}
+	c.defLv, c.repLv = c.defLv[:0], c.repLv[:0]
 	c.levels, c.nulls, c.nvals = 0, 0, 0
 	c.vals, c.idx, c.raw = c.vals[:0], c.idx[:0], 0
 }
@@ -381,7 +478,26 @@ func (p *pqFile) fallBack(c *pqColumn) {
 // then the indices as one bit-packed run.
 func appendDictIndices(dst []byte, idx []int32, dictSize int) []byte {
 	w := max(1, bits.Len32(uint32(max(dictSize-1, 0))))
-	dst = append(dst, byte(w))
+	return appendBitPacked(append(dst, byte(w)), idx, w)
+}
+
+// appendLevels appends a data page (v1)'s repetition or definition levels
+// of a nested column: their length, then one bit-packed run. A column
+// whose maximum level is 0 has none.
+func appendLevels(dst []byte, lv []int16, maxLevel int16) []byte {
+	if maxLevel == 0 {
+		return dst
+	}
+	at := len(dst)
+	dst = appendBitPacked(append(dst, 0, 0, 0, 0), lv, bits.Len16(uint16(maxLevel)))
+	binary.LittleEndian.PutUint32(dst[at:], uint32(len(dst)-at-4))
+	return dst
+}
+
+// appendBitPacked appends vs as one bit-packed run of the RLE/bit-packing
+// hybrid encoding, w bits each, in groups of 8 (the last padded with 0).
+func appendBitPacked[T int16 | int32](dst []byte, vs []T, w int) []byte {
+	idx := vs
 	groups := (len(idx) + 7) / 8
 	dst = binary.AppendUvarint(dst, uint64(groups)<<1|1)
 	var acc uint64
@@ -430,17 +546,23 @@ func appendPageHeader(dst []byte, typ, uncompressed, compressed, values, enc int
 // chunk's finished pages. Every buffer is kept from page to page and row
 // group to row group.
 type pqColumn struct {
+	field    int // the top-level column it is (a leaf of)
 	descr    *schema.Column
-	typ      arrow.DataType
 	optional bool
+	path     []pqStep // a nested column's path to its leaf; nil when flat
 	stats    metadata.TypedStatistics
 
-	levels int    // rows in the open page
-	nulls  int    // NULLs among them
-	nvals  int    // non-NULL values among them (booleans: bits in vals)
-	defs   []byte // their validity bits (when optional)
-	vals   []byte // their PLAIN values (not while dictionary-encoded)
-	raw    int    // their values' PLAIN size, while dictionary-encoded
+	levels int     // levels in the open page (rows, when flat)
+	nulls  int     // NULLs among them
+	nvals  int     // non-NULL values among them (booleans: bits in vals)
+	defs   []byte  // their validity bits (when optional and flat)
+	defLv  []int16 // their definition levels (when nested)
+	repLv  []int16 // their repetition levels (when nested)
+
+	run              arrow.Array // a nested leaf's values not yet put: run[runStart:runEnd]
+	runStart, runEnd int
+	vals             []byte // their PLAIN values (not while dictionary-encoded)
+	raw              int    // their values' PLAIN size, while dictionary-encoded
 
 	dict              bool // dictionary-encoded at the chunk's start
 	fellBack          bool // the dictionary was dropped for the rest of the chunk
@@ -496,6 +618,12 @@ func (c *pqColumn) put(a arrow.Array, off, n int) {
 	}
 	c.levels += n
 	c.nulls += nulls
+	c.putValues(a, off, n, nulls)
+}
+
+// putValues appends the values of rows [off, off+n) of a leaf array, of
+// which nulls are NULL, to the open page, and to the statistics.
+func (c *pqColumn) putValues(a arrow.Array, off, n, nulls int) {
 	valid := func(i int) bool { return nulls == 0 || a.IsValid(i) }
 	switch a := a.(type) {
 	case *array.Boolean:
@@ -582,6 +710,71 @@ func valueBuffer(a arrow.Array) []byte {
 		return b.Bytes()
 	}
 	return nil
+}
+
+// putNested puts rows [off, off+n) of the top-level array a: the levels of
+// c's leaf in every row, and its values, a run of consecutive values at a
+// time.
+func (c *pqColumn) putNested(a arrow.Array, off, n int) {
+	for i := off; i < off+n; i++ {
+		c.walk(0, a, i, 0, 0)
+	}
+	c.flushRun()
+}
+
+// walk appends the levels (and values) of element i of a, at step d of c's
+// path, with repetition level rep and definition level def so far.
+func (c *pqColumn) walk(d int, a arrow.Array, i int, rep, def int16) {
+	step := c.path[d]
+	if step.nullable {
+		if a.IsNull(i) {
+			c.level(def, rep)
+			return
+		}
+		def++
+	}
+	switch step.kind {
+	case 's':
+		c.walk(d+1, a.(*array.Struct).Field(step.child), i, rep, def)
+	case 'l':
+		l := a.(array.ListLike)
+		start, end := l.ValueOffsets(i)
+		if start == end {
+			c.level(def, rep)
+			return
+		}
+		for j := start; j < end; j++ {
+			c.walk(d+1, l.ListValues(), int(j), rep, def+1)
+			rep = step.rep
+		}
+	default:
+		c.level(def, rep)
+		if c.run != a || c.runEnd != i {
+			c.flushRun()
+			c.run, c.runStart = a, i
+		}
+		c.runEnd = i + 1
+	}
+}
+
+// level appends one repetition and definition level; below the maximum
+// definition level it is a NULL (or an empty or NULL list) of the leaf.
+func (c *pqColumn) level(def, rep int16) {
+	c.defLv = append(c.defLv, def)
+	c.repLv = append(c.repLv, rep)
+	c.levels++
+	if def < c.descr.MaxDefinitionLevel() {
+		c.nulls++
+		c.stats.IncNulls(1)
+	}
+}
+
+// flushRun puts the pending run of leaf values.
+func (c *pqColumn) flushRun() {
+	if c.run != nil && c.runEnd > c.runStart {
+		c.putValues(c.run, c.runStart, c.runEnd-c.runStart, 0)
+	}
+	c.run, c.runStart, c.runEnd = nil, 0, 0
 }
 
 // putBytes puts string or binary values: PLAIN (a length and the bytes) or,

@@ -126,10 +126,155 @@ func everyFlatType(rows int) []arrow.RecordBatch {
 	}
 	all := b.NewRecordBatch()
 	defer all.Release()
+	return cutBatches(all)
+}
+
+// everyNestedType is rows of nested columns: lists (of numbers, strings,
+// structs and lists), maps (to numbers and to lists), structs (with a list,
+// and in a struct), each with NULLs, empty lists, NULL elements and NULL
+// map values, cut into batches as everyFlatType's are.
+func everyNestedType(rows int) []arrow.RecordBatch {
+	i64, str := arrow.PrimitiveTypes.Int64, arrow.BinaryTypes.String
+	inner := arrow.StructOf(arrow.Field{Name: "x", Type: arrow.PrimitiveTypes.Int32, Nullable: true},
+		arrow.Field{Name: "s", Type: str})
+	schema := arrow.NewSchema([]arrow.Field{
+		{Name: "id", Type: i64},
+		{Name: "ints", Type: arrow.ListOf(i64), Nullable: true},
+		{Name: "strs", Type: arrow.ListOfNonNullable(str)},
+		{Name: "structs", Type: arrow.ListOf(inner), Nullable: true},
+		{Name: "lists", Type: arrow.ListOf(arrow.ListOf(arrow.PrimitiveTypes.Int32)), Nullable: true},
+		{Name: "m", Type: arrow.MapOf(str, i64), Nullable: true},
+		{Name: "ml", Type: arrow.MapOf(arrow.PrimitiveTypes.Int32, arrow.ListOf(arrow.FixedWidthTypes.Date32))},
+		{Name: "st", Type: arrow.StructOf(
+			arrow.Field{Name: "a", Type: arrow.PrimitiveTypes.Float64, Nullable: true},
+			arrow.Field{Name: "l", Type: arrow.ListOf(str), Nullable: true},
+			arrow.Field{Name: "in", Type: inner, Nullable: true}), Nullable: true},
+	}, nil)
+	b := array.NewRecordBuilder(memory.DefaultAllocator, schema)
+	defer b.Release()
+	appendInner := func(sb *array.StructBuilder, i int) {
+		if i%9 == 4 {
+			sb.AppendNull()
+			return
+		}
+		sb.Append(true)
+		if i%4 == 1 {
+			sb.FieldBuilder(0).AppendNull()
+		} else {
+			sb.FieldBuilder(0).(*array.Int32Builder).Append(int32(i))
+		}
+		sb.FieldBuilder(1).(*array.StringBuilder).Append(fmt.Sprintf("in%d", i%17))
+	}
+	for i := range rows {
+		b.Field(0).(*array.Int64Builder).Append(int64(i))
+		n := i % 4 // elements per list: 0 (an empty list) to 3
+		ints := b.Field(1).(*array.ListBuilder)
+		if i%6 == 1 {
+			ints.AppendNull()
+		} else {
+			ints.Append(true)
+			for j := range n {
+				if j == 1 && i%5 == 0 {
+					ints.ValueBuilder().AppendNull()
+				} else {
+					ints.ValueBuilder().(*array.Int64Builder).Append(int64(i*10 + j))
+				}
+			}
+		}
+		strs := b.Field(2).(*array.ListBuilder)
+		strs.Append(true)
+		for j := range (i + 1) % 3 {
+			strs.ValueBuilder().(*array.StringBuilder).Append([]string{"", "ÞUND", fmt.Sprint(i + j)}[j])
+		}
+		structs := b.Field(3).(*array.ListBuilder)
+		if i%8 == 2 {
+			structs.AppendNull()
+		} else {
+			structs.Append(true)
+			for j := range n {
+				appendInner(structs.ValueBuilder().(*array.StructBuilder), i+j)
+			}
+		}
+		lists := b.Field(4).(*array.ListBuilder)
+		if i%7 == 3 {
+			lists.AppendNull()
+		} else {
+			lists.Append(true)
+			lb := lists.ValueBuilder().(*array.ListBuilder)
+			for j := range n {
+				if j == 2 {
+					lb.AppendNull()
+					continue
+				}
+				lb.Append(true)
+				for k := range j + i%2 {
+					lb.ValueBuilder().(*array.Int32Builder).Append(int32(i + k))
+				}
+			}
+		}
+		m := b.Field(5).(*array.MapBuilder)
+		if i%10 == 9 {
+			m.AppendNull()
+		} else {
+			m.Append(true)
+			for j := range n {
+				m.KeyBuilder().(*array.StringBuilder).Append(fmt.Sprintf("k%d", j))
+				if (i+j)%3 == 0 {
+					m.ItemBuilder().AppendNull()
+				} else {
+					m.ItemBuilder().(*array.Int64Builder).Append(int64(-i * j))
+				}
+			}
+		}
+		ml := b.Field(6).(*array.MapBuilder)
+		ml.Append(true)
+		for j := range (i + 2) % 3 {
+			ml.KeyBuilder().(*array.Int32Builder).Append(int32(j))
+			vb := ml.ItemBuilder().(*array.ListBuilder)
+			if j == 1 && i%2 == 0 {
+				vb.AppendNull()
+				continue
+			}
+			vb.Append(true)
+			for k := range j {
+				vb.ValueBuilder().(*array.Date32Builder).Append(arrow.Date32(i - k))
+			}
+		}
+		st := b.Field(7).(*array.StructBuilder)
+		if i%11 == 6 {
+			st.AppendNull()
+			continue
+		}
+		st.Append(true)
+		if i%3 == 0 {
+			st.FieldBuilder(0).AppendNull()
+		} else {
+			st.FieldBuilder(0).(*array.Float64Builder).Append(float64(i) / 4)
+		}
+		l := st.FieldBuilder(1).(*array.ListBuilder)
+		if i%5 == 2 {
+			l.AppendNull()
+		} else {
+			l.Append(true)
+			for j := range n {
+				l.ValueBuilder().(*array.StringBuilder).Append(fmt.Sprintf("%0*d", 30+j*40, i))
+			}
+		}
+		appendInner(st.FieldBuilder(2).(*array.StructBuilder), i)
+	}
+	all := b.NewRecordBatch()
+	defer all.Release()
+	return cutBatches(all)
+}
+
+// cutBatches cuts rec into batches of uneven sizes, all but the first
+// slices at an offset.
+func cutBatches(rec arrow.RecordBatch) []arrow.RecordBatch {
 	var out []arrow.RecordBatch
+	rows := int(rec.NumRows())
 	for off, k := 0, 0; off < rows; k++ {
 		n := min(rows-off, []int{70_000, 1, 50_000, 131_072, 999}[k%5])
-		out = append(out, all.NewSlice(int64(off), int64(off+n)))
+		out = append(out, rec.NewSlice(int64(off), int64(off+n)))
 		off += n
 	}
 	return out
@@ -140,7 +285,7 @@ func everyFlatType(rows int) []arrow.RecordBatch {
 func writeParquetFile(t *testing.T, batches []arrow.RecordBatch, old bool) []byte {
 	t.Helper()
 	var buf bytes.Buffer
-	writeBatches(t, &buf, batches, WriteOptions{viaPQArrow: old})
+	writeBatches(t, &buf, batches, old)
 	return buf.Bytes()
 }
 
@@ -196,74 +341,98 @@ func sameTables(t *testing.T, what string, a, b arrow.Table) {
 // every flat type, NULLs, extremes, many pages and row groups, a dictionary
 // that falls back to plain.
 func TestParquetPagesRoundTrip(t *testing.T) {
-	batches := everyFlatType(300_000)
-	defer func() {
-		for _, b := range batches {
-			b.Release()
+	forEachData(t, func(t *testing.T, batches []arrow.RecordBatch) {
+		schema := batches[0].Schema()
+		in := array.NewTableFromRecords(schema, batches)
+		defer in.Release()
+		data := writeParquetFile(t, batches, false)
+		old := writeParquetFile(t, batches, true)
+
+		got := readBack(t, data, schema)
+		defer got.Release()
+		sameTables(t, "rt/format's reader", got, in)
+
+		read := func(data []byte) arrow.Table {
+			tbl, err := pqarrow.ReadTable(context.Background(), bytes.NewReader(data), nil, pqarrow.ArrowReadProperties{}, memory.DefaultAllocator)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return tbl
 		}
-	}()
-	schema := batches[0].Schema()
-	in := array.NewTableFromRecords(schema, batches)
-	defer in.Release()
-	data := writeParquetFile(t, batches, false)
-	old := writeParquetFile(t, batches, true)
+		gotPQ, wantPQ := read(data), read(old)
+		defer gotPQ.Release()
+		defer wantPQ.Release()
+		sameTables(t, "pqarrow's reader", gotPQ, wantPQ)
 
-	got := readBack(t, data, schema)
-	defer got.Release()
-	sameTables(t, "rt/format's reader", got, in)
-
-	read := func(data []byte) arrow.Table {
-		tbl, err := pqarrow.ReadTable(context.Background(), bytes.NewReader(data), nil, pqarrow.ArrowReadProperties{}, memory.DefaultAllocator)
+		pf, err := file.NewParquetReader(bytes.NewReader(data))
 		if err != nil {
 			t.Fatal(err)
 		}
-		return tbl
-	}
-	gotPQ, wantPQ := read(data), read(old)
-	defer gotPQ.Release()
-	defer wantPQ.Release()
-	sameTables(t, "pqarrow's reader", gotPQ, wantPQ)
-
-	pf, err := file.NewParquetReader(bytes.NewReader(data))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pf.Close()
-	if pf.NumRowGroups() != 3 {
-		t.Errorf("%d row groups, want 3", pf.NumRowGroups())
-	}
-	// Each string column's data pages are encoded as its first batch says,
-	// and the dictionary of "fallback" outgrows its page in row group 0.
-	for name, want := range map[string][]parquet.Encoding{
-		"c11":      {parquet.Encodings.RLEDict},
-		"distinct": {parquet.Encodings.Plain},
-		"fallback": {parquet.Encodings.Plain, parquet.Encodings.RLEDict},
-	} {
-		cc, err := pf.MetaData().RowGroup(0).ColumnChunk(pf.MetaData().Schema.ColumnIndexByName(name))
-		if err != nil {
-			t.Fatal(err)
+		defer pf.Close()
+		if pf.NumRowGroups() != 3 {
+			t.Errorf("%d row groups, want 3", pf.NumRowGroups())
 		}
-		var got []parquet.Encoding
-		for _, e := range cc.EncodingStats() {
-			if e.PageType == pqPageData && !slices.Contains(got, e.Encoding) {
-				got = append(got, e.Encoding)
+		// Each string column's data pages are encoded as its first batch says,
+		// and the dictionary of "fallback" outgrows its page in row group 0.
+		for name, want := range map[string][]parquet.Encoding{
+			"c11":      {parquet.Encodings.RLEDict},
+			"distinct": {parquet.Encodings.Plain},
+			"fallback": {parquet.Encodings.Plain, parquet.Encodings.RLEDict},
+		} {
+			col := pf.MetaData().Schema.ColumnIndexByName(name)
+			if col < 0 {
+				continue // not in the nested data
+			}
+			cc, err := pf.MetaData().RowGroup(0).ColumnChunk(col)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []parquet.Encoding
+			for _, e := range cc.EncodingStats() {
+				if e.PageType == pqPageData && !slices.Contains(got, e.Encoding) {
+					got = append(got, e.Encoding)
+				}
+			}
+			if slices.Sort(got); !slices.Equal(got, want) {
+				t.Errorf("column %s: data pages encoded %v, want %v", name, got, want)
 			}
 		}
-		if slices.Sort(got); !slices.Equal(got, want) {
-			t.Errorf("column %s: data pages encoded %v, want %v", name, got, want)
+		for _, name := range []string{"long", "st.l.list.element"} {
+			col := pf.MetaData().Schema.ColumnIndexByName(name)
+			if col < 0 {
+				continue
+			}
+			pages, err := pf.RowGroup(0).GetColumnPageReader(col)
+			if err != nil {
+				t.Fatal(err)
+			}
+			n := 0
+			for pages.Next() {
+				n++
+			}
+			if n < 5 {
+				t.Errorf("column %s: %d pages in row group 0, want many", name, n)
+			}
 		}
-	}
-	long := pf.MetaData().Schema.ColumnIndexByName("long")
-	pages, err := pf.RowGroup(0).GetColumnPageReader(long)
-	if err != nil {
-		t.Fatal(err)
-	}
-	n := 0
-	for pages.Next() {
-		n++
-	}
-	if n < 10 {
-		t.Errorf("column long: %d pages in row group 0, want many", n)
+	})
+}
+
+// forEachData runs test over everyFlatType's and everyNestedType's
+// batches (300,000 rows: three row groups).
+func forEachData(t *testing.T, test func(*testing.T, []arrow.RecordBatch)) {
+	for _, d := range []struct {
+		name string
+		gen  func(int) []arrow.RecordBatch
+	}{{"flat", everyFlatType}, {"nested", everyNestedType}} {
+		t.Run(d.name, func(t *testing.T) {
+			batches := d.gen(300_000)
+			defer func() {
+				for _, b := range batches {
+					b.Release()
+				}
+			}()
+			test(t, batches)
+		})
 	}
 }
 
@@ -272,12 +441,10 @@ func TestParquetPagesRoundTrip(t *testing.T) {
 // Arrow schema), row groups, and each column chunk's codec, encodings and
 // statistics.
 func TestParquetFooterAsPQArrow(t *testing.T) {
-	batches := everyFlatType(300_000)
-	defer func() {
-		for _, b := range batches {
-			b.Release()
-		}
-	}()
+	forEachData(t, testFooterAsPQArrow)
+}
+
+func testFooterAsPQArrow(t *testing.T, batches []arrow.RecordBatch) {
 	open := func(data []byte) *metadata.FileMetaData {
 		pf, err := file.NewParquetReader(bytes.NewReader(data))
 		if err != nil {
@@ -382,24 +549,20 @@ print("\n".join(out) or "same")
 // rows: equal tables, schemas, metadata and column chunk statistics.
 func TestParquetPagesPyArrow(t *testing.T) {
 	py := testenv.PyIceberg(t)
-	batches := everyFlatType(300_000)
-	defer func() {
-		for _, b := range batches {
-			b.Release()
+	forEachData(t, func(t *testing.T, batches []arrow.RecordBatch) {
+		dir := t.TempDir()
+		newPath, oldPath := filepath.Join(dir, "new.parquet"), filepath.Join(dir, "old.parquet")
+		for path, old := range map[string]bool{newPath: false, oldPath: true} {
+			if err := os.WriteFile(path, writeParquetFile(t, batches, old), 0o644); err != nil {
+				t.Fatal(err)
+			}
 		}
-	}()
-	dir := t.TempDir()
-	newPath, oldPath := filepath.Join(dir, "new.parquet"), filepath.Join(dir, "old.parquet")
-	for path, old := range map[string]bool{newPath: false, oldPath: true} {
-		if err := os.WriteFile(path, writeParquetFile(t, batches, old), 0o644); err != nil {
-			t.Fatal(err)
+		out, err := exec.Command(py, "-c", pyarrowCompare, newPath, oldPath).CombinedOutput()
+		if err != nil {
+			t.Fatalf("pyarrow: %v\n%s", err, out)
 		}
-	}
-	out, err := exec.Command(py, "-c", pyarrowCompare, newPath, oldPath).CombinedOutput()
-	if err != nil {
-		t.Fatalf("pyarrow: %v\n%s", err, out)
-	}
-	if got := strings.TrimSpace(string(out)); got != "same" {
-		t.Errorf("pyarrow reads the files differently:\n%s", got)
-	}
+		if got := strings.TrimSpace(string(out)); got != "same" {
+			t.Errorf("pyarrow reads the files differently:\n%s", got)
+		}
+	})
 }

@@ -12,7 +12,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/compress"
-	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 )
 
 // Writer writes batches of one schema to a file in one format.
@@ -29,8 +28,6 @@ type Writer interface {
 type WriteOptions struct {
 	CSV *CSVOptions      // CSV only; nil means DefaultCSV() (the `read` contract)
 	Mem memory.Allocator // nil means memory.DefaultAllocator
-
-	viaPQArrow bool // tests: write every Parquet file through pqarrow's writer, to compare
 }
 
 // noClose hides the Close method of the destination: arrow's writers close
@@ -55,7 +52,7 @@ func NewWriter(w io.Writer, f Format, schema *arrow.Schema, opts WriteOptions) (
 	}
 	switch f {
 	case Parquet:
-		pw := &parquetWriter{out: w, schema: schema, mem: mem, viaPQArrow: opts.viaPQArrow}
+		pw := &parquetWriter{out: w, schema: schema, mem: mem}
 		return &arrowWriter{schema: schema, write: pw.write, close: pw.close}, nil
 	case Arrow:
 		fw, err := ipc.NewFileWriter(noClose{w}, ipc.WithSchema(schema), ipc.WithAllocator(mem))
@@ -351,45 +348,35 @@ func newJSONWriter(out io.Writer, schema *arrow.Schema) Writer {
 }
 
 // parquetWriter opens its file writer at the first batch (or at Close, for
-// an empty file), when it can see the data: a string or binary column whose
-// first batch holds mostly distinct values is written plain, since
-// dictionary-encoding it hashes every value of every row group into a
-// dictionary that overflows and is then thrown away. Flat schemas are
-// written by the page encoder of pqwrite.go, nested ones by pqarrow.
+// an empty file), when it can see the data (parquetProps). The file is
+// written by the page encoder of pqwrite.go.
 type parquetWriter struct {
 	out      io.Writer
 	schema   *arrow.Schema
 	pqSchema *arrow.Schema
 	mem      memory.Allocator
-	fw       batchWriter
-
-	viaPQArrow bool // WriteOptions.viaPQArrow
+	fw       *pqFile
 }
 
-// batchWriter is a Parquet file writer: pqFile, or pqarrow's.
-type batchWriter interface {
-	Write(arrow.RecordBatch) error
-	Close() error
-}
-
-// pqarrowWriter buffers each row group in pqarrow's column writers.
-type pqarrowWriter struct{ *pqarrow.FileWriter }
-
-func (w pqarrowWriter) Write(rec arrow.RecordBatch) error { return w.WriteBuffered(rec) }
-
-func (p *parquetWriter) open(first arrow.RecordBatch) error {
+// parquetProps are the properties of a Parquet file of schema whose first
+// batch is first (nil for an empty file), and which top-level columns are
+// dictionary-encoded: a string or binary column whose first batch holds
+// mostly distinct values is written plain, since dictionary-encoding it
+// hashes every value of every row group into a dictionary that overflows
+// and is then thrown away.
+func parquetProps(schema *arrow.Schema, first arrow.RecordBatch, mem memory.Allocator) (*parquet.WriterProperties, []bool) {
 	popts := []parquet.WriterProperty{
 		parquet.WithCompression(compress.Codecs.Snappy),
 		parquet.WithMaxRowGroupLength(ParquetRowGroupRows),
-		parquet.WithAllocator(p.mem),
+		parquet.WithAllocator(mem),
 		parquet.WithCreatedBy("thund"),
 		// Dictionary pages only for strings and binary: for numbers and
 		// times, hashing every value into a dictionary that overflows
 		// for any high-cardinality column costs more than it saves.
 		parquet.WithDictionaryDefault(false),
 	}
-	dict := make([]bool, p.schema.NumFields())
-	for i, f := range p.schema.Fields() {
+	dict := make([]bool, schema.NumFields())
+	for i, f := range schema.Fields() {
 		switch f.Type.ID() {
 		case arrow.STRING, arrow.LARGE_STRING, arrow.BINARY, arrow.LARGE_BINARY:
 			if first == nil || !mostlyDistinct(first.Column(i)) {
@@ -398,22 +385,17 @@ func (p *parquetWriter) open(first arrow.RecordBatch) error {
 			}
 		}
 	}
-	props := parquet.NewWriterProperties(popts...)
+	return parquet.NewWriterProperties(popts...), dict
+}
+
+func (p *parquetWriter) open(first arrow.RecordBatch) error {
+	props, dict := parquetProps(p.schema, first, p.mem)
 	p.pqSchema = parquetSchema(p.schema)
-	if flatParquet(p.pqSchema) && !p.viaPQArrow {
-		pf, err := newPQFile(p.out, p.pqSchema, props, dict)
-		if err != nil {
-			return err
-		}
-		p.fw = pf
-		return nil
-	}
-	fw, err := pqarrow.NewFileWriter(p.pqSchema, noClose{p.out}, props,
-		pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema(), pqarrow.WithAllocator(p.mem)))
+	fw, err := newPQFile(p.out, p.pqSchema, props, dict)
 	if err != nil {
 		return err
 	}
-	p.fw = pqarrowWriter{fw}
+	p.fw = fw
 	return nil
 }
 

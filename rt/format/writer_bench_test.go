@@ -10,6 +10,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 )
 
 // bidBatches are 2M rows shaped like Nexmark q0's output (the bids), in
@@ -57,16 +58,24 @@ func BenchmarkParquetWriteBids(b *testing.B) {
 		b.Run(c.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				writeBatches(b, io.Discard, batches, WriteOptions{viaPQArrow: c.old})
+				writeBatches(b, io.Discard, batches, c.old)
 			}
 		})
 	}
 }
 
-// writeBatches writes batches as one Parquet file to out.
-func writeBatches(tb testing.TB, out io.Writer, batches []arrow.RecordBatch, opts WriteOptions) {
+// writeBatches writes batches as one Parquet file to out, through the
+// writer or (old) through pqarrow's writer with the same properties.
+func writeBatches(tb testing.TB, out io.Writer, batches []arrow.RecordBatch, old bool) {
 	tb.Helper()
-	w, err := NewWriter(out, Parquet, batches[0].Schema(), opts)
+	schema := batches[0].Schema()
+	var w Writer
+	var err error
+	if old {
+		w, err = newPQArrowWriter(out, schema, batches[0])
+	} else {
+		w, err = NewWriter(out, Parquet, schema, WriteOptions{})
+	}
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -78,4 +87,23 @@ func writeBatches(tb testing.TB, out io.Writer, batches []arrow.RecordBatch, opt
 	if err := w.Close(); err != nil {
 		tb.Fatal(err)
 	}
+}
+
+// newPQArrowWriter is the Parquet writer as it was before the page encoder
+// (pqarrow's, buffering each row group), with the properties the writer
+// takes for a file whose first batch is first: what the page encoder's
+// files are compared with.
+func newPQArrowWriter(out io.Writer, schema *arrow.Schema, first arrow.RecordBatch) (Writer, error) {
+	props, _ := parquetProps(schema, first, memory.DefaultAllocator)
+	pqSchema := parquetSchema(schema)
+	fw, err := pqarrow.NewFileWriter(pqSchema, out, props, pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema()))
+	if err != nil {
+		return nil, err
+	}
+	write := func(rec arrow.RecordBatch) error {
+		r := relabelBatch(rec, pqSchema)
+		defer r.Release()
+		return fw.WriteBuffered(r)
+	}
+	return &arrowWriter{schema: schema, write: write, close: fw.Close}, nil
 }
