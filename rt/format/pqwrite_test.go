@@ -27,7 +27,8 @@ import (
 // everyFlatType is rows of every flat type of the model, nullable (NULL on
 // every 7th row) and not, with extreme values, empty strings, a string
 // column dictionary-encoded until its dictionary outgrows its page, a
-// mostly distinct one (plain), and long strings that fill many pages. It
+// mostly distinct one (plain), long strings that fill many pages, and a
+// dictionary-encoded column of NULLs alone. It
 // is cut into batches of uneven sizes, some of them slices at an offset.
 func everyFlatType(rows int) []arrow.RecordBatch {
 	ts := func(u arrow.TimeUnit, tz string) arrow.DataType { return &arrow.TimestampType{Unit: u, TimeZone: tz} }
@@ -49,7 +50,8 @@ func everyFlatType(rows int) []arrow.RecordBatch {
 	fields = append(fields,
 		arrow.Field{Name: "fallback", Type: arrow.BinaryTypes.String, Nullable: true},
 		arrow.Field{Name: "distinct", Type: arrow.BinaryTypes.String, Nullable: true},
-		arrow.Field{Name: "long", Type: arrow.BinaryTypes.String})
+		arrow.Field{Name: "long", Type: arrow.BinaryTypes.String},
+		arrow.Field{Name: "nulls", Type: arrow.BinaryTypes.String, Nullable: true})
 	schema := arrow.NewSchema(fields, nil)
 	b := array.NewRecordBuilder(memory.DefaultAllocator, schema)
 	defer b.Release()
@@ -123,6 +125,7 @@ func everyFlatType(rows int) []arrow.RecordBatch {
 			b.Field(n + 1).(*array.StringBuilder).Append(fmt.Sprintf("%x", uint64(i)*0x9e3779b97f4a7c15))
 		}
 		b.Field(n + 2).(*array.StringBuilder).Append(fmt.Sprintf("%0*d", 20+i%200, i))
+		b.Field(n + 3).AppendNull()
 	}
 	all := b.NewRecordBatch()
 	defer all.Release()
