@@ -359,7 +359,7 @@ func (p *pqFile) flushRowGroup() error {
 		start := p.pos
 		info := metadata.ChunkMetaInfo{NumValues: c.chunkValues, IndexPageOffset: -1, DataPageOffset: start,
 			CompressedSize: int64(len(c.chunk)), UncompressedSize: c.uncompressed}
-		if hasDict || c.fellBackAfterDict {
+		if hasDict || c.fellBack {
 			info.DictPageOffset = start
 			info.DataPageOffset = start + int64(c.dictPageLen)
 		}
@@ -381,7 +381,7 @@ func (p *pqFile) flushRowGroup() error {
 		if st.IsSet() {
 			cc.SetStats(st)
 		}
-		if err := cc.Finish(info, hasDict || c.fellBackAfterDict, c.fellBackAfterDict, enc); err != nil {
+		if err := cc.Finish(info, hasDict || c.fellBack, c.fellBack, enc); err != nil {
 			return err
 		}
 		if err := p.write(c.chunk); err != nil {
@@ -471,7 +471,7 @@ func (p *pqFile) fallBack(c *pqColumn) {
 	p.writeDictPage(c)
 	c.chunk = append(c.chunk, c.dictPages...)
 	c.dictPages = c.dictPages[:0]
-	c.fellBack, c.fellBackAfterDict = true, true
+	c.fellBack = true
 }
 
 // appendDictIndices appends a RLE_DICTIONARY page body: the bit width,
@@ -558,21 +558,20 @@ type pqColumn struct {
 	defs   []byte  // their validity bits (when optional and flat)
 	defLv  []int16 // their definition levels (when nested)
 	repLv  []int16 // their repetition levels (when nested)
+	vals   []byte  // their PLAIN values (not while dictionary-encoded)
+	raw    int     // their values' PLAIN size, while dictionary-encoded
 
 	run              arrow.Array // a nested leaf's values not yet put: run[runStart:runEnd]
 	runStart, runEnd int
-	vals             []byte // their PLAIN values (not while dictionary-encoded)
-	raw              int    // their values' PLAIN size, while dictionary-encoded
 
-	dict              bool // dictionary-encoded at the chunk's start
-	fellBack          bool // the dictionary was dropped for the rest of the chunk
-	fellBackAfterDict bool // ...after some pages used it
-	dictIdx           map[string]int32
-	dictVals          []byte  // the dictionary page's PLAIN values
-	dictPageLen       int     // the dictionary page's size in chunk, header included
-	idx               []int32 // the open page's indices
-	dictPages         []byte  // finished pages waiting for the dictionary page
-	dictPageCount     int32
+	dict          bool // dictionary-encoded at the chunk's start
+	fellBack      bool // the dictionary (and the pages using it) written, the rest of the chunk PLAIN
+	dictIdx       map[string]int32
+	dictVals      []byte  // the dictionary page's PLAIN values
+	dictPageLen   int     // the dictionary page's size in chunk, header included
+	idx           []int32 // the open page's indices
+	dictPages     []byte  // finished pages waiting for the dictionary page
+	dictPageCount int32
 
 	chunk        []byte // finished pages of this row group's chunk
 	chunkValues  int64
@@ -594,7 +593,7 @@ func (c *pqColumn) pageBytes() int {
 func (c *pqColumn) reset() {
 	c.chunk, c.dictPages = c.chunk[:0], c.dictPages[:0]
 	c.chunkValues, c.uncompressed, c.plainPages, c.dictPageCount = 0, 0, 0, 0
-	c.fellBack, c.fellBackAfterDict = false, false
+	c.fellBack = false
 	clear(c.dictIdx)
 	c.dictVals, c.dictPageLen = c.dictVals[:0], 0
 	c.stats.Reset()
