@@ -34,8 +34,10 @@
 //     decoded buffers come from a pool (pool.go).
 //   - Glob: source patterns against --root, sorted and deduplicated, with
 //     "**"; a pattern that matches nothing is an error.
-//   - writers (Writer): Parquet (snappy.go, ParquetRowGroupRows), CSV in the
-//     `read` contract's text forms (text.go), JSON lines, Arrow IPC.
+//   - writers (Writer): Parquet (snappy.go, ParquetRowGroupRows; pages
+//     encoded by pqwrite.go into buffers that last the whole file, the
+//     footer pqarrow's writer would write), CSV in the `read` contract's
+//     text forms (text.go), JSON lines, Arrow IPC.
 //   - the text forms of values (AppendFloat, AppendTimestamp, ParseDecimal,
 //     ...) and the DSL spelling of types (TypeString, ParseType), which the
 //     warehouse's commit records use.

@@ -12,7 +12,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/compress"
-	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 )
 
 // Writer writes batches of one schema to a file in one format.
@@ -349,41 +348,50 @@ func newJSONWriter(out io.Writer, schema *arrow.Schema) Writer {
 }
 
 // parquetWriter opens its file writer at the first batch (or at Close, for
-// an empty file), when it can see the data: a string or binary column whose
-// first batch holds mostly distinct values is written plain, since
-// dictionary-encoding it hashes every value of every row group into a
-// dictionary that overflows and is then thrown away.
+// an empty file), when it can see the data (parquetProps). The file is
+// written by the page encoder of pqwrite.go.
 type parquetWriter struct {
 	out      io.Writer
 	schema   *arrow.Schema
 	pqSchema *arrow.Schema
 	mem      memory.Allocator
-	fw       *pqarrow.FileWriter
+	fw       *pqFile
 }
 
-func (p *parquetWriter) open(first arrow.RecordBatch) error {
+// parquetProps are the properties of a Parquet file of schema whose first
+// batch is first (nil for an empty file), and which top-level columns are
+// dictionary-encoded: a string or binary column whose first batch holds
+// mostly distinct values is written plain, since dictionary-encoding it
+// hashes every value of every row group into a dictionary that overflows
+// and is then thrown away.
+func parquetProps(schema *arrow.Schema, first arrow.RecordBatch, mem memory.Allocator) (*parquet.WriterProperties, []bool) {
 	popts := []parquet.WriterProperty{
 		parquet.WithCompression(compress.Codecs.Snappy),
 		parquet.WithMaxRowGroupLength(ParquetRowGroupRows),
-		parquet.WithAllocator(p.mem),
+		parquet.WithAllocator(mem),
 		parquet.WithCreatedBy("thund"),
 		// Dictionary pages only for strings and binary: for numbers and
 		// times, hashing every value into a dictionary that overflows
 		// for any high-cardinality column costs more than it saves.
 		parquet.WithDictionaryDefault(false),
 	}
-	for i, f := range p.schema.Fields() {
+	dict := make([]bool, schema.NumFields())
+	for i, f := range schema.Fields() {
 		switch f.Type.ID() {
 		case arrow.STRING, arrow.LARGE_STRING, arrow.BINARY, arrow.LARGE_BINARY:
 			if first == nil || !mostlyDistinct(first.Column(i)) {
 				popts = append(popts, parquet.WithDictionaryFor(f.Name, true))
+				dict[i] = true
 			}
 		}
 	}
-	props := parquet.NewWriterProperties(popts...)
+	return parquet.NewWriterProperties(popts...), dict
+}
+
+func (p *parquetWriter) open(first arrow.RecordBatch) error {
+	props, dict := parquetProps(p.schema, first, p.mem)
 	p.pqSchema = parquetSchema(p.schema)
-	fw, err := pqarrow.NewFileWriter(p.pqSchema, noClose{p.out}, props,
-		pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema(), pqarrow.WithAllocator(p.mem)))
+	fw, err := newPQFile(p.out, p.pqSchema, props, dict)
 	if err != nil {
 		return err
 	}
@@ -400,9 +408,9 @@ func (p *parquetWriter) write(rec arrow.RecordBatch) error {
 	if p.pqSchema != p.schema {
 		r := relabelBatch(rec, p.pqSchema)
 		defer r.Release()
-		return p.fw.WriteBuffered(r)
+		return p.fw.Write(r)
 	}
-	return p.fw.WriteBuffered(rec)
+	return p.fw.Write(rec)
 }
 
 func (p *parquetWriter) close() error {
