@@ -103,6 +103,16 @@ func (g *flowGen) genAggregate(n *ir.Aggregate, c consumer) {
 	}
 	keyNullable := make([]bool, len(keyTypes))
 	global := len(n.Keys) == 0
+	op := fmt.Sprintf("group by at %s", posText(n.Pos))
+	var sp *graceSpill // nil: the aggregate does not spill (aggspill.go)
+	if !global && n.Sets == nil {
+		sp = g.newGraceSpill(op)
+		for _, a := range accs {
+			if a.mem != nil {
+				a.mem.spill, a.mem.values = sp, true
+			}
+		}
+	}
 	groups := g.name("groups")
 	var ht, nullGroup string
 	var nullDecl *local
@@ -120,7 +130,8 @@ func (g *flowGen) genAggregate(n *ir.Aggregate, c consumer) {
 		ht = g.name("ht")
 		kt = g.newKeyType("group", keyTypes, false)
 		kt.stateName = st.name
-		kt.mem = g.newMemAccount(fmt.Sprintf("group by at %s", posText(n.Pos)))
+		kt.mem = g.newMemAccount(op)
+		kt.mem.spill = sp
 		g.emit(jen.Id(groups).Op(":=").Index().Id(st.name).Values(),
 			jen.Id(ht).Op(":=").Add(kt.newTable()))
 		if kt.name == "" {
@@ -133,6 +144,7 @@ func (g *flowGen) genAggregate(n *ir.Aggregate, c consumer) {
 	var ap *aggPar
 	if g.plan.Parallel[n] {
 		ap = g.newAggPar(st, kt, groups, ht, nullGroup, decls)
+		ap.spills = sp != nil
 		g.par = &ap.parPipe
 	} else {
 		g.emit(decls...)
@@ -152,7 +164,18 @@ func (g *flowGen) genAggregate(n *ir.Aggregate, c consumer) {
 				for i, k := range n.Keys {
 					vals[i] = g.bind(g.genExpr(k.Expr, e), "key")
 				}
-				return g.groupLookup(kt, groups, ht, nullGroup, nullDecl, vals, keyNullable)
+				var spillNew func(jen.Code)
+				if sp != nil {
+					spillNew = func(key jen.Code) {
+						sp.spillNew(g, key, func(w string) {
+							for i, x := range vals {
+								g.spillPutValue(w, g.coerce(x, keyTypes[i], n.Pos))
+							}
+							g.spillEvalAccs(w, accs, e)
+						})
+					}
+				}
+				return g.groupLookup(kt, groups, ht, nullGroup, nullDecl, vals, keyNullable, spillNew)
 			}
 			gi := ""
 			if from := g.keysFrom(n, e); from != nil && slices.Contains(g.plan.Memo[n], from.join) {
@@ -207,19 +230,72 @@ func (g *flowGen) genAggregate(n *ir.Aggregate, c consumer) {
 		g.aggResults(n, o, ae, accs, func() *jen.Statement { return use(gs) })
 		c(o)
 	}
-	gi := g.name("gi")
-	body := g.loop(func() {
-		out(g.declare([]string{g.name("gs")}, jen.Op("&").Id(groups).Index(jen.Id(gi)))[0])
-	})
-	g.emit(jen.Commentf("the groups of the aggregate at %s", posText(n.Pos)),
-		jen.For(jen.Id(gi).Op(":=").Range().Id(groups)).Block(body...))
+	emit := func() {
+		gi := g.name("gi")
+		body := g.loop(func() {
+			out(g.declare([]string{g.name("gs")}, jen.Op("&").Id(groups).Index(jen.Id(gi)))[0])
+		})
+		g.emit(jen.Commentf("the groups of the aggregate at %s", posText(n.Pos)),
+			jen.For(jen.Id(gi).Op(":=").Range().Id(groups)).Block(body...))
+	}
+	if sp == nil {
+		emit()
+		return
+	}
+	g.aggReplay(sp, accs, kt, keyTypes, keyNullable, groups, ht, nullGroup, nullDecl, emit)
+}
+
+// aggReplay emits the groups (emit) and then those of each partition the
+// aggregate spilled (aggspill.go): a partition's rows are read back into
+// the emptied table, looked up and accumulated as the input's were, and
+// spill again to the next level when the table freezes again. The replay
+// accounts the table with a flow-level memAccount of its own, since a
+// parallel aggregate's is its workers'.
+func (g *flowGen) aggReplay(sp *graceSpill, accs []*accum, kt *keyType, keyTypes []ir.Type, keyNullable []bool, groups, ht, nullGroup string, nullDecl *local, emit func()) {
+	mem := kt.mem
+	kt.mem = g.newMemAccount(mem.op)
+	kt.mem.spill = sp
+	defer func() { kt.mem = mem }()
+	nullable := slices.Clone(keyNullable) // the input's: a key never NULL there is never NULL here
+	row := func(r string) {
+		vals := make([]*value, len(keyTypes))
+		for i, t := range keyTypes {
+			x := g.spillVar(t)
+			g.spillGetValue(r, x)
+			if !nullable[i] {
+				x.ok, x.okl = nil, nil
+			}
+			vals[i] = x
+		}
+		ins := g.spillGetAccs(r, accs)
+		gi := g.groupLookup(kt, groups, ht, nullGroup, nullDecl, vals, keyNullable, func(key jen.Code) {
+			sp.spillNew(g, key, func(w string) {
+				for _, x := range vals {
+					g.spillPutValue(w, x)
+				}
+				g.spillPutAccIns(w, accs, ins)
+			})
+		})
+		gs := g.declare([]string{g.name("gs")}, jen.Op("&").Id(groups).Index(jen.Id(gi)))[0]
+		g.accumulateIns(accs, use(gs), ins)
+	}
+	reset := []jen.Code{jen.Clear(jen.Id(groups)),
+		jen.Id(groups).Op("=").Id(groups).Index(jen.Op(":").Lit(0)),
+		jen.Id(ht).Op("=").Add(kt.newTable())}
+	if nullGroup != "" {
+		reset = append(reset, jen.Id(nullGroup).Op("=").Lit(-1))
+	}
+	sp.replay(g, func() []jen.Code { return g.sub(emit) }, reset, row)
 }
 
 // groupLookup finds (or adds) the group of the key values and returns the
 // local holding its index in groups. A new group stores its keys (strings copied out of the
 // batch); a key that can be NULL marks nullable[i], so that the groups'
-// replay knows which keys to test.
-func (g *flowGen) groupLookup(kt *keyType, groups, ht, nullGroup string, nullDecl *local, vals []*value, nullable []bool) string {
+// replay knows which keys to test. spillNew, when not nil, emits the code
+// for a key not in the table before it is added (graceSpill.spillNew: the
+// row spills once the table is frozen), given the key's Go value; the
+// NULL of a single key is always added.
+func (g *flowGen) groupLookup(kt *keyType, groups, ht, nullGroup string, nullDecl *local, vals []*value, nullable []bool, spillNew func(key jen.Code)) string {
 	gi := g.name("gi")
 	found := g.name("found")
 	slot := jen.Id(groups).Index(jen.Id(gi))
@@ -266,6 +342,9 @@ func (g *flowGen) groupLookup(kt *keyType, groups, ht, nullGroup string, nullDec
 			vals = []*value{nonNull(x)} // the key is valid here
 			g.emit(jen.Var().Id(found).Bool(), jen.List(jen.Id(gi), jen.Id(found)).Op("=").Add(kt.get(ht, key)))
 			ins := g.sub(func() {
+				if spillNew != nil {
+					spillNew(key)
+				}
 				newGroup()
 				store()
 				account()
@@ -297,6 +376,9 @@ func (g *flowGen) groupLookup(kt *keyType, groups, ht, nullGroup string, nullDec
 		}
 		g.emit(jen.Var().Id(found).Bool(), jen.List(jen.Id(gi), jen.Id(found)).Op("=").Add(kt.get(ht, key)))
 		ins := g.sub(func() {
+			if spillNew != nil {
+				spillNew(key)
+			}
 			newGroup()
 			store()
 			account()

@@ -40,6 +40,16 @@ func (g *flowGen) accumulateArgs(a *accum, gs *jen.Statement, e *env) {
 	for i, x := range a.call.Args {
 		args[i] = g.genExpr(x, e)
 	}
+	g.accumulateValues(a, gs, args)
+}
+
+// accumulateValues updates the accumulator from its arguments' values
+// (of a row read back from a spill file, or evaluated by accumulateArgs).
+func (g *flowGen) accumulateValues(a *accum, gs *jen.Statement, args []*value) {
+	if a.call.Star {
+		g.emit(gs.Clone().Dot(a.field).Op("++"))
+		return
+	}
 	if a.distinct == nil || a.name == "count" {
 		g.accumulate(a, gs, args)
 		return
@@ -93,7 +103,7 @@ func (g *flowGen) groupingSetsRow(n *ir.Aggregate, e *env, accs []*accum, kt *ke
 		vals[len(n.Keys)] = &value{t: ir.Int64, v: jen.Int64().Call(jen.Lit(si))}
 		g.emit(jen.Commentf("grouping set %d (grouping id %d)", si, passes.GroupingSetID(n, s)))
 		body := g.sub(func() {
-			gi := g.groupLookup(kt, groups, ht, nullGroup, nullDecl, vals, keyNullable)
+			gi := g.groupLookup(kt, groups, ht, nullGroup, nullDecl, vals, keyNullable, nil)
 			gs := g.declare([]string{g.name("gs")}, jen.Op("&").Id(groups).Index(jen.Id(gi)))[0]
 			for _, a := range accs {
 				g.genAccumulate(a, use(gs), e)

@@ -15,6 +15,12 @@ type memAccount struct {
 	// a kept row costs times its struct's size plus overhead bytes (and
 	// its strings): what the structure holding it adds
 	times, overhead int
+	// spill, when set, is the grace spilling of the operator whose rows
+	// these are (aggspill.go): past the limit, a table's rows freeze it
+	// rather than fail; values an accumulator keeps (values true) go on
+	// up to fc.GrowSpilling's bound, and count into its held bytes
+	spill  *graceSpill
+	values bool
 }
 
 // memRowOverhead is what a kept row costs beyond its struct: its hash-table
@@ -104,13 +110,22 @@ func (m *memAccount) addOrSpill(g *flowGen, zero jen.Code, strs []jen.Code, sr *
 }
 
 // growStmts is the code that accounts size (an int64 expression) more
-// bytes kept, handing the pending bytes to fc.Grow past fc.GrowStep.
+// bytes kept, handing the pending bytes to fc.Grow past fc.GrowStep (to
+// fc.TryGrow when the operator spills).
 func (m *memAccount) growStmts(size jen.Code) []jen.Code {
+	grow := []jen.Code{jen.If(jen.Err().Op(":=").Id("fc").Dot("Grow").Call(jen.Lit(m.op), jen.Id(m.pending)), jen.Err().Op("!=").Nil()).Block(
+		jen.Return(jen.Err()))}
+	switch {
+	case m.spill != nil && m.values:
+		grow = []jen.Code{jen.If(jen.Err().Op(":=").Id("fc").Dot("GrowSpilling").Call(jen.Lit(m.op), jen.Id(m.pending)), jen.Err().Op("!=").Nil()).Block(
+			jen.Return(jen.Err())),
+			m.spill.heldStmt(jen.Id(m.pending))}
+	case m.spill != nil:
+		grow = []jen.Code{m.spill.tryGrowStmts(m.pending)}
+	}
 	return []jen.Code{jen.Id(m.pending).Op("+=").Add(size),
 		jen.If(jen.Id(m.pending).Op(">=").Id("fc").Dot("GrowStep")).Block(
-			jen.If(jen.Err().Op(":=").Id("fc").Dot("Grow").Call(jen.Lit(m.op), jen.Id(m.pending)), jen.Err().Op("!=").Nil()).Block(
-				jen.Return(jen.Err())),
-			jen.Id(m.pending).Op("=").Lit(0))}
+			append(grow, jen.Id(m.pending).Op("=").Lit(0))...)}
 }
 
 // memHold is the --memory-limit account of state a runtime structure holds

@@ -42,6 +42,7 @@ type parPipe struct {
 	on         bool   // a scan runs the pipeline on the workers
 	inside     bool   // the scan's per-batch code is being generated
 	w          string // the worker's index
+	spills     bool   // the consumer spills: fc.ParallelSpilling
 	seq, row   string // the batch's number, and the row's index in it
 }
 
@@ -68,12 +69,16 @@ func (g *flowGen) genParScan(p *parPipe, rd, rec string, begin, batch []jen.Code
 	each := jen.Func().Params(jen.Id(p.seq).Int64(), jen.Id(rec).Qual(arrowPkg, "RecordBatch")).Error().Block(
 		append(batch, jen.Return(jen.Nil()))...)
 	done := jen.Func().Params().Error().Block(append(end, jen.Return(jen.Nil()))...)
+	parallelFn := "Parallel"
+	if p.spills {
+		parallelFn = "ParallelSpilling"
+	}
 	start := jen.Func().Params(jen.Id(p.w).Int()).Params(
 		jen.Func().Params(jen.Int64(), jen.Qual(arrowPkg, "RecordBatch")).Error(),
 		jen.Func().Params().Error(),
 	).Block(append(begin, jen.Return(each, done))...)
 	g.emit(jen.Comment("the batches go to fc.Threads workers (fc.Parallel), each with its own state"),
-		jen.If(jen.Err().Op(":=").Id("fc").Dot("Parallel").Call(jen.Id(rd), start), jen.Err().Op("!=").Nil()).Block(
+		jen.If(jen.Err().Op(":=").Id("fc").Dot(parallelFn).Call(jen.Id(rd), start), jen.Err().Op("!=").Nil()).Block(
 			jen.Return(jen.Err())))
 }
 
@@ -237,7 +242,7 @@ func (g *flowGen) genAggMerge(ap *aggPar, accs []*accum, keyTypes []ir.Type, key
 		// the partial table accounted its groups already
 		mem := ap.kt.mem
 		ap.kt.mem = nil
-		gi := g.groupLookup(ap.kt, ap.groups, ap.ht, ap.nullGroup, nullDecl, vals, keyNullable)
+		gi := g.groupLookup(ap.kt, ap.groups, ap.ht, ap.nullGroup, nullDecl, vals, keyNullable, nil)
 		gs := g.declare([]string{g.name("gs")}, jen.Op("&").Id(ap.groups).Index(jen.Id(gi)))[0]
 		ap.kt.mem = mem
 		for _, a := range accs {

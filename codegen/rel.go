@@ -420,7 +420,9 @@ func (g *flowGen) genUnion(n *ir.Union, c consumer) {
 			g.refuseStreaming(n.Pos, "union (distinct)")
 			return
 		}
-		c = g.distinctConsumer(schema, fmt.Sprintf("union at %s (its distinct)", posText(n.Pos)), c)
+		var finish func()
+		c, finish = g.distinctConsumer(schema, fmt.Sprintf("union at %s (its distinct)", posText(n.Pos)), c)
+		defer finish()
 	}
 	for _, in := range n.Inputs {
 		in := in
@@ -456,12 +458,17 @@ func (g *flowGen) genDistinct(n *ir.Distinct, c consumer) {
 		g.refuseStreaming(n.Pos, "distinct")
 		return
 	}
-	g.produce(n.Input, g.distinctConsumer(g.u.Schemas[n], fmt.Sprintf("distinct at %s", posText(n.Pos)), c))
+	consume, finish := g.distinctConsumer(g.u.Schemas[n], fmt.Sprintf("distinct at %s", posText(n.Pos)), c)
+	g.produce(n.Input, consume)
+	finish()
 }
 
 // distinctConsumer is the consumer of genDistinct over schema's columns;
 // op names the operator in its --memory-limit account of the rows seen.
-func (g *flowGen) distinctConsumer(schema passes.Schema, op string, c consumer) consumer {
+// Past the limit it spills (aggspill.go): finish, called after the input's
+// code, emits the replay of the rows spilled, each passed on to c the
+// first time it is seen there.
+func (g *flowGen) distinctConsumer(schema passes.Schema, op string, c consumer) (consumer, func()) {
 	vis := schema.Visible()
 	types := make([]ir.Type, len(vis))
 	for i, f := range vis {
@@ -470,14 +477,19 @@ func (g *flowGen) distinctConsumer(schema passes.Schema, op string, c consumer) 
 	k := g.newKeyType("distinct", types, true)
 	set := g.name("seen")
 	g.emit(jen.Id(set).Op(":=").Map(k.goType()).Struct().Values())
+	sp := g.newGraceSpill(op)
 	mem := g.newMemAccountOf(op, memSetTimes, memSetOverhead)
-	return func(r *row) {
-		vals := make([]*value, len(vis))
-		for i := range vis {
-			vals[i] = g.col(r.cols[i])
-		}
+	mem.spill = sp
+	// see passes the row of vals (cols its columns, nil when read back) to
+	// c unless it was seen, or spills it
+	see := func(vals []*value, cols []*column) {
 		key := k.build(g, vals)
 		g.emit(jen.If(jen.List(jen.Id("_"), jen.Id("dup")).Op(":=").Id(set).Index(key), jen.Id("dup")).Block(g.skipStmt()))
+		sp.spillNew(g, key, func(w string) {
+			for i, x := range vals {
+				g.spillPutValue(w, g.coerce(x, types[i], ir.Pos{}))
+			}
+		})
 		g.emit(jen.Id(set).Index(k.cloned(g, key)).Op("=").Struct().Values())
 		var strs []jen.Code
 		for i, t := range types {
@@ -488,16 +500,38 @@ func (g *flowGen) distinctConsumer(schema passes.Schema, op string, c consumer) 
 		mem.add(g, jen.Id(k.name).Values(), strs)
 		out := &row{cols: make([]*column, len(vis))}
 		for i, x := range vals {
-			if x.t.IsFloat() || x.t.IsNested() {
+			switch {
+			case x.t.IsFloat() || x.t.IsNested():
 				// the distinct row holds the normalized value, as Spark's
 				// aggregate does: -0.0 is 0.0
 				out.cols[i] = constColumn(g.bind(normalized(x), "norm"))
-			} else {
-				out.cols[i] = r.cols[i]
+			case cols != nil:
+				out.cols[i] = cols[i]
+			default:
+				out.cols[i] = constColumn(x)
 			}
 		}
 		c(out)
 	}
+	consume := func(r *row) {
+		vals := make([]*value, len(vis))
+		for i := range vis {
+			vals[i] = g.col(r.cols[i])
+		}
+		see(vals, r.cols)
+	}
+	finish := func() {
+		reset := []jen.Code{jen.Id(set).Op("=").Map(k.goType()).Struct().Values()}
+		sp.replay(g, func() []jen.Code { return nil }, reset, func(r string) {
+			vals := make([]*value, len(vis))
+			for i, t := range types {
+				vals[i] = g.spillVar(t)
+				g.spillGetValue(r, vals[i])
+			}
+			see(vals, nil)
+		})
+	}
+	return consume, finish
 }
 
 // genWindow assigns each row its tumbling or hopping windows over bounded

@@ -33,10 +33,12 @@ const (
 	fmtPkg     = "fmt"
 	ioPkg      = "io"
 	mathPkg    = "math"
+	maphashPkg = "hash/maphash"
 	slicesPkg  = "slices"
 	strconvPkg = "strconv"
 	stringsPkg = "strings"
 	unsafePkg  = "unsafe"
+	atomicPkg  = "sync/atomic"
 )
 
 // physType says how one IR type is held in generated code: the Arrow array

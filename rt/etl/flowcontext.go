@@ -231,7 +231,23 @@ var errStopped = errors.New("stopped")
 // failed. With one worker everything runs on the calling goroutine. Parallel
 // does not close rd.
 func (fc *FlowContext) Parallel(rd format.BatchReader, start func(w int) (each func(seq int64, rec arrow.RecordBatch) error, end func() error)) error {
+	return fc.parallel(fc.Workers(), rd, start)
+}
+
+// ParallelSpilling is Parallel for a pipeline whose consumer spills past
+// --memory-limit (a hash aggregate's partial tables): under a limit it runs
+// on one worker, so that each key's rows are either in the one table or on
+// disk, never in another worker's table too; without one, on Workers().
+func (fc *FlowContext) ParallelSpilling(rd format.BatchReader, start func(w int) (each func(seq int64, rec arrow.RecordBatch) error, end func() error)) error {
 	n := fc.Workers()
+	if fc.MemoryLimit() > 0 {
+		n = 1
+	}
+	return fc.parallel(n, rd, start)
+}
+
+// parallel is Parallel on n workers.
+func (fc *FlowContext) parallel(n int, rd format.BatchReader, start func(w int) (each func(seq int64, rec arrow.RecordBatch) error, end func() error)) error {
 	var (
 		mu     sync.Mutex
 		seq    int64
@@ -319,6 +335,13 @@ func (fc *FlowContext) Grow(op string, n int64) error { return fc.budget.grow(op
 // accounts nothing, and the operator spills instead of growing. It is
 // safe for concurrent use.
 func (fc *FlowContext) TryGrow(n int64) bool { return fc.budget.tryGrow(n) }
+
+// GrowSpilling accounts n more bytes that an operator keeping the rest
+// of its rows under the limit by spilling them cannot spill (the values
+// an aggregate's accumulators keep for groups still in memory): they may
+// take the flow's accounted bytes to twice --memory-limit, and past that
+// the flow fails with a MemoryLimitError naming op.
+func (fc *FlowContext) GrowSpilling(op string, n int64) error { return fc.budget.growSpilling(op, n) }
 
 // Shrink gives back n accounted bytes: an operator that freed what it kept
 // (a spilling operator's table, once its rows are on disk or emitted).

@@ -52,6 +52,19 @@ func (b *memBudget) grow(op string, n int64) error {
 	return nil
 }
 
+// growSpilling accounts n more bytes kept by a spilling op, up to twice
+// the limit (FlowContext.GrowSpilling).
+func (b *memBudget) growSpilling(op string, n int64) error {
+	if b == nil {
+		return nil
+	}
+	used := b.used.Add(n)
+	if b.limit > 0 && used > 2*b.limit {
+		return &MemoryLimitError{Operator: op, Limit: b.limit, Used: used}
+	}
+	return nil
+}
+
 // tryGrow accounts n more bytes unless that passes the limit (FlowContext.TryGrow).
 func (b *memBudget) tryGrow(n int64) bool {
 	if b == nil {
