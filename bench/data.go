@@ -87,3 +87,33 @@ func generateHere(root string, rows int64) error {
 	}
 	return os.WriteFile(done, nil, 0o644)
 }
+
+// generateKeys writes gb50m's input under root/data/gb once: rows rows of
+// k (a 63-bit hash of the row number: distinct but for a chance collision,
+// in no order) and v (0..999).
+func generateKeys(root string, rows int64) error {
+	if _, err := os.Stat(filepath.Join(root, "data", ".complete")); err == nil {
+		return nil
+	}
+	return inWorker(workerSpec{Do: "generate-keys", Root: root, Rows: rows})
+}
+
+// generateKeysHere is generateKeys, in a worker.
+func generateKeysHere(root string, rows int64) error {
+	data := filepath.Join(root, "data")
+	os.RemoveAll(data)
+	if err := os.MkdirAll(filepath.Join(data, "gb"), 0o755); err != nil {
+		return err
+	}
+	db, err := sql.Open("duckdb", "")
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	q := fmt.Sprintf(`COPY (SELECT CAST(hash(i, 13) >> 1 AS BIGINT) AS k, CAST(hash(i, 14) %% 1000 AS BIGINT) AS v
+		FROM range(%d) t(i)) TO '%s' (FORMAT parquet, COMPRESSION snappy)`, rows, filepath.Join(data, "gb", "gb.parquet"))
+	if _, err := db.ExecContext(context.Background(), q); err != nil {
+		return fmt.Errorf("%w\n%s", err, q)
+	}
+	return os.WriteFile(filepath.Join(data, ".complete"), nil, 0o644)
+}

@@ -51,6 +51,10 @@ type workload struct {
 	memLimit, winLimit bool
 	// views are the DuckDB views the query reads (default duckViews)
 	views []string
+	// gb: the group-by-keys workload, over its own input (-gb-keys rows,
+	// generateKeys) under its own limit (-gb-memory-limit); it runs only
+	// when -w names it
+	gb bool
 }
 
 var workloads = []workload{
@@ -67,6 +71,9 @@ var workloads = []workload{
 	{name: "w6", about: "join whose build side exceeds --memory-limit", memLimit: true,
 		duck: `SELECT a.category, count(*) AS n, CAST(sum(b.price) AS BIGINT) AS total, max(a.item_name) AS top_item
 			FROM bids b JOIN auctions a ON b.auction = a.id GROUP BY a.category`},
+	{name: "gb50m", about: "group by 50M distinct int64 keys: count, sum (spills past --memory-limit)", gb: true,
+		views: []string{`CREATE VIEW gb AS SELECT * FROM read_parquet('data/gb/*.parquet')`},
+		duck:  `SELECT k, count(*) AS n, CAST(sum(v) AS BIGINT) AS total FROM gb GROUP BY k`},
 	// window functions (wnative)
 	{name: "w7", about: "dedup: row_number() per auction by date_time desc, rn = 1", winLimit: true,
 		duck: `SELECT auction, bidder, price, date_time, CAST(rn AS INTEGER) AS rn FROM (
@@ -101,6 +108,8 @@ type config struct {
 	kafka      string // brokers of the Kafka ingestion bench; empty: none
 	events     int64  // the Kafka ingestion bench's events
 	profile    string // the Kafka path's CPU profile, FILE-tN.pprof; empty: none
+	gbKeys     int64  // gb50m's rows (each its own key)
+	gbMemLimit string // gb50m's --memory-limit for both engines; "none": no limit
 }
 
 func main() {
@@ -123,6 +132,8 @@ func main() {
 	flag.StringVar(&c.kafka, "kafka", "", "run only the Kafka ingestion bench against these brokers (host:port, comma-separated), unless -w or -nexmark names more")
 	flag.Int64Var(&c.events, "events", 1_000_000, "the Kafka ingestion bench's events")
 	flag.StringVar(&c.profile, "kafka-profile", "", "write a CPU profile of the Kafka path's first run per thread count to FILE-tN.pprof")
+	flag.Int64Var(&c.gbKeys, "gb-keys", 50_000_000, "gb50m's rows, each with its own key")
+	flag.StringVar(&c.gbMemLimit, "gb-memory-limit", "256MiB", `gb50m's --memory-limit for both engines ("none": no limit)`)
 	flag.BoolVar(&c.buildTimes, "build-times", false, "also time a second thundc build with an empty executable cache (a warm go build cache)")
 	flag.Parse()
 	for _, s := range strings.Split(threads, ",") {
@@ -186,9 +197,21 @@ func benchmark(c config) error {
 	}
 	dir, _ = filepath.Abs(dir)
 	root := filepath.Join(dir, "rows-"+strconv.FormatInt(c.rows, 10))
-	batch := len(c.only) == 0 && c.kafka == "" || slices.ContainsFunc(workloads, func(w workload) bool { return slices.Contains(c.only, w.name) })
-	if batch {
+	selected := func(w workload) bool {
+		if len(c.only) == 0 {
+			return !w.gb && c.kafka == "" // gb50m only when -w names it
+		}
+		return slices.Contains(c.only, w.name)
+	}
+	batch := slices.ContainsFunc(workloads, selected)
+	if slices.ContainsFunc(workloads, func(w workload) bool { return selected(w) && !w.gb }) {
 		if err := generate(root, c.rows); err != nil {
+			return fmt.Errorf("generate: %w", err)
+		}
+	}
+	gbRoot := filepath.Join(dir, "keys-"+strconv.FormatInt(c.gbKeys, 10))
+	if slices.ContainsFunc(workloads, func(w workload) bool { return selected(w) && w.gb }) {
+		if err := generateKeys(gbRoot, c.gbKeys); err != nil {
 			return fmt.Errorf("generate: %w", err)
 		}
 	}
@@ -215,8 +238,12 @@ func benchmark(c config) error {
 	}
 	failed := false
 	for _, w := range workloads {
-		if !batch || len(c.only) > 0 && !slices.Contains(c.only, w.name) {
+		if !selected(w) {
 			continue
+		}
+		rows := c.rows
+		if w.gb {
+			rows = c.gbKeys
 		}
 		fmt.Fprintf(&rep, "%s: %s", w.name, w.about)
 		if l := c.limitOf(w); l != "" {
@@ -247,8 +274,8 @@ func benchmark(c config) error {
 			}
 			check, differ := compareCells(duck, thund, duckOut, thundOut)
 			failed = failed || differ
-			row(&rep, c.rows, duck, nil, "")
-			row(&rep, c.rows, thund, &duck, check)
+			row(&rep, rows, duck, nil, "")
+			row(&rep, rows, thund, &duck, check)
 			os.Remove(duckOut)
 			os.RemoveAll(filepath.Dir(filepath.Dir(filepath.Dir(thundOut))))
 		}
@@ -363,6 +390,8 @@ func (c config) limitOf(w workload) string {
 		return c.memLimit
 	case w.winLimit:
 		return c.winLimit
+	case w.gb && c.gbMemLimit != "none":
+		return c.gbMemLimit
 	}
 	return ""
 }

@@ -19,7 +19,8 @@ const workerMode = "duckdb-worker"
 // workerSpec is what a worker runs (its second argument, JSON).
 type workerSpec struct {
 	// Do is what to do: "query" (the default), "generate" (Rows of input
-	// under Root) or "compare" (Query holds the two Parquet globs, A and B).
+	// under Root), "generate-keys" (gb50m's) or "compare" (Query holds
+	// the two Parquet globs, A and B).
 	Do          string
 	Rows        int64
 	A, B        string
@@ -40,8 +41,12 @@ func duckWorker(args []string) int {
 		return 2
 	}
 	switch spec.Do {
-	case "generate":
-		if err := generateHere(spec.Root, spec.Rows); err != nil {
+	case "generate", "generate-keys":
+		gen := generateHere
+		if spec.Do == "generate-keys" {
+			gen = generateKeysHere
+		}
+		if err := gen(spec.Root, spec.Rows); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			return 1
 		}
