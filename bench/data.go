@@ -88,21 +88,32 @@ func generateHere(root string, rows int64) error {
 	return os.WriteFile(done, nil, 0o644)
 }
 
-// generateKeys writes gb50m's input under root/data/gb once: rows rows of
-// k (a 63-bit hash of the row number: distinct but for a chance collision,
-// in no order) and v (0..999).
+// generateKeys writes gb50m's input under root/data/gb once per row
+// count: rows rows of k (a 63-bit hash of the row number: distinct but for
+// a chance collision, in no order) and v (0..999).
 func generateKeys(root string, rows int64) error {
-	if _, err := os.Stat(filepath.Join(root, "data", ".complete")); err == nil {
+	if _, err := os.Stat(keysDone(root, rows)); err == nil {
 		return nil
 	}
 	return inWorker(workerSpec{Do: "generate-keys", Root: root, Rows: rows})
 }
 
+// keysDone marks gb50m's input of rows rows complete.
+func keysDone(root string, rows int64) string {
+	return filepath.Join(root, "data", fmt.Sprintf(".complete-gb-%d", rows))
+}
+
 // generateKeysHere is generateKeys, in a worker.
 func generateKeysHere(root string, rows int64) error {
 	data := filepath.Join(root, "data")
-	os.RemoveAll(data)
-	if err := os.MkdirAll(filepath.Join(data, "gb"), 0o755); err != nil {
+	gb := filepath.Join(data, "gb")
+	os.RemoveAll(gb)
+	if matches, _ := filepath.Glob(filepath.Join(data, ".complete-gb-*")); len(matches) > 0 {
+		for _, m := range matches {
+			os.Remove(m)
+		}
+	}
+	if err := os.MkdirAll(gb, 0o755); err != nil {
 		return err
 	}
 	db, err := sql.Open("duckdb", "")
@@ -115,5 +126,5 @@ func generateKeysHere(root string, rows int64) error {
 	if _, err := db.ExecContext(context.Background(), q); err != nil {
 		return fmt.Errorf("%w\n%s", err, q)
 	}
-	return os.WriteFile(filepath.Join(data, ".complete"), nil, 0o644)
+	return os.WriteFile(keysDone(root, rows), nil, 0o644)
 }
