@@ -134,9 +134,9 @@ type accIn struct {
 }
 
 // spillPutAccs emits the puts of what each accumulator of accs reads of
-// the row: in(a, evaluate) is the accumulator's filter, and evaluate
-// returns its non-literal arguments' values, called only where the filter
-// holds (a row filtered out raises no error of its arguments).
+// the row: filter(a) is the value of a's FILTER (for a call with one), and
+// args(a) its arguments' values (nil for a literal), called only where the
+// filter holds (a row filtered out raises no error of its arguments).
 func (g *flowGen) spillPutAccs(w string, accs []*accum, filter func(a *accum) *value, args func(a *accum) []*value) {
 	for _, a := range accs {
 		put := func() {
@@ -162,10 +162,10 @@ func (g *flowGen) spillEvalAccs(w string, accs []*accum, e *env) {
 	g.spillPutAccs(w, accs, func(a *accum) *value {
 		return g.bind(g.genExpr(a.call.Filter, e), "filter")
 	}, func(a *accum) []*value {
-		vals := make([]*value, len(a.call.Args))
 		if a.call.Star {
 			return nil
 		}
+		vals := make([]*value, len(a.call.Args))
 		for i, x := range a.call.Args {
 			if _, lit := x.(*ir.Literal); !lit {
 				vals[i] = g.genExpr(x, e)

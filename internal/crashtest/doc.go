@@ -10,7 +10,9 @@
 // costs at most the epoch in flight. TestKillVacuum SIGKILLs `etl vacuum`
 // at least 20 times, mostly after it removed something: every dataset
 // version a remaining commit record lists must read back, and a final
-// vacuum completes. The random delays come
+// vacuum completes. TestKillSpilling SIGKILLs a group by while it spills
+// past --memory-limit, three times: each next run removes the spill folder
+// the killed one left, and the last leaves none. The random delays come
 // from a seeded generator whose seed is logged; THUND_CRASH_SEED replays one.
 // Those counts are the full form's (THUND_TEST_FULL=1, as CI runs it); by
 // default the suite runs every scenario and every check with fewer kills:

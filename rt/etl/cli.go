@@ -161,7 +161,7 @@ var (
 	flagEdgeBytes    = &flagSpec{name: "edge-bytes", arg: "SIZE", def: "the read's bound, else 64MiB", usage: "bound every edge to SIZE bytes (e.g. 16MiB); 0: unbounded"}
 	flagAllOrNothing = &flagSpec{name: "all-or-nothing", usage: "commit nothing when a flow fails (by default the datasets that succeeded are committed, the failed ones and those downstream keep their previous versions)"}
 	flagThreads      = &flagSpec{name: "threads", arg: "N", def: "GOMAXPROCS", usage: "threads a flow may use"}
-	flagMemLimit     = &flagSpec{name: "memory-limit", arg: "SIZE", usage: "bound what a flow's operators keep: joins, aggregates, distinct, sorts, windows (e.g. 512MiB); past it the flow stops with an error naming the operator"}
+	flagMemLimit     = &flagSpec{name: "memory-limit", arg: "SIZE", usage: "bound what a flow's operators keep (e.g. 512MiB): past it hash aggregates (GROUP BY), DISTINCT and UNION's distinct spill to --spill-dir and finish; joins, sorts, windows, INTERSECT/EXCEPT, grouping sets and global aggregates stop the flow with an error naming the operator"}
 	flagSpillDir     = &flagSpec{name: "spill-dir", arg: "DIR", def: "thund-spill in the system's temporary folder", usage: "where operators past --memory-limit write their spill files (a folder per run, removed at its end; a killed run's, at the next run)"}
 	flagFingerprint  = &flagSpec{name: "fingerprint", arg: "auto|stat|content", def: "auto", values: []string{"auto", "stat", "content"},
 		usage: "how a source file is told unchanged since the last run read it: auto (size and modification time, and the content of files up to 1 MiB outside watched folders), stat (size and modification time only), content (the content of every file, read at every run)"}
