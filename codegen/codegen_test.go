@@ -814,13 +814,15 @@ materialized view plain = from f | where v > 0 | select k, v
 materialized view windowed = from f | select k, row_number() over (partition by s order by k) as rn
 `)
 	files := generate(t, "p.thund", src)
+	// the operators that spill ask fc.TryGrow, and name themselves in
+	// their spill partitions
 	for view, want := range map[string]string{
-		"dist":     `fc.Grow("distinct at p.thund:6:`,
-		"uni":      `fc.Grow("union at p.thund:7:`,
+		"dist":     `fc.SpillPartitions("distinct at p.thund:6:`,
+		"uni":      `fc.SpillPartitions("union at p.thund:7:`,
 		"sorted":   `fc.SpillFile("order by at p.thund:8:`,
 		"top":      `fc.Grow("order by at p.thund:9:`,
 		"joined":   `fc.SpillPartitions("join at p.thund:10:`,
-		"grouped":  `fc.Grow("group by at p.thund:11:`,
+		"grouped":  `fc.SpillPartitions("group by at p.thund:11:`,
 		"plain":    "",
 		"windowed": `fc.SpillFile("window at p.thund:13:`,
 	} {
@@ -829,13 +831,16 @@ materialized view windowed = from f | select k, row_number() over (partition by 
 			t.Fatalf("no flow_%s.go", view)
 		}
 		if want == "" {
-			if strings.Contains(flow, "fc.Grow(") {
+			if strings.Contains(flow, "fc.Grow(") || strings.Contains(flow, "fc.TryGrow(") {
 				t.Errorf("%s: accounts memory, want none:\n%s", view, flow)
 			}
 			continue
 		}
 		if !strings.Contains(flow, want) {
 			t.Errorf("%s: no %s...:\n%s", view, want, flow)
+		}
+		if strings.Contains(want, "SpillPartitions") && !strings.Contains(flow, "fc.TryGrow(") {
+			t.Errorf("%s: spills without fc.TryGrow:\n%s", view, flow)
 		}
 	}
 	if top := string(files["flow_top.go"]); !strings.Contains(top, "(its top 5 rows)") {
