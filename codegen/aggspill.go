@@ -10,7 +10,7 @@ import (
 // lives in memory as without a limit. Once it refuses, the table freezes:
 // a row whose key is in the table still updates it, and a row with a new
 // key is written to one of spill.Fanout partition files picked by its
-// key's hash (rt/spill.Grace) — for an aggregate its key values and the
+// key's hash (rt/spill.Grace, over the Partitions a join spills to too) — for an aggregate its key values and the
 // values its accumulators read, for a distinct the row. Each key is then
 // wholly in memory or wholly on disk, so no partial state is ever written.
 // After the input, the table's groups (rows) are emitted and the table
@@ -32,17 +32,15 @@ import (
 type graceSpill struct {
 	op     string // the operator and its position, for the errors
 	grace  string // its *spill.Grace
-	seed   string // the maphash.Seed of its keys' partitioning
 	frozen string // true once fc.TryGrow refused the table's growth
 	held   string // the bytes accounted for the table, given back as it empties
 }
 
 // newGraceSpill declares the locals of op's spilling.
 func (g *flowGen) newGraceSpill(op string) *graceSpill {
-	s := &graceSpill{op: op, grace: g.name("grace"), seed: g.name("spillSeed"), frozen: g.name("frozen"), held: g.name("held")}
-	g.emit(jen.Id(s.grace).Op(":=").Qual(spillPkg, "NewGrace").Call(jen.Lit(op), jen.Func().Params().Params(jen.Op("*").Qual(spillPkg, "Writer"), jen.Error()).Block(
-		jen.Return(jen.Id("fc").Dot("SpillFile").Call(jen.Lit(op))))),
-		jen.Id(s.seed).Op(":=").Qual(maphashPkg, "MakeSeed").Call(),
+	s := &graceSpill{op: op, grace: g.name("grace"), frozen: g.name("frozen"), held: g.name("held")}
+	g.emit(jen.Id(s.grace).Op(":=").Qual(spillPkg, "NewGrace").Call(jen.Func().Params(jen.Id("level").Int()).Params(jen.Op("*").Qual(spillPkg, "Partitions"), jen.Error()).Block(
+		jen.Return(jen.Id("fc").Dot("SpillPartitions").Call(jen.Lit(op), jen.Id("level"))))),
 		jen.Var().Id(s.frozen).Bool(),
 		jen.Var().Id(s.held).Int64())
 	return s
@@ -66,7 +64,7 @@ func (s *graceSpill) heldStmt(n jen.Code) jen.Code {
 func (s *graceSpill) spillNew(g *flowGen, key jen.Code, puts func(w string)) {
 	w := g.name("sw")
 	body := g.sub(func() {
-		g.emit(jen.List(jen.Id(w), jen.Err()).Op(":=").Id(s.grace).Dot("Writer").Call(jen.Qual(maphashPkg, "Comparable").Call(jen.Id(s.seed), key)),
+		g.emit(jen.List(jen.Id(w), jen.Err()).Op(":=").Id(s.grace).Dot("Writer").Call(jen.Qual(spillPkg, "Hash").Call(key)),
 			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())))
 		puts(w)
 		g.emit(g.skipStmt())

@@ -33,7 +33,6 @@ const (
 	fmtPkg     = "fmt"
 	ioPkg      = "io"
 	mathPkg    = "math"
-	maphashPkg = "hash/maphash"
 	slicesPkg  = "slices"
 	strconvPkg = "strconv"
 	stringsPkg = "strings"
