@@ -73,3 +73,23 @@ func TestHold(t *testing.T) {
 		t.Fatalf("1100 of 1000: got %v, want a MemoryLimitError naming %s", err, op)
 	}
 }
+
+// GrowSpilling lets a spilling operator's values that cannot spill take
+// the flow past the limit, up to twice it; TryGrow refuses past the limit
+// and accounts nothing.
+func TestGrowSpilling(t *testing.T) {
+	fc := NewFlowContext(t.Context(), nil, 1, nil, nil, nil, nil)
+	fc.budget = &memBudget{limit: 1000}
+	op := "collect_list at p.thund:4:40"
+	if !fc.TryGrow(900) || fc.TryGrow(200) || fc.budget.used.Load() != 900 {
+		t.Fatalf("TryGrow: used %d, want 900 after 900 admitted and 200 refused", fc.budget.used.Load())
+	}
+	if err := fc.GrowSpilling(op, 1000); err != nil {
+		t.Fatalf("1900 of twice 1000: %v", err)
+	}
+	err := fc.GrowSpilling(op, 200)
+	var me *MemoryLimitError
+	if !errors.As(err, &me) || me.Operator != op || me.Used != 2100 {
+		t.Fatalf("2100 of twice 1000: got %v, want a MemoryLimitError naming %s", err, op)
+	}
+}
