@@ -15,12 +15,13 @@ import (
 // change flow's new changes are accounted as it emits them (cdc.go).
 // An operator that can spill asks with FlowContext.TryGrow, and past the
 // limit writes what does not fit to spill files (FlowContext.SpillFile,
-// FlowContext.SpillPartitions, rt/spill) instead, by grace hashing: a
-// hash join's build side (codegen/joinspill.go), a hash aggregate with
-// group keys (GROUP BY, not grouping sets), DISTINCT and UNION's distinct
+// FlowContext.SpillPartitions, rt/spill) instead: by grace hashing a hash
+// join's build side (codegen/joinspill.go), a hash aggregate with group
+// keys (GROUP BY, not grouping sets), DISTINCT and UNION's distinct
 // (codegen/aggspill.go; values their accumulators keep, collect_list's and
-// the percentiles', go on to twice the limit, FlowContext.GrowSpilling).
-// One that cannot — an order by, a top-N, a window's partitions,
+// the percentiles', go on to twice the limit, FlowContext.GrowSpilling); as
+// sorted runs an order by and a window's partitions (one partition alone
+// past the limit fails, WholeLimitError). One that cannot — a top-N,
 // INTERSECT and EXCEPT, grouping sets, a global aggregate's kept values, a
 // stream's state — past the limit stops the flow with a
 // MemoryLimitError naming the operator, rather than the process dying of
