@@ -105,6 +105,8 @@ var workloads = []workload{
 		duck: `SELECT p.state_id, ` + w4Aggs("b.price") + ` FROM bids b JOIN people p ON b.bidder = p.id GROUP BY p.state_id`},
 	{name: "w4nn", variant: true, about: "W4i over nullable columns with 2% NULLs (join key, group key, values)",
 		duck: `SELECT p.state_id_n, ` + w4Aggs("b.price_n") + ` FROM bids b JOIN people p ON b.bidder_n = p.id GROUP BY p.state_id_n`},
+	{name: "w4v", variant: true, about: "W4i with a projection between the join and the aggregate (a view of the join)",
+		duck: `SELECT p.state_id AS sid, ` + w4Aggs("b.price") + ` FROM bids b JOIN people p ON b.bidder = p.id GROUP BY p.state_id`},
 	{name: "w4f", variant: true, about: "W4i with a dimension of 2 columns",
 		duck: `SELECT p.state_id, ` + w4Aggs("b.price") + ` FROM bids b JOIN people2 p ON b.bidder = p.id GROUP BY p.state_id`},
 	{name: "w4w", variant: true, about: "W4i with a dimension of 20 columns",
@@ -153,7 +155,7 @@ func main() {
 	flag.IntVar(&c.runs, "runs", 1, "runs per engine, workload and thread count (the median is reported)")
 	flag.StringVar(&threads, "threads", "1,2", "thread counts, comma-separated")
 	flag.StringVar(&only, "w", "", "workloads to run, comma-separated (default all but the variants)")
-	flag.BoolVar(&c.variants, "variants", false, "also run the variants (w2s, w2d, w2n, w2nn, w4i, w4d, w4n, w4nn, w4f, w4w)")
+	flag.BoolVar(&c.variants, "variants", false, "also run the variants (w2s, w2d, w2n, w2nn, w4i, w4d, w4n, w4nn, w4v, w4f, w4w)")
 	flag.StringVar(&form, "form", "thund,sql", "the thund forms of each workload, comma-separated: thund (workloads/bench.thund), sql (the SQL project workloads/sql)")
 	flag.StringVar(&c.dir, "dir", "", "work folder; the generated data is kept and reused there (default: a temporary folder)")
 	flag.StringVar(&c.memLimit, "memory-limit", "", "the W6 memory limit for both engines (default: about a third of the auctions build side)")

@@ -39,3 +39,9 @@ FROM bids AS b JOIN people2 AS p ON b.bidder = p.id GROUP BY p.state_id;
 CREATE MATERIALIZED VIEW w4w AS
 SELECT p.state_id, count(*) AS n, sum(b.price) AS total, max(b.price) AS hi
 FROM bids AS b JOIN people20 AS p ON b.bidder = p.id GROUP BY p.state_id;
+
+CREATE TEMPORARY VIEW bids_people AS
+SELECT b.price, p.state_id AS sid FROM bids AS b JOIN people AS p ON b.bidder = p.id;
+
+CREATE MATERIALIZED VIEW w4v AS
+SELECT sid, count(*) AS n, sum(price) AS total, max(price) AS hi FROM bids_people GROUP BY sid;
