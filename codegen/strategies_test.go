@@ -36,27 +36,31 @@ func generateSQL(t testing.TB, src string) map[string][]byte {
 var strategyShapes = []struct {
 	view, thund, sql string
 	memo, deferred   bool
+	dense            bool   // the join's probe reads a Dense table of its integer keys when there is one
 	bar              string // the top-N's first-key test; "": none
 }{
-	{view: "w4", memo: true,
+	{view: "w4", dense: true, memo: true,
 		thund: `from f | join d on f.k = d.dk | group by d.ds aggregate count(*) as n, sum(f.v) as total, max(f.v) as hi`,
 		sql:   `SELECT d.ds, count(*) AS n, sum(f.v) AS total, max(f.v) AS hi FROM f JOIN d ON f.k = d.dk GROUP BY d.ds`},
-	{view: "w4i", memo: true,
+	{view: "w4i", dense: true, memo: true,
 		thund: `from f | join d on f.k = d.dk | group by d.di aggregate count(*) as n, sum(f.v) as total, max(f.v) as hi`,
 		sql:   `SELECT d.di, count(*) AS n, sum(f.v) AS total, max(f.v) AS hi FROM f JOIN d ON f.k = d.dk GROUP BY d.di`},
-	{view: "w4d", memo: true,
+	{view: "w4d", dense: true, memo: true,
 		thund: `from f | join d on f.k = d.dk | group by d.dd aggregate count(*) as n, sum(f.v) as total`,
 		sql:   `SELECT d.dd, count(*) AS n, sum(f.v) AS total FROM f JOIN d ON f.k = d.dk GROUP BY d.dd`},
-	{view: "w4n", memo: true,
+	{view: "w4n", dense: true, memo: true,
 		thund: `from fn | join dn on fn.k = dn.dk | group by dn.di aggregate count(*) as n, sum(fn.v) as total`,
 		sql:   `SELECT dn.di, count(*) AS n, sum(fn.v) AS total FROM fn JOIN dn ON fn.k = dn.dk GROUP BY dn.di`},
-	{view: "w4v", memo: true,
+	{view: "w4v", dense: true, memo: true,
 		thund: `from f | join d on f.k = d.dk | select d.di as sid, f.v as v | group by sid aggregate count(*) as n, sum(v) as total`,
 		sql: `SELECT sid, count(*) AS n, sum(v) AS total
 			FROM (SELECT d.di AS sid, f.v FROM f JOIN d ON f.k = d.dk) GROUP BY sid`},
-	{view: "w4fact", memo: false, // a key of the fact: nothing to memoize
+	{view: "w4fact", dense: true, memo: false, // a key of the fact: nothing to memoize
 		thund: `from f | join d on f.k = d.dk | select f.s as s, d.di as di | group by s aggregate count(*) as n`,
 		sql:   `SELECT s, count(*) AS n FROM (SELECT f.s, d.di FROM f JOIN d ON f.k = d.dk) GROUP BY s`},
+	{view: "w4str", memo: true, // a join on a string key: no Dense form
+		thund: `from f | join d on f.s = d.ds | group by d.di aggregate count(*) as n`,
+		sql:   `SELECT d.di, count(*) AS n FROM f JOIN d ON f.s = d.ds GROUP BY d.di`},
 	{view: "w2", deferred: true,
 		thund: `from f | group by k aggregate count(*) as n, sum(v) as total, min(v) as lo, avg(v) as mean`,
 		sql:   `SELECT k, count(*) AS n, sum(v) AS total, min(v) AS lo, avg(v) AS mean FROM f GROUP BY k`},
@@ -75,7 +79,7 @@ var strategyShapes = []struct {
 }
 
 // TestStrategiesBothForms checks that the plan's strategies (memoGroup,
-// deferAccum, the top-N bar) are chosen for the bench's shapes and their
+// deferAccum, the top-N bar, and a join's Dense table of integer keys) are chosen for the bench's shapes and their
 // variants wherever their preconditions hold, in the .thund form and in
 // the SQL form alike, and not where they do not. The results are checked
 // against DuckDB by the bench (bench -variants) and by conformance.
@@ -114,6 +118,9 @@ CREATE TEMPORARY VIEW dn (dk BIGINT, di INT) AS SELECT * FROM read_files('d/*.pa
 			}
 			if got := strings.Contains(flow, "rowsOf"); got != s.deferred {
 				t.Errorf("%s %s: deferred accumulators %v, want %v:\n%s", form, s.view, got, s.deferred, flow)
+			}
+			if got := strings.Contains(flow, ".Dense()"); got != s.dense {
+				t.Errorf("%s %s: dense join table %v, want %v:\n%s", form, s.view, got, s.dense, flow)
 			}
 			bar := ""
 			for _, op := range []string{" < bar", " > bar"} {
