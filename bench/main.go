@@ -2,8 +2,9 @@
 //
 // It generates Nexmark-like Parquet input once (bids, a 100K-row people
 // dimension and an auctions table a quarter the size of bids), builds
-// workloads/bench.thund with a thundc built from this checkout, then runs
-// each workload through the thundc-built executable and through DuckDB
+// workloads/bench.thund and the SQL project workloads/sql (the same
+// queries) with a thundc built from this checkout, then runs each workload
+// through the thundc-built executables and through DuckDB
 // (duckdb-go, in a child process: this binary re-executed in worker mode, so
 // that both engines' peak RSS is the child's rusage), at each thread count,
 // on the same files, both writing Parquet with Snappy. It checks that every
