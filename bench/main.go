@@ -2,8 +2,9 @@
 //
 // It generates Nexmark-like Parquet input once (bids, a 100K-row people
 // dimension and an auctions table a quarter the size of bids), builds
-// workloads/bench.thund with a thundc built from this checkout, then runs
-// each workload through the thundc-built executable and through DuckDB
+// workloads/bench.thund and the SQL project workloads/sql (the same
+// queries) with a thundc built from this checkout, then runs each workload
+// through the thundc-built executables and through DuckDB
 // (duckdb-go, in a child process: this binary re-executed in worker mode, so
 // that both engines' peak RSS is the child's rusage), at each thread count,
 // on the same files, both writing Parquet with Snappy. It checks that every
@@ -41,9 +42,11 @@ import (
 	_ "github.com/duckdb/duckdb-go/v2"
 )
 
-// workload is one query, spelled for each engine.
+// workload is one query, spelled for each engine: a materialized view of
+// the same name in workloads/bench.thund and in the SQL project
+// workloads/sql, and a DuckDB query.
 type workload struct {
-	name  string // the materialized view in workloads/bench.thund
+	name  string
 	about string
 	duck  string // the same query for DuckDB
 	// memLimit: run both engines with the harness's --memory-limit;
@@ -55,19 +58,29 @@ type workload struct {
 	// generateKeys) under its own limit (-gb-memory-limit); it runs only
 	// when -w names it
 	gb bool
+	// variant: run only when named in -w or with -variants
+	variant bool
+}
+
+// w2Aggs and w4Aggs are the aggregates of the W2 and W4 shapes in DuckDB,
+// of the price column they are given.
+func w2Aggs(price string) string {
+	return fmt.Sprintf("count(*) AS n, CAST(sum(%[1]s) AS BIGINT) AS total, min(%[1]s) AS lo, max(%[1]s) AS hi, avg(%[1]s) AS mean", price)
+}
+
+func w4Aggs(price string) string {
+	return fmt.Sprintf("count(*) AS n, CAST(sum(%[1]s) AS BIGINT) AS total, max(%[1]s) AS hi", price)
 }
 
 var workloads = []workload{
 	{name: "w1", about: "filter + project to Parquet",
 		duck: `SELECT auction, bidder, price, date_time FROM bids WHERE price > 5000000 AND channel = 'apple'`},
 	{name: "w2", about: "group by ~100K keys: count/sum/min/max/avg",
-		duck: `SELECT auction, count(*) AS n, CAST(sum(price) AS BIGINT) AS total, min(price) AS lo, max(price) AS hi, avg(price) AS mean
-			FROM bids GROUP BY auction`},
+		duck: `SELECT auction, ` + w2Aggs("price") + ` FROM bids GROUP BY auction`},
 	{name: "w3", about: "order by + limit 100",
 		duck: `SELECT auction, bidder, price, date_time FROM bids ORDER BY price DESC, auction, bidder, date_time LIMIT 100`},
-	{name: "w4", about: "hash join with the 100K people, then aggregate",
-		duck: `SELECT p.state, count(*) AS n, CAST(sum(b.price) AS BIGINT) AS total, max(b.price) AS hi
-			FROM bids b JOIN people p ON b.bidder = p.id GROUP BY p.state`},
+	{name: "w4", about: "hash join with the 100K people, then aggregate by a string column of the dimension",
+		duck: `SELECT p.state, ` + w4Aggs("b.price") + ` FROM bids b JOIN people p ON b.bidder = p.id GROUP BY p.state`},
 	{name: "w6", about: "join whose build side exceeds --memory-limit", memLimit: true,
 		duck: `SELECT a.category, count(*) AS n, CAST(sum(b.price) AS BIGINT) AS total, max(a.item_name) AS top_item
 			FROM bids b JOIN auctions a ON b.auction = a.id GROUP BY a.category`},
@@ -83,6 +96,30 @@ var workloads = []workload{
 		duck: `SELECT auction, date_time, price,
 			CAST(sum(price) OVER (PARTITION BY auction ORDER BY date_time ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS BIGINT) AS running
 			FROM bids`},
+	// the variants: W2 and W4 with keys of other types, nullable columns
+	// with and without NULLs, dimensions of 2 and 20 columns
+	{name: "w2s", variant: true, about: "W2 by a string key",
+		duck: `SELECT auction_s, ` + w2Aggs("price") + ` FROM bids GROUP BY auction_s`},
+	{name: "w2d", variant: true, about: "W2 by a date key",
+		duck: `SELECT auction_d, ` + w2Aggs("price") + ` FROM bids GROUP BY auction_d`},
+	{name: "w2n", variant: true, about: "W2 over nullable columns without NULLs",
+		duck: `SELECT auction, ` + w2Aggs("price") + ` FROM bids GROUP BY auction`},
+	{name: "w2nn", variant: true, about: "W2 over nullable columns with 2% NULLs (key and values)",
+		duck: `SELECT auction_n, ` + w2Aggs("price_n") + ` FROM bids GROUP BY auction_n`},
+	{name: "w4i", variant: true, about: "W4 grouped by an integer column of the dimension",
+		duck: `SELECT p.state_id, ` + w4Aggs("b.price") + ` FROM bids b JOIN people p ON b.bidder = p.id GROUP BY p.state_id`},
+	{name: "w4d", variant: true, about: "W4 grouped by a date column of the dimension",
+		duck: `SELECT p.joined, ` + w4Aggs("b.price") + ` FROM bids b JOIN people p ON b.bidder = p.id GROUP BY p.joined`},
+	{name: "w4n", variant: true, about: "W4i over nullable columns without NULLs",
+		duck: `SELECT p.state_id, ` + w4Aggs("b.price") + ` FROM bids b JOIN people p ON b.bidder = p.id GROUP BY p.state_id`},
+	{name: "w4nn", variant: true, about: "W4i over nullable columns with 2% NULLs (join key, group key, values)",
+		duck: `SELECT p.state_id_n, ` + w4Aggs("b.price_n") + ` FROM bids b JOIN people p ON b.bidder_n = p.id GROUP BY p.state_id_n`},
+	{name: "w4v", variant: true, about: "W4i with a projection between the join and the aggregate (a view of the join)",
+		duck: `SELECT p.state_id AS sid, ` + w4Aggs("b.price") + ` FROM bids b JOIN people p ON b.bidder = p.id GROUP BY p.state_id`},
+	{name: "w4f", variant: true, about: "W4i with a dimension of 2 columns",
+		duck: `SELECT p.state_id, ` + w4Aggs("b.price") + ` FROM bids b JOIN people2 p ON b.bidder = p.id GROUP BY p.state_id`},
+	{name: "w4w", variant: true, about: "W4i with a dimension of 20 columns",
+		duck: `SELECT p.state_id, ` + w4Aggs("b.price") + ` FROM bids b JOIN people20 p ON b.bidder = p.id GROUP BY p.state_id`},
 }
 
 // duckViews are the sources as DuckDB sees them: the same files.
@@ -90,13 +127,21 @@ var duckViews = []string{
 	`CREATE VIEW bids AS SELECT * FROM read_parquet('data/bids/*.parquet')`,
 	`CREATE VIEW people AS SELECT * FROM read_parquet('data/people/*.parquet')`,
 	`CREATE VIEW auctions AS SELECT * FROM read_parquet('data/auctions/*.parquet')`,
+	`CREATE VIEW people2 AS SELECT * FROM read_parquet('data/people2/*.parquet')`,
+	`CREATE VIEW people20 AS SELECT * FROM read_parquet('data/people20/*.parquet')`,
 }
+
+// forms are the thund forms of the workloads -form chooses from: the
+// engine's name in the report, and how its executable is built.
+var forms = []string{"thund", "sql"}
 
 type config struct {
 	rows       int64
 	runs       int
 	threads    []int
 	only       []string
+	variants   bool
+	forms      []string
 	dir        string
 	memLimit   string
 	winLimit   string // W7's and W8's memory limit; empty: none
@@ -117,11 +162,13 @@ func main() {
 		os.Exit(duckWorker(os.Args[2:]))
 	}
 	var c config
-	var threads, only string
+	var threads, only, form string
 	flag.Int64Var(&c.rows, "rows", 200_000, "bids rows to generate")
 	flag.IntVar(&c.runs, "runs", 1, "runs per engine, workload and thread count (the median is reported)")
 	flag.StringVar(&threads, "threads", "1,2", "thread counts, comma-separated")
-	flag.StringVar(&only, "w", "", "workloads to run, comma-separated (default all)")
+	flag.StringVar(&only, "w", "", "workloads to run, comma-separated (default all but the variants)")
+	flag.BoolVar(&c.variants, "variants", false, "also run the variants (w2s, w2d, w2n, w2nn, w4i, w4d, w4n, w4nn, w4v, w4f, w4w)")
+	flag.StringVar(&form, "form", "thund,sql", "the thund forms of each workload, comma-separated: thund (workloads/bench.thund), sql (the SQL project workloads/sql)")
 	flag.StringVar(&c.dir, "dir", "", "work folder; the generated data is kept and reused there (default: a temporary folder)")
 	flag.StringVar(&c.memLimit, "memory-limit", "", "the W6 memory limit for both engines (default: about a third of the auctions build side)")
 	flag.StringVar(&c.winLimit, "window-memory-limit", "", "the W7 and W8 memory limit for both engines (default: none)")
@@ -145,6 +192,13 @@ func main() {
 	}
 	if only != "" {
 		c.only = strings.Split(only, ",")
+	}
+	for _, f := range strings.Split(form, ",") {
+		f = strings.TrimSpace(f)
+		if !slices.Contains(forms, f) || slices.Contains(c.forms, f) {
+			fatalf("-form %q: want some of %s, each once", form, strings.Join(forms, ","))
+		}
+		c.forms = append(c.forms, f)
 	}
 	if c.runs < 1 || c.rows < 1000 || c.events < 1000 {
 		fatalf("-runs must be ≥ 1, -rows and -events ≥ 1000")
@@ -180,6 +234,15 @@ type cell struct {
 	runs    []result
 }
 
+// selected reports whether w runs: named in -w, or, with no -w, any
+// workload but the variants unless -variants, and but gb50m.
+func (c config) selected(w workload) bool {
+	if len(c.only) > 0 {
+		return slices.Contains(c.only, w.name)
+	}
+	return c.kafka == "" && (!w.variant || c.variants) && !w.gb // gb50m only when -w names it
+}
+
 func benchmark(c config) error {
 	start := time.Now()
 	dir := c.dir
@@ -197,13 +260,7 @@ func benchmark(c config) error {
 	}
 	dir, _ = filepath.Abs(dir)
 	root := filepath.Join(dir, "rows-"+strconv.FormatInt(c.rows, 10))
-	selected := func(w workload) bool {
-		if len(c.only) == 0 {
-			return !w.gb && c.kafka == "" // gb50m only when -w names it
-		}
-		return slices.Contains(c.only, w.name)
-	}
-	batch := slices.ContainsFunc(workloads, selected)
+	batch := slices.ContainsFunc(workloads, c.selected)
 	if batch {
 		// every run checks the pipeline's sources: gb50m's too reads
 		// where the bids are
@@ -211,7 +268,7 @@ func benchmark(c config) error {
 			return fmt.Errorf("generate: %w", err)
 		}
 	}
-	if slices.ContainsFunc(workloads, func(w workload) bool { return selected(w) && w.gb }) {
+	if slices.ContainsFunc(workloads, func(w workload) bool { return c.selected(w) && w.gb }) {
 		if err := generateKeys(root, c.gbKeys); err != nil {
 			return fmt.Errorf("generate: %w", err)
 		}
@@ -220,6 +277,15 @@ func benchmark(c config) error {
 	etl, buildTimes, err := buildETL(dir, c.buildTimes)
 	if err != nil {
 		return err
+	}
+	// the executable of each form
+	etls := map[string]string{"thund": etl}
+	if batch && slices.Contains(c.forms, "sql") {
+		start := time.Now()
+		if etls["sql"], err = buildSQL(dir, root); err != nil {
+			return err
+		}
+		buildTimes += fmt.Sprintf(", SQL project built in %v", time.Since(start).Round(10*time.Millisecond))
 	}
 	if c.memLimit == "" {
 		c.memLimit = defaultMemLimit(c.rows)
@@ -239,12 +305,8 @@ func benchmark(c config) error {
 	}
 	failed := false
 	for _, w := range workloads {
-		if !selected(w) {
+		if !c.selected(w) {
 			continue
-		}
-		rows := c.rows
-		if w.gb {
-			rows = c.gbKeys
 		}
 		fmt.Fprintf(&rep, "%s: %s", w.name, w.about)
 		if l := c.limitOf(w); l != "" {
@@ -252,33 +314,7 @@ func benchmark(c config) error {
 		}
 		fmt.Fprintln(&rep)
 		for _, th := range c.threads {
-			duck := cell{engine: "duckdb", threads: th}
-			thund := cell{engine: "thund", threads: th}
-			var duckOut, thundOut string
-			// alternate the engines run by run, so that noise from the
-			// machine's other users falls on both
-			for i := range c.runs {
-				out := filepath.Join(dir, fmt.Sprintf("duck-%s-t%d-%d.parquet", w.name, th, i))
-				duck.runs = append(duck.runs, runDuck(root, w, th, c.limitOf(w), out))
-				if i == 0 {
-					duckOut = out
-				} else {
-					os.Remove(out)
-				}
-				wh := filepath.Join(dir, fmt.Sprintf("wh-%s-t%d-%d", w.name, th, i))
-				thund.runs = append(thund.runs, runThund(etl, root, wh, w, th, c.limitOf(w)))
-				if i == 0 {
-					thundOut = filepath.Join(wh, w.name, "*", "*.parquet")
-				} else {
-					os.RemoveAll(wh)
-				}
-			}
-			check, differ := compareCells(duck, thund, duckOut, thundOut)
-			failed = failed || differ
-			row(&rep, rows, duck, nil, "")
-			row(&rep, rows, thund, &duck, check)
-			os.Remove(duckOut)
-			os.RemoveAll(filepath.Dir(filepath.Dir(filepath.Dir(thundOut))))
+			failed = benchCell(&rep, c, dir, root, etls, w, th) || failed
 		}
 		os.Stdout.Write(rep.Bytes())
 		if c.out != "" {
@@ -316,6 +352,52 @@ func benchmark(c config) error {
 		return errors.New("some results differ from DuckDB's, or a Kafka ingestion run failed (see the report)")
 	}
 	return nil
+}
+
+// benchCell runs one workload at one thread count through DuckDB and each
+// form of thund, alternating the engines run by run (so that noise from
+// the machine's other users falls on all), writes their rows to rep, and
+// reports whether a form's result differs from DuckDB's.
+func benchCell(rep *bytes.Buffer, c config, dir, root string, etls map[string]string, w workload, th int) (differ bool) {
+	duck := cell{engine: "duckdb", threads: th}
+	var thund []cell
+	for _, f := range c.forms {
+		thund = append(thund, cell{engine: f, threads: th})
+	}
+	duckOut := filepath.Join(dir, fmt.Sprintf("duck-%s-t%d.parquet", w.name, th))
+	whs := make([]string, len(thund)) // each form's first warehouse, kept for the check
+	for i := range c.runs {
+		out := duckOut
+		if i > 0 {
+			out = filepath.Join(dir, fmt.Sprintf("duck-%s-t%d-%d.parquet", w.name, th, i))
+		}
+		duck.runs = append(duck.runs, runDuck(root, w, th, c.limitOf(w), out))
+		if i > 0 {
+			os.Remove(out)
+		}
+		for k := range thund {
+			wh := filepath.Join(dir, fmt.Sprintf("wh-%s-%s-t%d-%d", thund[k].engine, w.name, th, i))
+			thund[k].runs = append(thund[k].runs, runThund(etls[thund[k].engine], root, wh, w, th, c.limitOf(w)))
+			if i == 0 {
+				whs[k] = wh
+			} else {
+				os.RemoveAll(wh)
+			}
+		}
+	}
+	rows := c.rows
+	if w.gb {
+		rows = c.gbKeys
+	}
+	row(rep, rows, duck, nil, "")
+	for k, t := range thund {
+		check, d := compareCells(duck, t, duckOut, filepath.Join(whs[k], w.name, "*", "*.parquet"))
+		differ = differ || d
+		row(rep, rows, t, &duck, check)
+		os.RemoveAll(whs[k])
+	}
+	os.Remove(duckOut)
+	return differ
 }
 
 func appendFile(name string, b []byte) {
@@ -487,6 +569,26 @@ func sameMultisetHere(a, b string) error {
 		return fmt.Errorf("both results are empty: the data tests nothing")
 	}
 	return nil
+}
+
+// buildSQL builds the SQL project workloads/sql with the thundc buildETL
+// built, in root beside the data (its read_files infer their schemas from
+// the files there, relative to the project's folder, as at run time).
+func buildSQL(dir, root string) (string, error) {
+	for _, f := range []string{"spark-pipeline.yml", "transformations"} {
+		os.RemoveAll(filepath.Join(root, f))
+	}
+	if err := os.CopyFS(root, os.DirFS("workloads/sql")); err != nil {
+		return "", err
+	}
+	etl := filepath.Join(dir, "etl-sql")
+	cmd := exec.Command(filepath.Join(dir, "thundc"), "build", ".", "-o", etl)
+	cmd.Dir = root
+	cmd.Env = append(os.Environ(), "THUND_CACHE="+filepath.Join(os.TempDir(), "thund-bench-cache"), "GOWORK=off")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("thundc build workloads/sql: %v\n%s", err, out)
+	}
+	return etl, nil
 }
 
 // buildETL builds thundc from this checkout, then the workloads with it; it

@@ -212,6 +212,7 @@ func (g *flowGen) genJoin(n *ir.Join, c consumer) {
 		g.emit(jen.If(jen.Len(jen.Id(rows)).Op(">").Int().Call(jen.Qual(kernelPkg, "ChainMore"))).Block(
 			jen.Return(jen.Qual(fmtPkg, "Errorf").Call(jen.Lit(fmt.Sprintf("flow %s: join at %s: its build side has more than 2^30 rows", g.flow.Name, posText(n.Pos)))))))
 	}
+	dense := g.denseJoinTable(kt, ht, gj)
 	nullRow := func(left bool) *row {
 		sch := rschema
 		if left {
@@ -301,9 +302,18 @@ func (g *flowGen) genJoin(n *ir.Join, c consumer) {
 				head = jen.Id(b).Op("&^").Qual(kernelPkg, "ChainMore")
 				step = jen.Qual(kernelPkg, "ChainNext").Call(jen.Id(next), jen.Id(j), jen.Id(b))
 			}
-			loop = append(loop, jen.If(jen.List(jen.Id(b), jen.Id("found")).Op(":=").Add(kt.get(ht, key)), jen.Id("found")).Block(
-				jen.For(jen.Id(j).Op(":=").Add(head), jen.Id(j).Op(">=").Lit(0), jen.Id(j).Op("=").Add(step)).Block(
-					append([]jen.Code{rwDecl}, inner...)...)))
+			chain := jen.For(jen.Id(j).Op(":=").Add(head), jen.Id(j).Op(">=").Lit(0), jen.Id(j).Op("=").Add(step)).Block(
+				append([]jen.Code{rwDecl}, inner...)...)
+			if dense != "" {
+				// both lookups inline: the branch goes the same way every row
+				loop = append(loop, jen.Var().Id(b).Int32(), jen.Var().Id("found").Bool(),
+					jen.If(jen.Id(dense).Op("!=").Nil()).Block(
+						jen.List(jen.Id(b), jen.Id("found")).Op("=").Id(dense).Dot("Get").Call(key)).
+						Else().Block(jen.List(jen.Id(b), jen.Id("found")).Op("=").Add(kt.get(ht, key))),
+					jen.If(jen.Id("found")).Block(chain))
+			} else {
+				loop = append(loop, jen.If(jen.List(jen.Id(b), jen.Id("found")).Op(":=").Add(kt.get(ht, key)), jen.Id("found")).Block(chain))
+			}
 			if ok != nil {
 				g.emit(jen.If(ok).Block(loop...))
 			} else {
@@ -468,4 +478,24 @@ func (g *flowGen) genJoinInsert(kt *keyType, key, ok jen.Code, rows, ht, heads, 
 	} else {
 		g.emit(jen.If(ok).Block(insert...).Else().Block(jen.Id(next).Op("=").Append(jen.Id(next), jen.Lit(-1))))
 	}
+}
+
+// denseJoinTable makes the Dense form of a join's table of integer keys
+// once its build side is complete in memory (rt/hashtab: an array indexed
+// by the key when the keys' range is short, as a dimension's ids are), if
+// fc.TryGrow grants its bytes, and returns its local ("" for keys of other
+// types). The probe looks a key up in it when there is one, else in the
+// table: always in the table once the build side spilled (gj.build), whose
+// partitions rebuild the table one at a time (joinspill.go).
+func (g *flowGen) denseJoinTable(kt *keyType, ht string, gj *graceJoin) string {
+	if kt == nil || kt.table() != "Int" || gj == nil {
+		return ""
+	}
+	dense, d := g.name("dense"), g.name("d")
+	g.emit(jen.Var().Id(dense).Op("*").Qual(hashtabPkg, "Dense").Types(kt.goType()),
+		jen.If(jen.Id(gj.build).Op("==").Nil()).Block(
+			jen.If(jen.Id(d).Op(":=").Id(ht).Dot("Dense").Call(),
+				jen.Id(d).Op("!=").Nil().Op("&&").Id("fc").Dot("TryGrow").Call(jen.Id(d).Dot("Bytes").Call())).Block(
+				jen.Id(dense).Op("=").Id(d))))
+	return dense
 }

@@ -378,19 +378,19 @@ func (g *flowGen) genProject(n *ir.Project, c consumer) consumer {
 				continue
 			}
 			item := n.Items[pc.Item]
-			out.cols[j] = &column{t: schema[j].Type, load: func() *value {
+			col := &column{t: schema[j].Type, load: func() *value {
 				return g.bind(g.genExpr(item.Expr, e), "p")
-			}, scan: g.scanColumn(item.Expr, e)}
+			}}
+			// an item that names a column of a scan's batch or of a join's
+			// build row stays one (deferAccum reloads the first by the row's
+			// index, memoGroup keys its memo by the second's row)
+			if src := g.refColumn(item.Expr, e); src != nil {
+				col.scan, col.from = src.scan, src.from
+			}
+			out.cols[j] = col
 		}
 		c(out)
 	}
-}
-
-// scanColumn reports whether x is a column of a scan's batch in e (a
-// projection's item that renames one stays one).
-func (g *flowGen) scanColumn(x ir.Expr, e *env) bool {
-	c := g.refColumn(x, e)
-	return c != nil && c.scan
 }
 
 // refColumn is the column of e that x reads when x is a plain column

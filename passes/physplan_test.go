@@ -592,6 +592,7 @@ materialized view by_dim_left = from f | left join d on f.k = d.dk | group by d.
 materialized view by_mixed = from f | join d on f.k = d.dk | group by f.s, d.name aggregate count(*) as n
 materialized view by_expr = from f | join d on f.k = d.dk | group by upper(d.name) as u aggregate count(*) as n
 materialized view by_fact = from f | join d on f.k = d.dk | group by f.s aggregate count(*) as n
+materialized view by_dim_proj = from f | join d on f.k = d.dk | select d.name as nm, v | group by nm aggregate sum(v) as sv
 
 materialized view by_k = from f | where v > 0 | select k, v, upper(s) as u | group by k aggregate sum(v) as sv, count(*) as c
 materialized view computed = from f | select k, v * 2 as w | group by k aggregate sum(w) as sw
@@ -603,7 +604,7 @@ materialized view by_nullable = from g | order by n | limit 5
 	if u.Diags.HasErrors() {
 		t.Fatal(u.Diags)
 	}
-	for view, want := range map[string]bool{"by_dim": true, "by_dim_left": true, "by_mixed": false, "by_expr": false, "by_fact": false} {
+	for view, want := range map[string]bool{"by_dim": true, "by_dim_left": true, "by_mixed": false, "by_expr": false, "by_fact": false, "by_dim_proj": true} {
 		fp := flowPlan(t, u, view)
 		if got := len(fp.Memo[firstOf[*ir.Aggregate](fp)]) > 0; got != want {
 			t.Errorf("%s: memoized groups %v, want %v", view, got, want)

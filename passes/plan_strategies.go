@@ -59,14 +59,16 @@ func (p *planner) origins(r ir.Rel, idx int) []loadOrigin {
 		if pc := cols[idx]; pc.InputIndex >= 0 {
 			return p.origins(n.Input, pc.InputIndex)
 		}
-		// an item that names a column of a scan's batch stays one
+		// an item that names a column of a scan's batch or of a join's
+		// build row stays one (codegen's genProject passes it on as such);
+		// a window select's rows are its own
 		it := n.Items[cols[idx].Item]
 		if ref, ok := it.Expr.(*ir.ColumnRef); ok {
 			if b, ok := p.u.Refs[ref]; ok && b.Depth == 0 && b.Rel == n.Input {
 				var out []loadOrigin
 				for _, o := range p.origins(n.Input, b.Index) {
-					if o.scan {
-						out = append(out, loadOrigin{scan: true})
+					if o.scan || !WindowProject(n) {
+						out = append(out, o)
 					}
 				}
 				return out

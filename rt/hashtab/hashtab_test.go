@@ -10,8 +10,9 @@ import (
 )
 
 // checkInt drives a table and a Go map with the same Puts and compares
-// every Get, including keys never put.
-func checkInt[K Integer](t *testing.T, keys []K, probes []K) {
+// every Get, including keys never put, of the table and of its Dense form,
+// which it makes when dense says so.
+func checkInt[K Integer](t *testing.T, keys []K, probes []K, dense bool) {
 	t.Helper()
 	var tab Int[K]
 	ref := map[K]int32{}
@@ -30,11 +31,21 @@ func checkInt[K Integer](t *testing.T, keys []K, probes []K) {
 	if tab.Len() != len(ref) {
 		t.Fatalf("Len = %d, want %d", tab.Len(), len(ref))
 	}
+	d := tab.Dense()
+	if (d != nil) != dense {
+		t.Fatalf("Dense() = %v, want a dense table %v", d, dense)
+	}
 	for _, k := range append(keys, probes...) {
 		want, wok := ref[k]
 		got, gok := tab.Get(k)
 		if got != want || gok != wok {
 			t.Fatalf("Get(%v) = %d, %v; want %d, %v", k, got, gok, want, wok)
+		}
+		if d == nil {
+			continue
+		}
+		if got, gok := d.Get(k); got != want && wok || gok != wok {
+			t.Fatalf("Dense Get(%v) = %d, %v; want %d, %v", k, got, gok, want, wok)
 		}
 	}
 }
@@ -49,19 +60,31 @@ func TestIntMatchesMap(t *testing.T) {
 		probes = append(probes, r.Int64N(100000)-50000)
 	}
 	edge := []int64{0, -1, 1, math.MinInt64, math.MaxInt64, 0, -1} // repeated keys overwrite
-	for name, keys := range map[string][]int64{"random": random, "sequential": seq, "high bits": strided, "edge": edge} {
-		t.Run(name, func(t *testing.T) { checkInt(t, keys, probes) })
+	// a dimension's ids with gaps: half the span
+	var ids []int64
+	for i := range 50000 {
+		ids = append(ids, int64(2*i+1)-30000)
+	}
+	for name, c := range map[string]struct {
+		keys  []int64
+		dense bool
+	}{
+		"random": {random, false}, "sequential": {seq, true}, "high bits": {strided, false}, "edge": {edge, false},
+		"ids": {ids, true},
+	} {
+		t.Run(name, func(t *testing.T) { checkInt(t, c.keys, probes, c.dense) })
 	}
 	t.Run("int8", func(t *testing.T) {
 		var keys []int8
 		for i := range 300 { // every value, some twice
 			keys = append(keys, int8(i))
 		}
-		checkInt(t, keys, []int8{-128, 127, 0})
+		checkInt(t, keys, []int8{-128, 127, 0}, true)
 	})
 	t.Run("uint64", func(t *testing.T) {
 		keys := []uint64{math.MaxUint64, 0, 1 << 63, math.Float64bits(math.NaN()), math.Float64bits(-1.5)}
-		checkInt(t, keys, []uint64{2, 3})
+		checkInt(t, keys, []uint64{2, 3}, false)
+		checkInt(t, []uint64{math.MaxUint64, math.MaxUint64 - 2}, []uint64{0, 1, math.MaxUint64 - 1, math.MaxUint64 - 3}, true)
 	})
 	t.Run("date32", func(t *testing.T) {
 		type date int32 // a named type of the constraint's ~int32
@@ -69,7 +92,8 @@ func TestIntMatchesMap(t *testing.T) {
 		for i := range 1000 {
 			keys = append(keys, date(i*7-3000))
 		}
-		checkInt(t, keys, []date{1, 2, -1})
+		checkInt(t, keys, []date{1, 2, -1}, false)
+		checkInt(t, keys[:1], []date{1, 2, -1, -3000, -2999, -3001}, true)
 	})
 }
 
