@@ -546,6 +546,11 @@ func (r *resolver) call(e *ir.Call, sc *scope, c ectx) (ir.Type, bool) {
 	if !ok {
 		return invalid, true
 	}
+	// a FILTER can leave a group without a row: what is NULL over no rows
+	// (max, sum, avg, ...) is then NULL in that group, as in a global one
+	if e.Filter != nil && f.nulls == nullAgg {
+		return t, true
+	}
 	return t, callNullable(f, nulls, c)
 }
 
