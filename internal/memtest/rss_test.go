@@ -45,7 +45,8 @@ source rows from csv "data/rows.csv" options ("header" = "true") { k int64 not n
 const csvRows = 3_000_000
 
 // TestPeakRSSUnderLimit runs each flow as its own child process under
-// --memory-limit and reads the child's peak RSS.
+// --memory-limit and reads the child's peak RSS: those that spill finish,
+// the top-N stops, and neither passes the limit plus overhead.
 func TestPeakRSSUnderLimit(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a pipeline and runs it over millions of rows")
@@ -70,23 +71,42 @@ func TestPeakRSSUnderLimit(t *testing.T) {
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("thundc build: %v\n%s", err, out)
 	}
-	for _, tc := range []struct{ flow, op string }{
-		{"distinct_rows", `distinct at pipeline.thund:3:\d+`},
-		{"sorted_rows", `order by at pipeline.thund:4:\d+`},
-		{"top_rows", `order by at pipeline.thund:5:\d+ \(its top 3000000 rows\)`},
-		{"grouped", `group by at pipeline.thund:6:\d+`},
-		{"csv_distinct", `distinct at pipeline.thund:7:\d+`},
+	// rows: a flow that spills finishes, with rows rows out; op: one that
+	// cannot spill (a top-N keeps its rows) stops with an error naming it
+	for _, tc := range []struct {
+		flow string
+		rows int
+		op   string
+	}{
+		{flow: "distinct_rows", rows: 6_000_000},
+		{flow: "sorted_rows", rows: 6_000_000},
+		{flow: "top_rows", op: `order by at pipeline.thund:5:\d+ \(its top 3000000 rows\)`},
+		{flow: "grouped", rows: 6_000_000},
+		{flow: "csv_distinct", rows: csvRows},
 	} {
 		t.Run(tc.flow, func(t *testing.T) {
-			run := exec.Command(filepath.Join(dir, "etl"), "run", "--select", tc.flow, "--memory-limit", "64MiB")
+			run := exec.Command(filepath.Join(dir, "etl"), "run", "--select", tc.flow, "--memory-limit", "64MiB", "--spill-dir", filepath.Join(dir, "spill"))
 			run.Dir = dir
 			out, err := run.CombinedOutput()
-			if _, ok := err.(*exec.ExitError); !ok || run.ProcessState.ExitCode() != 1 {
-				t.Fatalf("etl run: %v, want exit status 1\n%s", err, out)
-			}
-			want := regexp.MustCompile(`flow ` + tc.flow + `: ` + tc.op + ` needs more than --memory-limit 64MiB`)
-			if !want.Match(out) {
-				t.Errorf("no %s in:\n%s", want, out)
+			if tc.op != "" {
+				if _, ok := err.(*exec.ExitError); !ok || run.ProcessState.ExitCode() != 1 {
+					t.Fatalf("etl run: %v, want exit status 1\n%s", err, out)
+				}
+				want := regexp.MustCompile(`flow ` + tc.flow + `: ` + tc.op + ` needs more than --memory-limit 64MiB`)
+				if !want.Match(out) {
+					t.Errorf("no %s in:\n%s", want, out)
+				}
+			} else {
+				if err != nil {
+					t.Fatalf("etl run: %v, want it to spill and finish\n%s", err, out)
+				}
+				want := regexp.MustCompile(fmt.Sprintf(`flow %s: \d+ rows in, %d rows out[\s\S]*spilled to disk: `, tc.flow, tc.rows))
+				if !want.Match(out) {
+					t.Errorf("no %s in:\n%s", want, out)
+				}
+				if left, _ := os.ReadDir(filepath.Join(dir, "spill")); len(left) != 0 {
+					t.Errorf("spill folders left: %v", left)
+				}
 			}
 			peak := run.ProcessState.SysUsage().(*syscall.Rusage).Maxrss << 10 // KiB on Linux
 			t.Logf("%s: --memory-limit %d MiB, peak RSS %d MiB, %d MiB over the limit", tc.flow, limit>>20, peak>>20, (peak-limit)>>20)
