@@ -277,7 +277,9 @@ func (g *flowGen) aggReplay(sp *graceSpill, accs []*accum, kt *keyType, keyTypes
 			})
 		})
 		gs := g.declare([]string{g.name("gs")}, jen.Op("&").Id(groups).Index(jen.Id(gi)))[0]
-		g.accumulateIns(accs, use(gs), ins)
+		if len(accs) > 0 { // a group by without aggregates reads no state
+			g.accumulateIns(accs, use(gs), ins)
+		}
 	}
 	reset := []jen.Code{jen.Clear(jen.Id(groups)),
 		jen.Id(groups).Op("=").Id(groups).Index(jen.Op(":").Lit(0)),
