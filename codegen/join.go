@@ -197,8 +197,8 @@ func (g *flowGen) genJoin(n *ir.Join, c consumer) {
 			}
 			bcols = spillCols(r, stored, func(j int) bool { return storedNullable[j] })
 			g.genJoinInsert(kt, key, ok, rows, ht, heads, next)
-			// accounted after the insert: a refusal spills the table, this row with it
-			g.emit(gj.tryGrowStmts(mem, mem.size(jen.Id(st.name).Values(), strs, 0), spillTable())...)
+			// accounted after the insert: a refusal spills the table (written out and emptied), this row with it
+			g.emit(mem.tryGrowStmts(mem.size(jen.Id(st.name).Values(), strs, 0), gj.held, jen.Block(spillTable()...))...)
 		})
 		if gj != nil {
 			g.emit(jen.If(jen.Id(gj.build).Op("!=").Nil()).Block(append(g.putRow(gj.build, key, bcols, r, nil), g.skipStmt())...))

@@ -120,19 +120,6 @@ func (g *flowGen) readRow(rd string, cols []spillCol, width int) *row {
 	return out
 }
 
-// tryGrowStmts is the code accounting size (an int64 expression) more
-// bytes of the join's table: past fc.GrowStep its pending bytes go to
-// fc.TryGrow, and when the limit refuses them spill runs (it writes the
-// table out and empties it).
-func (gj *graceJoin) tryGrowStmts(m *memAccount, size jen.Code, spill []jen.Code) []jen.Code {
-	return []jen.Code{jen.Id(m.pending).Op("+=").Add(size),
-		jen.If(jen.Id(m.pending).Op(">=").Id("fc").Dot("GrowStep")).Block(
-			jen.If(jen.Id("fc").Dot("TryGrow").Call(jen.Id(m.pending))).Block(
-				jen.Id(gj.held).Op("+=").Id(m.pending)).
-				Else().Block(spill...),
-			jen.Id(m.pending).Op("=").Lit(0))}
-}
-
 // startPartitions is the code starting the partitions of one side at the
 // current level.
 func (gj *graceJoin) startPartitions(parts string) jen.Code {

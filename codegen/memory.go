@@ -100,13 +100,22 @@ func (m *memAccount) size(zero jen.Code, strs []jen.Code, extra int) *jen.Statem
 // rows kept out as one run instead of failing. The check is once a
 // GrowStep, outside the per-row work.
 func (m *memAccount) addOrSpill(g *flowGen, zero jen.Code, strs []jen.Code, sr *spillRuns) {
-	g.emit(jen.Id(m.pending).Op("+=").Add(m.size(zero, strs, 0)),
+	g.emit(m.tryGrowStmts(m.size(zero, strs, 0), sr.held,
+		jen.If(jen.Err().Op(":=").Id(sr.full).Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())))...)
+}
+
+// tryGrowStmts is the code of an operator that spills past the limit
+// accounting size (an int64 expression) more bytes: past fc.GrowStep its
+// pending bytes go to fc.TryGrow and, granted, to held (the local of what
+// the operator holds, given back when it empties); refused, refused runs
+// (a block, or an if statement: it follows the else).
+func (m *memAccount) tryGrowStmts(size jen.Code, held string, refused jen.Code) []jen.Code {
+	return []jen.Code{jen.Id(m.pending).Op("+=").Add(size),
 		jen.If(jen.Id(m.pending).Op(">=").Id("fc").Dot("GrowStep")).Block(
 			jen.If(jen.Id("fc").Dot("TryGrow").Call(jen.Id(m.pending))).Block(
-				jen.Id(sr.held).Op("+=").Id(m.pending),
-			).Else().If(jen.Err().Op(":=").Id(sr.full).Call(), jen.Err().Op("!=").Nil()).Block(
-				jen.Return(jen.Err())),
-			jen.Id(m.pending).Op("=").Lit(0)))
+				jen.Id(held).Op("+=").Id(m.pending)).
+				Else().Add(refused),
+			jen.Id(m.pending).Op("=").Lit(0))}
 }
 
 // growStmts is the code that accounts size (an int64 expression) more
