@@ -54,7 +54,7 @@ func TestKafkaFromJSONBadRecords(t *testing.T) {
 	rand.Read(r[:])
 	topic := regexp.MustCompile(`[^a-zA-Z0-9._-]+`).ReplaceAllString(t.Name(), "-") + "-" + hex.EncodeToString(r[:])
 	ctx := context.Background()
-	resp, err := adm.CreateTopic(ctx, 1, 1, nil, topic)
+	resp, err := adm.CreateTopic(ctx, 1, 1, testenv.KafkaTopicConfigs(), topic)
 	if err == nil {
 		err = resp.Err
 	}

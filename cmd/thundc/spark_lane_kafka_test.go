@@ -38,7 +38,7 @@ func kafkaData(t *testing.T, dir string) {
 	}
 	defer cl.Close()
 	adm := kadm.NewClient(cl)
-	if _, err := adm.CreateTopic(ctx, 2, 1, nil, topic); err != nil {
+	if _, err := adm.CreateTopic(ctx, 2, 1, testenv.KafkaTopicConfigs(), topic); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {

@@ -69,7 +69,7 @@ func kafkaTopics(t *testing.T, adm *kadm.Client, partitions int32, names ...stri
 	var out []string
 	for _, n := range names {
 		topic := fmt.Sprintf("%s-%s-%s", t.Name(), n, suffix)
-		resp, err := adm.CreateTopic(context.Background(), partitions, 1, nil, topic)
+		resp, err := adm.CreateTopic(context.Background(), partitions, 1, testenv.KafkaTopicConfigs(), topic)
 		if err == nil {
 			err = resp.Err
 		}

@@ -43,7 +43,7 @@ func TestKafkaKill(t *testing.T) {
 	adm := kadm.NewClient(cl)
 	ctx := context.Background()
 	topic := fmt.Sprintf("TestKafkaKill-%d", time.Now().UnixNano())
-	if resp, err := adm.CreateTopic(ctx, 3, 1, nil, topic); err != nil || resp.Err != nil {
+	if resp, err := adm.CreateTopic(ctx, 3, 1, testenv.KafkaTopicConfigs(), topic); err != nil || resp.Err != nil {
 		t.Fatalf("creating topic %s: %v %v", topic, err, resp.Err)
 	}
 	defer adm.DeleteTopic(ctx, topic)

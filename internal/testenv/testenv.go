@@ -225,6 +225,16 @@ func Kafka(t interface {
 	return b
 }
 
+// KafkaTopicConfigs is the configuration of every topic a test creates:
+// kept forever. The tests' records carry event times months in the past, and
+// a broker's time retention (a week by default, checked every five minutes)
+// would delete them in the middle of a test, which a run then reports, rightly,
+// as data loss.
+func KafkaTopicConfigs() map[string]*string {
+	forever := "-1"
+	return map[string]*string{"retention.ms": &forever, "retention.bytes": &forever}
+}
+
 // The Kafka lane's secured listeners, on the same broker as
 // THUND_TEST_KAFKA_BROKERS (.ci/kafka-broker starts them all).
 const (

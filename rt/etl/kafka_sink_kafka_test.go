@@ -60,7 +60,7 @@ func (e *kenv) topic(partitions int32) string {
 	rand.Read(r[:])
 	name := regexp.MustCompile(`[^a-zA-Z0-9._-]+`).ReplaceAllString(e.t.Name(), "-") + "-" + hex.EncodeToString(r[:])
 	ctx := context.Background()
-	resp, err := e.adm.CreateTopic(ctx, partitions, 1, nil, name)
+	resp, err := e.adm.CreateTopic(ctx, partitions, 1, testenv.KafkaTopicConfigs(), name)
 	if err == nil {
 		err = resp.Err
 	}

@@ -92,7 +92,7 @@ func (k *kenv) topic(suffix string, partitions int32) string {
 	rand.Read(b)
 	name := strings.NewReplacer("/", "-", "_", "-").Replace(k.t.Name()) + "-" + suffix + "-" + hex.EncodeToString(b)
 	ctx := context.Background()
-	if _, err := k.adm.CreateTopic(ctx, partitions, 1, nil, name); err != nil {
+	if _, err := k.adm.CreateTopic(ctx, partitions, 1, testenv.KafkaTopicConfigs(), name); err != nil {
 		k.t.Fatalf("creating topic %s: %v", name, err)
 	}
 	k.t.Cleanup(func() { k.adm.DeleteTopic(context.Background(), name) })
@@ -767,7 +767,7 @@ func TestKafkaSourceMissingTopic(t *testing.T) {
 	if !strings.Contains(stderr, "warning: source events: topic "+later+" does not exist (a stream reads it from its earliest offset once it does)") {
 		t.Errorf("no warning of the missing topic:\n%s", stderr)
 	}
-	if _, err := k.adm.CreateTopic(context.Background(), 1, 1, nil, later); err != nil {
+	if _, err := k.adm.CreateTopic(context.Background(), 1, 1, testenv.KafkaTopicConfigs(), later); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { k.adm.DeleteTopic(context.Background(), later) })
