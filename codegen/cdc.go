@@ -40,7 +40,7 @@ func (g *flowGen) cdcShape() *cdcShape {
 		g.extra(g.flow).update = true
 	}
 	return &cdcShape{ts: g.u.Datasets[g.target].Visible(), data: cp.Data, keys: cp.Keys, tracked: cp.Tracked,
-		seqT: cp.Seq, specVar: g.flowFunc[g.flow] + "CDC", scd: cp.SCD}
+		seqT: cp.Seq, specVar: "CDC", scd: cp.SCD}
 }
 
 // genCDCSpec declares the flow's cdc.Spec, the apply's parameters.
@@ -54,7 +54,7 @@ func (g *flowGen) genCDCSpec() {
 		})
 	}
 	fs := []field{
-		{"Target", jen.Id(g.schemaVar[g.target])},
+		{"Target", g.schemaRef(g.target)},
 		{"Keys", ints(sh.keys)},
 		{"Sequence", arrowType(sh.seqT)},
 		{"SCD", jen.Lit(sh.scd)},
@@ -76,7 +76,7 @@ func (g *generator) cdcSpecField(f *ir.Flow) (field, bool) {
 	if f.CDC == nil && (g.extras[f] == nil || !g.extras[f].update) {
 		return field{}, false
 	}
-	return field{"CDC", jen.Id(g.flowFunc[f] + "CDC")}, true
+	return field{"CDC", jen.Qual(g.flowPkg[f], "CDC")}, true
 }
 
 // genCDCOutput is genOutput for a change flow: builders of the change

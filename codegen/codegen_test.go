@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -357,7 +358,10 @@ func TestGeneratedVet(t *testing.T) {
 			if p.name == "e2e" {
 				files[name] = src
 			} else {
-				files["ex_"+p.name+"/"+name] = src
+				// the program's own packages, moved under its folder
+				own := []byte(strconv.Quote(gobuild.ProgramModule + "/"))
+				own = own[:len(own)-1]
+				files["ex_"+p.name+"/"+name] = bytes.ReplaceAll(src, own, append(own, "ex_"+p.name+"/"...))
 			}
 		}
 	}
@@ -518,20 +522,20 @@ streaming table copy
 materialized view counts partitioned by (b) = from copy | group by b aggregate count(*) as n
 `
 	files := generate(t, "spec.thund", []byte(src))
-	p := strings.Join(strings.Fields(string(files["pipeline.go"])), " ") // spacing aside
+	p := strings.Join(strings.Fields(string(files["pipeline.go"])+string(files["schemas/schemas.go"])), " ") // spacing aside
 	for _, want := range []string{
 		`Name: "spec",`,
 		`File: "spec.thund",`,
 		`Compiler: "thundc test",`,
 		`{Name: "a", Type: arrow.PrimitiveTypes.Int64, Nullable: true},`,
 		`Source: &etl.FileSource{Format: "csv", Patterns: []string{"in/*.csv"}, Options: [][2]string{{"header", "true"}}, Unbounded: true},`,
-		`{Name: "copy", Inputs: []etl.Input{{Name: "s", Stream: true}}, Run: flow_copy},`,
+		`{Name: "copy", Inputs: []etl.Input{{Name: "s", Stream: true}}, Run: flow_copy.Run},`,
 		`Expectations: []etl.Expectation{{Name: "has_b", Action: run.Drop}},`,
 		`PartitionBy: []string{"b"},`,
 		`Definition: "materialized view counts\n partitioned by (b)\n = from copy\n | group by b aggregate count(*) as n\n",`,
 	} {
 		if !strings.Contains(p, want) {
-			t.Errorf("pipeline.go lacks %s\n%s", want, p)
+			t.Errorf("pipeline.go and schemas/schemas.go lack %s\n%s", want, p)
 		}
 	}
 	if i, j := strings.Index(p, `Name: "copy", Kind`), strings.Index(p, `Name: "counts", Kind`); i < 0 || j < i {
@@ -600,7 +604,7 @@ materialized view v = from t | where n > 1
 	}
 	thundc := strings.Fields(string(out))
 	for _, p := range pkgs {
-		if !strings.HasPrefix(p, "github.com/nordisk/thund/rt") && p != "thundpipeline" && !slices.Contains(thundc, p) {
+		if !strings.HasPrefix(p, "github.com/nordisk/thund/rt") && p != gobuild.ProgramModule && !strings.HasPrefix(p, gobuild.ProgramModule+"/") && !slices.Contains(thundc, p) {
 			t.Errorf("the program imports %s, which thundc does not: the first build after installing thundc compiles it (add it to deps.go)", p)
 		}
 	}
@@ -669,7 +673,7 @@ flow f into out = from stream t | select cast(n as string) as value
 			t.Errorf("%s: pipeline.go does not set Kafka:\n%s", name, files["pipeline.go"])
 		}
 		for _, p := range pkgs {
-			if !strings.HasPrefix(p, "github.com/nordisk/thund/rt") && p != "thundpipeline" && !slices.Contains(thundc, p) {
+			if !strings.HasPrefix(p, "github.com/nordisk/thund/rt") && p != gobuild.ProgramModule && !strings.HasPrefix(p, gobuild.ProgramModule+"/") && !slices.Contains(thundc, p) {
 				t.Errorf("%s: the program imports %s, which thundc does not: the first build after installing thundc compiles it (add it to deps.go)", name, p)
 			}
 		}
@@ -690,7 +694,7 @@ materialized view v =
   | where n > 5 and 's' = u
   | select n, s
 `)
-	flow := string(generate(t, "p.thund", src)["flow_v.go"])
+	flow := string(generate(t, "p.thund", src)["flow_v/flow.go"])
 	i := strings.Index(flow, "fc.ReadPruned(")
 	if i < 0 {
 		t.Fatalf("the scan has no bounds:\n%s", flow)
@@ -725,9 +729,9 @@ materialized view by_fact = from f | join d on f.k = d.dk | group by f.s aggrega
 		"by_dim": true, "by_dim_left": true, "by_dim_right": true,
 		"by_mixed": false, "by_expr": false, "by_fact": false,
 	} {
-		flow := string(files["flow_"+view+".go"])
+		flow := string(files["flow_"+view+"/flow.go"])
 		if flow == "" {
-			t.Fatalf("no flow_%s.go", view)
+			t.Fatalf("no flow_%s/flow.go", view)
 		}
 		if got := strings.Contains(flow, "var memo"); got != want {
 			t.Errorf("%s: memoized groups %v, want %v:\n%s", view, got, want, flow)
@@ -753,7 +757,7 @@ materialized view joined = from f | join d on f.k = d.dk | group by f.s aggregat
 `)
 	files := generate(t, "p.thund", src)
 	for view, want := range map[string]bool{"by_k": true, "computed": false, "total": false, "joined": false} {
-		flow := string(files["flow_"+view+".go"])
+		flow := string(files["flow_"+view+"/flow.go"])
 		if got := strings.Contains(flow, "rowsOf"); got != want {
 			t.Errorf("%s: deferred accumulators %v, want %v:\n%s", view, got, want, flow)
 		}
@@ -779,7 +783,7 @@ materialized view no_limit = from f | order by k desc
 	for view, want := range map[string]string{
 		"desc_int": " < bar", "asc_str": " > bar", "by_float": "", "by_nullable": "", "no_limit": "",
 	} {
-		flow := string(files["flow_"+view+".go"])
+		flow := string(files["flow_"+view+"/flow.go"])
 		got := ""
 		for _, op := range []string{" < bar", " > bar"} {
 			if strings.Contains(flow, op) {
@@ -826,9 +830,9 @@ materialized view windowed = from f | select k, row_number() over (partition by 
 		"plain":    "",
 		"windowed": `fc.SpillFile("window at p.thund:13:`,
 	} {
-		flow := string(files["flow_"+view+".go"])
+		flow := string(files["flow_"+view+"/flow.go"])
 		if flow == "" {
-			t.Fatalf("no flow_%s.go", view)
+			t.Fatalf("no flow_%s/flow.go", view)
 		}
 		if want == "" {
 			if strings.Contains(flow, "fc.Grow(") || strings.Contains(flow, "fc.TryGrow(") {
@@ -843,7 +847,7 @@ materialized view windowed = from f | select k, row_number() over (partition by 
 			t.Errorf("%s: spills without fc.TryGrow:\n%s", view, flow)
 		}
 	}
-	if top := string(files["flow_top.go"]); !strings.Contains(top, "(its top 5 rows)") {
+	if top := string(files["flow_top/flow.go"]); !strings.Contains(top, "(its top 5 rows)") {
 		t.Errorf("top: the account does not name its top 5 rows:\n%s", top)
 	}
 }
@@ -871,7 +875,7 @@ streaming table joined = from stream people as p | join stream bids as b on p.id
 		"per_window": `fc.Hold("group by at p.thund:12:`,
 		"joined":     `fc.Hold("join at p.thund:13:`,
 	} {
-		if flow := string(files["flow_"+view+".go"]); !strings.Contains(flow, want) {
+		if flow := string(files["flow_"+view+"/flow.go"]); !strings.Contains(flow, want) {
 			t.Errorf("%s: no %s...:\n%s", view, want, flow)
 		}
 	}

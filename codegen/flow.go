@@ -85,7 +85,7 @@ func (g *generator) genFlow(file *jen.File, f *ir.Flow, target *ir.Dataset) {
 	for _, line := range strings.Split(fg.doc(), "\n") {
 		file.Comment(line)
 	}
-	file.Func().Id(fg.fname).Params(jen.Id("fc").Op("*").Qual(etlPkg, "FlowContext")).Error().Block(body...)
+	file.Func().Id("Run").Params(jen.Id("fc").Op("*").Qual(etlPkg, "FlowContext")).Error().Block(body...)
 	for _, d := range fg.typeDecls {
 		file.Line()
 		file.Add(d())
@@ -95,7 +95,7 @@ func (g *generator) genFlow(file *jen.File, f *ir.Flow, target *ir.Dataset) {
 // doc is the flow function's doc comment: what it computes and its stages.
 func (g *flowGen) doc() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s computes flow %s into %s %s.\n", g.fname, g.flow.Name, g.target.Kind, g.target.Name)
+	fmt.Fprintf(&b, "Run computes flow %s into %s %s.\n", g.flow.Name, g.target.Kind, g.target.Name)
 	if len(g.fi.Stages) > 0 {
 		b.WriteString("\nIts stages (passes' plan):\n")
 		for _, st := range g.fi.Stages {
@@ -251,7 +251,7 @@ func (g *flowGen) genOutputFor(release bool) *output {
 	for j, f := range ts {
 		types[j] = f.Type
 	}
-	o := g.genOutputBuffers(jen.Id(g.schemaVar[g.target]), types, "flush emits the rows collected so far as one batch of the target's schema.", release)
+	o := g.genOutputBuffers(g.schemaRef(g.target), types, "flush emits the rows collected so far as one batch of the target's schema.", release)
 	o.consume = func(r *row) {
 		stored := g.storeRow(r, ts)
 		g.genExpect(stored, o.counters)

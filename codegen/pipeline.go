@@ -1,6 +1,7 @@
 package codegen
 
 import (
+	"path"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
@@ -23,13 +24,12 @@ func (g *generator) genMain(f *jen.File) {
 	)
 }
 
-// genPipeline writes pipeline.go: one Arrow schema per dataset and
-// newPipeline, the etl.Pipeline the runtime runs (datasets in dependency
+// genPipeline writes pipeline.go: newPipeline, the etl.Pipeline the runtime runs (datasets in dependency
 // order, each with its schema, source, flows and expectations).
 func (g *generator) genPipeline(f *jen.File) {
 	p := g.u.Pipeline
-	for _, d := range g.order {
-		g.genSchema(f, d)
+	for _, fp := range g.flowPkg {
+		f.ImportName(fp, path.Base(fp))
 	}
 	var ds []jen.Code
 	for _, d := range g.order {
@@ -39,7 +39,7 @@ func (g *generator) genPipeline(f *jen.File) {
 				lf := []field{
 					{"Name", jen.Lit(x.late.Name)},
 					{"Kind", jen.Qual(etlPkg, "StreamingTable")},
-					{"Schema", jen.Id(x.lateSchema)},
+					{"Schema", jen.Qual(g.flowPkg[f], lateSchemaVar)},
 				}
 				if g.u.IcebergTable(x.late.Name) {
 					lf = append(lf, field{"Iceberg", jen.True()})
@@ -108,7 +108,7 @@ func (g *generator) genDataset(d *ir.Dataset) jen.Code {
 	fs := []field{
 		{"Name", jen.Lit(d.Name)},
 		{"Kind", jen.Qual(etlPkg, etlKinds[d.Kind])},
-		{"Schema", jen.Id(g.schemaVar[d])},
+		{"Schema", g.schemaRef(d)},
 	}
 	if len(d.PartitionBy) > 0 {
 		fs = append(fs, field{"PartitionBy", jen.Index().String().ValuesFunc(func(gr *jen.Group) {
@@ -211,7 +211,7 @@ func (g *generator) genFlowSpec(f *ir.Flow) jen.Code {
 			fs = append(fs, field{"Complete", jen.True()})
 		}
 		if x.late != nil {
-			fs = append(fs, field{"LateTable", jen.Lit(x.late.Name)}, field{"LateSchema", jen.Id(x.lateSchema)})
+			fs = append(fs, field{"LateTable", jen.Lit(x.late.Name)}, field{"LateSchema", jen.Qual(g.flowPkg[f], lateSchemaVar)})
 		}
 	}
 	if t := f.Trigger; t != nil {
@@ -232,7 +232,7 @@ func (g *generator) genFlowSpec(f *ir.Flow) jen.Code {
 			fs = append(fs, field{"IdleTimeout", jen.Qual("time", "Duration").Call(jen.Lit(int64(idle)))})
 		}
 	}
-	fs = append(fs, field{"Run", jen.Id(g.flowFunc[f])})
+	fs = append(fs, field{"Run", jen.Qual(g.flowPkg[f], "Run")})
 	return fields(false, fs...)
 }
 

@@ -109,9 +109,9 @@ CREATE TEMPORARY VIEW dn (dk BIGINT, di INT) AS SELECT * FROM read_files('d/*.pa
 	}
 	for form, files := range forms {
 		for _, s := range strategyShapes {
-			flow := string(files["flow_"+s.view+".go"])
+			flow := string(files["flow_"+s.view+"/flow.go"])
 			if flow == "" {
-				t.Fatalf("%s: no flow_%s.go", form, s.view)
+				t.Fatalf("%s: no flow_%s/flow.go", form, s.view)
 			}
 			if got := strings.Contains(flow, "var memo"); got != s.memo {
 				t.Errorf("%s %s: memoized groups %v, want %v:\n%s", form, s.view, got, s.memo, flow)

@@ -87,10 +87,9 @@ type wmRead struct {
 
 // flowExtra is what a flow's generation tells its etl.Flow literal.
 type flowExtra struct {
-	update     bool   // a change flow of update-mode rows (spec var flowFunc+"CDC")
-	complete   bool   // output mode complete
-	lateSchema string // the late table's schema variable
-	late       *ir.Dataset
+	update   bool // a change flow of update-mode rows (spec var CDC, in the flow's package)
+	complete bool // output mode complete
+	late     *ir.Dataset
 }
 
 // genStreamPrelude starts a stateful streaming flow from its stream plan:
@@ -544,6 +543,10 @@ func (g *flowGen) genStreamMerge(accType string, accs []*accum) string {
 	return name
 }
 
+// lateSchemaVar is the schema variable of a flow's late table, in the
+// flow's package.
+const lateSchemaVar = "LateSchema"
+
 // genLateTable prepares the flow's late table: builders of the columns of
 // in (the input of the operator that finds rows late, at pos: a window, a
 // dedup within the watermark), flushed through fc.EmitLate. It returns the
@@ -555,9 +558,8 @@ func (g *flowGen) genLateTable(in ir.Rel, pos ir.Pos) func(r *row) {
 		return nil
 	}
 	cols := g.u.Schemas[in].Visible()
-	sv := g.global("schema_", name)
+	sv := lateSchemaVar
 	ex := g.extra(g.flow)
-	ex.lateSchema = sv
 	ex.late = &ir.Dataset{Name: name, Kind: ir.KindStreamingTable}
 	g.typeDecls = append(g.typeDecls, func() jen.Code {
 		return jen.Commentf("%s is the schema of %s, the late rows of flow %s.", sv, name, g.flow.Name).Line().

@@ -225,8 +225,9 @@ the AWS SDK weighs on every build. An executable without it refuses
 an S3 warehouse and says so.
 
 With --emit-go DIR, build also writes the generated Go module to DIR: the
-program's files (main.go, pipeline.go, one flow_NAME.go per flow) and the
-runtime beside them, so that "go build" in DIR builds it. With --emit-go
+program's files (main.go, pipeline.go, schemas/schemas.go, and a package
+per flow, flow_NAME/flow.go) and the runtime beside them, so that "go
+build" in DIR builds it. With --emit-go
 and no -o, build only generates: it writes DIR and runs no go build.
 
 Build says what it does on stderr. When the go build cache lacks packages
@@ -251,7 +252,7 @@ with --help.`,
 			jsonFlag(`print {"ok", "binary", "cached", "key", "diagnostics"} (without -o: {"ok", "emit_go", "files", "diagnostics"}) to stdout instead of diagnostics on stderr`),
 		},
 		example: `thundc build pipeline.thund -o etl && ./etl run && ./etl read top_products
-thundc build pipeline.thund --emit-go gen && less gen/flow_top_products.go`,
+thundc build pipeline.thund --emit-go gen && less gen/flow_top_products/flow.go`,
 	},
 	{
 		name: "run", args: "PATH [-- ETL-ARGS]", minArgs: 1, maxArgs: 1 << 20, pipeline: true,

@@ -100,7 +100,9 @@ func (r *recorder) Compiled(importPath string) { r.compiled = append(r.compiled,
 // the first build announces the packages it must compile (the standard
 // library's among them) and reports each as go build compiles it; a second
 // program with the same imports, the cache now warm, announces nothing and
-// compiles only its own package.
+// compiles only its packages that changed (as codegen lays a program out: a
+// main package, and a package per flow), although every build writes the
+// program to a new folder.
 func TestBuildAnnouncesColdCache(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go build on an empty go build cache")
@@ -112,8 +114,16 @@ func TestBuildAnnouncesColdCache(t *testing.T) {
 		"internal/glob/glob.go":         {Data: []byte("package glob\n")},
 		"internal/kafkaopt/kafkaopt.go": {Data: []byte("package kafkaopt\n")},
 	}
+	flow := func(name string, n int) []byte {
+		return fmt.Appendf(nil, "package %s\n\nimport \"github.com/nordisk/thund/rt\"\n\nfunc Run() string { return rt.Hello(%d) }\n", name, n)
+	}
+	// flow_a changes with n, flow_b never does
 	prog := func(n int) map[string][]byte {
-		return map[string][]byte{"main.go": []byte(fmt.Sprintf("package main\n\nimport \"github.com/nordisk/thund/rt\"\n\nfunc main() { println(rt.Hello(%d)) }\n", n))}
+		return map[string][]byte{
+			"main.go":        fmt.Appendf(nil, "package main\n\nimport (\n\t\"%[1]s/flow_a\"\n\t\"%[1]s/flow_b\"\n)\n\nfunc main() { println(flow_a.Run(), flow_b.Run(), %[2]d) }\n", ProgramModule, n),
+			"flow_a/flow.go": flow("flow_a", n),
+			"flow_b/flow.go": flow("flow_b", 0),
+		}
 	}
 	dir := t.TempDir()
 	t.Setenv("GOCACHE", filepath.Join(dir, "gocache"))
@@ -127,13 +137,13 @@ func TestBuildAnnouncesColdCache(t *testing.T) {
 		t.Fatalf("a build on an empty go build cache announced %d times, want once: %+v", len(first.colds), first.colds)
 	}
 	c := first.colds[0]
-	if c.Late || c.Packages < 10 || c.Total != c.Packages+1 || c.Files < c.Packages || c.Estimate <= 0 {
-		t.Fatalf("cold build announced %+v: want the standard library's packages and rt, and the program's in Total", c)
+	if c.Late || c.Packages < 10 || c.Total != c.Packages+3 || c.Files < c.Packages || c.Estimate <= 0 {
+		t.Fatalf("cold build announced %+v: want the standard library's packages and rt, and the program's three in Total", c)
 	}
 	if len(first.compiled) != c.Total || res.Compiled != c.Total {
 		t.Fatalf("compiled %d packages (result %d), announced %d: %v", len(first.compiled), res.Compiled, c.Total, first.compiled)
 	}
-	for _, want := range []string{"runtime", "strconv", RuntimeModule + "/rt", programModule} {
+	for _, want := range []string{"runtime", "strconv", RuntimeModule + "/rt", ProgramModule, ProgramModule + "/flow_a", ProgramModule + "/flow_b"} {
 		if !slices.Contains(first.compiled, want) {
 			t.Errorf("compiled %v: no %s", first.compiled, want)
 		}
@@ -142,16 +152,17 @@ func TestBuildAnnouncesColdCache(t *testing.T) {
 	if _, err := Build(context.Background(), Request{Files: prog(2), Runtime: rt, Out: filepath.Join(dir, "etl"), CacheDir: cache, Progress: &second}); err != nil {
 		t.Fatal(err)
 	}
-	if len(second.colds) != 0 || !slices.Equal(second.compiled, []string{programModule}) {
-		t.Fatalf("warm build: announced %+v, compiled %v; want nothing announced and only %s compiled", second.colds, second.compiled, programModule)
+	slices.Sort(second.compiled)
+	if want := []string{ProgramModule, ProgramModule + "/flow_a"}; len(second.colds) != 0 || !slices.Equal(second.compiled, want) {
+		t.Fatalf("warm build: announced %+v, compiled %v; want nothing announced and only %v compiled", second.colds, second.compiled, want)
 	}
 	// The test knob: the same build announced even when warm.
 	var forced recorder
 	if _, err := Build(context.Background(), Request{Files: prog(3), Runtime: rt, Out: filepath.Join(dir, "etl"), CacheDir: cache, Progress: &forced, AssumeCold: true}); err != nil {
 		t.Fatal(err)
 	}
-	if len(forced.colds) != 1 || forced.colds[0].Packages != 0 || forced.colds[0].Total != 1 || len(forced.compiled) != 1 {
-		t.Fatalf("AssumeCold on a warm cache: announced %+v, compiled %v; want one Cold of 0 packages, Total 1", forced.colds, forced.compiled)
+	if len(forced.colds) != 1 || forced.colds[0].Packages != 0 || forced.colds[0].Total != 2 || len(forced.compiled) != 2 {
+		t.Fatalf("AssumeCold on a warm cache: announced %+v, compiled %v; want one Cold of 0 packages, Total 2", forced.colds, forced.compiled)
 	}
 }
 
