@@ -110,14 +110,11 @@ func Build(ctx context.Context, r Request) (*Result, error) {
 		res.Cached = true
 		return res, copyFile(bin, r.Out)
 	}
-	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
-		return nil, err
-	}
-	tmp, err := os.MkdirTemp(filepath.Dir(dir), key[:24]+".tmp-")
+	tmp, release, err := workFolder(cache, key)
 	if err != nil {
 		return nil, err
 	}
-	defer os.RemoveAll(tmp)
+	defer release()
 	rtDir, err := writeModule(cache, tmp, files)
 	if err != nil {
 		return nil, err
@@ -139,16 +136,13 @@ func Build(ctx context.Context, r Request) (*Result, error) {
 	}
 	started := time.Now()
 	var out bytes.Buffer
-	// -trimpath: the build cache then keys the program's packages by their
-	// content, not by the folder they were written to, which is new for
-	// every build; so a rebuild compiles only the flows whose package
-	// changed. -s -w: no symbol table and no DWARF, which a warm build's link spends
+	// -s -w: no symbol table and no DWARF, which a warm build's link spends
 	// much of its time writing (docs/performance.md); stack traces and CPU
 	// profiles do not need them (they read the pclntab), only a debugger does
 	// (--emit-go DIR, then go build). -json -v: one event per package as it
 	// is compiled (none for a package found in the go build cache), for
 	// Progress.
-	cmd := exec.CommandContext(ctx, "go", "build", "-json", "-v", "-trimpath", "-ldflags=-s -w", "-o", filepath.Join("bin", "etl"), ".")
+	cmd := exec.CommandContext(ctx, "go", "build", "-json", "-v", "-ldflags=-s -w", "-o", filepath.Join("bin", "etl"), ".")
 	cmd.Dir = tmp
 	cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=readonly")
 	events, err := cmd.StdoutPipe()
@@ -175,16 +169,81 @@ func Build(ctx context.Context, r Request) (*Result, error) {
 		calibrate(cache, time.Since(started), cold.info.Files)
 	}
 	writeOnce(warm, nil) // best effort: a missing record costs one go list
-	if err := os.Rename(tmp, dir); err != nil && !os.IsExist(err) {
-		// Another build of the same key won the race; use its result.
-		if _, statErr := os.Stat(bin); statErr != nil {
-			return nil, err
-		}
-	}
-	if _, err := os.Stat(bin); err != nil {
-		bin = filepath.Join(tmp, "bin", "etl")
+	if err := publish(filepath.Join(tmp, "bin", "etl"), dir); err != nil {
+		return nil, err
 	}
 	return res, copyFile(bin, r.Out)
+}
+
+// workSlots is how many reusable folders under the cache's work/ builds take
+// (one each, at a time).
+const workSlots = 4
+
+// workFolder returns an empty folder to build key's program in, held until
+// release. It is one of workSlots folders under cache/work reused build
+// after build: the go command's build cache keys a package of the
+// program's own module by its folder and its content, so in the same folder
+// the flows whose package did not change since the last build are not
+// compiled again (a fresh folder for every build would compile them all).
+// When every slot is held (builds in parallel), or folders cannot be locked
+// on this system, it is a fresh folder, removed on release.
+func workFolder(cache, key string) (string, func(), error) {
+	work := filepath.Join(cache, "work")
+	if err := os.MkdirAll(work, 0o755); err != nil {
+		return "", nil, err
+	}
+	for i := range workSlots {
+		lock, err := os.OpenFile(filepath.Join(work, fmt.Sprintf("%d.lock", i)), os.O_CREATE|os.O_RDWR, 0o644)
+		if err != nil {
+			return "", nil, err
+		}
+		if ok, _ := tryLock(lock); !ok {
+			lock.Close()
+			continue
+		}
+		dir := filepath.Join(work, fmt.Sprint(i))
+		if err := os.RemoveAll(dir); err != nil {
+			lock.Close()
+			return "", nil, err
+		}
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			lock.Close()
+			return "", nil, err
+		}
+		return dir, func() { lock.Close() }, nil
+	}
+	dir, err := os.MkdirTemp(work, key[:24]+".tmp-")
+	if err != nil {
+		return "", nil, err
+	}
+	return dir, func() { os.RemoveAll(dir) }, nil
+}
+
+// publish moves the executable built to dir/bin/etl, the cache's entry of
+// its key, through a temporary folder renamed into place, so that a reader
+// never sees a partial executable. Another build of the same key may have
+// published first; its executable is the same.
+func publish(built, dir string) error {
+	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.MkdirTemp(filepath.Dir(dir), filepath.Base(dir)+".tmp-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	if err := os.Mkdir(filepath.Join(tmp, "bin"), 0o755); err != nil {
+		return err
+	}
+	if err := os.Rename(built, filepath.Join(tmp, "bin", "etl")); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, dir); err != nil {
+		if _, statErr := os.Stat(filepath.Join(dir, "bin", "etl")); statErr != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // WriteModule writes the module of files (as ModuleFiles returns them) to

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -163,6 +164,31 @@ func TestBuildAnnouncesColdCache(t *testing.T) {
 	}
 	if len(forced.colds) != 1 || forced.colds[0].Packages != 0 || forced.colds[0].Total != 2 || len(forced.compiled) != 2 {
 		t.Fatalf("AssumeCold on a warm cache: announced %+v, compiled %v; want one Cold of 0 packages, Total 2", forced.colds, forced.compiled)
+	}
+	// Every work folder held (builds in parallel): a fresh folder of its
+	// own, where every package of the program is compiled, then removed.
+	for i := range workSlots {
+		f, err := os.OpenFile(filepath.Join(cache, "work", fmt.Sprintf("%d.lock", i)), os.O_CREATE|os.O_RDWR, 0o644)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		if ok, err := tryLock(f); !ok {
+			t.Skipf("cannot lock work folders here (%v)", err)
+		}
+	}
+	var busy recorder
+	if _, err := Build(context.Background(), Request{Files: prog(4), Runtime: rt, Out: filepath.Join(dir, "etl"), CacheDir: cache, Progress: &busy}); err != nil {
+		t.Fatal(err)
+	}
+	if slices.Sort(busy.compiled); !slices.Equal(busy.compiled, []string{ProgramModule, ProgramModule + "/flow_a", ProgramModule + "/flow_b"}) {
+		t.Errorf("a build with every work folder held compiled %v, want the program's three packages", busy.compiled)
+	}
+	if left, _ := filepath.Glob(filepath.Join(cache, "work", "*.tmp-*")); len(left) > 0 {
+		t.Errorf("left behind: %v", left)
+	}
+	if out, err := exec.Command(filepath.Join(dir, "etl")).CombinedOutput(); err != nil || !strings.Contains(string(out), "hello 4 hello 0 4") {
+		t.Errorf("the executable printed %q (%v), want hello 4 hello 0 4", out, err)
 	}
 }
 

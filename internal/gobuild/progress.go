@@ -87,7 +87,7 @@ func warmKey(goVersion, goCache, rtDir string, files map[string][]byte) string {
 // one that is not). It returns a zero Cold when the go command cannot say
 // (go build reports why).
 func staleDeps(ctx context.Context, dir string) Cold {
-	cmd := exec.CommandContext(ctx, "go", "list", "-trimpath", "-deps", "-f", "{{if .Stale}}{{.ImportPath}} {{len .GoFiles}} {{len .CgoFiles}}{{end}}", ".")
+	cmd := exec.CommandContext(ctx, "go", "list", "-deps", "-f", "{{if .Stale}}{{.ImportPath}} {{len .GoFiles}} {{len .CgoFiles}}{{end}}", ".")
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=readonly")
 	out, err := cmd.Output()
