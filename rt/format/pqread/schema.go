@@ -21,7 +21,6 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
-	"math"
 	"strconv"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -140,56 +139,7 @@ func isDictionaryReadSupported(dt arrow.DataType) bool {
 	return arrow.IsBinaryLike(dt.ID())
 }
 
-// DecimalSize returns the minimum number of bytes necessary to represent a decimal
-// with the requested precision.
-//
-// Taken from the Apache Impala codebase. The comments next to the return values
-// are the maximum value that can be represented in 2's complement with the returned
-// number of bytes
-func DecimalSize(precision int32) int32 {
-	if precision < 1 {
-		panic("precision must be >= 1")
-	}
-
-	// generated in python with:
-	// >>> decimal_size = lambda prec: int(math.ceil((prec * math.log2(10) + 1) / 8))
-	// >>> [-1] + [decimal_size(i) for i in range(1, 77)]
-	var byteblock = [...]int32{
-		-1, 1, 1, 2, 2, 3, 3, 4, 4, 4, 5, 5, 6, 6, 6, 7, 7, 8, 8, 9,
-		9, 9, 10, 10, 11, 11, 11, 12, 12, 13, 13, 13, 14, 14, 15, 15, 16, 16, 16, 17,
-		17, 18, 18, 18, 19, 19, 20, 20, 21, 21, 21, 22, 22, 23, 23, 23, 24, 24, 25, 25,
-		26, 26, 26, 27, 27, 28, 28, 28, 29, 29, 30, 30, 31, 31, 31, 32, 32,
-	}
-
-	if precision <= 76 {
-		return byteblock[precision]
-	}
-	return int32(math.Ceil((float64(precision)*math.Log2(10) + 1) / 8))
-}
-
 const fieldIDKey = "PARQUET:field_id"
-
-func fieldIDFromMeta(m arrow.Metadata) int32 {
-	if m.Len() == 0 {
-		return -1
-	}
-
-	key := m.FindKey(fieldIDKey)
-	if key < 0 {
-		return -1
-	}
-
-	id, err := strconv.ParseInt(m.Values()[key], 10, 32)
-	if err != nil {
-		return -1
-	}
-
-	if id < 0 {
-		return -1
-	}
-
-	return int32(id)
-}
 
 type schemaTree struct {
 	manifest *SchemaManifest
