@@ -88,6 +88,9 @@ func parquetColumns(name string) ([]*ir.Column, error) {
 		return nil, fmt.Errorf("%s: %v", filepath.Base(name), err)
 	}
 	defer r.Close()
+	// The runtime's own schema mapping (rt/format/pqread, as rt/iceberg's
+	// for frontend/icetable), so that the columns inferred here are the
+	// types the program's reader gives.
 	sch, err := pqread.FromParquet(r.MetaData().Schema, &pqread.ArrowReadProperties{}, r.MetaData().KeyValueMetadata())
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", filepath.Base(name), err)
