@@ -14,7 +14,6 @@ import (
 	_ "github.com/apache/arrow-go/v18/arrow"
 	_ "github.com/apache/arrow-go/v18/arrow/csv"
 	_ "github.com/apache/arrow-go/v18/arrow/ipc"
-	_ "github.com/apache/arrow-go/v18/parquet/pqarrow"
 	_ "github.com/apache/iceberg-go" // rt/iceberg's: manifests and manifest lists of the Iceberg tables every program publishes
 	_ "github.com/aws/aws-sdk-go-v2/aws/retry"
 	_ "github.com/aws/aws-sdk-go-v2/config"

@@ -39,3 +39,32 @@ func TestRuntimeImports(t *testing.T) {
 		}
 	}
 }
+
+// TestRuntimeLinksNoFlight: no package a generated program can import
+// (rt/... outside internal/ folders, which only tests import from outside
+// their parent) links arrow-go's pqarrow, and with it Arrow Flight, gRPC and
+// protobuf: about a hundred packages and 9 MB of executable that every warm
+// build links for nothing (rt/format/pqread reads Parquet without them).
+func TestRuntimeLinksNoFlight(t *testing.T) {
+	out, err := exec.Command("go", "list", "./rt/...").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list ./rt/...: %v\n%s", err, out)
+	}
+	var pkgs []string
+	for _, p := range strings.Fields(string(out)) {
+		if !strings.Contains(p, "/internal/") {
+			pkgs = append(pkgs, p)
+		}
+	}
+	out, err = exec.Command("go", append([]string{"list", "-deps", "-f", "{{.ImportPath}}"}, pkgs...)...).CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list -deps: %v\n%s", err, out)
+	}
+	for _, p := range strings.Fields(string(out)) {
+		for _, banned := range []string{"github.com/apache/arrow-go/v18/parquet/pqarrow", "github.com/apache/arrow-go/v18/arrow/flight", "google.golang.org/grpc"} {
+			if p == banned || strings.HasPrefix(p, banned+"/") {
+				t.Errorf("the runtime links %s", p)
+			}
+		}
+	}
+}

@@ -18,7 +18,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/parquet/file"
-	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+	"github.com/nordisk/thund/rt/format/pqread"
 
 	"github.com/nordisk/thund/internal/glob"
 	"github.com/nordisk/thund/ir"
@@ -88,7 +88,10 @@ func parquetColumns(name string) ([]*ir.Column, error) {
 		return nil, fmt.Errorf("%s: %v", filepath.Base(name), err)
 	}
 	defer r.Close()
-	sch, err := pqarrow.FromParquet(r.MetaData().Schema, &pqarrow.ArrowReadProperties{}, r.MetaData().KeyValueMetadata())
+	// The runtime's own schema mapping (rt/format/pqread, as rt/iceberg's
+	// for frontend/icetable), so that the columns inferred here are the
+	// types the program's reader gives.
+	sch, err := pqread.FromParquet(r.MetaData().Schema, &pqread.ArrowReadProperties{}, r.MetaData().KeyValueMetadata())
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", filepath.Base(name), err)
 	}

@@ -7,7 +7,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/file"
-	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+	"github.com/nordisk/thund/rt/format/pqread"
 	"github.com/nordisk/thund/rt/store"
 )
 
@@ -59,7 +59,7 @@ func checkParquet(obj store.Object, name string, schema *arrow.Schema) (err erro
 			return fmt.Errorf("%s: the Arrow schema in the footer (ARROW:schema) is malformed: %w", name, err)
 		}
 	}
-	fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{}, mem)
+	fr, err := pqread.NewFileReader(pf, pqread.ArrowReadProperties{}, mem)
 	if err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}

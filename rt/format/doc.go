@@ -30,7 +30,8 @@
 //     Options.Columns decoded; row groups whose integer statistics exclude
 //     one of Options.Bounds skipped; rows missing a string equality bound
 //     dropped before their strings are made (rowfilter.go); flat columns
-//     decoded by rt/format/pqfast, the rest by pqarrow; with Options.Reuse,
+//     decoded by rt/format/pqfast, the rest by rt/format/pqread (pqarrow's
+//     reader without Arrow Flight); with Options.Reuse,
 //     decoded buffers come from a pool (pool.go).
 //   - Glob: source patterns against --root, sorted and deduplicated, with
 //     "**"; a pattern that matches nothing is an error.

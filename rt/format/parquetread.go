@@ -15,8 +15,8 @@ import (
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/metadata"
-	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 	"github.com/nordisk/thund/rt/format/pqfast"
+	"github.com/nordisk/thund/rt/format/pqread"
 	"github.com/nordisk/thund/rt/store"
 )
 
@@ -53,7 +53,7 @@ func newParquetReader(obj store.Object, name string, schema *arrow.Schema, opts 
 			err = fmt.Errorf("%s: %w", name, parquetPanic("the footer", p))
 		}
 	}()
-	// pqarrow reads column chunks through a small buffer rather than
+	// pqread reads column chunks through a small buffer rather than
 	// whole: a whole chunk is a fresh allocation of megabytes per row group
 	// and column, whose zeroing and page faults cost more than the reads
 	// (the fast decoder, rt/format/pqfast, reads them whole into reused buffers).
@@ -71,13 +71,13 @@ func newParquetReader(obj store.Object, name string, schema *arrow.Schema, opts 
 		return nil, fmt.Errorf("%s: not a readable Parquet file: %w", name, err)
 	}
 	if v := pf.MetaData().KeyValueMetadata().FindValue("ARROW:schema"); v != nil {
-		// pqarrow decodes it with arrow-go's ipc package (ipcverify.go)
+		// pqread decodes it with arrow-go's ipc package (ipcverify.go)
 		if err := checkArrowSchemaValue(*v); err != nil {
 			pf.Close()
 			return nil, fmt.Errorf("%s: the Arrow schema in the footer (ARROW:schema) is malformed: %w", name, err)
 		}
 	}
-	fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{BatchSize: int64(opts.batchRows())}, dmem)
+	fr, err := pqread.NewFileReader(pf, pqread.ArrowReadProperties{BatchSize: int64(opts.batchRows())}, dmem)
 	if err != nil {
 		pf.Close()
 		return nil, fmt.Errorf("%s: %w", name, err)
@@ -101,11 +101,11 @@ func newParquetReader(obj store.Object, name string, schema *arrow.Schema, opts 
 		}
 	}
 	if len(texts) > 0 {
-		props := pqarrow.ArrowReadProperties{BatchSize: int64(opts.batchRows())}
+		props := pqread.ArrowReadProperties{BatchSize: int64(opts.batchRows())}
 		for _, c := range texts {
 			props.SetReadDict(fr.Manifest.Fields[fidx[c]].ColIndex, true)
 		}
-		if fr, err = pqarrow.NewFileReader(pf, props, dmem); err == nil {
+		if fr, err = pqread.NewFileReader(pf, props, dmem); err == nil {
 			fileSchema, err = fr.Schema()
 		}
 		if err == nil {
@@ -182,8 +182,8 @@ func newParquetReader(obj store.Object, name string, schema *arrow.Schema, opts 
 }
 
 // start decodes the row groups, threads at a time, queueing them in order:
-// through the fast decoder (rt/format/pqfast) when there is one, else pqarrow.
-func (ps *parquetSource) start(ctx context.Context, guard *pageGuard, fr *pqarrow.FileReader, fast *pqfast.Reader, leaves []int, groups []int, threads int) {
+// through the fast decoder (rt/format/pqfast) when there is one, else pqread.
+func (ps *parquetSource) start(ctx context.Context, guard *pageGuard, fr *pqread.FileReader, fast *pqfast.Reader, leaves []int, groups []int, threads int) {
 	sem := make(chan struct{}, threads)
 	ps.wg.Add(1)
 	go func() {
@@ -289,7 +289,7 @@ func (ps *parquetSource) stop() {
 // do not exclude every row by one of the bounds. A bound counts only on a
 // column the file holds with exactly the declared int32 or int64 type, and
 // only where the row group has min/max statistics for it.
-func pruneGroups(pf *file.Reader, fr *pqarrow.FileReader, fileSchema, schema *arrow.Schema, fidx []int, bounds []Bound) []int {
+func pruneGroups(pf *file.Reader, fr *pqread.FileReader, fileSchema, schema *arrow.Schema, fidx []int, bounds []Bound) []int {
 	var lbs []leafBound
 	for _, b := range bounds {
 		if b.Col < 0 || b.Col >= len(fidx) {

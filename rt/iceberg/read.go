@@ -14,9 +14,9 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet/file"
-	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 	ice "github.com/apache/iceberg-go"
 	"github.com/nordisk/thund/rt/format"
+	"github.com/nordisk/thund/rt/format/pqread"
 )
 
 // Reading a table's data files into the declared schema (the columns the
@@ -130,7 +130,7 @@ func fileColumns(obj interface {
 		names = append(names, n.Name())
 		ids = append(ids, int(n.FieldID()))
 	}
-	as, err := pqarrow.FromParquet(pf.MetaData().Schema, &pqarrow.ArrowReadProperties{}, pf.MetaData().KeyValueMetadata())
+	as, err := pqread.FromParquet(pf.MetaData().Schema, &pqread.ArrowReadProperties{}, pf.MetaData().KeyValueMetadata())
 	if err != nil {
 		return nil, nil, nil, err
 	}

@@ -18,7 +18,11 @@
 // (an index the owner rebuilds from the stored fields, as
 // rt/stream.Distinct's): Unmarshal leaves them zero.
 //
+// The file is written by rt/format's Parquet writer and read by
+// rt/format/pqread, so that programs with state link no other Parquet
+// writer or reader than the ones they read and write tables with.
+//
 // It must not: know where snapshots are stored or under which commit
 // (rt/etl and rt/warehouse do), or import anything of the compiler or of
-// the rest of rt.
+// the rest of rt but rt/format.
 package pqstate

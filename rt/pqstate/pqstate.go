@@ -11,9 +11,9 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet"
-	"github.com/apache/arrow-go/v18/parquet/compress"
 	"github.com/apache/arrow-go/v18/parquet/file"
-	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+	"github.com/nordisk/thund/rt/format"
+	"github.com/nordisk/thund/rt/format/pqread"
 )
 
 // Magic is how a Parquet file begins (and ends): LoadState tells a Parquet
@@ -101,7 +101,7 @@ func structFields(t reflect.Type, path string) ([]arrow.Field, error) {
 }
 
 // Marshal encodes v, a struct or a pointer to one, as a Parquet file of one
-// row (Snappy).
+// row, as rt/format writes Parquet (Snappy, the Arrow schema stored).
 func Marshal(v any) ([]byte, error) {
 	rv := reflect.ValueOf(v)
 	for rv.Kind() == reflect.Pointer {
@@ -130,8 +130,7 @@ func Marshal(v any) ([]byte, error) {
 	rec := b.NewRecordBatch()
 	defer rec.Release()
 	var buf bytes.Buffer
-	props := parquet.NewWriterProperties(parquet.WithCompression(compress.Codecs.Snappy), parquet.WithAllocator(mem))
-	w, err := pqarrow.NewFileWriter(schema, &buf, props, pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema(), pqarrow.WithAllocator(mem)))
+	w, err := format.NewWriter(&buf, format.Parquet, schema, format.WriteOptions{Mem: mem})
 	if err != nil {
 		return nil, fmt.Errorf("pqstate: %w", err)
 	}
@@ -225,7 +224,7 @@ func Unmarshal(data []byte, v any) error {
 		return fmt.Errorf("pqstate: not a Parquet snapshot: %w", err)
 	}
 	defer pf.Close()
-	fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{}, mem)
+	fr, err := pqread.NewFileReader(pf, pqread.ArrowReadProperties{}, mem)
 	if err != nil {
 		return fmt.Errorf("pqstate: %w", err)
 	}

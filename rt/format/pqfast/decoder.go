@@ -19,21 +19,21 @@ import (
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/compress"
 	"github.com/apache/arrow-go/v18/parquet/metadata"
-	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 	"github.com/apache/arrow-go/v18/parquet/schema"
 	"github.com/klauspost/compress/s2"
 	"github.com/klauspost/compress/zstd"
+	"github.com/nordisk/thund/rt/format/pqread"
 )
 
 // errUnsupported reports a chunk the fast decoder does not decode; its
-// column is then read by pqarrow.
+// column is then read by pqread.
 var errUnsupported = errors.New("not decoded by the fast Parquet decoder")
 
 // fastKind is how a leaf's values become its output.
 type fastKind uint8
 
 const (
-	kindNone   fastKind = iota // not decoded here: pqarrow reads the leaf
+	kindNone   fastKind = iota // not decoded here: pqread reads the leaf
 	kindFixed                  // fixed-width values copied as they are
 	kindNarrow                 // INT32 values narrowed to 8 or 16 bits
 	kindBytes                  // BYTE_ARRAY values as string or binary
@@ -43,8 +43,8 @@ const (
 // fastColumn is one selected leaf of a file.
 type fastColumn struct {
 	leaf   int         // the leaf column (kind not kindNone)
-	leaves []int       // the field's leaves, for pqarrow
-	field  arrow.Field // as pqarrow's manifest gives it
+	leaves []int       // the field's leaves, for pqread
+	field  arrow.Field // as pqread's manifest gives it
 	phys   parquet.Type
 	width  int // bytes of a physical value (fixed, narrow)
 	out    int // bytes of an output value (fixed, narrow)
@@ -54,7 +54,7 @@ type fastColumn struct {
 
 // fastColumnOf describes leaf's column for the decoder; kind is kindNone
 // when the decoder does not make the array pqarrow makes of it.
-func fastColumnOf(leaf int, col *schema.Column, f *pqarrow.SchemaField) fastColumn {
+func fastColumnOf(leaf int, col *schema.Column, f *pqread.SchemaField) fastColumn {
 	fc := fastColumn{leaf: leaf, field: *f.Field, phys: col.PhysicalType(), maxDef: col.MaxDefinitionLevel()}
 	if len(f.Children) > 0 || col.MaxRepetitionLevel() != 0 || fc.maxDef > 1 {
 		return fc
@@ -124,11 +124,11 @@ type Reader struct {
 	obj    io.ReaderAt
 	size   int64
 	md     *metadata.FileMetaData
-	fr     *pqarrow.FileReader // reads the leaves the decoder does not
-	cols   []fastColumn        // the selected leaves, in the table's order
-	schema *arrow.Schema       // the table's, as pqarrow's ReadRowGroups makes it
-	mem    memory.Allocator    // of the decoded buffers
-	pad    int64               // PARQUET-816: bytes a chunk may run past its stated size
+	fr     *pqread.FileReader // reads the leaves the decoder does not
+	cols   []fastColumn       // the selected leaves, in the table's order
+	schema *arrow.Schema      // the table's, as pqarrow's ReadRowGroups makes it
+	mem    memory.Allocator   // of the decoded buffers
+	pad    int64              // PARQUET-816: bytes a chunk may run past its stated size
 }
 
 // NewReader is the decoder of the fields order (indexes into
@@ -137,7 +137,7 @@ type Reader struct {
 // for messages. fr reads what the decoder does not; decoded buffers come
 // from mem. It returns nil when it would decode none of the fields: then
 // read them through fr alone.
-func NewReader(name string, obj io.ReaderAt, size int64, md *metadata.FileMetaData, fr *pqarrow.FileReader,
+func NewReader(name string, obj io.ReaderAt, size int64, md *metadata.FileMetaData, fr *pqread.FileReader,
 	order []int, mem memory.Allocator) *Reader {
 	f := &Reader{name: name, obj: obj, size: size, md: md, fr: fr, mem: mem}
 	var fields []arrow.Field
@@ -177,7 +177,7 @@ func (f *Reader) ReadRowGroup(ctx context.Context, g int) (arrow.Table, error) {
 			}
 		}
 	}()
-	var slow []int // indexes into cols read by pqarrow
+	var slow []int // indexes into cols read by pqread
 	s := getScratch()
 	defer putScratch(s)
 	for i := range f.cols {
@@ -236,7 +236,7 @@ func (f *Reader) ReadRowGroup(ctx context.Context, g int) (arrow.Table, error) {
 	return array.NewTable(f.schema, cols, n), nil
 }
 
-// leaves are the leaf columns of cols idx, for pqarrow.
+// leaves are the leaf columns of cols idx, for pqread.
 func (f *Reader) leaves(idx []int) []int {
 	var out []int
 	for _, i := range idx {
@@ -245,9 +245,9 @@ func (f *Reader) leaves(idx []int) []int {
 	return out
 }
 
-// FieldLeaves appends the leaf columns of a field of pqarrow's manifest to
-// out: what pqarrow's ReadRowGroups takes to read the field.
-func FieldLeaves(sf *pqarrow.SchemaField, out []int) []int {
+// FieldLeaves appends the leaf columns of a field of pqread's manifest to
+// out: what pqread's ReadRowGroups takes to read the field.
+func FieldLeaves(sf *pqread.SchemaField, out []int) []int {
 	if sf.ColIndex >= 0 {
 		return append(out, sf.ColIndex)
 	}

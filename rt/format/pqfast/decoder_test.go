@@ -14,10 +14,10 @@ import (
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/compress"
 	"github.com/apache/arrow-go/v18/parquet/file"
-	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 	"github.com/klauspost/compress/zstd"
 	"github.com/nordisk/thund/internal/fuzzbudget"
 	"github.com/nordisk/thund/rt/format/internal/pqgen"
+	"github.com/nordisk/thund/rt/format/pqread"
 )
 
 // readDicts are the columns pqOpen reads as dictionaries when asked to
@@ -28,19 +28,19 @@ var readDicts = []string{"s", "few", "bin", "req_s", "large"}
 // (the byte array columns as dictionaries when readDict), and the fast
 // reader of the same fields (nil when it decodes none), whose buffers come
 // from mem.
-func pqOpen(t testing.TB, data []byte, mem memory.Allocator, readDict bool) (*pqarrow.FileReader, *Reader, []int) {
+func pqOpen(t testing.TB, data []byte, mem memory.Allocator, readDict bool) (*pqread.FileReader, *Reader, []int) {
 	t.Helper()
 	pf, err := file.NewParquetReader(bytes.NewReader(data))
 	if err != nil {
 		t.Fatal(err)
 	}
-	props := pqarrow.ArrowReadProperties{BatchSize: 1 << 20}
+	props := pqread.ArrowReadProperties{BatchSize: 1 << 20}
 	if readDict {
 		for _, name := range readDicts {
 			props.SetReadDict(pf.MetaData().Schema.ColumnIndexByName(name), true)
 		}
 	}
-	fr, err := pqarrow.NewFileReader(pf, props, memory.DefaultAllocator)
+	fr, err := pqread.NewFileReader(pf, props, memory.DefaultAllocator)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -221,9 +221,9 @@ func TestParquetFastMixesWithReadDict(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	props := pqarrow.ArrowReadProperties{BatchSize: 1 << 20}
+	props := pqread.ArrowReadProperties{BatchSize: 1 << 20}
 	props.SetReadDict(5, true) // few
-	fr, err := pqarrow.NewFileReader(pf, props, memory.DefaultAllocator)
+	fr, err := pqread.NewFileReader(pf, props, memory.DefaultAllocator)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -356,7 +356,7 @@ func fuzzBody(tb testing.TB) func(t *testing.T, b []byte, col, codec uint8, rows
 	rec := pqgen.Record(10, "some", 1)
 	data := pqgen.Write(tb, rec, pqgen.Case{Rows: 10, Group: 10, Codec: compress.Codecs.Snappy, Version: parquet.V2_LATEST})
 	rec.Release()
-	var frs [2]*pqarrow.FileReader
+	var frs [2]*pqread.FileReader
 	frs[0], _, _ = pqOpen(tb, data, nil, false)
 	frs[1], _, _ = pqOpen(tb, data, nil, true)
 	md := frs[0].ParquetReader().MetaData()

@@ -1,8 +1,8 @@
 // Package pqfast is the runtime's own decoder of flat Parquet column chunks.
 // rt/format's Parquet reader (parquetread.go) hands it the columns a flow
 // reads, and it decodes, row group by row group, the common flat chunks
-// itself and leaves every other column to arrow-go's pqarrow, in the same
-// row group.
+// itself and leaves every other column to rt/format/pqread (arrow-go's
+// pqarrow reader, without its link to Arrow Flight), in the same row group.
 //
 // It owns:
 //   - which leaves it decodes: neither repeated nor nested (max repetition
@@ -12,12 +12,12 @@
 //     and whose values are PLAIN or dictionary-encoded (decoder.go). A leaf
 //     it does not cover, or one whose chunk holds something it does not
 //     decode (another encoding, a bit-packed level encoding), is read by
-//     pqarrow (Reader.ReadRowGroup);
-//   - exactly the arrays pqarrow makes of those leaves: the Arrow type
-//     pqarrow's manifest gives the field, the same values and validity; for
+//     pqread (Reader.ReadRowGroup);
+//   - exactly the arrays pqread (and so pqarrow) makes of those leaves: the
+//     Arrow type pqread's manifest gives the field, the same values and validity; for
 //     a byte array column read as a dictionary (rt/format's string bounds),
-//     pqarrow's dictionary array when every page is dictionary-encoded. Its
-//     tests hold it to pqarrow over every type, NULL pattern, page version,
+//     pqread's dictionary array when every page is dictionary-encoded. Its
+//     tests hold it to pqread over every type, NULL pattern, page version,
 //     codec and encoding, and fuzz the page decoder;
 //   - how it reads: a chunk is one ReadAt into a reused buffer; a page is
 //     decompressed once into a reused buffer (or, for PLAIN values of a v2
