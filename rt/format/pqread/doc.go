@@ -29,6 +29,7 @@
 // level, empty lists and maps, many row groups and pages, dictionary and
 // plain pages, data page v1 and v2, compressed or not.
 //
-// A newer arrow-go's reader fixes are taken by copying its reader files
+// NOTICE.txt is arrow-go's notice, which the Apache License asks to keep
+// with a derived work. A newer arrow-go's reader fixes are taken by copying its reader files
 // again and redoing the edits above (the tests then say whether they hold).
 package pqread

@@ -13,6 +13,10 @@
 // WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
 // See the License for the specific language governing permissions and
 // limitations under the License.
+//
+// Changed for Þund: stand-ins for the arrow-go internal helpers that
+// pqarrow's reader calls, which a package outside arrow-go cannot import
+// (doc.go; NOTICE.txt: arrow-go's notice).
 
 package pqread
 

@@ -13,6 +13,9 @@
 // WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
 // See the License for the specific language governing permissions and
 // limitations under the License.
+//
+// Changed for Þund: this file is arrow-go v18.9.0's parquet/pqarrow/properties.go,
+// with the changes that doc.go lists (NOTICE.txt: arrow-go's notice).
 
 package pqread
 
