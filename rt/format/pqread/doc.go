@@ -30,6 +30,7 @@
 // plain pages, data page v1 and v2, compressed or not.
 //
 // NOTICE.txt is arrow-go's notice, which the Apache License asks to keep
-// with a derived work. A newer arrow-go's reader fixes are taken by copying its reader files
-// again and redoing the edits above (the tests then say whether they hold).
+// with a derived work. A newer arrow-go's reader fixes are taken by copying
+// its reader files again and redoing the edits above (the tests then say
+// whether they hold).
 package pqread
