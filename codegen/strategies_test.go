@@ -31,13 +31,15 @@ func generateSQL(t testing.TB, src string) map[string][]byte {
 // dimension d, grouped by a string, an integer or a date column of the
 // dimension, over NOT NULL or nullable columns, directly or through a
 // projection (a view of the join); the group by of the fact by keys of
-// each type; the top-N. Each view names the strategies its generated code
-// must use.
+// each type; the top-N; the latest row per key (a row_number filter: in SQL
+// over a subquery or a CTE). Each view names the strategies its generated
+// code must use.
 var strategyShapes = []struct {
 	view, thund, sql string
 	memo, deferred   bool
 	dense            bool   // the join's probe reads a Dense table of its integer keys when there is one
 	bar              string // the top-N's first-key test; "": none
+	groupLimit       bool   // the window keeps the first rows of each partition (rt/window's GroupLimit)
 }{
 	{view: "w4", dense: true, memo: true,
 		thund: `from f | join d on f.k = d.dk | group by d.ds aggregate count(*) as n, sum(f.v) as total, max(f.v) as hi`,
@@ -76,10 +78,22 @@ var strategyShapes = []struct {
 	{view: "w3", bar: " < bar",
 		thund: `from f | select k, s, v | order by v desc, k, s | limit 100`,
 		sql:   `SELECT k, s, v FROM f ORDER BY v DESC, k, s LIMIT 100`},
+	{view: "w7", groupLimit: true,
+		thund: `from f | select k, s, v, row_number() over (partition by k order by fd desc) as rn | where rn = 1`,
+		sql: `SELECT k, s, v, rn FROM (
+			SELECT k, s, v, row_number() OVER (PARTITION BY k ORDER BY fd DESC) AS rn FROM f) WHERE rn = 1`},
+	{view: "w7cte", groupLimit: true,
+		thund: `from f | select k, v, row_number() over (partition by s order by v) as rn | where rn <= 3`,
+		sql: `WITH r AS (SELECT k, v, row_number() OVER (PARTITION BY s ORDER BY v) AS rn FROM f)
+			SELECT * FROM r WHERE rn <= 3`},
+	{view: "w7not", // rn > 1 needs every row: no limit
+		thund: `from f | select k, v, row_number() over (partition by k order by v) as rn | where rn > 1`,
+		sql:   `SELECT * FROM (SELECT k, v, row_number() OVER (PARTITION BY k ORDER BY v) AS rn FROM f) WHERE rn > 1`},
 }
 
 // TestStrategiesBothForms checks that the plan's strategies (memoGroup,
-// deferAccum, the top-N bar, and a join's Dense table of integer keys) are chosen for the bench's shapes and their
+// deferAccum, the top-N bar, a join's Dense table of integer keys, the
+// group limit of a row_number filter) are chosen for the bench's shapes and their
 // variants wherever their preconditions hold, in the .thund form and in
 // the SQL form alike, and not where they do not. The results are checked
 // against DuckDB by the bench (bench -variants) and by conformance.
@@ -127,6 +141,9 @@ CREATE TEMPORARY VIEW dn (dk BIGINT, di INT) AS SELECT * FROM read_files('d/*.pa
 				if strings.Contains(flow, op) {
 					bar = op
 				}
+			}
+			if got := strings.Contains(flow, "GroupLimit"); got != s.groupLimit {
+				t.Errorf("%s %s: group limit %v, want %v:\n%s", form, s.view, got, s.groupLimit, flow)
 			}
 			if bar != s.bar {
 				t.Errorf("%s %s: first-key test %q, want %q:\n%s", form, s.view, bar, s.bar, flow)

@@ -9,7 +9,9 @@ import (
 // The group limit of a row_number filter (Spark's WindowGroupLimit): a
 // filter keeping rn <= K, rn < K or rn = 1 (K a small integer constant,
 // either side of the comparison, among the filter's conjuncts) directly over
-// a select whose only window function is rn = row_number() over (...) needs
+// a select whose only window function is rn = row_number() over (...), or
+// over such a select in a subquery of FROM (as SQL writes it: SELECT ... FROM
+// (SELECT ..., row_number() OVER (...) AS rn FROM t) WHERE rn = 1), needs
 // only the first K rows of each partition. The window operator then keeps,
 // in one pass over its rows, the best K of each partition (a hash table of
 // partitions, rt/window's GroupLimit) and sorts only those; the filter above
@@ -23,7 +25,12 @@ const maxGroupLimit = 1000
 // groupLimit records the group limit of the window select under f, if f
 // has one (FlowPlan.GroupLimits).
 func (p *planner) groupLimit(f *ir.Filter) {
-	n, ok := f.Input.(*ir.Project)
+	in := f.Input
+	sub, _ := in.(*ir.SubqueryRel)
+	if sub != nil {
+		in = sub.Input
+	}
+	n, ok := in.(*ir.Project)
 	if !ok || !WindowProject(n) || Streaming(n) {
 		return
 	}
@@ -50,14 +57,15 @@ func (p *planner) groupLimit(f *ir.Filter) {
 	if name != "row_number" {
 		return
 	}
-	// isRN: e is a column of the select that is the Over itself
+	// isRN: e is a column of the select that is the Over itself (through
+	// the subquery, whose columns are the select's visible ones, in order)
 	isRN := func(e ir.Expr) bool {
 		ref, ok := e.(*ir.ColumnRef)
 		if !ok {
 			return false
 		}
 		b, ok := p.u.Refs[ref]
-		if !ok || b.Depth != 0 || b.Rel != n {
+		if !ok || b.Depth != 0 || (b.Rel != n && (sub == nil || b.Rel != ir.Rel(sub))) {
 			return false
 		}
 		pcs := p.u.Projections[n]
