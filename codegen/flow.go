@@ -49,6 +49,7 @@ type flowGen struct {
 	fromSpill bool
 
 	typeDecls []func() jen.Code // package-level types and functions of the flow, declared last
+	declared  map[string]bool   // the package-level variables declareOnce declared
 
 	corr map[ir.Expr]*corrBuild // correlated subqueries' build sides (decorrelate.go)
 
@@ -76,7 +77,7 @@ func (g *generator) genFlow(file *jen.File, f *ir.Flow, target *ir.Dataset) {
 	}
 	fg := &flowGen{generator: g, file: file, flow: f, fi: fi, plan: fp, target: target, fname: g.flowFunc[f],
 		blk: &block{}, stageTop: map[ir.Rel]*passes.Stage{}, details: map[*passes.Stage][]string{},
-		subq: map[ir.Expr]*value{}, inSets: map[ir.Expr]*inSet{}, corr: map[ir.Expr]*corrBuild{}}
+		subq: map[ir.Expr]*value{}, inSets: map[ir.Expr]*inSet{}, corr: map[ir.Expr]*corrBuild{}, declared: map[string]bool{}}
 	fg.cdc = fg.cdcShape()
 	fg.genStreamPrelude()
 	fg.indexStages()
@@ -426,4 +427,15 @@ func (g *flowGen) genAppendRow(o *output, vals []*value) {
 	g.emit(jen.Id("outRows").Op("++"),
 		jen.If(jen.Id("outRows").Op("==").Qual(kernelPkg, "BatchRows")).Block(
 			jen.If(jen.Err().Op(":=").Id(o.flush).Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err()))))
+}
+
+// declareOnce declares the package-level variable name of the flow's
+// package (each flow is a package of its own) the first time the flow asks
+// for it, with decl's declaration, and returns a reference to it.
+func (g *flowGen) declareOnce(name string, decl func() jen.Code) *jen.Statement {
+	if !g.declared[name] {
+		g.declared[name] = true
+		g.typeDecls = append(g.typeDecls, decl)
+	}
+	return jen.Id(name)
 }

@@ -193,14 +193,10 @@ func (g *flowGen) patternVar(e *ir.Call, i int, def string) jen.Code {
 		p = l.Text
 	}
 	name := fmt.Sprintf("%sPattern%08x", g.fname, crc32.ChecksumIEEE([]byte(p)))
-	if !g.globals[name] {
-		g.globals[name] = true
-		g.typeDecls = append(g.typeDecls, func() jen.Code {
-			return jen.Commentf("%s is the datetime pattern %q.", name, p).Line().
-				Var().Id(name).Op("=").Qual(sqlfnPkg, "MustPattern").Call(jen.Lit(p))
-		})
-	}
-	return jen.Id(name)
+	return g.declareOnce(name, func() jen.Code {
+		return jen.Commentf("%s is the datetime pattern %q.", name, p).Line().
+			Var().Id(name).Op("=").Qual(sqlfnPkg, "MustPattern").Call(jen.Lit(p))
+	})
 }
 
 // zoneArg is the session zone for sqlfn's functions that take one: nil
@@ -213,17 +209,15 @@ func (g *flowGen) zoneArg() jen.Code {
 }
 
 // runNow is current_timestamp(): the package-level variable holding the
-// instant the run started, declared on first use.
+// instant the run started (sqlfn.Now: the same in every flow), declared on
+// first use.
 func (g *flowGen) runNow() *value {
 	const name = "runNow"
-	if !g.globals[name] {
-		g.globals[name] = true
-		g.typeDecls = append(g.typeDecls, func() jen.Code {
-			return jen.Commentf("%s is the instant the run started: current_timestamp(), fixed once per run.", name).Line().
-				Var().Id(name).Op("=").Qual(sqlfnPkg, "Now").Call()
-		})
-	}
-	return &value{t: ir.Timestamp(ir.Micro, "UTC"), v: jen.Id(name)}
+	v := g.declareOnce(name, func() jen.Code {
+		return jen.Commentf("%s is the instant the run started: current_timestamp(), fixed once per run.", name).Line().
+			Var().Id(name).Op("=").Qual(sqlfnPkg, "Now").Call()
+	})
+	return &value{t: ir.Timestamp(ir.Micro, "UTC"), v: v}
 }
 
 // constZoneVar is the package-level variable holding the constant time zone
@@ -236,14 +230,10 @@ func (g *flowGen) constZoneVar(arg ir.Expr) jen.Code {
 		return jen.Nil()
 	}
 	name := fmt.Sprintf("timeZone%08x", crc32.ChecksumIEEE([]byte(l.Text)))
-	if !g.globals[name] {
-		g.globals[name] = true
-		g.typeDecls = append(g.typeDecls, func() jen.Code {
-			return jen.Commentf("%s is the time zone %q.", name, l.Text).Line().
-				Var().Id(name).Op("=").Qual(sqlfnPkg, "SessionZone").Call(jen.Lit(l.Text))
-		})
-	}
-	return jen.Id(name)
+	return g.declareOnce(name, func() jen.Code {
+		return jen.Commentf("%s is the time zone %q.", name, l.Text).Line().
+			Var().Id(name).Op("=").Qual(sqlfnPkg, "SessionZone").Call(jen.Lit(l.Text))
+	})
 }
 
 // genUnitArith is timestampadd(unit, n, ts) and timestampdiff(unit, start,

@@ -21,15 +21,11 @@ func (g *flowGen) session() passes.Session { return g.u.Sessions[g.flow] }
 // declared on first use.
 func (g *flowGen) zoneVar() jen.Code {
 	name := g.fname + "Zone"
-	if !g.globals[name] {
-		g.globals[name] = true
-		zone := g.session().Zone
-		g.typeDecls = append(g.typeDecls, func() jen.Code {
-			return jen.Commentf("%s is the session time zone of the flow (spark.sql.session.timeZone).", name).Line().
-				Var().Id(name).Op("=").Qual(sqlfnPkg, "SessionZone").Call(jen.Lit(zone))
-		})
-	}
-	return jen.Id(name)
+	zone := g.session().Zone
+	return g.declareOnce(name, func() jen.Code {
+		return jen.Commentf("%s is the session time zone of the flow (spark.sql.session.timeZone).", name).Line().
+			Var().Id(name).Op("=").Qual(sqlfnPkg, "SessionZone").Call(jen.Lit(zone))
+	})
 }
 
 // shifts reports whether converting from to to crosses the session zone.

@@ -4,6 +4,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
@@ -180,9 +181,14 @@ func SecondWithFraction(us int64) decimal128.Num {
 	return decimal128.FromI64(FloorMod(us, MicrosPerMinute))
 }
 
-// Now is the current instant in microseconds: generated code reads it once
-// per run, as Spark fixes current_timestamp() once per query.
-func Now() int64 { return time.Now().UnixMicro() }
+// Now is the instant of its first call in the process, in microseconds:
+// generated code reads it once per run, in each flow's package, as Spark
+// fixes current_timestamp() once per query, and every flow of a run sees the
+// same instant.
+func Now() int64 { return runStart() }
+
+// runStart is the instant Now first ran.
+var runStart = sync.OnceValue(func() int64 { return time.Now().UnixMicro() })
 
 // ClassDatetimeOverflow is timestampadd's error when the result leaves the
 // range of a TIMESTAMP.

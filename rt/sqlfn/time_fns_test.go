@@ -2,6 +2,7 @@ package sqlfn
 
 import (
 	"testing"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 )
@@ -109,5 +110,15 @@ func TestMakeTimestamp(t *testing.T) {
 	ny := SessionZone("America/New_York")
 	if got, _ := MakeTimestamp(2024, 3, 10, 2, 30, sec(0), ny); got != daysFromCivil(2024, 3, 10)*MicrosPerDay+7*MicrosPerHour+30*MicrosPerMinute {
 		t.Errorf("MakeTimestamp in the gap = %d", got)
+	}
+}
+
+// TestNowFixedPerRun: current_timestamp() is read in each flow's package;
+// every read in a process gives the instant of the first.
+func TestNowFixedPerRun(t *testing.T) {
+	first := Now()
+	time.Sleep(2 * time.Millisecond)
+	if again := Now(); again != first {
+		t.Fatalf("Now() moved from %d to %d within a run", first, again)
 	}
 }
