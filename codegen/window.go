@@ -177,6 +177,10 @@ func (g *flowGen) genWindowProject(n *ir.Project, c consumer) {
 			g.declGroupLimitFull(sr, rows, size, hashFns[0], sameParts[0], cmpFns[0], lim)
 		}
 	}
+	var compact []jen.Code
+	if hasLim {
+		compact = g.genGroupLimitCompact(rows, hashFns[0], sameParts[0], cmpFns[0], lim)
+	}
 	g.produce(n.Input, func(r *row) {
 		e := g.envOf(n.Input, r)
 		g.emit(jen.Id(rows).Op("=").Qual(kernelPkg, "AppendZero").Call(jen.Id(rows)))
@@ -235,6 +239,7 @@ func (g *flowGen) genWindowProject(n *ir.Project, c consumer) {
 		} else {
 			mem.add(g, jen.Id(st.name).Values(), strs)
 		}
+		g.emit(compact...)
 	})
 
 	if hasLim {

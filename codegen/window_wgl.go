@@ -13,3 +13,28 @@ import (
 func (g *flowGen) genGroupLimit(rows string, hashFn jen.Code, samePart, cmpFn string, lim int64) {
 	g.emit(jen.Id(rows).Op("=").Qual(windowPkg, "GroupLimit").Call(jen.Id(rows), hashFn, jen.Id(samePart), jen.Id(cmpFn), jen.Lit(int(lim))))
 }
+
+// groupLimitCompactMin is the fewest stored rows at which a group limit
+// without --memory-limit compacts them (genGroupLimitCompact).
+const groupLimitCompactMin = 1 << 16
+
+// genGroupLimitCompact declares the compaction of a group-limited window
+// operator's rows as they arrive, and returns the code that runs after each
+// row is stored. GroupLimit over any prefix of the input keeps a superset
+// of the rows it keeps over the whole input, in input order, so the rows
+// can be cut down to it whenever they grow: without a limit, each time
+// they reach twice what the last compaction kept (and at least
+// groupLimitCompactMin), which bounds them by about twice the kept rows (a
+// dedup's latest row per key) for a cost linear in the input. Under
+// --memory-limit the account's own compaction does it when the rows pass
+// the limit (declGroupLimitFull), so this one stays off.
+func (g *flowGen) genGroupLimitCompact(rows string, hashFn jen.Code, samePart, cmpFn string, lim int64) []jen.Code {
+	at := g.name("compactAt")
+	g.emit(jen.Commentf("%s is the stored rows' count that next compacts them to the group limit's; never under --memory-limit.", at),
+		jen.Id(at).Op(":=").Lit(groupLimitCompactMin),
+		jen.If(jen.Id("fc").Dot("MemoryLimit").Call().Op(">").Lit(0)).Block(jen.Id(at).Op("=").Qual(mathPkg, "MaxInt")))
+	return []jen.Code{jen.If(jen.Len(jen.Id(rows)).Op(">=").Id(at)).Block(
+		jen.Id(rows).Op("=").Qual(windowPkg, "GroupLimit").Call(jen.Id(rows), hashFn, jen.Id(samePart), jen.Id(cmpFn), jen.Lit(int(lim))),
+		jen.Clear(jen.Id(rows).Index(jen.Len(jen.Id(rows)), jen.Cap(jen.Id(rows)))),
+		jen.Id(at).Op("=").Max(jen.Lit(2).Op("*").Len(jen.Id(rows)), jen.Lit(groupLimitCompactMin)))}
+}
