@@ -14,7 +14,6 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -359,8 +358,7 @@ func TestGeneratedVet(t *testing.T) {
 				files[name] = src
 			} else {
 				// the program's own packages, moved under its folder
-				own := []byte(strconv.Quote(gobuild.ProgramModule + "/"))
-				own = own[:len(own)-1]
+				own := []byte(`"` + gobuild.ProgramModule + "/")
 				files["ex_"+p.name+"/"+name] = bytes.ReplaceAll(src, own, append(own, "ex_"+p.name+"/"...))
 			}
 		}

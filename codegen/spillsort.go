@@ -126,9 +126,7 @@ func (g *flowGen) genWindowSpill(op, st, rows string, sr *spillRuns, perRow int,
 func (g *flowGen) declGroupLimitFull(sr *spillRuns, rows, size string, hashFn jen.Code, samePart, cmpFn string, lim int64) {
 	sr.full = g.name("compact")
 	g.emit(jen.Commentf("%s keeps only the group limit's rows, and spills them if they still do not fit.", sr.full),
-		jen.Id(sr.full).Op(":=").Func().Params().Error().Block(
-			jen.Id(rows).Op("=").Qual(windowPkg, "GroupLimit").Call(jen.Id(rows), hashFn, jen.Id(samePart), jen.Id(cmpFn), jen.Lit(int(lim))),
-			jen.Clear(jen.Id(rows).Index(jen.Len(jen.Id(rows)), jen.Cap(jen.Id(rows)))),
+		jen.Id(sr.full).Op(":=").Func().Params().Error().Block(append(groupLimitStmts(rows, hashFn, samePart, cmpFn, lim),
 			jen.Var().Id("kept").Int64(),
 			jen.For(jen.Id("i").Op(":=").Range().Id(rows)).Block(jen.Id("kept").Op("+=").Id(size).Call(jen.Op("&").Id(rows).Index(jen.Id("i")))),
 			jen.Id("fc").Dot("Shrink").Call(jen.Id(sr.held)),
@@ -136,5 +134,5 @@ func (g *flowGen) declGroupLimitFull(sr *spillRuns, rows, size string, hashFn je
 			jen.If(jen.Id("kept").Op("<=").Id("fc").Dot("MemoryLimit").Call().Op("/").Lit(2).Op("&&").Id("fc").Dot("TryGrow").Call(jen.Id("kept"))).Block(
 				jen.Id(sr.held).Op("=").Id("kept"),
 				jen.Return(jen.Nil())),
-			jen.Return(jen.Id(sr.spill).Call())))
+			jen.Return(jen.Id(sr.spill).Call()))...))
 }

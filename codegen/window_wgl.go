@@ -11,7 +11,18 @@ import (
 // sort, the walk and the replay see only those: the same rows, order and
 // row numbers as the full sort gives them, for the filter above.
 func (g *flowGen) genGroupLimit(rows string, hashFn jen.Code, samePart, cmpFn string, lim int64) {
-	g.emit(jen.Id(rows).Op("=").Qual(windowPkg, "GroupLimit").Call(jen.Id(rows), hashFn, jen.Id(samePart), jen.Id(cmpFn), jen.Lit(int(lim))))
+	g.emit(groupLimitStmts(rows, hashFn, samePart, cmpFn, lim)[0])
+}
+
+// groupLimitStmts cut rows down to the group limit's (window.GroupLimit),
+// then zero what they no longer hold, so that the backing array keeps no
+// dropped row's strings alive: the code of a compaction. The first
+// statement alone is the final cut.
+func groupLimitStmts(rows string, hashFn jen.Code, samePart, cmpFn string, lim int64) []jen.Code {
+	return []jen.Code{
+		jen.Id(rows).Op("=").Qual(windowPkg, "GroupLimit").Call(jen.Id(rows), hashFn, jen.Id(samePart), jen.Id(cmpFn), jen.Lit(int(lim))),
+		jen.Clear(jen.Id(rows).Index(jen.Len(jen.Id(rows)), jen.Cap(jen.Id(rows)))),
+	}
 }
 
 // groupLimitCompactMin is the fewest stored rows at which a group limit
@@ -37,7 +48,6 @@ func (g *flowGen) genGroupLimitCompact(rows string, hashFn jen.Code, samePart, c
 		jen.Id(at).Op(":=").Lit(groupLimitCompactMin),
 		jen.If(jen.Id("fc").Dot("MemoryLimit").Call().Op(">").Lit(0)).Block(jen.Id(at).Op("=").Qual(mathPkg, "MaxInt")))
 	return []jen.Code{jen.If(jen.Len(jen.Id(rows)).Op(">=").Id(at)).Block(
-		jen.Id(rows).Op("=").Qual(windowPkg, "GroupLimit").Call(jen.Id(rows), hashFn, jen.Id(samePart), jen.Id(cmpFn), jen.Lit(int(lim))),
-		jen.Clear(jen.Id(rows).Index(jen.Len(jen.Id(rows)), jen.Cap(jen.Id(rows)))),
-		jen.Id(at).Op("=").Max(jen.Lit(4).Op("*").Len(jen.Id(rows)), jen.Lit(groupLimitCompactMin)))}
+		append(groupLimitStmts(rows, hashFn, samePart, cmpFn, lim),
+			jen.Id(at).Op("=").Max(jen.Lit(4).Op("*").Len(jen.Id(rows)), jen.Lit(groupLimitCompactMin)))...)}
 }

@@ -65,7 +65,6 @@ type Request struct {
 type Result struct {
 	Key    string // the content hash of the build
 	Cached bool   // the executable came from the cache
-	Dir    string // the module folder the build used
 	// Compiled is how many packages go build compiled (none from the go
 	// build cache), the program's own included; 0 for a cached build.
 	Compiled int
@@ -105,7 +104,7 @@ func Build(ctx context.Context, r Request) (*Result, error) {
 	key := hashFiles(files, goVersion+" "+runtime.GOOS+"/"+runtime.GOARCH)
 	dir := filepath.Join(cache, "builds", key[:24])
 	bin := filepath.Join(dir, "bin", "etl")
-	res := &Result{Key: key, Dir: dir}
+	res := &Result{Key: key}
 	if _, err := os.Stat(bin); err == nil {
 		res.Cached = true
 		return res, copyFile(bin, r.Out)
