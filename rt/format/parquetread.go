@@ -214,10 +214,14 @@ func (ps *parquetSource) start(ctx context.Context, guard *pageGuard, fr *pqread
 					var err error
 					if fast != nil {
 						tbl, err = fast.ReadRowGroup(ctx, g)
-					} else {
-						tbl, err = fr.ReadRowGroups(ctx, leaves, []int{g})
+					} else if tbl, err = fr.ReadRowGroups(ctx, leaves, []int{g}); err == nil {
+						err = validateNested(tbl)
 					}
 					if err != nil {
+						if tbl != nil {
+							tbl.Release()
+							tbl = nil
+						}
 						return parquetErr(what, err)
 					}
 					if ps.filter != nil {
@@ -341,4 +345,24 @@ func groupExcluded(rg *metadata.RowGroupMetaData, lbs []leafBound) bool {
 		}
 	}
 	return false
+}
+
+// validateNested checks the nested columns of tbl (lists, maps, structs)
+// with arrow's structural validation, which costs a few checks an array:
+// the levels of a corrupt file can describe children the pages do not
+// hold, and an array whose offsets reach past its children must not leave
+// the reader.
+func validateNested(tbl arrow.Table) error {
+	for i := range int(tbl.NumCols()) {
+		col := tbl.Column(i)
+		if _, nested := col.DataType().(arrow.NestedType); !nested {
+			continue
+		}
+		for _, c := range col.Data().Chunks() {
+			if err := array.Validate(c); err != nil {
+				return fmt.Errorf("corrupt column %q: %w", col.Name(), err)
+			}
+		}
+	}
+	return nil
 }

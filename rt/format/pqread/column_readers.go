@@ -547,6 +547,13 @@ func (lr *listReader) buildArray(lenBound int64) (*arrow.Chunked, error) {
 	itemArr := array.MakeFromData(item)
 	defer itemArr.Release()
 
+	// Changed for Þund: a corrupt column chunk can hold fewer values than
+	// its levels count; the offsets would then reach past the items.
+	if boundedLen > int64(itemArr.Len()) {
+		return nil, fmt.Errorf("corrupt list column %q: its levels count %d values, its pages hold %d",
+			lr.field.Name, boundedLen, itemArr.Len())
+	}
+
 	if lr.field.Type.ID() == arrow.FIXED_SIZE_LIST {
 		offsetData := arrow.Int32Traits.CastFromBytes(offsetsBuffer.Bytes())
 		return lr.buildFixedSizeListArray(int(validityIO.Read), offsetData, validityBuffer,
