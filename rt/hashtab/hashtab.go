@@ -15,12 +15,33 @@ const minSlots = 16
 
 // Int is a hash table from an integer key to an int32. The zero value is an
 // empty table.
+//
+// Small non-negative keys (a dimension's ids, auction numbers: the keys of
+// most group-bys and joins on integers) skip the hashing: a key below
+// len(direct) has its value in direct, indexed by the key, one load into
+// an array of 4 bytes a key where a slot is 16 (DuckDB's perfect hash
+// aggregate, made as the keys arrive instead of from statistics). The
+// array grows, by powers of two, to cover a new key while it stays within
+// directPerKey entries a key of the table and a key it would hold; keys it
+// comes to cover move out of the slots. A key is in direct or in the
+// slots, never both.
 type Int[K Integer] struct {
 	slots []intSlot[K]
 	shift uint // 64 - log2(len(slots)): a hash's top bits index the slots
-	n     int  // keys in the table
+	n     int  // keys in the slots
 	limit int  // grow when n reaches it (7/8 of the slots)
+
+	direct []uint32 // the value plus one of each key below len(direct); 0: none
+	nd     int      // keys in direct
+	retry  int      // no growth of direct before Len reaches it
 }
+
+// directPerKey bounds the direct array: at most this many entries a key
+// the table holds (16 bytes a key, a slot's size), past a first 64.
+const directPerKey = 4
+
+// directMax bounds the direct array's entries (1 GiB).
+const directMax = 1 << 28
 
 // intSlot holds a key and its value plus one; 0 marks an empty slot.
 type intSlot[K Integer] struct {
@@ -37,10 +58,16 @@ func hashInt(x uint64) uint64 {
 }
 
 // Len is the number of keys in the table.
-func (t *Int[K]) Len() int { return t.n }
+func (t *Int[K]) Len() int { return t.n + t.nd }
 
 // Get returns the value of key k, and whether k is in the table.
 func (t *Int[K]) Get(k K) (int32, bool) {
+	if u := uint64(k); u < uint64(len(t.direct)) {
+		if v := t.direct[u]; v != 0 {
+			return int32(v - 1), true
+		}
+		return 0, false
+	}
 	if t.n == 0 {
 		return 0, false
 	}
@@ -58,6 +85,13 @@ func (t *Int[K]) Get(k K) (int32, bool) {
 
 // Put sets the value of key k to v (v ≥ 0).
 func (t *Int[K]) Put(k K, v int32) {
+	if u := uint64(k); u < uint64(len(t.direct)) || t.growDirect(u) {
+		if t.direct[u] == 0 {
+			t.nd++
+		}
+		t.direct[u] = uint32(v) + 1
+		return
+	}
 	if t.n >= t.limit {
 		t.grow()
 	}
@@ -96,36 +130,43 @@ const denseSlotsPerKey = 2
 // range spans at most denseSlotsPerKey slots per key; nil otherwise (and
 // for an empty table). The table itself is left as it was.
 func (t *Int[K]) Dense() *Dense[K] {
-	if t.n == 0 {
+	if t.Len() == 0 {
 		return nil
 	}
 	first := true
 	var lo, hi K
-	for _, s := range t.slots {
-		if s.v == 0 {
-			continue
+	t.each(func(k K, _ uint32) {
+		if first || k < lo {
+			lo = k
 		}
-		if first || s.key < lo {
-			lo = s.key
-		}
-		if first || s.key > hi {
-			hi = s.key
+		if first || k > hi {
+			hi = k
 		}
 		first = false
-	}
+	})
 	// the keys' span as a uint64: a signed key converts sign-extended, so
 	// that the difference is right for every K, and cannot overflow
 	span := uint64(hi) - uint64(lo)
-	if span >= uint64(denseSlotsPerKey*t.n) {
+	if span >= uint64(denseSlotsPerKey*t.Len()) {
 		return nil
 	}
 	d := &Dense[K]{min: lo, vals: make([]uint32, span+1)}
-	for _, s := range t.slots {
-		if s.v != 0 {
-			d.vals[uint64(s.key)-uint64(lo)] = s.v
+	t.each(func(k K, v uint32) { d.vals[uint64(k)-uint64(lo)] = v })
+	return d
+}
+
+// each calls f with every key of the table and its value plus one.
+func (t *Int[K]) each(f func(k K, v uint32)) {
+	for k, v := range t.direct {
+		if v != 0 {
+			f(K(k), v)
 		}
 	}
-	return d
+	for _, s := range t.slots {
+		if s.v != 0 {
+			f(s.key, s.v)
+		}
+	}
 }
 
 // Get returns the value of key k, and whether k is in the table.
@@ -139,6 +180,85 @@ func (d *Dense[K]) Get(k K) (int32, bool) {
 
 // Bytes is the memory the table's array holds.
 func (d *Dense[K]) Bytes() int64 { return 4 * int64(len(d.vals)) }
+
+// growDirect grows the direct array to cover key u (≥ its length), when
+// the array's bounds allow it, and moves the keys it comes to cover out of
+// the slots; it reports whether u is now covered.
+func (t *Int[K]) growDirect(u uint64) bool {
+	if u >= directMax {
+		return false
+	}
+	n := uint64(64)
+	for n <= u {
+		n *= 2
+	}
+	if n > uint64(max(64, directPerKey*(t.Len()+1))) || t.Len() < t.retry {
+		return false
+	}
+	if n > 64 {
+		// the keys the array would hold: at least one in directPerKey
+		// entries (keys spread thin over a wide range stay in the
+		// slots); after a refusal, the next try waits until the table
+		// grows by an eighth, so that the count costs O(1) a Put
+		covered := t.nd + 1
+		for _, s := range t.slots {
+			if s.v != 0 && uint64(s.key) < n {
+				covered++
+			}
+		}
+		if uint64(directPerKey*covered) < n {
+			t.retry = t.Len() + t.Len()/8 + 1
+			return false
+		}
+	}
+	d := make([]uint32, n)
+	copy(d, t.direct)
+	t.direct = d
+	if t.n == 0 {
+		return true
+	}
+	// the slots again, without the keys now below n: a table of their size
+	old, kept := t.slots, 0
+	for _, s := range old {
+		if s.v == 0 {
+			continue
+		}
+		if uint64(s.key) < n {
+			t.direct[uint64(s.key)] = s.v
+			t.nd++
+		} else {
+			kept++
+		}
+	}
+	t.slots, t.n, t.limit = nil, 0, 0
+	if kept > 0 {
+		size := minSlots
+		for size/8*7 <= kept {
+			size *= 2
+		}
+		t.resize(size)
+		mask := uint64(size - 1)
+		for _, s := range old {
+			if s.v == 0 || uint64(s.key) < n {
+				continue
+			}
+			i := hashInt(uint64(s.key)) >> t.shift
+			for t.slots[i].v != 0 {
+				i = (i + 1) & mask
+			}
+			t.slots[i] = s
+			t.n++
+		}
+	}
+	return true
+}
+
+// resize makes n empty slots (a power of two).
+func (t *Int[K]) resize(n int) {
+	t.slots = make([]intSlot[K], n)
+	t.shift = uint(64 - log2(n))
+	t.limit = n / 8 * 7
+}
 
 // grow doubles the slots (or makes the first ones) and moves the keys.
 func (t *Int[K]) grow() {

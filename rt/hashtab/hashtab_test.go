@@ -52,9 +52,10 @@ func checkInt[K Integer](t *testing.T, keys []K, probes []K, dense bool) {
 
 func TestIntMatchesMap(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
-	var random, seq, strided, probes []int64
+	var random, small, seq, strided, probes []int64
 	for i := range 50000 {
 		random = append(random, r.Int64()>>r.IntN(64))
+		small = append(small, r.Int64N(100000)) // slots first, then direct
 		seq = append(seq, int64(i)-1000)
 		strided = append(strided, int64(i)<<32) // only the high bits differ
 		probes = append(probes, r.Int64N(100000)-50000)
@@ -70,7 +71,7 @@ func TestIntMatchesMap(t *testing.T) {
 		dense bool
 	}{
 		"random": {random, false}, "sequential": {seq, true}, "high bits": {strided, false}, "edge": {edge, false},
-		"ids": {ids, true},
+		"ids": {ids, true}, "small": {small, false},
 	} {
 		t.Run(name, func(t *testing.T) { checkInt(t, c.keys, probes, c.dense) })
 	}
@@ -107,13 +108,56 @@ func TestIntZeroValue(t *testing.T) {
 func TestIntLoad(t *testing.T) {
 	var tab Int[int64]
 	for i := range 1000 {
-		tab.Put(int64(i), int32(i))
+		tab.Put(int64(i)+directMax, int32(i)) // past the direct array
 		if tab.n > len(tab.slots)*7/8 {
 			t.Fatalf("%d keys in %d slots: above 7/8", tab.n, len(tab.slots))
 		}
 	}
 	if len(tab.slots) != 2048 {
 		t.Fatalf("1000 keys in %d slots, want 2048", len(tab.slots))
+	}
+}
+
+// TestIntDirect checks where the keys go: small non-negative ones to the
+// direct array while it stays within directPerKey entries a key (moving
+// the slots' keys it comes to cover), the others to the slots.
+func TestIntDirect(t *testing.T) {
+	var tab Int[int64]
+	tab.Put(1<<20, 0) // one key: far past 64 entries, to the slots
+	tab.Put(5, 1)
+	tab.Put(-1, 2)
+	if len(tab.direct) != 64 || tab.nd != 1 || tab.n != 2 {
+		t.Fatalf("direct %d entries, %d keys; %d in the slots; want 64, 1, 2", len(tab.direct), tab.nd, tab.n)
+	}
+	r := rand.New(rand.NewPCG(5, 6))
+	for i := range 100000 {
+		tab.Put(r.Int64N(100000), int32(i))
+	}
+	// about 63K distinct keys: the array covers 0..131071, the slots hold
+	// only -1 and 1<<20
+	if len(tab.direct) != 1<<17 || tab.n != 2 {
+		t.Fatalf("direct %d entries, %d keys in the slots; want %d, 2", len(tab.direct), tab.n, 1<<17)
+	}
+	for k, want := range map[int64]int32{1 << 20: 0, -1: 2} {
+		if v, ok := tab.Get(k); !ok || v != want {
+			t.Fatalf("Get(%d) = %d, %v; want %d", k, v, ok, want)
+		}
+	}
+	if len(tab.slots) != minSlots {
+		t.Fatalf("%d slots for 2 keys after the move, want %d", len(tab.slots), minSlots)
+	}
+	// keys spread thin (one in 8 of 0..1M) stay in the slots
+	var thin Int[int64]
+	for i := range 1 << 17 {
+		thin.Put(int64(i)*8, int32(i))
+	}
+	if len(thin.direct) > 64 || thin.n != 1<<17-thin.nd {
+		t.Fatalf("direct %d entries for keys one in 8; %d keys in the slots", len(thin.direct), thin.n)
+	}
+	var big Int[uint64]
+	big.Put(directMax, 1) // past directMax, whatever the keys
+	if len(big.direct) != 0 {
+		t.Fatalf("direct %d entries for key %d", len(big.direct), uint64(directMax))
 	}
 }
 
