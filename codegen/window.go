@@ -177,9 +177,9 @@ func (g *flowGen) genWindowProject(n *ir.Project, c consumer) {
 			g.declGroupLimitFull(sr, rows, size, hashFns[0], sameParts[0], cmpFns[0], lim)
 		}
 	}
-	var compact []jen.Code
+	var compact, compactEnd []jen.Code
 	if hasLim {
-		compact = g.genGroupLimitCompact(rows, hashFns[0], sameParts[0], cmpFns[0], lim)
+		compact, compactEnd = g.genGroupLimitCompact(rows, hashFns[0], sameParts[0], cmpFns[0], lim)
 	}
 	g.produce(n.Input, func(r *row) {
 		e := g.envOf(n.Input, r)
@@ -243,6 +243,7 @@ func (g *flowGen) genWindowProject(n *ir.Project, c consumer) {
 	})
 
 	if hasLim {
+		g.emit(compactEnd...)
 		g.genGroupLimit(rows, hashFns[0], sameParts[0], cmpFns[0], lim)
 	}
 	var wm *winMerge

@@ -42,12 +42,34 @@ const groupLimitCompactMin = 1 << 16
 // 6x the peak RSS.) Under
 // --memory-limit the account's own compaction does it when the rows pass
 // the limit (declGroupLimitFull), so this one stays off.
-func (g *flowGen) genGroupLimitCompact(rows string, hashFn jen.Code, samePart, cmpFn string, lim int64) []jen.Code {
+//
+// A group limit of one row a partition (a dedup's row_number() = 1) keeps
+// its rows in an rt/window.Best instead, without --memory-limit: the rows
+// are stored a chunk at a time (window.BestChunk, which stays in the
+// cache) and added to it, which keeps each partition's first row as an
+// aggregate keeps a group's state, with no compaction to sort and no
+// table to build again. The returned end runs before the final cut: the
+// Best's rows then go first, as they came first in the input. (On W7, 10M
+// rows of 100K auctions, serial: about half the CPU of the compactions.)
+func (g *flowGen) genGroupLimitCompact(rows string, hashFn jen.Code, samePart, cmpFn string, lim int64) (perRow, end []jen.Code) {
+	if lim == 1 {
+		best := g.name("best")
+		g.emit(jen.Commentf("%s keeps each partition's first row as the rows arrive; nil under --memory-limit.", best),
+			jen.Id(best).Op(":=").Qual(windowPkg, "NewBest").Call(hashFn, jen.Id(samePart), jen.Id(cmpFn)),
+			jen.If(jen.Id("fc").Dot("MemoryLimit").Call().Op(">").Lit(0)).Block(jen.Id(best).Op("=").Nil()))
+		perRow = []jen.Code{jen.If(jen.Id(best).Op("!=").Nil().Op("&&").Len(jen.Id(rows)).Op(">=").Qual(windowPkg, "BestChunk")).Block(
+			jen.Id(best).Dot("AddAll").Call(jen.Id(rows)),
+			jen.Clear(jen.Id(rows)),
+			jen.Id(rows).Op("=").Id(rows).Index(jen.Empty(), jen.Lit(0)))}
+		end = []jen.Code{jen.If(jen.Id(best).Op("!=").Nil()).Block(
+			jen.Id(rows).Op("=").Append(jen.Id(best).Dot("Rows").Call(), jen.Id(rows).Op("...")))}
+		return perRow, end
+	}
 	at := g.name("compactAt")
 	g.emit(jen.Commentf("%s is the stored rows' count that next compacts them to the group limit's; never under --memory-limit.", at),
 		jen.Id(at).Op(":=").Lit(groupLimitCompactMin),
 		jen.If(jen.Id("fc").Dot("MemoryLimit").Call().Op(">").Lit(0)).Block(jen.Id(at).Op("=").Qual(mathPkg, "MaxInt")))
 	return []jen.Code{jen.If(jen.Len(jen.Id(rows)).Op(">=").Id(at)).Block(
 		append(groupLimitStmts(rows, hashFn, samePart, cmpFn, lim),
-			jen.Id(at).Op("=").Max(jen.Lit(4).Op("*").Len(jen.Id(rows)), jen.Lit(groupLimitCompactMin)))...)}
+			jen.Id(at).Op("=").Max(jen.Lit(4).Op("*").Len(jen.Id(rows)), jen.Lit(groupLimitCompactMin)))...)}, nil
 }
