@@ -293,7 +293,13 @@ func (g *flowGen) genWindowBatch(n *ir.Project, wp *passes.WindowPlan, st, rows 
 		samePeer := g.global("winSamePeer_", g.flow.Name)
 		order, parts := g.name("winOrder"), g.name("winParts")
 		orders[si] = order
-		g.emit(jen.Id(order).Op(":=").Qual(windowPkg, "Sort").Call(jen.Id(rows), hashFn, jen.Id(cmpFn), jen.Id("fc").Dot("Workers").Call()),
+		sortCall := jen.Qual(windowPkg, "Sort").Call(jen.Id(rows), hashFn, jen.Id(cmpFn), jen.Id("fc").Dot("Workers").Call())
+		if keys := winSortKeys(s, sf); len(keys) > 0 {
+			keyFn := g.global("winKey_", g.flow.Name)
+			g.typeDecls = append(g.typeDecls, func() jen.Code { return winKeyFunc(st, keyFn, keys) })
+			sortCall = jen.Qual(windowPkg, "SortKeyed").Call(jen.Id(rows), hashFn, jen.Id(keyFn), jen.Id(cmpFn), jen.Id("fc").Dot("Workers").Call())
+		}
+		g.emit(jen.Id(order).Op(":=").Add(sortCall),
 			jen.Id(parts).Op(":=").Qual(windowPkg, "Split").Call(jen.Id(nRows), jen.Func().Params(jen.Id("i").Int()).Bool().Block(
 				jen.Return(jen.Id(samePart).Call(jen.Op("&").Id(rows).Index(jen.Id(order).Index(jen.Id("i").Op("-").Lit(1))), jen.Op("&").Id(rows).Index(jen.Id(order).Index(jen.Id("i"))))))))
 		// the code of one partition [lo, hi): ord is its slice of order,
@@ -315,7 +321,7 @@ func (g *flowGen) genWindowBatch(n *ir.Project, wp *passes.WindowPlan, st, rows 
 				continue
 			}
 			body = append(body, jen.Commentf("%s at %s", ff.f.Name, posText(ff.f.Over.Pos)))
-			body = append(body, g.winFunc(ff.f, rows, ff.arg, ff.arg2, sf.order, res[i], resOK[i])...)
+			body = append(body, g.winFunc(ff.f, rows, ff.arg, ff.arg2, sf.order, res[i], resOK[i], si == 0)...)
 		}
 		body = append(body, jen.Return(jen.Nil()))
 		g.emit(jen.If(jen.Err().Op(":=").Qual(windowPkg, "Walk").Call(jen.Id(parts), jen.Id("fc").Dot("Workers").Call(),
@@ -326,11 +332,16 @@ func (g *flowGen) genWindowBatch(n *ir.Project, wp *passes.WindowPlan, st, rows 
 		})
 	}
 
-	// the replay, in the first spec's order
+	// the replay, in the first spec's order, a chunk of rows at a time: the
+	// chunk's rows are first copied out of rows in that order, a tight loop
+	// whose loads the CPU overlaps, where the replay's own loop, long,
+	// would wait on each row's cache miss in turn
 	overs := map[*ir.Over]*column{}
-	k := g.name("k")
+	k, j, chunk, gathered := g.name("k"), g.name("j"), g.name("chunk"), g.name("gathered")
+	lo, kk := g.name("lo"), g.name("k")
+	kUsed := false // the replay's code reads k, the row's index
 	body := g.loop(func() {
-		rw := g.declare([]string{g.name("rw")}, jen.Op("&").Id(rows).Index(jen.Id(k)))[0]
+		rw := g.declare([]string{g.name("rw")}, jen.Op("&").Id(gathered).Index(jen.Id(j)))[0]
 		field := func(f *storedField, of jen.Code) *value {
 			x := &value{t: f.t, v: jen.Add(of).Dot(f.name)}
 			if f.nullable {
@@ -348,7 +359,12 @@ func (g *flowGen) genWindowBatch(n *ir.Project, wp *passes.WindowPlan, st, rows 
 		for i, ff := range funcs {
 			i, ff := i, ff
 			overs[ff.f.Over] = &column{t: ff.resT, load: func() *value {
-				return g.winResult(ff.f, rows, k, rw, ff.arg, ff.def, res[i], resOK[i], ff.resT)
+				// the first spec's slots are by position (winFunc)
+				slot := jen.Id(lo).Op("+").Id(j)
+				if ff.spec != 0 {
+					slot, kUsed = jen.Id(k), true
+				}
+				return g.winResult(ff.f, rows, slot, rw, ff.arg, ff.def, res[i], resOK[i], ff.resT)
 			}}
 		}
 		e := &env{rows: map[ir.Rel]*row{n.Input: in}, overs: overs}
@@ -366,7 +382,17 @@ func (g *flowGen) genWindowBatch(n *ir.Project, wp *passes.WindowPlan, st, rows 
 		}
 		c(out)
 	})
-	g.emit(jen.For(jen.List(jen.Id("_"), jen.Id(k)).Op(":=").Range().Id(orders[0])).Block(body...))
+	loopVars := jen.List(jen.Id(j), jen.Id(k))
+	if !kUsed {
+		loopVars = jen.Id(j)
+	}
+	g.emit(jen.Id(gathered).Op(":=").Make(jen.Index().Id(st), jen.Min(jen.Len(jen.Id(orders[0])), jen.Qual(windowPkg, "GatherChunk"))),
+		jen.For(jen.Id(lo).Op(":=").Lit(0), jen.Id(lo).Op("<").Len(jen.Id(orders[0])), jen.Id(lo).Op("+=").Qual(windowPkg, "GatherChunk")).Block(
+			jen.Id(chunk).Op(":=").Id(orders[0]).Index(jen.Id(lo), jen.Min(jen.Id(lo).Op("+").Qual(windowPkg, "GatherChunk"), jen.Len(jen.Id(orders[0])))),
+			jen.For(jen.List(jen.Id(j), jen.Id(kk)).Op(":=").Range().Id(chunk)).Block(
+				jen.Id(gathered).Index(jen.Id(j)).Op("=").Id(rows).Index(jen.Id(kk))),
+			jen.For(loopVars.Op(":=").Range().Id(chunk)).Block(body...)),
+		jen.Clear(jen.Id(gathered)))
 }
 
 // winSlotType is the Go type of a window function's result slot: a
@@ -416,8 +442,24 @@ func winBound(k ir.BoundKind) jen.Code {
 
 // winFunc is the code computing one function over a partition (inside
 // Walk's function: b, ord, m, peers in scope) into its result slots.
-func (g *flowGen) winFunc(f *passes.WindowFunc, rows string, arg, arg2 *storedField, order []*storedField, res, resOK string) []jen.Code {
+//
+// The result of the partition's i-th row (row k) goes to slot k, or with
+// byPos (a function of the first spec, whose order the replay follows) to
+// slot lo+i, the row's position in that order, so that the replay reads
+// the slots in order rather than one cache miss a row.
+func (g *flowGen) winFunc(f *passes.WindowFunc, rows string, arg, arg2 *storedField, order []*storedField, res, resOK string, byPos bool) []jen.Code {
 	var out []jen.Code
+	slot := jen.Id("k")
+	// slots loops over the partition's rows to set their slots
+	slots := func(stmts ...jen.Code) jen.Code {
+		return jen.For(jen.List(jen.Id("i"), jen.Id("k")).Op(":=").Range().Id("ord")).Block(stmts...)
+	}
+	if byPos {
+		slot = jen.Id("lo").Op("+").Id("i")
+		slots = func(stmts ...jen.Code) jen.Code {
+			return jen.For(jen.Id("i").Op(":=").Range().Id("ord")).Block(stmts...)
+		}
+	}
 	at := func(of jen.Code, fld string) jen.Code {
 		return jen.Id(rows).Index(of).Dot(fld)
 	}
@@ -426,7 +468,7 @@ func (g *flowGen) winFunc(f *passes.WindowFunc, rows string, arg, arg2 *storedFi
 		return jen.For(jen.List(jen.Id("i"), jen.Id("k")).Op(":=").Range().Id("ord")).Block(jen.Add(dst).Index(jen.Id("i")).Op("=").Add(val))
 	}
 	scatter := func(val jen.Code) jen.Code {
-		return jen.For(jen.List(jen.Id("i"), jen.Id("k")).Op(":=").Range().Id("ord")).Block(jen.Id(res).Index(jen.Id("k")).Op("=").Add(val))
+		return slots(jen.Id(res).Index(slot).Op("=").Add(val))
 	}
 	// okSlice: the argument's validity per partition row, or nil
 	okCode := func(want bool) jen.Code {
@@ -439,10 +481,10 @@ func (g *flowGen) winFunc(f *passes.WindowFunc, rows string, arg, arg2 *storedFi
 	}
 	// positions: rt/window's partition positions to row indexes
 	scatterPos := func() jen.Code {
-		return jen.For(jen.List(jen.Id("i"), jen.Id("k")).Op(":=").Range().Id("ord")).Block(
+		return slots(
 			jen.Id("p").Op(":=").Id("out").Index(jen.Id("i")),
 			jen.If(jen.Id("p").Op(">=").Lit(0)).Block(jen.Id("p").Op("=").Id("ord").Index(jen.Id("p"))),
-			jen.Id(res).Index(jen.Id("k")).Op("=").Id("p"))
+			jen.Id(res).Index(slot).Op("=").Id("p"))
 	}
 	frame := func() {
 		fr := f.Frame
@@ -530,9 +572,9 @@ func (g *flowGen) winFunc(f *passes.WindowFunc, rows string, arg, arg2 *storedFi
 		ok := okCode(true)
 		frame()
 		float := f.Name == "avg" || arg.t.IsFloat()
-		scat := jen.For(jen.List(jen.Id("i"), jen.Id("k")).Op(":=").Range().Id("ord")).Block(
-			jen.Id(res).Index(jen.Id("k")).Op("=").Id("out").Index(jen.Id("i")),
-			jen.Id(resOK).Index(jen.Id("k")).Op("=").Id("outok").Index(jen.Id("i")))
+		scat := slots(
+			jen.Id(res).Index(slot).Op("=").Id("out").Index(jen.Id("i")),
+			jen.Id(resOK).Index(slot).Op("=").Id("outok").Index(jen.Id("i")))
 		if float {
 			out = append(out, jen.Id("vals").Op(":=").Id("b").Dot("Float64s").Call(jen.Lit(1), jen.Id("m")),
 				gather(jen.Id("vals"), jen.Float64().Call(at(jen.Id("k"), arg.name))),
@@ -575,9 +617,9 @@ func (g *flowGen) winFunc(f *passes.WindowFunc, rows string, arg, arg2 *storedFi
 		out = append(out, jen.Id("out").Op(":=").Id("b").Dot("Float64s").Call(jen.Lit(0), jen.Id("m")),
 			jen.Id("outok").Op(":=").Id("b").Dot("Bools").Call(jen.Lit(2), jen.Id("m")),
 			g.windowFamilyCall(f, stat, ok, fr),
-			jen.For(jen.List(jen.Id("i"), jen.Id("k")).Op(":=").Range().Id("ord")).Block(
-				jen.Id(res).Index(jen.Id("k")).Op("=").Id("out").Index(jen.Id("i")),
-				jen.Id(resOK).Index(jen.Id("k")).Op("=").Id("outok").Index(jen.Id("i"))))
+			slots(
+				jen.Id(res).Index(slot).Op("=").Id("out").Index(jen.Id("i")),
+				jen.Id(resOK).Index(slot).Op("=").Id("outok").Index(jen.Id("i"))))
 	}
 	return []jen.Code{jen.Block(out...)}
 }
@@ -586,7 +628,7 @@ func (g *flowGen) winFunc(f *passes.WindowFunc, rows string, arg, arg2 *storedFi
 // index k, its struct rw): its result slot, or the argument of the row
 // whose index the slot holds (the default, or NULL, when -1), cast to the
 // Over's type.
-func (g *flowGen) winResult(f *passes.WindowFunc, rows, k string, rw *local, arg, def *storedField, res, resOK string, resT ir.Type) *value {
+func (g *flowGen) winResult(f *passes.WindowFunc, rows string, slot jen.Code, rw *local, arg, def *storedField, res, resOK string, resT ir.Type) *value {
 	switch f.Name {
 	case "lag", "lead", "first_value", "last_value", "nth_value", "min", "max":
 		vn := g.name("w")
@@ -594,7 +636,7 @@ func (g *flowGen) winResult(f *passes.WindowFunc, rows, k string, rw *local, arg
 		x.ok = jen.Id(vn + "ok")
 		x.okl = g.declareVar(vn+"ok", jen.Bool())
 		src := g.name("src")
-		g.emit(jen.Id(src).Op(":=").Id(res).Index(jen.Id(k)))
+		g.emit(jen.Id(src).Op(":=").Id(res).Index(slot))
 		get := []jen.Code{jen.Id(vn).Op("=").Id(rows).Index(jen.Id(src)).Dot(arg.name)}
 		if arg.nullable {
 			get = append(get, jen.Id(vn+"ok").Op("=").Id(rows).Index(jen.Id(src)).Dot(arg.name+"ok"))
@@ -618,9 +660,9 @@ func (g *flowGen) winResult(f *passes.WindowFunc, rows, k string, rw *local, arg
 		return g.coerce(x, resT, f.Over.Pos)
 	}
 	float := f.Name == "avg" || arg != nil && arg.t.IsFloat()
-	x := &value{t: winSlotIR(f, float), v: jen.Id(res).Index(jen.Id(k))}
+	x := &value{t: winSlotIR(f, float), v: jen.Id(res).Index(slot)}
 	if resOK != "" {
-		x.ok = jen.Id(resOK).Index(jen.Id(k))
+		x.ok = jen.Id(resOK).Index(slot)
 	}
 	return g.coerce(g.bind(x, "w"), resT, f.Over.Pos)
 }
@@ -680,6 +722,78 @@ func (g *flowGen) winCompareFuncs(st, cmpFn, samePart, samePeer string, s *passe
 		Func().Id(samePart).Params(jen.List(jen.Id("a"), jen.Id("b")).Op("*").Id(st)).Bool().Block(eq(part)...).Line().Line().
 		Commentf("%s reports peers: rows with equal order keys.", samePeer).Line().
 		Func().Id(samePeer).Params(jen.List(jen.Id("a"), jen.Id("b")).Op("*").Id(st)).Bool().Block(eq(order)...)
+}
+
+// winSortKey is a key of a window spec that its sort key (winKeyFunc)
+// holds: its field (read once the rows are stored, when its nullability
+// is known) and how it sorts.
+type winSortKey struct {
+	f                *storedField
+	desc, nullsFirst bool
+}
+
+// winSortKeys are the leading keys of a spec's order (partition keys,
+// ascending with NULLs first, then the order keys) that window.SortKeyed's
+// two words can hold: integers, dates, timestamps and intervals, at most
+// two, up to the first key of another type. None when the first key is
+// of another type.
+func winSortKeys(s *passes.WindowSpec, sf winSpecFields) []winSortKey {
+	var keys []winSortKey
+	add := func(f *storedField, desc, nullsFirst bool) bool {
+		switch k := f.t.Kind; {
+		case len(keys) == 2:
+			return false
+		case f.t.IsInteger(), k == ir.TDate32, k == ir.TTimestamp, k == ir.TDuration:
+			keys = append(keys, winSortKey{f, desc, nullsFirst})
+			return true
+		}
+		return false
+	}
+	for _, f := range sf.part {
+		if !add(f, false, true) {
+			return keys
+		}
+	}
+	for i, f := range sf.order {
+		if !add(f, s.Order[i].Desc, s.Order[i].EffectiveNullsFirst()) {
+			return keys
+		}
+	}
+	return keys
+}
+
+// winKeyFunc declares a window spec's sort key (window.SortKeyed): each of
+// keys as an unsigned word in the order it sorts (a signed value with its
+// sign bit flipped, the bits inverted when descending; a NULL the least
+// word or the greatest), the second word 0 when there is one key. A NULL
+// and a value of the same word tie, and the comparator orders them.
+func winKeyFunc(st, name string, keys []winSortKey) jen.Code {
+	var stmts []jen.Code
+	words := []string{"k1", "k2"}
+	for i, k := range keys {
+		w := words[i]
+		v := jen.Id("a").Dot(k.f.name)
+		enc := jen.Uint64().Call(v)
+		if !k.f.t.IsUnsigned() {
+			enc = jen.Uint64().Call(jen.Int64().Call(v)).Op("^").Parens(jen.Lit(1).Op("<<").Lit(63))
+		}
+		set := []jen.Code{jen.Id(w).Op("=").Add(enc)}
+		if k.desc {
+			set = append(set, jen.Id(w).Op("=").Op("^").Id(w))
+		}
+		if !k.f.nullable {
+			stmts = append(stmts, set...)
+			continue
+		}
+		null := jen.Id(w).Op("=").Qual(mathPkg, "MaxUint64")
+		if k.nullsFirst {
+			null = jen.Id(w).Op("=").Lit(0)
+		}
+		stmts = append(stmts, jen.If(jen.Id("a").Dot(k.f.name+"ok")).Block(set...).Else().Block(null))
+	}
+	stmts = append(stmts, jen.Return())
+	return jen.Commentf("%s is a window row's sort key (window.SortKeyed): its leading keys as words in the order they sort.", name).Line().
+		Func().Id(name).Params(jen.Id("a").Op("*").Id(st)).Params(jen.Id("k1"), jen.Id("k2").Uint64()).Block(stmts...)
 }
 
 // winHashFunc declares the hash of a window spec's partition keys, which

@@ -22,6 +22,18 @@ const Buckets = 256
 // finds the partitions in the result. With hash nil (no partition keys)
 // all rows are one bucket.
 func Sort[T any](rows []T, hash func(*T) uint64, less func(a, b *T) int, threads int) []int32 {
+	return SortKeyed(rows, hash, nil, less, threads)
+}
+
+// SortKeyed is Sort with key, when not nil, a prefix of less's order in two
+// words (codegen's winKey: the leading partition and order keys of integer
+// types, each as an unsigned word in the order they sort): a row whose key
+// is less sorts first, and rows of equal keys go by less. Each bucket's
+// rows are sorted as their keys and positions, in an array of their own
+// (24 bytes a row, which stays in the cache), so that a comparison reads
+// no row unless the keys tie: a window's stored rows are large and read
+// through the positions in no order, a cache miss each.
+func SortKeyed[T any](rows []T, hash func(*T) uint64, key func(*T) (uint64, uint64), less func(a, b *T) int, threads int) []int32 {
 	n := len(rows)
 	idx := make([]int32, n)
 	var starts []int
@@ -49,18 +61,43 @@ func Sort[T any](rows []T, hash func(*T) uint64, less func(a, b *T) int, threads
 			next[b]++
 		}
 	}
-	sortRange := func(s []int32) {
-		slices.SortFunc(s, func(a, b int32) int {
-			if c := less(&rows[a], &rows[b]); c != 0 {
+	sortRange := func(s []int32, buf *[]keyedRow) {
+		if key == nil {
+			slices.SortFunc(s, func(a, b int32) int {
+				if c := less(&rows[a], &rows[b]); c != 0 {
+					return c
+				}
+				return cmp.Compare(a, b)
+			})
+			return
+		}
+		ks := slices.Grow((*buf)[:0], len(s))[:len(s)]
+		*buf = ks
+		for j, i := range s {
+			k1, k2 := key(&rows[i])
+			ks[j] = keyedRow{k1, k2, i}
+		}
+		slices.SortFunc(ks, func(a, b keyedRow) int {
+			if a.k1 != b.k1 {
+				return cmp.Compare(a.k1, b.k1)
+			}
+			if a.k2 != b.k2 {
+				return cmp.Compare(a.k2, b.k2)
+			}
+			if c := less(&rows[a.i], &rows[b.i]); c != 0 {
 				return c
 			}
-			return cmp.Compare(a, b)
+			return cmp.Compare(a.i, b.i)
 		})
+		for j := range ks {
+			s[j] = ks[j].i
+		}
 	}
 	nb := len(starts) - 1
 	if threads <= 1 || nb == 1 || n < 1<<14 {
+		var buf []keyedRow
 		for b := 0; b < nb; b++ {
-			sortRange(idx[starts[b]:starts[b+1]])
+			sortRange(idx[starts[b]:starts[b+1]], &buf)
 		}
 		return idx
 	}
@@ -71,6 +108,7 @@ func Sort[T any](rows []T, hash func(*T) uint64, less func(a, b *T) int, threads
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			var buf []keyedRow
 			for {
 				mu.Lock()
 				b := nextB
@@ -79,12 +117,22 @@ func Sort[T any](rows []T, hash func(*T) uint64, less func(a, b *T) int, threads
 				if b >= nb {
 					return
 				}
-				sortRange(idx[starts[b]:starts[b+1]])
+				sortRange(idx[starts[b]:starts[b+1]], &buf)
 			}
 		}()
 	}
 	wg.Wait()
 	return idx
+}
+
+// GatherChunk is the rows a window operator's replay copies out of its
+// stored rows at a time, in the sorted order, before it reads them.
+const GatherChunk = 1024
+
+// keyedRow is a row's position with its key, as SortKeyed sorts them.
+type keyedRow struct {
+	k1, k2 uint64
+	i      int32
 }
 
 // The hash of partition keys, deterministic across processes (the order of

@@ -605,3 +605,63 @@ func TestCoMoments(t *testing.T) {
 		t.Errorf("corr of a constant x: %v; want DIVIDE_BY_ZERO", err)
 	}
 }
+
+// TestSortKeyedAsSort: SortKeyed gives exactly Sort's order, at 1 and 2
+// threads, with a key of one word or two (the partition key, then a
+// descending order key with NULLs last, a NULL the greatest word so that
+// it ties with the greatest value and the comparator orders them), with
+// many ties left to the comparator and to the input order.
+func TestSortKeyedAsSort(t *testing.T) {
+	type row struct {
+		p, o int64
+		ook  bool
+		s    string
+	}
+	r := rand.New(rand.NewSource(5))
+	rows := make([]row, 60000)
+	for i := range rows {
+		rows[i] = row{p: int64(r.Intn(3000)) - 1500, o: int64(r.Intn(12)) - 6, ook: r.Intn(7) != 0, s: string(rune('a' + r.Intn(3)))}
+		switch r.Intn(10) {
+		case 0:
+			rows[i].o = math.MinInt64 // descending: the greatest word, a NULL's
+		case 1:
+			rows[i].p = math.MaxInt64
+		}
+	}
+	hash := func(x *row) uint64 { return Mix(0, uint64(x.p)) }
+	less := func(a, b *row) int {
+		if c := cmp.Compare(a.p, b.p); c != 0 {
+			return c
+		}
+		if a.ook != b.ook { // NULLS LAST
+			if a.ook {
+				return -1
+			}
+			return 1
+		}
+		if a.ook {
+			if c := cmp.Compare(a.o, b.o); c != 0 {
+				return -c
+			}
+		}
+		return cmp.Compare(a.s, b.s)
+	}
+	one := func(x *row) (uint64, uint64) { return uint64(x.p) ^ 1<<63, 0 }
+	two := func(x *row) (uint64, uint64) {
+		k2 := uint64(math.MaxUint64)
+		if x.ook {
+			k2 = ^(uint64(x.o) ^ 1<<63)
+		}
+		return uint64(x.p) ^ 1<<63, k2
+	}
+	for _, h := range []func(*row) uint64{hash, nil} {
+		want := Sort(rows, h, less, 1)
+		for _, key := range []func(*row) (uint64, uint64){one, two} {
+			for _, th := range []int{1, 2} {
+				if got := SortKeyed(rows, h, key, less, th); !slices.Equal(got, want) {
+					t.Fatalf("hash %v, threads %d: SortKeyed's order differs from Sort's", h != nil, th)
+				}
+			}
+		}
+	}
+}
