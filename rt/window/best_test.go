@@ -24,16 +24,7 @@ func TestBestEqualsGroupLimit(t *testing.T) {
 		ties := 1 + rng.Intn(4)
 		desc := rng.Intn(2) == 0
 		hashKind := rng.Intn(3) // 0 good, 1 colliding, 2 none
-		rows := make([]glRow, n)
-		for i := range rows {
-			rows[i] = glRow{p: rng.Intn(parts), pok: rng.Intn(6) != 0, o: rng.Intn(ties), ook: rng.Intn(5) != 0, id: i}
-			if !rows[i].pok {
-				rows[i].p = 0
-			}
-			if !rows[i].ook {
-				rows[i].o = 0
-			}
-		}
+		rows := glRows(rng, n, parts, ties)
 		var hash func(*glRow) uint64
 		switch hashKind {
 		case 0:

@@ -14,6 +14,22 @@ type glRow struct {
 	id       int
 }
 
+// glRows are n random rows in parts partitions with ties distinct order
+// keys, a sixth of the partition keys and a fifth of the order keys NULL.
+func glRows(rng *rand.Rand, n, parts, ties int) []glRow {
+	rows := make([]glRow, n)
+	for i := range rows {
+		rows[i] = glRow{p: rng.Intn(parts), pok: rng.Intn(6) != 0, o: rng.Intn(ties), ook: rng.Intn(5) != 0, id: i}
+		if !rows[i].pok {
+			rows[i].p = 0
+		}
+		if !rows[i].ook {
+			rows[i].o = 0
+		}
+	}
+	return rows
+}
+
 // TestGroupLimitEqualsSort: GroupLimit then Sort gives, partition by
 // partition, exactly the first k rows of Sort over all rows, in the same
 // order (so the same row numbers), for random data with many ties and NULL
@@ -41,16 +57,7 @@ func TestGroupLimitEqualsSort(t *testing.T) {
 		desc, nullsFirst := rng.Intn(2) == 0, rng.Intn(2) == 0
 		partitioned := rng.Intn(5) != 0
 		collide := rng.Intn(3) == 0
-		rows := make([]glRow, n)
-		for i := range rows {
-			rows[i] = glRow{p: rng.Intn(parts), pok: rng.Intn(6) != 0, o: rng.Intn(ties), ook: rng.Intn(5) != 0, id: i}
-			if !rows[i].pok {
-				rows[i].p = 0
-			}
-			if !rows[i].ook {
-				rows[i].o = 0
-			}
-		}
+		rows := glRows(rng, n, parts, ties)
 		var hash func(*glRow) uint64
 		if partitioned {
 			hash = func(r *glRow) uint64 {
