@@ -17,7 +17,11 @@
 // fixed number of buckets by a hash of their partition keys (so a
 // partition lies in one bucket), then a pdqsort of each bucket by
 // (partition keys, order keys, input position), the buckets on the
-// workers; the result does not depend on the thread count. Split turns them into partition and peer-group
+// workers; the result does not depend on the thread count. SortKeyed is
+// Sort with the leading keys as two order-preserving words (codegen's
+// winKey_ for keys of integer types): a bucket is sorted as compact (key,
+// key, position) records, reading the rows only on a tie, since the rows,
+// read through positions in no order, are a cache miss each. Split turns them into partition and peer-group
 // boundaries; Walk runs the partitions on fc.Threads workers, contiguous
 // runs of whole partitions balanced by row count, so every row's result is
 // the same at any thread count; each worker reuses its own buffers.
@@ -29,7 +33,9 @@
 // GroupLimit first keeps, in one hash pass over the stored rows, the first
 // K rows of each partition in Sort's order (ties in input order), and Sort
 // and Walk see only those: the same rows, order and row numbers as over all
-// rows, without sorting the rest.
+// rows, without sorting the rest. For K = 1 without --memory-limit the
+// operator does not store the rows it would drop: it adds them a chunk at
+// a time to a Best, which keeps each partition's first row as they arrive.
 //
 // Inside one partition of m rows (positions 0..m-1 relative to its start):
 //
