@@ -79,5 +79,6 @@
 // with two specs sorts all its rows twice, and keeps them in memory.
 //
 // window imports only the standard library and rt/sqlfn (for Spark's
-// overflow errors), and holds no state between calls.
+// overflow errors), and holds no state between calls but what a Best
+// holds, which its caller owns.
 package window
