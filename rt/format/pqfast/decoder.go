@@ -328,9 +328,17 @@ var zstdDecoder = sync.OnceValues(func() (*zstd.Decoder, error) {
 	return zstd.NewReader(nil, zstd.WithDecoderConcurrency(0), zstd.WithDecodeAllCapLimit(true))
 })
 
+// zstdMaxWindow bounds the window a zstd page's frame may declare when its
+// size must be checked by streaming it (zstdSize): the decoder allocates a
+// ring of the declared window however few bytes follow, so a page of a
+// few bytes could otherwise make it allocate 64 MiB. 8 MiB is zstd's
+// window up to level 19 for data of unknown size; a page declaring more
+// (levels 20 to 22 without the frame's size) is an error naming it.
+const zstdMaxWindow = 8 << 20
+
 // zstdStreams are streaming decoders, which decode a frame in windows.
 var zstdStreams = sync.Pool{New: func() any {
-	d, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true), zstd.WithDecoderMaxWindow(64<<20))
+	d, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true), zstd.WithDecoderMaxWindow(zstdMaxWindow))
 	if err != nil {
 		panic(err) // only for invalid options
 	}
