@@ -236,40 +236,24 @@ func (t *Int[K]) growDirect(u uint64) bool {
 		for size/8*7 <= kept {
 			size *= 2
 		}
-		t.resize(size)
-		mask := uint64(size - 1)
-		for _, s := range old {
-			if s.v == 0 || uint64(s.key) < n {
-				continue
-			}
-			i := hashInt(uint64(s.key)) >> t.shift
-			for t.slots[i].v != 0 {
-				i = (i + 1) & mask
-			}
-			t.slots[i] = s
-			t.n++
-		}
+		t.rehash(old, size)
 	}
 	return true
 }
 
-// resize makes n empty slots (a power of two).
-func (t *Int[K]) resize(n int) {
-	t.slots = make([]intSlot[K], n)
-	t.shift = uint(64 - log2(n))
-	t.limit = n / 8 * 7
-}
-
 // grow doubles the slots (or makes the first ones) and moves the keys.
-func (t *Int[K]) grow() {
-	old := t.slots
-	n := max(2*len(old), minSlots)
+func (t *Int[K]) grow() { t.rehash(t.slots, max(2*len(t.slots), minSlots)) }
+
+// rehash makes n empty slots (a power of two) and places old's keys in
+// them, but those the direct array covers.
+func (t *Int[K]) rehash(old []intSlot[K], n int) {
 	t.slots = make([]intSlot[K], n)
 	t.shift = uint(64 - log2(n))
 	t.limit = n / 8 * 7
+	t.n = 0
 	mask := uint64(n - 1)
 	for _, s := range old {
-		if s.v == 0 {
+		if s.v == 0 || uint64(s.key) < uint64(len(t.direct)) {
 			continue
 		}
 		i := hashInt(uint64(s.key)) >> t.shift
@@ -277,6 +261,7 @@ func (t *Int[K]) grow() {
 			i = (i + 1) & mask
 		}
 		t.slots[i] = s
+		t.n++
 	}
 }
 
